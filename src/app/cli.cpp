@@ -1,0 +1,132 @@
+#include "app/cli.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "config/loader.hpp"
+#include "config/names.hpp"
+#include "core/build_info.hpp"
+#include "core/error.hpp"
+#include "core/format.hpp"
+#include "io/vtk_writers.hpp"
+#include "run/run.hpp"
+
+namespace fhn {
+namespace {
+
+BuildCapabilities this_build() {
+  BuildCapabilities build;
+  build.vtk = vtk_compiled();
+  return build;
+}
+
+void print_info(std::ostream& out) {
+  out << "fhnsim " << version() << "\n"
+      << "  revision:   " << git_revision() << "\n"
+      << "  build:      " << build_type() << ", " << compiler() << "\n"
+      << "  CUDA:       " << (cuda_compiled() ? "on" : "off") << "\n"
+      << "  VTK output: " << (vtk_compiled() ? "on" : "off") << "\n";
+  std::string why;
+  const std::vector<CudaDevice> devices = cuda_devices(&why);
+  if (devices.empty()) {
+    out << "  CUDA devices: none (" << why << ")\n";
+    return;
+  }
+  out << "  CUDA devices:\n";
+  for (const CudaDevice& d : devices)
+    out << "    [" << d.index << "] " << d.name << ", "
+        << format_exact(static_cast<double>(d.memory_bytes) / (1024.0 * 1024.0 * 1024.0))
+        << " GiB, compute capability " << d.compute_major << "." << d.compute_minor << "\n";
+}
+
+void print_plan(std::ostream& out, const Config& c) {
+  out << c.source << ": ok\n"
+      << "  " << c.name << ": " << name_of(scheme_type_names(), c.scheme.type) << " on "
+      << name_of(backend_names(), c.scheme.backend) << ", " << c.domain.nodes
+      << " nodes (dx = " << format_exact(c.domain.dx) << "), dt = " << format_exact(c.time.dt)
+      << ", " << c.time.steps << " steps to t = " << format_exact(c.time.end) << ", "
+      << (c.time.steps + c.output.every_steps - 1) / c.output.every_steps + 1 << " frames\n";
+}
+
+}  // namespace
+
+int cli_main(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"fhnsim: FitzHugh-Nagumo reaction-diffusion simulator (explicit, adaptive-grid and "
+               "Crank-Nicolson schemes; ParaView output)",
+               "fhn"};
+  app.set_version_flag("--version", std::string("fhnsim ") + version() + " (" + git_revision() + ")");
+  app.require_subcommand(1);
+
+  std::string config_path;
+  std::vector<std::string> overrides;
+  RunOptions run_options;
+  std::string output_dir;
+
+  CLI::App* run = app.add_subcommand("run", "run a simulation described by a YAML config");
+  run->add_option("config", config_path, "YAML config file (see configs/README.md)")->required();
+  run->add_option("--set", overrides, "override a config key, e.g. --set time.dt=0.05 (repeatable)")
+      ->take_all();
+  run->add_option("--output", output_dir, "output folder (default: output/<name>)");
+  run->add_flag("--quiet", run_options.quiet, "no progress bar or closing message");
+
+  CLI::App* validate = app.add_subcommand("validate", "check a config and print what it would run");
+  validate->add_option("config", config_path, "YAML config file")->required();
+  validate->add_option("--set", overrides, "override a config key (repeatable)")->take_all();
+
+  CLI::App* info = app.add_subcommand("info", "version, build features and CUDA devices");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    out << app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::CallForVersion&) {
+    out << app.version() << "\n";
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    err << "fhn: " << e.what() << "\n";
+    if (!app.get_subcommands().empty())
+      err << app.get_subcommands().front()->help();
+    else
+      err << "Run 'fhn --help' for the commands.\n";
+    return static_cast<int>(ExitCode::usage);
+  }
+
+  try {
+    if (info->parsed()) {
+      print_info(out);
+      return 0;
+    }
+    const Config config = load_config(config_path, overrides, this_build());
+    if (validate->parsed()) {
+      print_plan(out, config);
+      return 0;
+    }
+    run_options.output_dir = output_dir;
+    const RunSummary summary = run_simulation(config, run_options);
+    if (!run_options.quiet) {
+      const std::string pvd = (summary.output_dir / (config.name + ".pvd")).string();
+      out << "fhn: " << summary.steps << " steps, " << summary.frames << " frames in "
+          << format_exact(std::round(summary.wall_seconds * 100.0) / 100.0) << " s; output in "
+          << summary.output_dir.string() << "/\n";
+      if (config.output.vtk)
+        out << "     open it in ParaView: paraview " << pvd << "\n";
+    }
+    return 0;
+  } catch (const Error& e) {
+    err << "fhn: error: " << e.what() << "\n";
+    return static_cast<int>(e.code());
+  } catch (const std::exception& e) {
+    err << "fhn: internal error: " << e.what() << "\n";
+    return static_cast<int>(ExitCode::internal);
+  }
+}
+
+}  // namespace fhn

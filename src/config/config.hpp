@@ -1,0 +1,115 @@
+#pragma once
+// The resolved configuration: every key of the YAML schema with its default filled in.
+// configs/README.md documents each field (type, default, range, meaning, unit).
+// Only src/config/*.cpp knows about YAML; everything else sees these plain structs.
+#include <string>
+#include <vector>
+
+#include "core/types.hpp"
+
+namespace fhn {
+
+// v_t = D v_xx + v (1 - v)(v - a) - w + I_stim,   w_t = epsilon (v - gamma w)
+struct ModelParams {
+  real a = 0.01;
+  real epsilon = 0.01;
+  real gamma = 2.0;
+  real diffusion = 1.0;  // D
+};
+
+// Uniform grid x_i = i dx, i = 0..nodes-1, dx = length / (nodes - 1).
+struct DomainSpec {
+  real length = 200.0;
+  index_t nodes = 401;
+  real dx = 0.5;
+};
+
+enum class BoundaryType { no_flux, dirichlet };
+
+struct BoundarySide {
+  BoundaryType type = BoundaryType::no_flux;
+  real value = 0.0;  // v held at this value when type == dirichlet
+};
+
+struct BoundarySpec {
+  BoundarySide left;
+  BoundarySide right;
+  int no_flux_order = 2;  // 2: mirror ghost node; 1: v_0 = v_1 (the reference blog)
+};
+
+enum class ProfileType { gaussian, constant, step, tanh_front };
+
+// An initial profile. Which fields are meaningful depends on the type:
+//   gaussian:   background + amplitude * exp(-(x - center)^2 / width2)
+//   constant:   value
+//   step:       left for x < position, right for x >= position
+//   tanh_front: left + (right - left) * (1 + tanh((x - position) / width)) / 2
+struct Profile {
+  ProfileType type = ProfileType::constant;
+  real value = 0.0;
+  real center = 0.0;
+  real width2 = 1.0;
+  real amplitude = 1.0;
+  real background = 0.0;
+  real position = 0.0;
+  real width = 1.0;
+  real left = 0.0;
+  real right = 0.0;
+};
+
+struct InitialSpec {
+  Profile v;
+  Profile w;
+};
+
+// A current injected into the v equation: amplitude on [x_min, x_max] during
+// [start + k period, start + k period + duration) for k = 0..count-1.
+struct Stimulus {
+  real x_min = 0.0;
+  real x_max = 0.0;
+  real start = 0.0;
+  real duration = 1.0;
+  real amplitude = 1.0;
+  real period = 0.0;  // 0: a single pulse
+  index_t count = 1;
+};
+
+struct TimeSpec {
+  real end = 300.0;
+  real dt = 0.1;
+  index_t steps = 3000;  // derived: end / dt
+};
+
+enum class SchemeType { explicit_euler };
+enum class Backend { cpu };
+
+struct SchemeSpec {
+  SchemeType type = SchemeType::explicit_euler;
+  Backend backend = Backend::cpu;
+};
+
+enum class Precision { float32, float64 };
+
+struct OutputSpec {
+  real every = 1.0;             // frame cadence in time units (a multiple of dt)
+  index_t every_steps = 10;     // derived: every / dt
+  Precision precision = Precision::float64;
+  std::vector<real> probes;     // default: both ends and the middle
+  bool vtk = true;              // .pvd + frames/*.vtu
+  bool spacetime = true;        // spacetime.vti kymograph
+};
+
+struct Config {
+  std::string name = "fhn";
+  std::string source;           // file the config was read from (for messages and run.log)
+  ModelParams model;
+  DomainSpec domain;
+  BoundarySpec boundary;
+  InitialSpec initial;
+  std::vector<Stimulus> stimulus;
+  TimeSpec time;
+  SchemeSpec scheme;
+  OutputSpec output;
+};
+
+}  // namespace fhn

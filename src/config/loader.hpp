@@ -1,0 +1,32 @@
+#pragma once
+// Reading a YAML configuration into a validated Config.
+//
+// Strict by design: unknown keys, wrong types, out-of-range values, bad enum values and
+// inconsistent combinations are all errors. Every message starts with where the value came
+// from (file:line:column, or the --set option that supplied it) and names the key, the value
+// and what is allowed. All problems found are reported together in one fhn::ConfigError.
+#include <string>
+#include <vector>
+
+#include "config/config.hpp"
+
+namespace fhn {
+
+// What the running build can do; a config that asks for more is rejected at load time.
+struct BuildCapabilities {
+  bool vtk = true;
+};
+
+// Loads `path`, applies `overrides` ("a.b.c=value", as given to --set), validates.
+Config load_config(const std::string& path, const std::vector<std::string>& overrides = {},
+                   const BuildCapabilities& build = {});
+
+// Same from text; `source` names it in messages (tests and tools use this).
+Config load_config_text(const std::string& text, const std::string& source,
+                        const std::vector<std::string>& overrides = {},
+                        const BuildCapabilities& build = {});
+
+// The resolved configuration (all defaults filled in) as YAML that load_config accepts.
+std::string to_yaml(const Config& config);
+
+}  // namespace fhn

@@ -1,0 +1,48 @@
+#pragma once
+// The spelling of every enumerated config value: one table per enum, shared by the loader
+// (what is accepted), the emitter (what is written back) and messages/logs.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "config/config.hpp"
+
+namespace fhn {
+
+template <class E>
+using NameTable = std::vector<std::pair<std::string, E>>;
+
+inline const NameTable<SchemeType>& scheme_type_names() {
+  static const NameTable<SchemeType> table{{"explicit", SchemeType::explicit_euler}};
+  return table;
+}
+inline const NameTable<Backend>& backend_names() {
+  static const NameTable<Backend> table{{"cpu", Backend::cpu}};
+  return table;
+}
+inline const NameTable<BoundaryType>& boundary_type_names() {
+  static const NameTable<BoundaryType> table{{"no_flux", BoundaryType::no_flux},
+                                             {"dirichlet", BoundaryType::dirichlet}};
+  return table;
+}
+inline const NameTable<ProfileType>& profile_type_names() {
+  static const NameTable<ProfileType> table{{"gaussian", ProfileType::gaussian},
+                                            {"constant", ProfileType::constant},
+                                            {"step", ProfileType::step},
+                                            {"tanh_front", ProfileType::tanh_front}};
+  return table;
+}
+inline const NameTable<Precision>& precision_names() {
+  static const NameTable<Precision> table{{"float64", Precision::float64},
+                                          {"float32", Precision::float32}};
+  return table;
+}
+
+template <class E>
+const std::string& name_of(const NameTable<E>& table, E value) {
+  for (const auto& entry : table)
+    if (entry.second == value) return entry.first;
+  return table.front().first;  // unreachable: every enumerator has a row
+}
+
+}  // namespace fhn

@@ -1,0 +1,13 @@
+// Device discovery in a build without CUDA (-DFHN_WITH_CUDA=OFF or no nvcc found).
+#include "core/build_info.hpp"
+
+namespace fhn {
+
+bool cuda_compiled() { return false; }
+
+std::vector<CudaDevice> cuda_devices(std::string* why_none) {
+  if (why_none) *why_none = "CUDA is not compiled into this build; rebuild with -DFHN_WITH_CUDA=ON";
+  return {};
+}
+
+}  // namespace fhn

@@ -1,0 +1,366 @@
+// VTK 9 implementation of the writers declared in vtk_writers.hpp; the only file of fhnsim that
+// includes VTK. The .vtu/.vti files come from VTK's XML writers; the .pvd collection is plain
+// text written here.
+#include "io/vtk_writers.hpp"
+
+#include <vtkCellArray.h>
+#include <vtkCellType.h>
+#include <vtkCommand.h>
+#include <vtkDoubleArray.h>
+#include <vtkErrorCode.h>
+#include <vtkExecutive.h>
+#include <vtkFieldData.h>
+#include <vtkFloatArray.h>
+#include <vtkIdTypeArray.h>
+#include <vtkImageData.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkSmartPointer.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLImageDataWriter.h>
+#include <vtkXMLUnstructuredGridWriter.h>
+#include <vtkXMLWriter.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/format.hpp"
+#include "io/atomic_file.hpp"
+
+namespace fhn {
+
+namespace {
+
+// Collects the messages of the VTK errors raised by the object it observes. While an ErrorEvent
+// observer is attached VTK hands its messages over instead of printing them to stderr, so a
+// failed write is reported once, through IoError.
+class VtkErrorCapture : public vtkCommand {
+ public:
+  static VtkErrorCapture* New() { return new VtkErrorCapture; }
+
+  void Execute(vtkObject*, unsigned long, void* call_data) override {
+    if (call_data != nullptr) append(static_cast<const char*>(call_data));
+  }
+
+  // "; "-separated messages, or an empty string when VTK said nothing.
+  const std::string& messages() const { return messages_; }
+
+ private:
+  // VTK formats a message as "ERROR: In <source file>, line <n>\n<class> (<address>): <text>\n\n";
+  // only <text> means something to a user.
+  void append(std::string message) {
+    if (message.rfind("ERROR: In ", 0) == 0) message.erase(0, message.find('\n') + 1);
+    const std::size_t prefix_end = message.find("): ");
+    if (prefix_end != std::string::npos) message.erase(0, prefix_end + 3);
+    message.erase(message.find_last_not_of(" \n") + 1);
+    if (!messages_.empty()) messages_ += "; ";
+    messages_ += message;
+  }
+
+  std::string messages_;
+};
+
+void create_directories_or_throw(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw IoError("cannot create directory '" + dir.string() + "': " + ec.message());
+  if (!std::filesystem::is_directory(dir, ec)) {
+    throw IoError("cannot create directory '" + dir.string() + "': a file of that name exists");
+  }
+}
+
+// Appended raw binary (no base64), zlib compressed, 64-bit block headers (arrays may exceed 4 GiB).
+void configure(vtkXMLWriter* writer) {
+  writer->SetDataModeToAppended();
+  writer->EncodeAppendedDataOff();
+  writer->SetCompressorTypeToZLib();
+  writer->SetHeaderTypeToUInt64();
+}
+
+// Why a VTK writer failed: the system's reason when VTK recorded one (errno), else VTK's messages.
+std::string failure_reason(vtkXMLWriter* writer, const VtkErrorCapture& errors) {
+  const unsigned long code = writer->GetErrorCode();
+  if (code != vtkErrorCode::NoError && code < vtkErrorCode::FirstVTKErrorCode) {
+    return vtkErrorCode::GetStringFromErrorCode(code);
+  }
+  if (!errors.messages().empty()) return errors.messages();
+  if (code != vtkErrorCode::NoError) return vtkErrorCode::GetStringFromErrorCode(code);
+  return "unknown error";
+}
+
+// Writes the writer's input to path + ".tmp", then renames it to path, so that path only ever
+// holds a complete file. Throws IoError naming the file and the reason on failure.
+void write_atomically(vtkXMLWriter* writer, const std::filesystem::path& path) {
+  std::filesystem::path tmp = path;
+  tmp += ".tmp";
+  vtkNew<VtkErrorCapture> errors;
+  writer->AddObserver(vtkCommand::ErrorEvent, errors);
+  // On failure the pipeline adds a generic "returned failure for request" error of its own; it is
+  // captured only to keep it off stderr.
+  vtkNew<VtkErrorCapture> pipeline_errors;
+  writer->GetExecutive()->AddObserver(vtkCommand::ErrorEvent, pipeline_errors);
+
+  writer->SetFileName(tmp.c_str());
+  const int written = writer->Write();  // 0 on failure
+  std::error_code ec;
+  if (written == 0 || writer->GetErrorCode() != vtkErrorCode::NoError) {
+    std::filesystem::remove(tmp, ec);
+    throw IoError("cannot write '" + path.string() + "' (VTK writing '" + tmp.string() +
+                  "'): " + failure_reason(writer, *errors));
+  }
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+    throw IoError("cannot write '" + path.string() + "' (rename '" + tmp.string() +
+                  "'): " + ec.message());
+  }
+}
+
+std::string xml_escape(const std::string& text) {
+  std::string escaped;
+  for (const char c : text) {
+    switch (c) {
+      case '&': escaped += "&amp;"; break;
+      case '<': escaped += "&lt;"; break;
+      case '>': escaped += "&gt;"; break;
+      case '"': escaped += "&quot;"; break;
+      case '\'': escaped += "&apos;"; break;
+      default: escaped += c;
+    }
+  }
+  return escaped;
+}
+
+// A ParaView collection (.pvd) around the given <DataSet .../> lines.
+std::string collection_xml(const std::string& datasets) {
+  return "<?xml version=\"1.0\"?>\n"
+         "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+         "  <Collection>\n" +
+         datasets +
+         "  </Collection>\n"
+         "</VTKFile>\n";
+}
+
+// <name>_<index, 6 digits>.vtu
+std::string frame_file_name(const std::string& name, index_t index) {
+  char digits[32];
+  std::snprintf(digits, sizeof digits, "%06lld", static_cast<long long>(index));
+  return name + "_" + digits + ".vtu";
+}
+
+// A new one-component array named name holding values[0..n), converted to ArrayT's value type.
+template <class ArrayT>
+vtkSmartPointer<ArrayT> copy_values(const char* name, const real* values, index_t n) {
+  using Value = typename ArrayT::ValueType;
+  auto array = vtkSmartPointer<ArrayT>::New();
+  array->SetName(name);
+  array->SetNumberOfTuples(n);
+  std::transform(values, values + n, array->GetPointer(0),
+                 [](real value) { return static_cast<Value>(value); });
+  return array;
+}
+
+// Points (x_i, 0, 0) stored in ArrayT's value type.
+template <class ArrayT>
+vtkSmartPointer<vtkPoints> points_on_x_axis(const real* x, index_t n) {
+  using Value = typename ArrayT::ValueType;
+  vtkNew<ArrayT> xyz;
+  xyz->SetNumberOfComponents(3);
+  xyz->SetNumberOfTuples(n);
+  Value* out = xyz->GetPointer(0);
+  for (index_t i = 0; i < n; ++i) {
+    out[3 * i] = static_cast<Value>(x[i]);
+    out[3 * i + 1] = Value(0);
+    out[3 * i + 2] = Value(0);
+  }
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  points->SetData(xyz);
+  return points;
+}
+
+// Cells i = 0..n-2, each a VTK_LINE (i, i+1), in VTK 9's offsets + connectivity layout.
+vtkSmartPointer<vtkCellArray> lines_between_neighbours(index_t n) {
+  const vtkIdType lines = std::max<vtkIdType>(n - 1, 0);
+  vtkNew<vtkIdTypeArray> offsets;
+  offsets->SetNumberOfValues(lines + 1);
+  vtkNew<vtkIdTypeArray> connectivity;
+  connectivity->SetNumberOfValues(2 * lines);
+  for (vtkIdType i = 0; i < lines; ++i) {
+    offsets->SetValue(i, 2 * i);
+    connectivity->SetValue(2 * i, i);
+    connectivity->SetValue(2 * i + 1, i + 1);
+  }
+  offsets->SetValue(lines, 2 * lines);
+  auto cells = vtkSmartPointer<vtkCellArray>::New();
+  cells->SetData(offsets.Get(), connectivity.Get());
+  return cells;
+}
+
+// One frame as an unstructured grid; ArrayT (vtkDoubleArray or vtkFloatArray) sets the precision
+// of the points and of v and w. The time is always float64.
+template <class ArrayT>
+vtkSmartPointer<vtkUnstructuredGrid> frame_grid(const FrameView& frame) {
+  auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
+  grid->SetPoints(points_on_x_axis<ArrayT>(frame.x, frame.n));
+  grid->SetCells(VTK_LINE, lines_between_neighbours(frame.n));
+  grid->GetPointData()->AddArray(copy_values<ArrayT>("v", frame.v, frame.n));
+  grid->GetPointData()->AddArray(copy_values<ArrayT>("w", frame.w, frame.n));
+  grid->GetPointData()->SetActiveScalars("v");
+  // "TIME" is fhnsim's name; "TimeValue" is the one VTK's XML readers (and so ParaView, when a
+  // frame is opened without the .pvd) take the time of a file from.
+  grid->GetFieldData()->AddArray(copy_values<vtkDoubleArray>("TIME", &frame.t, 1));
+  grid->GetFieldData()->AddArray(copy_values<vtkDoubleArray>("TimeValue", &frame.t, 1));
+  return grid;
+}
+
+class VtkSeriesWriter final : public FrameSink {
+ public:
+  VtkSeriesWriter(std::filesystem::path out_dir, std::string name, Precision precision)
+      : out_dir_(std::move(out_dir)), name_(std::move(name)), precision_(precision) {
+    create_directories_or_throw(out_dir_ / "frames");
+  }
+
+  void write(const FrameView& frame) override {
+    FHN_ASSERT(frame.n == 0 || (frame.x != nullptr && frame.v != nullptr && frame.w != nullptr));
+    // 1. The frame, complete on disk before the collection names it.
+    const std::string file = "frames/" + frame_file_name(name_, frame.index);
+    vtkNew<vtkXMLUnstructuredGridWriter> writer;
+    configure(writer);
+    writer->SetInputData(precision_ == Precision::float64 ? frame_grid<vtkDoubleArray>(frame)
+                                                          : frame_grid<vtkFloatArray>(frame));
+    write_atomically(writer, out_dir_ / file);
+
+    // 2. The collection with every frame so far, replaced atomically.
+    datasets_ += "    <DataSet timestep=\"" + format_exact(frame.t) +
+                 "\" group=\"\" part=\"0\" file=\"" + xml_escape(file) + "\"/>\n";
+    write_file_atomically(out_dir_ / (name_ + ".pvd"), collection_xml(datasets_));
+  }
+
+ private:
+  std::filesystem::path out_dir_;
+  std::string name_;
+  Precision precision_;
+  std::string datasets_;  // one <DataSet .../> line per frame written, in order
+};
+
+class SpacetimeWriter final : public FrameSink {
+ public:
+  SpacetimeWriter(std::filesystem::path file, index_t max_columns)
+      : file_(std::move(file)), max_columns_(max_columns) {
+    FHN_VERIFY(max_columns_ >= 2, ConfigError,
+               "the spacetime image needs at least 2 columns, got max_columns = " +
+                   std::to_string(max_columns_));
+    if (file_.has_parent_path()) create_directories_or_throw(file_.parent_path());
+  }
+
+  void write(const FrameView& frame) override {
+    FHN_ASSERT(!finished_);
+    FHN_ASSERT(frame.n > 0 && frame.x != nullptr && frame.v != nullptr);
+    if (times_.empty()) choose_columns(frame);
+    times_.push_back(frame.t);
+    const std::size_t row = values_.size();
+    values_.resize(row + column_x_.size());
+    sample(frame, values_.data() + row);
+  }
+
+  void finish() override {
+    if (finished_) return;
+    finished_ = true;
+    if (times_.empty()) return;
+
+    const auto columns = static_cast<int>(column_x_.size());
+    const auto frames = static_cast<int>(times_.size());
+    vtkNew<vtkImageData> image;
+    image->SetDimensions(columns, frames, 1);
+    image->SetOrigin(column_x_.front(), times_.front(), 0.0);
+    // Mean spacings: the columns are uniform up to rounding, the last frame interval may be short.
+    image->SetSpacing(columns > 1 ? (column_x_.back() - column_x_.front()) / (columns - 1) : 1.0,
+                      frames > 1 ? (times_.back() - times_.front()) / (frames - 1) : 1.0, 1.0);
+
+    vtkNew<vtkDoubleArray> v;
+    v->SetName("v");
+    v->SetArray(values_.data(), static_cast<vtkIdType>(values_.size()), /*save=*/1);  // no copy
+    image->GetPointData()->SetScalars(v);
+    vtkFieldData* field = image->GetFieldData();
+    field->AddArray(copy_values<vtkDoubleArray>("TIME_FIRST", &times_.front(), 1));
+    field->AddArray(copy_values<vtkDoubleArray>("TIME_LAST", &times_.back(), 1));
+    field->AddArray(copy_values<vtkDoubleArray>("FRAME_TIMES", times_.data(), frames));
+
+    vtkNew<vtkXMLImageDataWriter> writer;
+    configure(writer);
+    writer->SetInputData(image);
+    write_atomically(writer, file_);
+  }
+
+ private:
+  // Columns: nodes 0, s, 2s, ... of the first frame, s = ceil((n - 1) / (max_columns - 1)).
+  void choose_columns(const FrameView& frame) {
+    first_n_ = frame.n;
+    stride_ = std::max<index_t>(1, (frame.n - 1 + max_columns_ - 2) / (max_columns_ - 1));
+    for (index_t i = 0; i < frame.n; i += stride_) column_x_.push_back(frame.x[i]);
+  }
+
+  // v at the columns into row[0..columns). Taken directly when the frame has the first frame's
+  // nodes there (a uniform grid: always); otherwise (adaptive grid) interpolated linearly in x,
+  // constant beyond the ends. Requires ascending x.
+  void sample(const FrameView& frame, real* row) const {
+    const auto columns = static_cast<index_t>(column_x_.size());
+    bool same_nodes = frame.n == first_n_;
+    for (index_t j = 0; same_nodes && j < columns; ++j) {
+      same_nodes = frame.x[j * stride_] == column_x_[j];
+    }
+    if (same_nodes) {
+      for (index_t j = 0; j < columns; ++j) row[j] = frame.v[j * stride_];
+      return;
+    }
+    const real* x = frame.x;
+    const real* v = frame.v;
+    const index_t last = frame.n - 1;
+    index_t i = 0;  // x[i] <= column_x_[j] < x[i + 1] inside the loop
+    for (index_t j = 0; j < columns; ++j) {
+      const real xj = column_x_[j];
+      if (xj <= x[0]) {
+        row[j] = v[0];
+      } else if (xj >= x[last]) {
+        row[j] = v[last];
+      } else {
+        while (x[i + 1] <= xj) ++i;
+        const real theta = (xj - x[i]) / (x[i + 1] - x[i]);
+        row[j] = v[i] + theta * (v[i + 1] - v[i]);
+      }
+    }
+  }
+
+  std::filesystem::path file_;
+  index_t max_columns_;
+  index_t first_n_ = 0;           // node count of the first frame
+  index_t stride_ = 1;            // s
+  std::vector<real> column_x_;    // x of the kept columns
+  std::vector<real> times_;       // t of every frame
+  std::vector<real> values_;      // v, frame after frame, columns contiguous
+  bool finished_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<FrameSink> make_vtk_series_writer(const std::filesystem::path& out_dir,
+                                                  const std::string& name, Precision precision) {
+  return std::make_unique<VtkSeriesWriter>(out_dir, name, precision);
+}
+
+std::unique_ptr<FrameSink> make_spacetime_writer(const std::filesystem::path& file,
+                                                 index_t max_columns) {
+  return std::make_unique<SpacetimeWriter>(file, max_columns);
+}
+
+bool vtk_compiled() { return true; }
+
+}  // namespace fhn

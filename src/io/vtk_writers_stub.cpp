@@ -1,0 +1,29 @@
+// The VTK writers of a build configured with -DFHN_WITH_VTK=OFF: same factories, which refuse
+// clearly, so that callers need no #ifdef (CMake compiles this file instead of vtk_writers.cpp).
+#include "core/error.hpp"
+#include "io/vtk_writers.hpp"
+
+namespace fhn {
+
+namespace {
+
+[[noreturn]] void throw_not_compiled() {
+  throw ConfigError(
+      "VTK output is not compiled into this build (configured with -DFHN_WITH_VTK=OFF); set "
+      "output.vtk: false and output.spacetime: false, or rebuild with VTK");
+}
+
+}  // namespace
+
+std::unique_ptr<FrameSink> make_vtk_series_writer(const std::filesystem::path&, const std::string&,
+                                                  Precision) {
+  throw_not_compiled();
+}
+
+std::unique_ptr<FrameSink> make_spacetime_writer(const std::filesystem::path&, index_t) {
+  throw_not_compiled();
+}
+
+bool vtk_compiled() { return false; }
+
+}  // namespace fhn

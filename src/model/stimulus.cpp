@@ -1,0 +1,33 @@
+#include "model/stimulus.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace fhn {
+
+StimulusSchedule::StimulusSchedule(const std::vector<Stimulus>& stimuli, real dx, index_t nodes,
+                                   real dt)
+    : tolerance_(1e-6 * dt) {
+  for (const Stimulus& s : stimuli) {
+    // Nodes with x_min <= i dx <= x_max (a node on an edge counts as inside).
+    const real slack = 1e-9 * dx;
+    NodeStimulus ns;
+    ns.first = std::max<index_t>(0, static_cast<index_t>(std::ceil((s.x_min - slack) / dx)));
+    ns.last = std::min<index_t>(nodes - 1, static_cast<index_t>(std::floor((s.x_max + slack) / dx)));
+    ns.spec = s;
+    stimuli_.push_back(ns);
+  }
+}
+
+bool StimulusSchedule::active(const NodeStimulus& s, real t) const {
+  const Stimulus& spec = s.spec;
+  const real since = t - spec.start + tolerance_;
+  if (since < 0.0) return false;
+  const index_t pulse =
+      spec.period > 0.0 ? static_cast<index_t>(std::floor(since / spec.period)) : 0;
+  if (pulse >= spec.count) return false;
+  const real into = since - static_cast<real>(pulse) * spec.period;
+  return into < spec.duration;
+}
+
+}  // namespace fhn

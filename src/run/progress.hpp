@@ -1,0 +1,30 @@
+#pragma once
+// Progress of a long run on stderr: a redrawn bar on a terminal, a line every few seconds
+// otherwise (log files, CI), nothing with --quiet.
+#include <chrono>
+#include <cstdio>
+
+#include "core/types.hpp"
+
+namespace fhn {
+
+class Progress {
+ public:
+  Progress(index_t total_steps, real dt, bool enabled, std::FILE* stream = stderr);
+  void update(index_t steps_done);
+  void finish(index_t steps_done);
+
+ private:
+  void print(index_t steps_done, bool final_line);
+
+  using Clock = std::chrono::steady_clock;
+  index_t total_;
+  real dt_;
+  bool enabled_;
+  bool terminal_;
+  std::FILE* stream_;
+  Clock::time_point start_;
+  Clock::time_point last_print_;
+};
+
+}  // namespace fhn

@@ -1,0 +1,28 @@
+#pragma once
+// `fhn run`: one simulation from a validated Config to a complete output folder.
+#include <filesystem>
+#include <string>
+
+#include "config/config.hpp"
+
+namespace fhn {
+
+struct RunOptions {
+  std::filesystem::path output_dir;  // empty: output/<name>
+  bool quiet = false;                // no progress, no closing message
+};
+
+struct RunSummary {
+  std::filesystem::path output_dir;
+  index_t steps = 0;
+  index_t frames = 0;
+  double wall_seconds = 0.0;
+};
+
+// Throws fhn::Error subclasses (IoError before the first step when the output folder is not
+// writable; NumericalError when the solution blows up, after leaving valid output behind).
+RunSummary run_simulation(const Config& config, const RunOptions& options);
+
+std::filesystem::path default_output_dir(const Config& config);
+
+}  // namespace fhn

@@ -1,0 +1,72 @@
+#include "run/time_loop.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "core/error.hpp"
+#include "core/format.hpp"
+
+namespace fhn {
+namespace {
+
+void emit_frame(Scheme& scheme, index_t index, const std::vector<FrameSink*>& sinks, Snapshot& snap) {
+  scheme.snapshot(snap);
+  FrameView view;
+  view.index = index;
+  view.step = snap.step;
+  view.t = snap.t;
+  view.n = static_cast<index_t>(snap.v.size());
+  view.x = snap.x.data();
+  view.v = snap.v.data();
+  view.w = snap.w.data();
+  for (FrameSink* sink : sinks) sink->write(view);
+}
+
+[[noreturn]] void report_non_finite(Scheme& scheme, index_t node, index_t last_good_step,
+                                    const LoopSettings& s) {
+  Snapshot snap;
+  scheme.snapshot(snap);
+  const real t_good = static_cast<real>(last_good_step) * s.dt;
+  const real t_bad = static_cast<real>(snap.step) * s.dt;
+  throw NumericalError("the solution stopped being finite: v = " + format_exact(snap.v[node]) +
+                       ", w = " + format_exact(snap.w[node]) + " at x = " +
+                       format_exact(snap.x[node]) + " (node " + std::to_string(node) +
+                       "), appeared between t = " + format_exact(t_good) + " and t = " +
+                       format_exact(t_bad) + " (steps " + std::to_string(last_good_step) + " to " +
+                       std::to_string(snap.step) + ")" +
+                       (s.instability_hint.empty() ? "" : ". Hint: " + s.instability_hint));
+}
+
+}  // namespace
+
+void run_time_loop(Scheme& scheme, const LoopSettings& s, const std::vector<FrameSink*>& sinks,
+                   Progress& progress, LoopResult& result) {
+  using Clock = std::chrono::steady_clock;
+  result = LoopResult{};
+  const index_t start = scheme.steps_done();
+  index_t last_good = start;
+  // A restarted or fresh run writes its first frame at the step it starts from.
+  emit_frame(scheme, result.frames++, sinks, result.last);
+
+  for (index_t step = start; step < s.total_steps;) {
+    // Advance to whichever comes first: the next frame, the next check, the end.
+    const index_t next_frame = (step / s.frame_every + 1) * s.frame_every;
+    const index_t next_check = (step / s.check_every + 1) * s.check_every;
+    const index_t target = std::min({next_frame, next_check, s.total_steps});
+    const auto t0 = Clock::now();
+    scheme.advance(target - step);
+    result.step_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+    step = target;
+    result.steps = step - start;
+
+    const index_t bad = scheme.first_non_finite();
+    if (bad >= 0) report_non_finite(scheme, bad, last_good, s);
+    last_good = step;
+    if (step == next_frame || step == s.total_steps)
+      emit_frame(scheme, result.frames++, sinks, result.last);
+    progress.update(step);
+  }
+  progress.finish(s.total_steps);
+}
+
+}  // namespace fhn

@@ -1,0 +1,32 @@
+#pragma once
+// Building blocks of convergence studies: run a config to its end without writing anything,
+// compare solutions of different resolutions on their common nodes, and observed orders.
+#include <vector>
+
+#include "config/config.hpp"
+#include "schemes/scheme.hpp"
+
+namespace fhn {
+
+// Runs `config` to time.end in memory and returns the final state.
+Snapshot final_state(const Config& config);
+
+enum class Norm { rmse, max };
+
+// Distance between a coarse and a fine solution on the coarse nodes. The fine grid must
+// contain every coarse node (fine spacing = coarse spacing / integer); each coarse node is
+// matched with the fine node at the same position.
+real distance_on_common_nodes(const std::vector<real>& coarse_x, const std::vector<real>& coarse_v,
+                              const std::vector<real>& fine_x, const std::vector<real>& fine_v,
+                              Norm norm);
+
+// Observed order from errors at step sizes h and h / ratio: log(e_h / e_{h/ratio}) / log(ratio).
+real observed_order(real error_coarse, real error_fine, real ratio = 2.0);
+
+// Orders without a reference solution, from levels refined by `ratio` each time (in dx or dt):
+// d_k = |u_k - u_{k+1}| on the common nodes; d_k / d_{k+1} -> ratio^p, so each pair of
+// successive differences gives one observed order (levels.size() - 2 of them).
+std::vector<real> successive_orders(const std::vector<Snapshot>& levels, Norm norm,
+                                    real ratio = 2.0);
+
+}  // namespace fhn

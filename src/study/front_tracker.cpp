@@ -1,0 +1,94 @@
+#include "study/front_tracker.hpp"
+
+#include <cmath>
+
+namespace fhn {
+
+FrontTracker::FrontTracker(real length, real threshold, real margin_fraction)
+    : length_(length), threshold_(threshold), margin_(margin_fraction * length) {}
+
+void FrontTracker::write(const FrameView& f) {
+  const real c = threshold_;
+  auto crossing = [&](index_t i, index_t j) {  // v[i] >= c > v[j], neighbours
+    return f.x[i] + (c - f.v[i]) / (f.v[j] - f.v[i]) * (f.x[j] - f.x[i]);
+  };
+  Sample left{f.t, false, 0.0};
+  for (index_t i = 1; i < f.n; ++i) {
+    if (f.v[i] >= c && f.v[i - 1] < c) {
+      left = {f.t, true, crossing(i, i - 1)};
+      break;
+    }
+  }
+  Sample right{f.t, false, 0.0};
+  for (index_t i = f.n - 2; i >= 0; --i) {
+    if (f.v[i] >= c && f.v[i + 1] < c) {
+      right = {f.t, true, crossing(i, i + 1)};
+      break;
+    }
+  }
+  left_.push_back(left);
+  right_.push_back(right);
+}
+
+std::optional<FrontSpeed> FrontTracker::fit(const std::vector<Sample>& track) const {
+  // Longest run of usable samples moving in one direction.
+  std::size_t best_begin = 0, best_end = 0;
+  std::size_t begin = 0;
+  int direction = 0;
+  auto usable = [&](const Sample& s) {
+    return s.present && s.x > margin_ && s.x < length_ - margin_;
+  };
+  for (std::size_t i = 0; i < track.size(); ++i) {
+    bool extends = false;
+    if (usable(track[i]) && i > begin && usable(track[i - 1])) {
+      const real dx = track[i].x - track[i - 1].x;
+      const int d = dx > 0.0 ? 1 : (dx < 0.0 ? -1 : 0);
+      extends = d != 0 && (i == begin + 1 || d == direction);
+      if (extends) direction = d;
+    }
+    if (!extends) {
+      begin = i;
+      direction = 0;
+      if (!usable(track[i])) begin = i + 1;
+    }
+    if (usable(track[i]) && i + 1 - begin > best_end - best_begin) {
+      best_begin = begin;
+      best_end = i + 1;
+    }
+  }
+  const std::size_t first = best_begin + (best_end - best_begin) / 3;
+  const std::size_t count = best_end - first;
+  if (best_end - best_begin < 6 || count < 4) return std::nullopt;
+
+  // Least squares x = x0 + c t over samples [first, best_end).
+  real mean_t = 0.0, mean_x = 0.0;
+  for (std::size_t i = first; i < best_end; ++i) {
+    mean_t += track[i].t;
+    mean_x += track[i].x;
+  }
+  mean_t /= static_cast<real>(count);
+  mean_x /= static_cast<real>(count);
+  real stt = 0.0, stx = 0.0;
+  for (std::size_t i = first; i < best_end; ++i) {
+    stt += (track[i].t - mean_t) * (track[i].t - mean_t);
+    stx += (track[i].t - mean_t) * (track[i].x - mean_x);
+  }
+  const real slope = stx / stt;
+  FrontSpeed result;
+  result.speed = std::abs(slope);
+  result.direction = slope > 0.0 ? 1 : -1;
+  result.t_from = track[first].t;
+  result.t_to = track[best_end - 1].t;
+  result.samples = static_cast<index_t>(count);
+  return result;
+}
+
+std::optional<FrontSpeed> FrontTracker::speed() const {
+  const auto l = fit(left_);
+  const auto r = fit(right_);
+  if (!l) return r;
+  if (!r) return l;
+  return r->samples >= l->samples ? r : l;
+}
+
+}  // namespace fhn

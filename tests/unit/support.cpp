@@ -1,0 +1,66 @@
+#include "support.hpp"
+
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "app/cli.hpp"
+#include "config/loader.hpp"
+#include "core/error.hpp"
+
+namespace fhn::test {
+
+TempDir::TempDir() {
+  std::random_device seed;
+  path_ = std::filesystem::temp_directory_path() / ("fhn_test_" + std::to_string(seed()));
+  std::filesystem::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::permissions(path_, std::filesystem::perms::owner_all,
+                               std::filesystem::perm_options::add, ec);
+  std::filesystem::remove_all(path_, ec);
+}
+
+std::string write_text(const std::filesystem::path& file, const std::string& text) {
+  std::ofstream(file) << text;
+  return file.string();
+}
+
+std::string read_text(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string source_path(const std::string& relative) {
+  return (std::filesystem::path(FHN_SOURCE_DIR) / relative).string();
+}
+
+Config config_from(const std::string& yaml, const std::vector<std::string>& overrides) {
+  return load_config_text(yaml, "test.yaml", overrides);
+}
+
+std::string config_error(const std::string& yaml, const std::vector<std::string>& overrides) {
+  try {
+    config_from(yaml, overrides);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+CliResult run_cli(const std::vector<std::string>& args) {
+  std::vector<const char*> argv{"fhn"};
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  CliResult r;
+  r.code = cli_main(static_cast<int>(argv.size()), argv.data(), out, err);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+}  // namespace fhn::test

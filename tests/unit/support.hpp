@@ -1,0 +1,45 @@
+#pragma once
+// Helpers shared by the unit tests.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "config/config.hpp"
+
+namespace fhn::test {
+
+// A fresh directory under the system temp folder, removed with everything in it at scope exit.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// Writes `text` to `file` (creating it) and returns the path as a string.
+std::string write_text(const std::filesystem::path& file, const std::string& text);
+std::string read_text(const std::filesystem::path& file);
+
+// Path of a file in the source tree, e.g. source_path("configs/pulse_split.yaml").
+std::string source_path(const std::string& relative);
+
+// Config from YAML text, as if read from a file called "test.yaml".
+Config config_from(const std::string& yaml, const std::vector<std::string>& overrides = {});
+
+// The message of the ConfigError that loading `yaml` raises ("" if it loads).
+std::string config_error(const std::string& yaml, const std::vector<std::string>& overrides = {});
+
+struct CliResult {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+CliResult run_cli(const std::vector<std::string>& args);
+
+}  // namespace fhn::test

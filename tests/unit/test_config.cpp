@@ -1,0 +1,213 @@
+// Every rejection rule of the config loader: the message names the place (file:line:column or
+// the --set option), the key, the value and what is allowed.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "config/loader.hpp"
+#include "core/error.hpp"
+#include "support.hpp"
+
+using fhn::test::config_error;
+using fhn::test::config_from;
+
+namespace {
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+}  // namespace
+
+TEST_CASE("an empty config gives the documented defaults") {
+  const fhn::Config c = config_from("");
+  CHECK(c.name == "test");
+  CHECK(c.model.a == 0.01);
+  CHECK(c.model.epsilon == 0.01);
+  CHECK(c.model.gamma == 2.0);
+  CHECK(c.domain.nodes == 401);
+  CHECK(c.domain.dx == 0.5);
+  CHECK(c.time.steps == 3000);
+  CHECK(c.output.every_steps == 10);
+  CHECK(c.initial.v.type == fhn::ProfileType::gaussian);
+  CHECK(c.initial.v.center == 100.0);
+  CHECK(c.boundary.no_flux_order == 2);
+}
+
+TEST_CASE("unknown keys are reported with file:line:column and a did-you-mean") {
+  const std::string message = config_error("model:\n  a: 0.01\n  gama: 2.0\n");
+  CHECK(contains(message, "test.yaml:3:3: unknown key 'model.gama'"));
+  CHECK(contains(message, "did you mean 'gamma'?"));
+  CHECK(contains(message, "allowed in 'model': a, diffusion, epsilon, gamma"));
+
+  CHECK(contains(config_error("tiem: {dt: 0.1}\n"), "test.yaml:1:1: unknown key 'tiem'; did you mean 'time'?"));
+}
+
+TEST_CASE("wrong types name the key, the value and the expected type") {
+  CHECK(contains(config_error("model: {a: abc}\n"),
+                 "test.yaml:1:12: model.a: expected a number in [0, 1], got 'abc'"));
+  CHECK(contains(config_error("domain:\n  nodes: 40.5\n"),
+                 "test.yaml:2:10: domain.nodes: expected a whole number in [3, 2147483648], got '40.5'"));
+  CHECK(contains(config_error("output: {spacetime: maybe}\n"),
+                 "output.spacetime: expected true or false, got 'maybe'"));
+  CHECK(contains(config_error("model: [1, 2]\n"), "'model' must be a mapping of keys to values, got a list"));
+  CHECK(contains(config_error("output: {probes: 5}\n"), "output.probes: expected a list of positions"));
+}
+
+TEST_CASE("out-of-range values are rejected with the allowed range") {
+  CHECK(contains(config_error("model:\n  epsilon: -1\n"),
+                 "test.yaml:2:12: model.epsilon: value -1 is out of range; expected a number >= 0"));
+  CHECK(contains(config_error("model: {diffusion: 0}\n"), "model.diffusion: value 0 is out of range; expected a number > 0"));
+  CHECK(contains(config_error("domain: {nodes: 1e15}\n"), "domain.nodes: value 1e15 is out of range"));
+  CHECK(contains(config_error("boundary: {no_flux_order: 3}\n"), "boundary.no_flux_order: value 3 is out of range; expected a whole number in [1, 2]"));
+}
+
+TEST_CASE("non-finite numbers are rejected") {
+  CHECK(contains(config_error("time: {dt: .nan}\n"), "time.dt: expected a finite number, got '.nan'"));
+  CHECK(contains(config_error("model: {a: .inf}\n"), "model.a: expected a finite number, got '.inf'"));
+}
+
+TEST_CASE("bad enum values list the allowed values") {
+  const std::string message = config_error("scheme:\n  type: explicitt\n");
+  CHECK(contains(message, "test.yaml:2:9: scheme.type: 'explicitt' is not allowed; expected one of: explicit"));
+  CHECK(contains(message, "did you mean 'explicit'?"));
+  CHECK(contains(config_error("boundary: {left: {type: periodic}}\n"),
+                 "boundary.left.type: 'periodic' is not allowed; expected one of: no_flux, dirichlet"));
+}
+
+TEST_CASE("nodes and dx are exclusive, and dx must divide the length") {
+  const std::string both = config_error("domain:\n  nodes: 401\n  dx: 0.5\n");
+  CHECK(contains(both, "test.yaml:3:7: domain.nodes and domain.dx are exclusive (nodes given at test.yaml:2:10)"));
+  const std::string uneven = config_error("domain: {length: 10, dx: 0.3}\ntime: {dt: 0.01, end: 1}\n");
+  CHECK(contains(uneven, "domain.dx: 0.3 does not divide domain.length = 10 into whole cells; nearest: dx = 0.30303030303030304 (34 nodes)"));
+  const fhn::Config c = config_from("domain: {length: 10, dx: 0.25}\ntime: {dt: 0.01, end: 1}\n");
+  CHECK(c.domain.nodes == 41);
+}
+
+TEST_CASE("the explicit stability limit names the largest stable dt") {
+  const std::string message = config_error("domain: {dx: 0.5}\ntime:\n  dt: 0.2\n");
+  CHECK(contains(message, "test.yaml:3:7: time.dt = 0.2 exceeds the explicit stability limit dx^2/(2 D) = 0.125"));
+  CHECK(contains(message, "the largest stable dt is 0.125"));
+  // Exactly at the limit is allowed (the front_oscillation case runs there).
+  CHECK(config_from("time: {dt: 0.125, end: 1}\noutput: {every: 0.125}\n").time.steps == 8);
+  // The limit scales with the diffusion coefficient.
+  CHECK(contains(config_error("model: {diffusion: 2}\ntime: {dt: 0.1}\n"), "dx^2/(2 D) = 0.0625"));
+}
+
+TEST_CASE("time and output cadence must be whole numbers of steps") {
+  CHECK(contains(config_error("time: {end: 1.05, dt: 0.1}\n"),
+                 "time.end = 1.05 is not a whole number of steps of time.dt = 0.1"));
+  CHECK(contains(config_error("time: {end: 10, dt: 0.1}\noutput: {every: 0.25}\n"),
+                 "output.every = 0.25 must be a whole multiple of time.dt = 0.1"));
+  CHECK(contains(config_error("time: {end: 0.05, dt: 0.1}\n"), "time.dt = 0.1 is longer than time.end = 0.05"));
+  CHECK(config_from("time: {end: 300, dt: 0.1}\n").time.steps == 3000);
+}
+
+TEST_CASE("duplicate keys and keys of another profile type are errors") {
+  CHECK(contains(config_error("model:\n  a: 0.1\n  a: 0.2\n"), "test.yaml:3:3: duplicate key 'model.a'"));
+  CHECK(contains(config_error("initial:\n  w: {type: constant, value: 0, width2: 3}\n"),
+                 "initial.w.width2: not a parameter of a 'constant' profile (its keys: type, value)"));
+  CHECK(contains(config_error("initial:\n  v: {center: 3}\n"), "missing required key 'initial.v.type'"));
+  CHECK(contains(config_error("boundary: {left: {type: no_flux, value: 1}}\n"),
+                 "boundary.left.value: applies only to type: dirichlet"));
+  CHECK(contains(config_error("boundary: {right: {type: dirichlet}}\n"),
+                 "missing required key 'boundary.right.value'"));
+}
+
+TEST_CASE("stimuli need their keys and a region inside the domain") {
+  CHECK(contains(config_error("stimulus:\n  - {x_min: 0, x_max: 5, start: 0, duration: 1}\n"),
+                 "test.yaml:2:5: missing required key 'stimulus[0].amplitude'"));
+  CHECK(contains(config_error("stimulus:\n  - {x_min: 5, x_max: 1, start: 0, duration: 1, amplitude: 1}\n"),
+                 "stimulus[0].x_max: 1 is left of x_min = 5"));
+  CHECK(contains(config_error("stimulus:\n  - {x_min: 300, x_max: 310, start: 0, duration: 1, amplitude: 1}\n"),
+                 "stimulus[0]: the region [300, 310] lies outside the domain [0, 200]"));
+  CHECK(contains(config_error("stimulus:\n  - {x_min: 0, x_max: 5, start: 0, duration: 2, amplitude: 1, period: 1, count: 3}\n"),
+                 "stimulus[0].period: with count = 3 the period must be at least the duration (2)"));
+  CHECK(contains(config_error("stimulus: {x_min: 0}\n"), "stimulus: expected a list of"));
+  const fhn::Config c = config_from(
+      "stimulus:\n  - {x_min: 0, x_max: 5, start: 1, duration: 2, amplitude: 0.5, period: 50, count: 2}\n");
+  REQUIRE(c.stimulus.size() == 1);
+  CHECK(c.stimulus[0].period == 50.0);
+  CHECK(c.stimulus[0].count == 2);
+}
+
+TEST_CASE("probes must lie in the domain") {
+  CHECK(contains(config_error("output: {probes: [10, 250]}\n"),
+                 "output.probes[1] = 250 is outside the domain [0, 200]"));
+}
+
+TEST_CASE("--set overrides any key with the same checks") {
+  const fhn::Config c = config_from("model: {a: 0.01}\n", {"model.a=0.2", "time.dt=0.05", "output.probes=[1, 2]"});
+  CHECK(c.model.a == 0.2);
+  CHECK(c.time.dt == 0.05);
+  CHECK(c.output.probes == std::vector<double>{1.0, 2.0});
+
+  CHECK(contains(config_error("", {"model.gama=2"}),
+                 "--set model.gama=2: unknown key 'model.gama'; did you mean 'gamma'?"));
+  CHECK(contains(config_error("", {"time.dt=fast"}), "--set time.dt=fast: time.dt: expected a number > 0, got 'fast'"));
+  CHECK(contains(config_error("", {"time.dt=0.2"}), "--set time.dt=0.2: time.dt = 0.2 exceeds the explicit stability limit"));
+  // model.a is absent from an empty config: the path is created and then fails the type check.
+  CHECK(contains(config_error("", {"model.a.b=1"}), "--set model.a.b=1: model.a: expected a number in [0, 1], got a mapping"));
+  CHECK(contains(config_error("model: {a: 0.1}\n", {"model.a.b=1"}),
+                 "--set model.a.b=1: cannot set 'model.a.b': 'model.a' is '0.1', not a section"));
+  CHECK(contains(config_error("", {"time.dt"}), "--set time.dt: expected KEY=VALUE"));
+  CHECK(contains(config_error("", {"time..dt=1"}), "empty key in key path 'time..dt'"));
+  CHECK(contains(config_error("", {"stimulus[0].amplitude=1"}), "'stimulus[0]' does not exist"));
+  const fhn::Config s = config_from(
+      "stimulus:\n  - {x_min: 0, x_max: 5, start: 1, duration: 2, amplitude: 0.5}\n",
+      {"stimulus[0].amplitude=0.75", "stimulus.0.start=3"});
+  CHECK(s.stimulus[0].amplitude == 0.75);
+  CHECK(s.stimulus[0].start == 3.0);
+}
+
+TEST_CASE("YAML syntax errors give the line") {
+  CHECK(contains(config_error("model: {a: 0.1\ntime: {dt: 0.1}\n"), "test.yaml:"));
+  CHECK(contains(config_error("model: {a: 0.1\ntime: {dt: 0.1}\n"), "YAML syntax error"));
+  CHECK(contains(config_error("- 1\n- 2\n"), "the document must be a mapping of keys to values, got a list"));
+}
+
+TEST_CASE("a build without VTK rejects VTK output by key") {
+  fhn::BuildCapabilities no_vtk;
+  no_vtk.vtk = false;
+  std::string message;
+  try {
+    fhn::load_config_text("output: {spacetime: false}\n", "test.yaml", {}, no_vtk);
+  } catch (const fhn::ConfigError& e) {
+    message = e.what();
+  }
+  CHECK(contains(message, "output.vtk: this build has no VTK (configured with -DFHN_WITH_VTK=OFF)"));
+  CHECK(contains(message, "(true is the default)"));
+  CHECK_FALSE(contains(message, "output.spacetime"));
+  CHECK_NOTHROW(fhn::load_config_text("", "test.yaml", {"output.vtk=false", "output.spacetime=false"}, no_vtk));
+}
+
+TEST_CASE("all problems are reported together") {
+  const std::string message = config_error("model: {a: 2, epsilon: -1}\nscheme: {type: implicit}\n");
+  CHECK(contains(message, "3 problems in the configuration"));
+  CHECK(contains(message, "model.a"));
+  CHECK(contains(message, "model.epsilon"));
+  CHECK(contains(message, "scheme.type"));
+}
+
+TEST_CASE("the resolved config reads back to the same config") {
+  const fhn::Config original = fhn::load_config(fhn::test::source_path("configs/pulse_split.yaml"));
+  const fhn::Config again = config_from(fhn::to_yaml(original));
+  CHECK(again.name == original.name);
+  CHECK(again.domain.nodes == original.domain.nodes);
+  CHECK(again.domain.dx == original.domain.dx);
+  CHECK(again.time.dt == original.time.dt);
+  CHECK(again.time.steps == original.time.steps);
+  CHECK(again.initial.v.center == original.initial.v.center);
+  CHECK(again.initial.v.width2 == original.initial.v.width2);
+  CHECK(again.output.probes == original.output.probes);
+  CHECK(fhn::to_yaml(again) == fhn::to_yaml(original));
+}
+
+TEST_CASE("every shipped config validates") {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(fhn::test::source_path("configs"))) {
+    if (entry.path().extension() != ".yaml") continue;
+    CAPTURE(entry.path().string());
+    CHECK_NOTHROW(fhn::load_config(entry.path().string()));
+    ++count;
+  }
+  CHECK(count >= 2);
+}

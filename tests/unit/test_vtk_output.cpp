@@ -1,0 +1,396 @@
+// The VTK writers: what they write reads back through VTK's own readers, the .pvd collection is
+// valid after every frame, the spacetime image has the right geometry, and failures are IoErrors.
+// Compiled only into builds with VTK.
+#include <doctest/doctest.h>
+
+#include <vtkCellArray.h>
+#include <vtkCellType.h>
+#include <vtkDataArray.h>
+#include <vtkFieldData.h>
+#include <vtkImageData.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLDataElement.h>
+#include <vtkXMLDataParser.h>
+#include <vtkXMLImageDataReader.h>
+#include <vtkXMLUnstructuredGridReader.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "io/atomic_file.hpp"
+#include "io/vtk_writers.hpp"
+#include "support.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using fhn::test::read_text;
+using fhn::test::TempDir;
+
+constexpr fhn::index_t n = 7;
+
+// Frame k of the test series: non-uniform x, values that are not exact in float32.
+struct TestFrame {
+  std::array<double, n> x{};
+  std::array<double, n> v{};
+  std::array<double, n> w{};
+  double t = 0.0;
+
+  explicit TestFrame(int k, double time) : t(time) {
+    for (int i = 0; i < n; ++i) {
+      x[i] = 0.25 * i + 0.001 * i * i;
+      v[i] = 0.1 * (i + 1) + k / 3.0;
+      w[i] = -0.01 * i * (k + 1) + 1e-9;
+    }
+  }
+
+  fhn::FrameView view(fhn::index_t index) const {
+    fhn::FrameView frame;
+    frame.index = index;
+    frame.step = 10 * index;
+    frame.t = t;
+    frame.n = n;
+    frame.x = x.data();
+    frame.v = v.data();
+    frame.w = w.data();
+    return frame;
+  }
+};
+
+struct CollectionEntry {
+  std::string file;
+  double timestep;
+};
+
+// The DataSet entries of a .pvd, read with VTK's XML parser; the test fails if it does not parse.
+std::vector<CollectionEntry> parse_collection(const fs::path& pvd) {
+  vtkNew<vtkXMLDataParser> parser;
+  parser->SetFileName(pvd.c_str());
+  REQUIRE(parser->Parse() == 1);
+  vtkXMLDataElement* root = parser->GetRootElement();
+  REQUIRE(root != nullptr);
+  CHECK(std::string(root->GetName()) == "VTKFile");
+  CHECK(std::string(root->GetAttribute("type")) == "Collection");
+  REQUIRE(root->GetNumberOfNestedElements() == 1);
+  vtkXMLDataElement* collection = root->GetNestedElement(0);
+  CHECK(std::string(collection->GetName()) == "Collection");
+
+  std::vector<CollectionEntry> entries;
+  for (int i = 0; i < collection->GetNumberOfNestedElements(); ++i) {
+    vtkXMLDataElement* dataset = collection->GetNestedElement(i);
+    CHECK(std::string(dataset->GetName()) == "DataSet");
+    CHECK(std::string(dataset->GetAttribute("part")) == "0");
+    CollectionEntry entry{dataset->GetAttribute("file"), 0.0};
+    REQUIRE(dataset->GetScalarAttribute("timestep", entry.timestep) == 1);
+    entries.push_back(entry);
+  }
+  return entries;
+}
+
+vtkSmartPointer<vtkUnstructuredGrid> read_vtu(const fs::path& file) {
+  REQUIRE(fs::exists(file));
+  vtkNew<vtkXMLUnstructuredGridReader> reader;
+  reader->SetFileName(file.c_str());
+  reader->Update();
+  REQUIRE(reader->GetErrorCode() == 0);
+  return reader->GetOutput();
+}
+
+vtkSmartPointer<vtkImageData> read_vti(const fs::path& file) {
+  REQUIRE(fs::exists(file));
+  vtkNew<vtkXMLImageDataReader> reader;
+  reader->SetFileName(file.c_str());
+  reader->Update();
+  REQUIRE(reader->GetErrorCode() == 0);
+  return reader->GetOutput();
+}
+
+// Checks one .vtu against the frame it was written from; float32 files to float rounding.
+void check_vtu(const fs::path& file, const TestFrame& frame, fhn::Precision precision) {
+  const auto grid = read_vtu(file);
+  const bool exact = precision == fhn::Precision::float64;
+  const int value_type = exact ? VTK_DOUBLE : VTK_FLOAT;
+  const auto same = [exact](double read, double written) {
+    return exact ? read == written : read == static_cast<double>(static_cast<float>(written));
+  };
+
+  REQUIRE(grid->GetNumberOfPoints() == n);
+  CHECK(grid->GetPoints()->GetDataType() == value_type);
+  for (int i = 0; i < n; ++i) {
+    double p[3];
+    grid->GetPoint(i, p);
+    CHECK(same(p[0], frame.x[i]));
+    CHECK(p[1] == 0.0);
+    CHECK(p[2] == 0.0);
+  }
+
+  REQUIRE(grid->GetNumberOfCells() == n - 1);
+  for (int c = 0; c < n - 1; ++c) {
+    CHECK(grid->GetCellType(c) == VTK_LINE);
+    vtkIdType count = 0;
+    const vtkIdType* ids = nullptr;
+    grid->GetCellPoints(c, count, ids);
+    REQUIRE(count == 2);
+    CHECK(ids[0] == c);
+    CHECK(ids[1] == c + 1);
+  }
+
+  vtkDataArray* v = grid->GetPointData()->GetArray("v");
+  vtkDataArray* w = grid->GetPointData()->GetArray("w");
+  REQUIRE(v != nullptr);
+  REQUIRE(w != nullptr);
+  CHECK(v->GetDataType() == value_type);
+  CHECK(w->GetDataType() == value_type);
+  for (int i = 0; i < n; ++i) {
+    CHECK(same(v->GetComponent(i, 0), frame.v[i]));
+    CHECK(same(w->GetComponent(i, 0), frame.w[i]));
+  }
+
+  vtkDataArray* time = grid->GetFieldData()->GetArray("TIME");
+  REQUIRE(time != nullptr);
+  CHECK(time->GetDataType() == VTK_DOUBLE);
+  REQUIRE(time->GetNumberOfTuples() == 1);
+  CHECK(time->GetComponent(0, 0) == frame.t);
+}
+
+}  // namespace
+
+TEST_CASE("write_file_atomically replaces the file and leaves no temporary behind") {
+  TempDir dir;
+  const fs::path file = dir.path() / "summary.json";
+  fhn::write_file_atomically(file, "first");
+  CHECK(read_text(file) == "first");
+  const std::string binary("a\0b\nc", 5);
+  fhn::write_file_atomically(file, binary);
+  CHECK(read_text(file) == binary);
+  CHECK_FALSE(fs::exists(dir.path() / "summary.json.tmp"));
+  CHECK(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()) == 1);
+}
+
+TEST_CASE("write_file_atomically throws IoError naming the path when it cannot write") {
+  TempDir dir;
+  fhn::write_file_atomically(dir.path() / "plain", "x");
+  const fs::path impossible = dir.path() / "plain" / "summary.json";  // under a regular file
+  CHECK_THROWS_AS(fhn::write_file_atomically(impossible, "x"), fhn::IoError);
+  try {
+    fhn::write_file_atomically(impossible, "x");
+  } catch (const fhn::IoError& error) {
+    const std::string message = error.what();
+    CHECK(message.find(impossible.string()) != std::string::npos);
+    CHECK(message.find("Not a directory") != std::string::npos);
+  }
+}
+
+TEST_CASE("the VTK series reads back exactly, and the .pvd is valid after every frame") {
+  for (const auto precision : {fhn::Precision::float64, fhn::Precision::float32}) {
+    CAPTURE(precision == fhn::Precision::float64 ? "float64" : "float32");
+    TempDir dir;
+    const fs::path out = dir.path() / "run";  // does not exist yet: the writer creates it
+    const std::vector<TestFrame> frames{TestFrame(0, 0.0), TestFrame(1, 0.5), TestFrame(2, 1.0)};
+    const std::vector<std::string> names{"frames/pulse_000000.vtu", "frames/pulse_000001.vtu",
+                                         "frames/pulse_000002.vtu"};
+
+    auto writer = fhn::make_vtk_series_writer(out, "pulse", precision);
+    CHECK(fs::is_directory(out / "frames"));
+    for (int k = 0; k < 3; ++k) {
+      writer->write(frames[k].view(k));
+      const auto entries = parse_collection(out / "pulse.pvd");
+      REQUIRE(entries.size() == static_cast<std::size_t>(k + 1));
+      for (int j = 0; j <= k; ++j) {
+        CHECK(entries[j].file == names[j]);
+        CHECK(entries[j].timestep == frames[j].t);
+      }
+    }
+    writer->finish();
+
+    for (int k = 0; k < 3; ++k) check_vtu(out / names[k], frames[k], precision);
+    CHECK_FALSE(fs::exists(out / "pulse.pvd.tmp"));
+    CHECK(std::distance(fs::directory_iterator(out / "frames"), fs::directory_iterator()) == 3);
+  }
+}
+
+TEST_CASE("the .pvd times read back exactly, and the file names follow FrameView::index") {
+  TempDir dir;
+  const std::vector<double> times{0.1 + 0.2, 1.0 / 3.0, 1e-20, 12345.678901234567, 2.5e300};
+  const TestFrame frame(0, 0.0);
+  auto writer = fhn::make_vtk_series_writer(dir.path(), "t", fhn::Precision::float64);
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    fhn::FrameView view = frame.view(static_cast<fhn::index_t>(10 * k));
+    view.t = times[k];
+    writer->write(view);
+  }
+  const auto entries = parse_collection(dir.path() / "t.pvd");
+  REQUIRE(entries.size() == times.size());
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    CHECK(entries[k].timestep == times[k]);
+    char expected[64];
+    std::snprintf(expected, sizeof expected, "frames/t_%06zu.vtu", 10 * k);
+    CHECK(entries[k].file == expected);
+  }
+}
+
+TEST_CASE("the VTK series writer throws IoError when it cannot create or write its files") {
+  TempDir dir;
+  fhn::write_file_atomically(dir.path() / "plain", "x");
+  CHECK_THROWS_AS(fhn::make_vtk_series_writer(dir.path() / "plain" / "out", "a",
+                                              fhn::Precision::float64),
+                  fhn::IoError);
+
+  // frames/ disappears after construction and a regular file takes its place.
+  auto writer = fhn::make_vtk_series_writer(dir.path() / "out", "a", fhn::Precision::float64);
+  fs::remove(dir.path() / "out" / "frames");
+  fhn::write_file_atomically(dir.path() / "out" / "frames", "x");
+  const TestFrame frame(0, 0.0);
+  CHECK_THROWS_AS(writer->write(frame.view(0)), fhn::IoError);
+  try {
+    writer->write(frame.view(0));
+  } catch (const fhn::IoError& error) {
+    CHECK(std::string(error.what()).find("a_000000.vtu") != std::string::npos);
+  }
+  CHECK_FALSE(fs::exists(dir.path() / "out" / "a.pvd"));
+}
+
+TEST_CASE("the spacetime image has x along the first axis, t along the second") {
+  TempDir dir;
+  const fs::path file = dir.path() / "sub" / "spacetime.vti";
+  std::vector<double> x(n);
+  for (int i = 0; i < n; ++i) x[i] = 10.0 + 0.5 * i;
+  const std::vector<double> times{2.0, 2.5, 3.0, 3.25};  // the last interval is shorter
+  std::vector<std::vector<double>> v(times.size(), std::vector<double>(n));
+
+  auto writer = fhn::make_spacetime_writer(file, 100);
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    for (int i = 0; i < n; ++i) v[k][i] = std::sin(0.3 * i + static_cast<double>(k)) / 3.0;
+    fhn::FrameView frame;
+    frame.index = static_cast<fhn::index_t>(k);
+    frame.t = times[k];
+    frame.n = n;
+    frame.x = x.data();
+    frame.v = v[k].data();
+    writer->write(frame);
+  }
+  CHECK_FALSE(fs::exists(file));  // written by finish() only
+  writer->finish();
+
+  const auto image = read_vti(file);
+  int dims[3];
+  image->GetDimensions(dims);
+  CHECK(dims[0] == n);
+  CHECK(dims[1] == 4);
+  CHECK(dims[2] == 1);
+  double origin[3];
+  image->GetOrigin(origin);
+  CHECK(origin[0] == 10.0);
+  CHECK(origin[1] == 2.0);
+  CHECK(origin[2] == 0.0);
+  double spacing[3];
+  image->GetSpacing(spacing);
+  CHECK(spacing[0] == 0.5);
+  CHECK(spacing[1] == doctest::Approx(1.25 / 3.0).epsilon(1e-15));
+  CHECK(spacing[2] == 1.0);
+
+  vtkDataArray* values = image->GetPointData()->GetArray("v");
+  REQUIRE(values != nullptr);
+  CHECK(values->GetDataType() == VTK_DOUBLE);
+  for (int k = 0; k < 4; ++k) {
+    for (int i = 0; i < n; ++i) CHECK(values->GetComponent(k * n + i, 0) == v[k][i]);
+  }
+  vtkFieldData* field = image->GetFieldData();
+  REQUIRE(field->GetArray("TIME_FIRST") != nullptr);
+  REQUIRE(field->GetArray("TIME_LAST") != nullptr);
+  REQUIRE(field->GetArray("FRAME_TIMES") != nullptr);
+  CHECK(field->GetArray("TIME_FIRST")->GetComponent(0, 0) == 2.0);
+  CHECK(field->GetArray("TIME_LAST")->GetComponent(0, 0) == 3.25);
+  REQUIRE(field->GetArray("FRAME_TIMES")->GetNumberOfTuples() == 4);
+  for (int k = 0; k < 4; ++k) CHECK(field->GetArray("FRAME_TIMES")->GetComponent(k, 0) == times[k]);
+  CHECK_FALSE(fs::exists(dir.path() / "sub" / "spacetime.vti.tmp"));
+
+  // finish() again changes nothing, even when the file is gone.
+  fs::remove(file);
+  writer->finish();
+  CHECK_FALSE(fs::exists(file));
+}
+
+TEST_CASE("the spacetime image keeps every s-th node when there are more than max_columns") {
+  // n = 7: max_columns 3 -> s = 3 (nodes 0 3 6); 4, 5 and 6 -> s = 2 (0 2 4 6); 7 -> s = 1.
+  struct Case {
+    int max_columns, stride, columns;
+  };
+  const std::vector<Case> cases{{3, 3, 3}, {4, 2, 4}, {5, 2, 4}, {6, 2, 4}, {7, 1, 7}};
+  std::vector<double> x(n), v(n);
+  for (int i = 0; i < n; ++i) {
+    x[i] = 0.5 * i;
+    v[i] = 1.0 + i;  // so column j holds 1 + j s
+  }
+  for (const Case& c : cases) {
+    const int max_columns = c.max_columns, stride = c.stride, columns = c.columns;
+    CAPTURE(max_columns);
+    TempDir dir;
+    auto writer = fhn::make_spacetime_writer(dir.path() / "st.vti", max_columns);
+    fhn::FrameView frame;
+    frame.n = n;
+    frame.x = x.data();
+    frame.v = v.data();
+    writer->write(frame);
+    writer->finish();
+
+    const auto image = read_vti(dir.path() / "st.vti");
+    int dims[3];
+    image->GetDimensions(dims);
+    CHECK(dims[0] == columns);
+    CHECK(dims[1] == 1);
+    double spacing[3];
+    image->GetSpacing(spacing);
+    CHECK(spacing[0] == 0.5 * stride);
+    vtkDataArray* values = image->GetPointData()->GetArray("v");
+    for (int j = 0; j < columns; ++j) CHECK(values->GetComponent(j, 0) == 1.0 + j * stride);
+  }
+}
+
+TEST_CASE("the spacetime image interpolates frames on other nodes onto the first frame's columns") {
+  TempDir dir;
+  auto writer = fhn::make_spacetime_writer(dir.path() / "st.vti", 100);
+  const std::vector<double> x0{0.0, 1.0, 2.0, 3.0, 4.0};
+  const std::vector<double> v0{0.0, 0.0, 0.0, 0.0, 0.0};
+  const std::vector<double> x1{0.0, 2.0, 4.0};  // a coarser adaptive grid: v = 2x + 1 on it
+  const std::vector<double> v1{1.0, 5.0, 9.0};
+  fhn::FrameView frame;
+  frame.n = 5;
+  frame.x = x0.data();
+  frame.v = v0.data();
+  writer->write(frame);
+  frame.t = 1.0;
+  frame.n = 3;
+  frame.x = x1.data();
+  frame.v = v1.data();
+  writer->write(frame);
+  writer->finish();
+
+  const auto image = read_vti(dir.path() / "st.vti");
+  vtkDataArray* values = image->GetPointData()->GetArray("v");
+  REQUIRE(values->GetNumberOfTuples() == 10);
+  for (int j = 0; j < 5; ++j) CHECK(values->GetComponent(5 + j, 0) == 2.0 * j + 1.0);
+}
+
+TEST_CASE("the spacetime writer writes nothing without frames and rejects impossible targets") {
+  TempDir dir;
+  auto writer = fhn::make_spacetime_writer(dir.path() / "st.vti", 10);
+  writer->finish();
+  writer->finish();
+  CHECK(fs::is_empty(dir.path()));
+
+  fhn::write_file_atomically(dir.path() / "plain", "x");
+  CHECK_THROWS_AS(fhn::make_spacetime_writer(dir.path() / "plain" / "st.vti", 10), fhn::IoError);
+  CHECK_THROWS_AS(fhn::make_spacetime_writer(dir.path() / "st.vti", 1), fhn::ConfigError);
+  CHECK(fhn::vtk_compiled());
+}
