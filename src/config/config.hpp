@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/types.hpp"
+#include "solvers/tridiagonal.hpp"
 
 namespace fhn {
 
@@ -80,12 +81,30 @@ struct TimeSpec {
   index_t steps = 3000;  // derived: end / dt
 };
 
-enum class SchemeType { explicit_euler };
+enum class SchemeType { explicit_euler, crank_nicolson };
 enum class Backend { cpu };
+
+// How w^{n+1} is obtained in the Crank-Nicolson scheme.
+//   trapezoidal: w+ = w + (k eps / 2) [(v - gamma w) + (v+ - gamma w+)], solved for w+ (second
+//                order, A-stable); couples w+ to v+ linearly inside Newton.
+//   leapfrog:    w+ = w- + 2 k eps (v - gamma w) (the reference blog; first step trapezoidal).
+enum class WUpdate { trapezoidal, leapfrog };
+
+struct NewtonSpec {
+  real tolerance = 1e-10;  // stop when ||du||_inf < tolerance
+  index_t max_iterations = 20;
+};
+
+struct CrankNicolsonSpec {
+  WUpdate w_update = WUpdate::trapezoidal;
+  solvers::TridiagonalBackend tridiagonal = solvers::TridiagonalBackend::thomas;
+  NewtonSpec newton;
+};
 
 struct SchemeSpec {
   SchemeType type = SchemeType::explicit_euler;
   Backend backend = Backend::cpu;
+  CrankNicolsonSpec crank_nicolson;
 };
 
 enum class Precision { float32, float64 };
@@ -97,6 +116,7 @@ struct OutputSpec {
   std::vector<real> probes;     // default: both ends and the middle
   bool vtk = true;              // .pvd + frames/*.vtu
   bool spacetime = true;        // spacetime.vti kymograph
+  bool newton_log = false;      // newton.csv (Crank-Nicolson): every Newton iteration
 };
 
 struct Config {

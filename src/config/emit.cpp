@@ -89,6 +89,14 @@ std::string to_yaml(const Config& c) {
   out << YAML::Key << "scheme" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "type" << YAML::Value << name_of(scheme_type_names(), c.scheme.type);
   out << YAML::Key << "backend" << YAML::Value << name_of(backend_names(), c.scheme.backend);
+  const CrankNicolsonSpec& cn = c.scheme.crank_nicolson;
+  out << YAML::Key << "crank_nicolson" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "w_update" << YAML::Value << name_of(w_update_names(), cn.w_update);
+  out << YAML::Key << "tridiagonal" << YAML::Value << name_of(tridiagonal_names(), cn.tridiagonal);
+  out << YAML::Key << "newton" << YAML::Value << YAML::Flow << YAML::BeginMap
+      << std::pair{"tolerance", cn.newton.tolerance} << YAML::Key << "max_iterations"
+      << YAML::Value << cn.newton.max_iterations << YAML::EndMap;
+  out << YAML::EndMap;
   out << YAML::EndMap;
 
   out << YAML::Key << "output" << YAML::Value << YAML::BeginMap << std::pair{"every", c.output.every}
@@ -99,6 +107,7 @@ std::string to_yaml(const Config& c) {
   out << YAML::EndSeq;
   out << YAML::Key << "vtk" << YAML::Value << c.output.vtk;
   out << YAML::Key << "spacetime" << YAML::Value << c.output.spacetime;
+  out << YAML::Key << "newton_log" << YAML::Value << c.output.newton_log;
   out << YAML::EndMap;
 
   out << YAML::EndMap;

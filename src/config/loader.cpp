@@ -636,6 +636,19 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
     }
   }
 
+  // The tridiagonal solver works where the scheme keeps its state.
+  const solvers::TridiagonalBackend solver = c.scheme.crank_nicolson.tridiagonal;
+  if (c.scheme.type == SchemeType::crank_nicolson && c.scheme.backend == Backend::cpu &&
+      solvers::runs_on_device(solver)) {
+    ctx.error("scheme.crank_nicolson.tridiagonal",
+              "scheme.crank_nicolson.tridiagonal: '" + std::string(solvers::backend_name(solver)) +
+                  "' solves on the GPU and needs scheme.backend: cuda; with scheme.backend: cpu use "
+                  "'thomas'");
+  }
+  if (c.output.newton_log && c.scheme.type != SchemeType::crank_nicolson)
+    ctx.error("output.newton_log", "output.newton_log: Newton iterations exist only with "
+                                   "scheme.type: crank_nicolson");
+
   for (std::size_t i = 0; i < c.output.probes.size(); ++i) {
     const real p = c.output.probes[i];
     if (p < 0.0 || p > c.domain.length)
@@ -717,6 +730,13 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
     Section s = top.section("scheme");
     c.scheme.type = s.choice("type", c.scheme.type, scheme_type_names());
     c.scheme.backend = s.choice("backend", c.scheme.backend, backend_names());
+    Section cn = s.section("crank_nicolson");
+    CrankNicolsonSpec& spec = c.scheme.crank_nicolson;
+    spec.w_update = cn.choice("w_update", spec.w_update, w_update_names());
+    spec.tridiagonal = cn.choice("tridiagonal", spec.tridiagonal, tridiagonal_names());
+    Section newton = cn.section("newton");
+    spec.newton.tolerance = newton.number("tolerance", spec.newton.tolerance, {0.0, 1.0, true, false});
+    spec.newton.max_iterations = newton.integer("max_iterations", spec.newton.max_iterations, 1, 1000);
   }
   {
     Section o = top.section("output");
@@ -724,6 +744,7 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
     c.output.precision = o.choice("precision", c.output.precision, precision_names());
     c.output.vtk = o.boolean("vtk", c.output.vtk);
     c.output.spacetime = o.boolean("spacetime", c.output.spacetime);
+    c.output.newton_log = o.boolean("newton_log", c.output.newton_log);
     const YAML::Node probes = o.raw("probes");
     c.output.probes = {0.0, 0.5 * c.domain.length, c.domain.length};
     if (probes.IsDefined()) {

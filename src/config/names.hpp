@@ -13,11 +13,28 @@ template <class E>
 using NameTable = std::vector<std::pair<std::string, E>>;
 
 inline const NameTable<SchemeType>& scheme_type_names() {
-  static const NameTable<SchemeType> table{{"explicit", SchemeType::explicit_euler}};
+  static const NameTable<SchemeType> table{{"explicit", SchemeType::explicit_euler},
+                                           {"crank_nicolson", SchemeType::crank_nicolson}};
   return table;
 }
 inline const NameTable<Backend>& backend_names() {
   static const NameTable<Backend> table{{"cpu", Backend::cpu}};
+  return table;
+}
+inline const NameTable<WUpdate>& w_update_names() {
+  static const NameTable<WUpdate> table{{"trapezoidal", WUpdate::trapezoidal},
+                                        {"leapfrog", WUpdate::leapfrog}};
+  return table;
+}
+inline const NameTable<solvers::TridiagonalBackend>& tridiagonal_names() {
+  static const NameTable<solvers::TridiagonalBackend> table = [] {
+    using solvers::TridiagonalBackend;
+    NameTable<TridiagonalBackend> t;
+    for (auto b : {TridiagonalBackend::thomas, TridiagonalBackend::cyclic_reduction,
+                   TridiagonalBackend::cusparse, TridiagonalBackend::cusparse_pivot})
+      t.emplace_back(std::string(solvers::backend_name(b)), b);
+    return t;
+  }();
   return table;
 }
 inline const NameTable<BoundaryType>& boundary_type_names() {

@@ -14,6 +14,7 @@
 #include "core/format.hpp"
 #include "io/atomic_file.hpp"
 #include "io/json.hpp"
+#include "io/newton_csv.hpp"
 #include "io/probes_csv.hpp"
 #include "io/vtk_writers.hpp"
 #include "model/problem.hpp"
@@ -63,6 +64,9 @@ void prepare_output_dir(const fs::path& dir, const std::string& name) {
 }
 
 std::string instability_hint(const Config& c) {
+  if (c.scheme.type == SchemeType::crank_nicolson)
+    return "time.dt = " + format_exact(c.time.dt) +
+           " may be too large for Newton to track the solution; try a smaller time.dt";
   const real limit = c.domain.dx * c.domain.dx / (2.0 * c.model.diffusion);
   return "time.dt = " + format_exact(c.time.dt) +
          " may be too large: forward Euler needs dt <= dx^2/(2 D) = " + format_exact(limit) +
@@ -70,7 +74,7 @@ std::string instability_hint(const Config& c) {
          "try a smaller time.dt";
 }
 
-JsonObject make_summary(const Config& c, const std::string& scheme_name, const std::string& status,
+JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string& status,
                         const LoopResult& loop, double wall_seconds,
                         const std::optional<FrontSpeed>& front) {
   JsonObject s;
@@ -78,7 +82,7 @@ JsonObject make_summary(const Config& c, const std::string& scheme_name, const s
       .add("status", status)
       .add("scheme", name_of(scheme_type_names(), c.scheme.type))
       .add("backend", name_of(backend_names(), c.scheme.backend))
-      .add("description", scheme_name)
+      .add("description", scheme.name())
       .add("nodes", c.domain.nodes)
       .add("dx", c.domain.dx)
       .add("dt", c.time.dt)
@@ -95,6 +99,18 @@ JsonObject make_summary(const Config& c, const std::string& scheme_name, const s
   real max_v = -std::numeric_limits<real>::infinity();
   for (real v : loop.last.v) max_v = std::max(max_v, v);
   s.add("final_max_v", max_v);
+  if (const NewtonStats* newton = scheme.newton_stats()) {
+    JsonObject n;
+    n.add("mean_iterations", newton->mean_iterations())
+        .add("max_iterations", newton->max_iterations())
+        .add("steps", newton->steps())
+        .add("tolerance", c.scheme.crank_nicolson.newton.tolerance);
+    if (newton->order_samples() > 0)
+      n.add("convergence_order", newton->convergence_order()).add("order_samples", newton->order_samples());
+    else
+      n.add_null("convergence_order");
+    s.add("newton", n);
+  }
   if (front) {
     JsonObject f;
     f.add("speed", front->speed)
@@ -125,8 +141,10 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   write_file_atomically(dir / "config.yaml", to_yaml(c));
 
   // 2. The problem and the scheme.
+  std::unique_ptr<NewtonCsvWriter> newton_log;
+  if (c.output.newton_log) newton_log = std::make_unique<NewtonCsvWriter>(dir / "newton.csv");
   const Problem problem = make_problem(c);
-  std::unique_ptr<Scheme> scheme = make_scheme(c, problem);
+  std::unique_ptr<Scheme> scheme = make_scheme(c, problem, newton_log.get());
   log.line(std::string("fhnsim ") + version() + " (" + git_revision() + ", " + build_type() +
            ", " + compiler() + ", CUDA " + (cuda_compiled() ? "on" : "off") + ", VTK " +
            (vtk_compiled() ? "on" : "off") + ")");
@@ -147,6 +165,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   std::vector<FrameSink*> sinks;
   for (auto& sink : owned) sinks.push_back(sink.get());
   sinks.push_back(tracker.get());
+  if (newton_log) sinks.push_back(newton_log.get());
 
   // 4. The time loop; whatever happens, the writers close their files and summary.json says how
   // the run ended.
@@ -165,7 +184,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
     log.line(std::string("stopped: ") + e.what());
     for (FrameSink* sink : sinks) sink->finish();
     write_file_atomically(dir / "summary.json",
-                          make_summary(c, scheme->name(), status, loop,
+                          make_summary(c, *scheme, status, loop,
                                        std::chrono::duration<double>(Clock::now() - started).count(),
                                        std::nullopt)
                                   .str(2) +
@@ -181,7 +200,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   summary.frames = loop.frames;
   summary.wall_seconds = std::chrono::duration<double>(Clock::now() - started).count();
   write_file_atomically(dir / "summary.json",
-                        make_summary(c, scheme->name(), status, loop, summary.wall_seconds,
+                        make_summary(c, *scheme, status, loop, summary.wall_seconds,
                                      tracker->speed())
                                 .str(2) +
                             "\n");

@@ -1,7 +1,5 @@
 #include "schemes/explicit_cpu.hpp"
 
-#include <cmath>
-
 #include "model/fhn.hpp"
 
 namespace fhn {
@@ -74,10 +72,6 @@ void ExplicitCpu::snapshot(Snapshot& out) const {
   out.w = w_;
 }
 
-index_t ExplicitCpu::first_non_finite() const {
-  for (index_t i = 0; i < problem_.nodes; ++i)
-    if (!std::isfinite(v_[i]) || !std::isfinite(w_[i])) return i;
-  return -1;
-}
+index_t ExplicitCpu::first_non_finite() const { return fhn::first_non_finite(v_, w_); }
 
 }  // namespace fhn

@@ -7,6 +7,7 @@
 
 #include "config/config.hpp"
 #include "model/problem.hpp"
+#include "schemes/newton.hpp"
 
 namespace fhn {
 
@@ -30,8 +31,15 @@ class Scheme {
   virtual void snapshot(Snapshot& out) const = 0;
   // Index of the first node whose v or w is NaN or infinite, or -1 when all are finite.
   virtual index_t first_non_finite() const = 0;
+  // Newton statistics of an implicit scheme; nullptr for explicit ones.
+  virtual const NewtonStats* newton_stats() const { return nullptr; }
 };
 
-std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem);
+// Index of the first i with v[i] or w[i] NaN or infinite, or -1 (host arrays of equal size).
+index_t first_non_finite(const std::vector<real>& v, const std::vector<real>& w);
+
+// `newton_log`, when given, receives every Newton iteration of an implicit scheme.
+std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem,
+                                    NewtonLog* newton_log = nullptr);
 
 }  // namespace fhn

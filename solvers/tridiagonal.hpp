@@ -1,0 +1,55 @@
+#pragma once
+// Tridiagonal solvers behind one interface. The Crank-Nicolson scheme calls this interface
+// only; which backend runs is a config choice (scheme.crank_nicolson.tridiagonal).
+//
+//   | d_0 u_0                                   |   row 0:   diag[0] x_0 + upper[0] x_1
+//   | l_i x_{i-1} + d_i x_i + u_i x_{i+1}       |   row i
+//   |                   l_{n-1} x_{n-2} + d_{n-1} x_{n-1} |
+//
+// lower[0] and upper[n-1] are ignored (cuSPARSE gtsv convention).
+#include <memory>
+#include <string_view>
+
+#include "core/types.hpp"
+
+namespace fhn::solvers {
+
+enum class TridiagonalBackend { thomas, cyclic_reduction, cusparse, cusparse_pivot };
+
+struct TridiagonalSystem {
+  index_t n = 0;
+  const real* lower = nullptr;
+  const real* diag = nullptr;
+  const real* upper = nullptr;
+};
+
+class TridiagonalSolver {
+ public:
+  virtual ~TridiagonalSolver() = default;
+  virtual std::string_view name() const = 0;
+  // Where the pointers handed to solve() must live.
+  virtual MemorySpace space() const = 0;
+  // Solves A x = rhs for n <= the n_max the solver was made for; rhs is overwritten with x.
+  virtual void solve(const TridiagonalSystem& a, real* rhs_in_solution_out) = 0;
+};
+
+// Throws fhn::DeviceError when the backend is not compiled into this build.
+std::unique_ptr<TridiagonalSolver> make_tridiagonal_solver(TridiagonalBackend backend,
+                                                           index_t n_max);
+
+constexpr std::string_view backend_name(TridiagonalBackend backend) {
+  switch (backend) {
+    case TridiagonalBackend::thomas: return "thomas";
+    case TridiagonalBackend::cyclic_reduction: return "cyclic_reduction";
+    case TridiagonalBackend::cusparse: return "cusparse";
+    case TridiagonalBackend::cusparse_pivot: return "cusparse_pivot";
+  }
+  return "?";
+}
+
+// Backends that take device pointers (cyclic_reduction, cusparse, cusparse_pivot).
+constexpr bool runs_on_device(TridiagonalBackend backend) {
+  return backend != TridiagonalBackend::thomas;
+}
+
+}  // namespace fhn::solvers

@@ -1,0 +1,31 @@
+#include "io/newton_csv.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+#include "core/error.hpp"
+#include "core/format.hpp"
+
+namespace fhn {
+
+NewtonCsvWriter::NewtonCsvWriter(const std::filesystem::path& file)
+    : path_(file), out_(std::fopen(file.c_str(), "w"), &std::fclose) {
+  if (!out_) throw IoError(path_.string() + ": cannot create (" + std::strerror(errno) + ")");
+  check(std::fputs("step,iteration,du_inf,residual_inf\n", out_.get()));
+}
+
+void NewtonCsvWriter::record(const NewtonIteration& it) {
+  check(std::fprintf(out_.get(), "%lld,%lld,%s,%s\n", static_cast<long long>(it.step),
+                     static_cast<long long>(it.iteration), format_exact(it.du_inf).c_str(),
+                     format_exact(it.residual_inf).c_str()));
+}
+
+void NewtonCsvWriter::write(const FrameView&) { check(std::fflush(out_.get())); }
+
+void NewtonCsvWriter::finish() { check(std::fflush(out_.get())); }
+
+void NewtonCsvWriter::check(int status) {
+  if (status < 0) throw IoError(path_.string() + ": write failed (" + std::strerror(errno) + ")");
+}
+
+}  // namespace fhn

@@ -1,0 +1,27 @@
+#pragma once
+// newton.csv: one row per Newton iteration (step, iteration, ||du||_inf, ||F||_inf). Rows are
+// buffered and flushed at every frame, so the file is complete up to the last frame written.
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include "io/frame_sink.hpp"
+#include "schemes/newton.hpp"
+
+namespace fhn {
+
+class NewtonCsvWriter final : public NewtonLog, public FrameSink {
+ public:
+  explicit NewtonCsvWriter(const std::filesystem::path& file);
+  void record(const NewtonIteration& iteration) override;
+  void write(const FrameView& frame) override;  // flushes
+  void finish() override;
+
+ private:
+  void check(int status);
+
+  std::filesystem::path path_;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> out_;
+};
+
+}  // namespace fhn

@@ -1,0 +1,32 @@
+#include "schemes/newton.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace fhn {
+namespace {
+constexpr std::size_t kMaxSamples = 100000;
+// Updates this small are round-off: they carry no information about the convergence rate.
+constexpr real kNoiseFloor = 1e-13;
+}  // namespace
+
+void NewtonStats::add_step(const std::vector<real>& d) {
+  ++steps_;
+  const auto n = static_cast<index_t>(d.size());
+  iterations_ += n;
+  max_iterations_ = std::max(max_iterations_, n);
+  for (std::size_t k = 1; k + 1 < d.size() && orders_.size() < kMaxSamples; ++k) {
+    if (d[k + 1] < kNoiseFloor || d[k] >= d[k - 1] || d[k - 1] >= 1.0) continue;
+    orders_.push_back(std::log(d[k + 1] / d[k]) / std::log(d[k] / d[k - 1]));
+  }
+}
+
+real NewtonStats::convergence_order() const {
+  if (orders_.empty()) return 0.0;
+  std::vector<real> sorted = orders_;
+  const auto middle = sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2);
+  std::nth_element(sorted.begin(), middle, sorted.end());
+  return *middle;
+}
+
+}  // namespace fhn

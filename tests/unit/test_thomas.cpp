@@ -1,0 +1,122 @@
+// The Thomas solver against Eigen's sparse LU, and its refusals.
+#include <doctest/doctest.h>
+
+#include <Eigen/SparseCore>
+#include <Eigen/SparseLU>
+#include <random>
+
+#include "core/error.hpp"
+#include "solvers/cpu/thomas.hpp"
+
+namespace {
+
+struct RandomSystem {
+  std::vector<double> lower, diag, upper, rhs;
+};
+
+// Strictly diagonally dominant: |d_i| = |l_i| + |u_i| + margin, margin in [0.1, 1].
+RandomSystem random_dominant(fhn::index_t n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> coefficient(-1.0, 1.0), margin(0.1, 1.0);
+  RandomSystem s;
+  for (fhn::index_t i = 0; i < n; ++i) {
+    const double l = i > 0 ? coefficient(rng) : 0.0;
+    const double u = i + 1 < n ? coefficient(rng) : 0.0;
+    const double sign = coefficient(rng) < 0 ? -1.0 : 1.0;
+    s.lower.push_back(l);
+    s.upper.push_back(u);
+    s.diag.push_back(sign * (std::abs(l) + std::abs(u) + margin(rng)));
+    s.rhs.push_back(coefficient(rng) * 10.0);
+  }
+  return s;
+}
+
+std::vector<double> eigen_solve(const RandomSystem& s) {
+  const auto n = static_cast<Eigen::Index>(s.diag.size());
+  Eigen::SparseMatrix<double> a(n, n);
+  std::vector<Eigen::Triplet<double>> entries;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    entries.emplace_back(i, i, s.diag[i]);
+    if (i > 0) entries.emplace_back(i, i - 1, s.lower[i]);
+    if (i + 1 < n) entries.emplace_back(i, i + 1, s.upper[i]);
+  }
+  a.setFromTriplets(entries.begin(), entries.end());
+  Eigen::SparseLU<Eigen::SparseMatrix<double>> lu;
+  lu.compute(a);
+  REQUIRE(lu.info() == Eigen::Success);
+  const Eigen::VectorXd x = lu.solve(Eigen::Map<const Eigen::VectorXd>(s.rhs.data(), n));
+  return {x.data(), x.data() + n};
+}
+
+}  // namespace
+
+TEST_CASE("thomas matches a hand-solved 3x3") {
+  // [4 1 0; 1 4 1; 0 1 4] x = (6, 12, 14) has x = (1, 2, 3).
+  std::vector<double> lower{0, 1, 1}, diag{4, 4, 4}, upper{1, 1, 0}, rhs{6, 12, 14};
+  fhn::solvers::ThomasSolver thomas(3);
+  thomas.solve({3, lower.data(), diag.data(), upper.data()}, rhs.data());
+  CHECK(rhs[0] == doctest::Approx(1.0).epsilon(1e-15));
+  CHECK(rhs[1] == doctest::Approx(2.0).epsilon(1e-15));
+  CHECK(rhs[2] == doctest::Approx(3.0).epsilon(1e-15));
+}
+
+TEST_CASE("thomas agrees with Eigen's sparse LU on random diagonally dominant systems") {
+  std::mt19937_64 rng(20261122);
+  for (const fhn::index_t n : {1, 2, 3, 31, 32, 33, 1000, 4097}) {
+    CAPTURE(n);
+    const RandomSystem s = random_dominant(n, rng);
+    const std::vector<double> expected = eigen_solve(s);
+    std::vector<double> x = s.rhs;
+    fhn::solvers::ThomasSolver thomas(n);
+    thomas.solve({n, s.lower.data(), s.diag.data(), s.upper.data()}, x.data());
+    double error = 0.0, norm = 0.0;
+    for (fhn::index_t i = 0; i < n; ++i) {
+      error = std::max(error, std::abs(x[i] - expected[i]));
+      norm = std::max(norm, std::abs(expected[i]));
+    }
+    CHECK(error / norm < 1e-12);
+  }
+}
+
+TEST_CASE("thomas solves smaller systems than it was made for and ignores lower[0], upper[n-1]") {
+  std::mt19937_64 rng(7);
+  RandomSystem s = random_dominant(33, rng);
+  const std::vector<double> expected = eigen_solve(s);
+  s.lower[0] = 1e30;  // ignored entries must not leak into the result
+  s.upper[32] = -1e30;
+  std::vector<double> x = s.rhs;
+  fhn::solvers::ThomasSolver thomas(100);
+  thomas.solve({33, s.lower.data(), s.diag.data(), s.upper.data()}, x.data());
+  for (std::size_t i = 0; i < x.size(); ++i) CHECK(x[i] == doctest::Approx(expected[i]).epsilon(1e-12));
+}
+
+TEST_CASE("thomas refuses a matrix that is not diagonally dominant, naming the row") {
+  std::vector<double> lower{0, 1, 1}, diag{4, 1.5, 4}, upper{1, 1, 0}, rhs{1, 1, 1};
+  fhn::solvers::ThomasSolver thomas(3);
+  try {
+    thomas.solve({3, lower.data(), diag.data(), upper.data()}, rhs.data());
+    FAIL("expected NumericalError");
+  } catch (const fhn::NumericalError& e) {
+    CHECK(std::string(e.what()).find("not diagonally dominant at row 1: |diag| = 1.5 < |lower| + |upper| = 2") !=
+          std::string::npos);
+  }
+  // Weak dominance that leaves a zero pivot: [1 -1; -1 1] is singular.
+  std::vector<double> l2{0, -1}, d2{1, 1}, u2{-1, 0}, r2{1, 1};
+  fhn::solvers::ThomasSolver small(2);
+  CHECK_THROWS_WITH_AS(small.solve({2, l2.data(), d2.data(), u2.data()}, r2.data()),
+                       doctest::Contains("pivot vanishes at row 1"), fhn::NumericalError);
+}
+
+TEST_CASE("the factory makes thomas, and reports GPU backends that this build cannot run") {
+  using fhn::solvers::TridiagonalBackend;
+  auto thomas = fhn::solvers::make_tridiagonal_solver(TridiagonalBackend::thomas, 10);
+  CHECK(thomas->name() == "thomas");
+  CHECK(thomas->space() == fhn::MemorySpace::host);
+  for (const auto backend : {TridiagonalBackend::cyclic_reduction, TridiagonalBackend::cusparse,
+                             TridiagonalBackend::cusparse_pivot}) {
+    CAPTURE(fhn::solvers::backend_name(backend));
+    const std::string expected =
+        "tridiagonal backend '" + std::string(fhn::solvers::backend_name(backend)) + "'";
+    CHECK_THROWS_WITH_AS(fhn::solvers::make_tridiagonal_solver(backend, 10),
+                         doctest::Contains(expected.c_str()), fhn::DeviceError);
+  }
+}
