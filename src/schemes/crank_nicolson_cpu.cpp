@@ -12,12 +12,10 @@ namespace fhn {
 
 CrankNicolsonCpu::CrankNicolsonCpu(const Problem& problem, const CrankNicolsonSpec& spec,
                                    NewtonLog* log)
-    : problem_(problem),
+    : HostScheme(problem),
       spec_(spec),
       log_(log),
       solver_(solvers::make_tridiagonal_solver(spec.tridiagonal, problem.nodes)),
-      v_(problem.v0),
-      w_(problem.w0),
       w_prev_(spec.w_update == WUpdate::leapfrog ? problem.nodes : 0),
       u_(problem.nodes),
       p_(problem.nodes),
@@ -52,10 +50,6 @@ CrankNicolsonCpu::CrankNicolsonCpu(const Problem& problem, const CrankNicolsonSp
 std::string CrankNicolsonCpu::name() const {
   return "Crank-Nicolson/Newton (cpu, " + std::string(solver_->name()) + ", w " +
          name_of(w_update_names(), spec_.w_update) + ")";
-}
-
-void CrankNicolsonCpu::advance(index_t steps) {
-  for (index_t s = 0; s < steps; ++s) step();
 }
 
 // current_ = 1/2 (I(t) + I(t + k)) on the stimulated nodes (zero elsewhere).
@@ -168,17 +162,6 @@ void CrankNicolsonCpu::step() {
   if (spec_.w_update == WUpdate::leapfrog) w_prev_.swap(w_);  // w_prev_ = w^n (w_ overwritten next)
   for (index_t i = 0; i < n; ++i) w_[i] = p_[i] + c * u_[i];
   v_.swap(u_);
-  ++step_;
 }
-
-void CrankNicolsonCpu::snapshot(Snapshot& out) const {
-  out.step = step_;
-  out.t = static_cast<real>(step_) * problem_.dt;
-  out.x = problem_.x;
-  out.v = v_;
-  out.w = w_;
-}
-
-index_t CrankNicolsonCpu::first_non_finite() const { return fhn::first_non_finite(v_, w_); }
 
 }  // namespace fhn

@@ -4,37 +4,29 @@
 // leapfrog). Second order in time and space, stable far beyond the explicit limit.
 #include <memory>
 
-#include "schemes/scheme.hpp"
+#include "schemes/host_scheme.hpp"
 #include "solvers/tridiagonal.hpp"
 
 namespace fhn {
 
-class CrankNicolsonCpu final : public Scheme {
+class CrankNicolsonCpu final : public HostScheme {
  public:
   CrankNicolsonCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log);
 
   std::string name() const override;
-  index_t node_count() const override { return problem_.nodes; }
-  index_t steps_done() const override { return step_; }
-  void advance(index_t steps) override;
-  void snapshot(Snapshot& out) const override;
-  index_t first_non_finite() const override;
   const NewtonStats* newton_stats() const override { return &stats_; }
 
  private:
-  void step();
+  void step() override;
   void update_currents(real t);
   // F(u) into residual_, J's diagonal into diag_; returns ||F||_inf.
   real assemble(real c);
 
-  Problem problem_;
   CrankNicolsonSpec spec_;
   NewtonLog* log_;
   std::unique_ptr<solvers::TridiagonalSolver> solver_;
   NewtonStats stats_;
-  index_t step_ = 0;
 
-  std::vector<real> v_, w_;      // state at t = step_ dt
   std::vector<real> w_prev_;     // w at the previous step (leapfrog only)
   std::vector<real> u_;          // Newton iterate for v^{n+1}
   std::vector<real> p_;          // w+ = p + c u

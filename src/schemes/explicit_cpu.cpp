@@ -5,15 +5,7 @@
 namespace fhn {
 
 ExplicitCpu::ExplicitCpu(const Problem& problem)
-    : problem_(problem),
-      v_(problem.v0),
-      w_(problem.w0),
-      v_next_(problem.v0.size()),
-      w_next_(problem.w0.size()) {}
-
-void ExplicitCpu::advance(index_t steps) {
-  for (index_t s = 0; s < steps; ++s) step();
-}
+    : HostScheme(problem), v_next_(problem.v0.size()), w_next_(problem.w0.size()) {}
 
 // One step: v+ = v + k (D L_h v + f(v) - w + I),  w+ = w + k eps (v - gamma w).
 // Bytes per node: read v, w; write v+, w+ (32 B), one pass.
@@ -61,17 +53,6 @@ void ExplicitCpu::step() {
 
   v_.swap(v_next_);
   w_.swap(w_next_);
-  ++step_;
 }
-
-void ExplicitCpu::snapshot(Snapshot& out) const {
-  out.step = step_;
-  out.t = static_cast<real>(step_) * problem_.dt;
-  out.x = problem_.x;
-  out.v = v_;
-  out.w = w_;
-}
-
-index_t ExplicitCpu::first_non_finite() const { return fhn::first_non_finite(v_, w_); }
 
 }  // namespace fhn

@@ -1,5 +1,8 @@
 #include "support.hpp"
 
+#include <doctest/doctest.h>
+
+#include <cmath>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -7,6 +10,7 @@
 #include "app/cli.hpp"
 #include "config/loader.hpp"
 #include "core/error.hpp"
+#include "study/convergence.hpp"
 
 namespace fhn::test {
 
@@ -50,6 +54,28 @@ std::string config_error(const std::string& yaml, const std::vector<std::string>
     return e.what();
   }
   return "";
+}
+
+std::vector<Snapshot> refinement(const std::string& yaml, const std::vector<std::string>& fixed,
+                                 const std::string& key, const std::vector<std::string>& values) {
+  std::vector<Snapshot> levels;
+  for (const std::string& value : values) {
+    std::vector<std::string> overrides = fixed;
+    overrides.push_back(key + "=" + value);
+    levels.push_back(final_state(config_from(yaml, overrides)));
+  }
+  return levels;
+}
+
+std::vector<double> check_orders(const std::vector<Snapshot>& levels, double expected,
+                                 double tolerance) {
+  const std::vector<double> orders = successive_orders(levels, Norm::rmse);
+  CHECK(orders.size() + 2 == levels.size());
+  for (const double order : orders) {
+    CAPTURE(order);
+    CHECK(std::abs(order - expected) < tolerance);
+  }
+  return orders;
 }
 
 CliResult run_cli(const std::vector<std::string>& args) {

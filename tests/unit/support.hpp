@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "schemes/scheme.hpp"
 
 namespace fhn::test {
 
@@ -34,6 +35,16 @@ Config config_from(const std::string& yaml, const std::vector<std::string>& over
 
 // The message of the ConfigError that loading `yaml` raises ("" if it loads).
 std::string config_error(const std::string& yaml, const std::vector<std::string>& overrides = {});
+
+// Final states of `yaml` (with the `fixed` overrides) for key = each of `values`, e.g. a
+// sequence of halved time steps.
+std::vector<Snapshot> refinement(const std::string& yaml, const std::vector<std::string>& fixed,
+                                 const std::string& key, const std::vector<std::string>& values);
+
+// Checks that every observed order between successive levels (refined by 2) is within
+// `tolerance` of `expected`; returns the orders.
+std::vector<double> check_orders(const std::vector<Snapshot>& levels, double expected,
+                                 double tolerance = 0.2);
 
 struct CliResult {
   int code = -1;

@@ -114,42 +114,27 @@ TEST_CASE("Newton statistics: iterations and the observed q-order") {
 }
 
 TEST_CASE("Crank-Nicolson (trapezoidal w) is second order in time") {
-  std::vector<fhn::Snapshot> levels;
-  for (const char* dt : {"0.25", "0.125", "0.0625", "0.03125"})
-    levels.push_back(fhn::final_state(
-        fhn::test::config_from(kSmallCase, {"domain.nodes=81", std::string("time.dt=") + dt})));
-  const auto orders = fhn::successive_orders(levels, fhn::Norm::rmse);
-  REQUIRE(orders.size() == 2);
-  for (const double order : orders) {
-    CAPTURE(order);
-    CHECK(std::abs(order - 2.0) < 0.2);
-  }
+  fhn::test::check_orders(fhn::test::refinement(kSmallCase, {"domain.nodes=81"}, "time.dt",
+                                                {"0.25", "0.125", "0.0625", "0.03125"}),
+                          2.0);
 }
 
 TEST_CASE("Crank-Nicolson is second order in space") {
-  std::vector<fhn::Snapshot> levels;
-  for (const char* nodes : {"41", "81", "161", "321"})
-    levels.push_back(fhn::final_state(fhn::test::config_from(
-        kSmallCase, {std::string("domain.nodes=") + nodes, "time.dt=0.01"})));
-  for (const double order : fhn::successive_orders(levels, fhn::Norm::rmse)) {
-    CAPTURE(order);
-    CHECK(std::abs(order - 2.0) < 0.2);
-  }
+  fhn::test::check_orders(fhn::test::refinement(kSmallCase, {"time.dt=0.01"}, "domain.nodes",
+                                                {"41", "81", "161", "321"}),
+                          2.0);
 }
 
 TEST_CASE("the leapfrog w update (the reference blog's) runs; its order in time is recorded") {
-  std::vector<fhn::Snapshot> levels;
-  for (const char* dt : {"0.25", "0.125", "0.0625", "0.03125"})
-    levels.push_back(fhn::final_state(fhn::test::config_from(
-        kSmallCase, {"domain.nodes=81", std::string("time.dt=") + dt,
-                     "scheme.crank_nicolson.w_update=leapfrog", "model.epsilon=0.5"})));
-  const auto orders = fhn::successive_orders(levels, fhn::Norm::rmse);
-  REQUIRE(orders.size() == 2);
+  // Measured 1.89 and 1.93: second order, approached from below (the trapezoidal first step
+  // and the parasitic leapfrog mode). epsilon = 0.5 so that w matters on this short run.
+  const auto orders = fhn::test::check_orders(
+      fhn::test::refinement(kSmallCase,
+                            {"domain.nodes=81", "scheme.crank_nicolson.w_update=leapfrog",
+                             "model.epsilon=0.5"},
+                            "time.dt", {"0.25", "0.125", "0.0625", "0.03125"}),
+      2.0, 0.2);
   MESSAGE("leapfrog w update, observed orders in time: " << orders[0] << ", " << orders[1]);
-  for (const double order : orders) {
-    CHECK(order > 1.5);
-    CHECK(order < 2.5);
-  }
 }
 
 TEST_CASE("Crank-Nicolson stays bounded and Newton converges up to dt/dx^2 = 10") {

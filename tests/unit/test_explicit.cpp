@@ -118,26 +118,16 @@ const char* kSmallCase =
 }  // namespace
 
 TEST_CASE("explicit scheme is first order in time") {
-  std::vector<fhn::Snapshot> levels;
-  for (const char* dt : {"0.025", "0.0125", "0.00625", "0.003125"})
-    levels.push_back(fhn::final_state(
-        fhn::test::config_from(kSmallCase, {"domain.nodes=81", std::string("time.dt=") + dt})));
-  for (const double order : fhn::successive_orders(levels, fhn::Norm::rmse)) {
-    CAPTURE(order);
-    CHECK(std::abs(order - 1.0) < 0.2);
-  }
+  fhn::test::check_orders(fhn::test::refinement(kSmallCase, {"domain.nodes=81"}, "time.dt",
+                                                {"0.025", "0.0125", "0.00625", "0.003125"}),
+                          1.0);
 }
 
 TEST_CASE("explicit scheme is second order in space") {
   // dt fixed at the finest grid's limit, so the time error is common to all levels and cancels.
-  std::vector<fhn::Snapshot> levels;
-  for (const char* nodes : {"41", "81", "161", "321"})
-    levels.push_back(fhn::final_state(fhn::test::config_from(
-        kSmallCase, {std::string("domain.nodes=") + nodes, "time.dt=0.001953125"})));
-  for (const double order : fhn::successive_orders(levels, fhn::Norm::rmse)) {
-    CAPTURE(order);
-    CHECK(std::abs(order - 2.0) < 0.2);
-  }
+  fhn::test::check_orders(fhn::test::refinement(kSmallCase, {"time.dt=0.001953125"}, "domain.nodes",
+                                                {"41", "81", "161", "321"}),
+                          2.0);
 }
 
 TEST_CASE("observed order and common-node distance on a known error") {
