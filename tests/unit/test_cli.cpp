@@ -55,11 +55,11 @@ TEST_CASE("fhn validate reports config errors with exit code 2") {
   CHECK(contains(missing.err, "nope.yaml: cannot open config file"));
 
   const std::string good = write_text(dir / "good.yaml", kSmall);
-  const auto ok = run_cli({"validate", good});
+  const auto ok = run_cli(with_build_outputs({"validate", good}));
   CHECK(ok.code == 0);
   CHECK(contains(ok.out, "small: explicit on cpu, 41 nodes (dx = 0.5), dt = 0.1, 20 steps to t = 2, 5 frames"));
 
-  const auto unstable = run_cli({"validate", good, "--set", "time.dt=0.2"});
+  const auto unstable = run_cli(with_build_outputs({"validate", good, "--set", "time.dt=0.2"}));
   CHECK(unstable.code == 2);
   CHECK(contains(unstable.err, "--set time.dt=0.2: time.dt = 0.2 exceeds the explicit stability limit"));
 
