@@ -118,6 +118,9 @@ int cli_main(int argc, const char* const* argv, std::ostream& out, std::ostream&
           << summary.output_dir.string() << "/\n";
       if (config.output.vtk)
         out << "     open it in ParaView: paraview " << pvd << "\n";
+      if (config.output.spacetime)
+        out << "     kymograph as a PNG:  tools/plot_kymograph.py "
+            << (summary.output_dir / "spacetime.vti").string() << "\n";
     }
     return 0;
   } catch (const Error& e) {
