@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -37,10 +38,13 @@ void print_info(std::ostream& out) {
     return;
   }
   out << "  CUDA devices:\n";
-  for (const CudaDevice& d : devices)
-    out << "    [" << d.index << "] " << d.name << ", "
-        << format_exact(static_cast<double>(d.memory_bytes) / (1024.0 * 1024.0 * 1024.0))
-        << " GiB, compute capability " << d.compute_major << "." << d.compute_minor << "\n";
+  for (const CudaDevice& d : devices) {
+    char memory[32];
+    std::snprintf(memory, sizeof memory, "%.1f GiB",
+                  static_cast<double>(d.memory_bytes) / (1024.0 * 1024.0 * 1024.0));
+    out << "    [" << d.index << "] " << d.name << ", " << memory << ", compute capability "
+        << d.compute_major << "." << d.compute_minor << "\n";
+  }
 }
 
 void print_plan(std::ostream& out, const Config& c) {
