@@ -6,7 +6,8 @@
 //   | l_i x_{i-1} + d_i x_i + u_i x_{i+1}       |   row i
 //   |                   l_{n-1} x_{n-2} + d_{n-1} x_{n-1} |
 //
-// lower[0] and upper[n-1] are ignored (cuSPARSE gtsv convention).
+// lower[0] and upper[n-1] lie outside the matrix and must be zero: cuSPARSE's gtsv2 reads
+// them (its documentation requires the zeros); Thomas and cyclic reduction never read them.
 #include <memory>
 #include <string_view>
 
