@@ -7,7 +7,7 @@ namespace fhn {
 
 StimulusSchedule::StimulusSchedule(const std::vector<Stimulus>& stimuli, real dx, index_t nodes,
                                    real dt)
-    : tolerance_(1e-6 * dt) {
+    : tolerance_(1e-6 * dt), dt_(dt) {
   for (const Stimulus& s : stimuli) {
     // Nodes with x_min <= i dx <= x_max (a node on an edge counts as inside).
     const real slack = 1e-9 * dx;
@@ -28,6 +28,15 @@ bool StimulusSchedule::active(const NodeStimulus& s, real t) const {
   if (pulse >= spec.count) return false;
   const real into = since - static_cast<real>(pulse) * spec.period;
   return into < spec.duration;
+}
+
+void StimulusSchedule::currents(real t, real weight_now, real weight_next, real* current) const {
+  for (const NodeStimulus& s : stimuli_)
+    for (index_t i = s.first; i <= s.last; ++i) current[i] = 0.0;
+  for (const NodeStimulus& s : stimuli_) {
+    const real weight = (active(s, t) ? weight_now : 0.0) + (active(s, t + dt_) ? weight_next : 0.0);
+    for (index_t i = s.first; i <= s.last; ++i) current[i] += weight * s.spec.amplitude;
+  }
 }
 
 }  // namespace fhn

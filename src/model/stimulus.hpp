@@ -23,12 +23,18 @@ class StimulusSchedule {
   // on the intended side of an edge that is itself a multiple of dt.
   bool active(const NodeStimulus& s, real t) const;
 
+  // current[i] = sum over stimuli covering node i of amplitude (weight_now [on at t] +
+  // weight_next [on at t + dt]); touches only the stimulated nodes (zero elsewhere stays zero).
+  // Explicit schemes use weights (1, 0), Crank-Nicolson (1/2, 1/2).
+  void currents(real t, real weight_now, real weight_next, real* current) const;
+
   const std::vector<NodeStimulus>& stimuli() const { return stimuli_; }
   bool empty() const { return stimuli_.empty(); }
 
  private:
   std::vector<NodeStimulus> stimuli_;
   real tolerance_ = 0.0;
+  real dt_ = 0.0;
 };
 
 }  // namespace fhn

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "schemes/host_scheme.hpp"
+#include "schemes/node_updates.hpp"
 #include "solvers/tridiagonal.hpp"
 
 namespace fhn {
@@ -18,10 +19,10 @@ class CrankNicolsonCpu final : public HostScheme {
 
  private:
   void step() override;
-  void update_currents(real t);
   // F(u) into residual_, J's diagonal into diag_; returns ||F||_inf.
   real assemble(real c);
 
+  NodeParams params_;
   CrankNicolsonSpec spec_;
   NewtonLog* log_;
   std::unique_ptr<solvers::TridiagonalSolver> solver_;
@@ -31,7 +32,7 @@ class CrankNicolsonCpu final : public HostScheme {
   std::vector<real> u_;          // Newton iterate for v^{n+1}
   std::vector<real> p_;          // w+ = p + c u
   std::vector<real> rhs_;        // the known part of F
-  std::vector<real> current_;    // 1/2 (I^n + I^{n+1})
+  std::vector<real> current_;    // 1/2 (I^n + I^{n+1}); empty without stimuli
   std::vector<real> lower_, diag_, upper_;  // J; the off-diagonals are constant
   std::vector<real> residual_;   // F(u), overwritten with du by the solver
   std::vector<real> du_history_;

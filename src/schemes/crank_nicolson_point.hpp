@@ -30,17 +30,17 @@ FHN_HOST_DEVICE inline real cn_rhs(real v, real w, real diffusion_term_v, real c
   return v / k + 0.5 * (diffusion_term_v + reaction(v, a) - w) + current;
 }
 
-// F_i(u) given D (L_h u)_i, and the Jacobian's diagonal part that depends on u:
-//   J_ii = 1/k + c/2 - f'(u_i)/2 + (the -D/2 L_h contribution, added by the caller).
+// F_i(u) given D (L_h u)_i, and J_ii = 1/k + c/2 - f'(u_i)/2 + D/h^2 (r = D/h^2: the diagonal
+// of -(D/2) L_h, the same in interior and ghost-node rows).
 struct NewtonPoint {
   real residual;
-  real diag_without_diffusion;
+  real diag;
 };
 FHN_HOST_DEVICE inline NewtonPoint cn_newton_point(real u, real diffusion_term_u, real p, real c,
-                                                   real rhs, real a, real k) {
+                                                   real rhs, real a, real k, real r) {
   const real w_new = p + c * u;
   return {u / k - 0.5 * (diffusion_term_u + reaction(u, a) - w_new) - rhs,
-          1.0 / k + 0.5 * c - 0.5 * reaction_derivative(u, a)};
+          1.0 / k + 0.5 * c - 0.5 * reaction_derivative(u, a) + r};
 }
 
 }  // namespace fhn

@@ -1,6 +1,7 @@
 #pragma once
 // Forward Euler in time, second-order central differences in space, on the CPU.
 #include "schemes/host_scheme.hpp"
+#include "schemes/node_updates.hpp"
 
 namespace fhn {
 
@@ -12,6 +13,8 @@ class ExplicitCpu final : public HostScheme {
  private:
   void step() override;
 
+  NodeParams params_;
+  std::vector<real> current_;          // I_stim at t (empty without stimuli)
   std::vector<real> v_next_, w_next_;  // written by step(), then swapped in
 };
 

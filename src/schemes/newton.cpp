@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/format.hpp"
+
 namespace fhn {
 namespace {
 constexpr std::size_t kMaxSamples = 100000;
@@ -27,6 +29,21 @@ real NewtonStats::convergence_order() const {
   const auto middle = sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2);
   std::nth_element(sorted.begin(), middle, sorted.end());
   return *middle;
+}
+
+NumericalError newton_failure(index_t step, real t, real dt, const NewtonSpec& spec,
+                              const std::vector<real>& du_norms,
+                              const std::vector<real>& residual_norms) {
+  std::string history;
+  for (std::size_t i = 0; i < du_norms.size(); ++i)
+    history += "\n    iteration " + std::to_string(i + 1) + ": ||du||_inf = " +
+               format_exact(du_norms[i]) + ", ||F||_inf = " + format_exact(residual_norms[i]);
+  return NumericalError(
+      "Newton did not converge in step " + std::to_string(step) + " (t = " + format_exact(t) +
+      " -> " + format_exact(t + dt) + "): ||du||_inf stayed above the tolerance " +
+      format_exact(spec.tolerance) + " after " + std::to_string(du_norms.size()) + " iterations" +
+      history +
+      "\n  Hint: reduce time.dt, or raise scheme.crank_nicolson.newton.max_iterations / tolerance");
 }
 
 }  // namespace fhn

@@ -3,7 +3,8 @@
 // Newton keeps running statistics for summary.json.
 #include <vector>
 
-#include "core/types.hpp"
+#include "config/config.hpp"
+#include "core/error.hpp"
 
 namespace fhn {
 
@@ -41,5 +42,10 @@ class NewtonStats {
   index_t max_iterations_ = 0;
   std::vector<real> orders_;  // at most kMaxSamples, the first ones
 };
+
+// The error for a step whose Newton iteration did not converge, with its history.
+NumericalError newton_failure(index_t step, real t, real dt, const NewtonSpec& spec,
+                              const std::vector<real>& du_norms,
+                              const std::vector<real>& residual_norms);
 
 }  // namespace fhn

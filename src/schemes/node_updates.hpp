@@ -1,0 +1,120 @@
+#pragma once
+// The per-node updates of the uniform-grid schemes, boundary rows included, as host/device
+// inline functions: the CPU loops and the CUDA kernels call exactly these, so both backends
+// evaluate the same expressions in the same order.
+#include "config/config.hpp"
+#include "model/fhn.hpp"
+#include "schemes/crank_nicolson_point.hpp"
+
+namespace fhn {
+
+// Everything a node update needs to know besides the arrays (passed by value to kernels).
+struct NodeParams {
+  index_t n = 0;
+  real k = 0.0;  // dt
+  real r = 0.0;  // D / h^2
+  real a = 0.0, epsilon = 0.0, gamma = 0.0;
+  BoundaryType left = BoundaryType::no_flux, right = BoundaryType::no_flux;
+  real left_value = 0.0, right_value = 0.0;
+  int no_flux_order = 2;
+};
+
+inline NodeParams node_params(const ModelParams& m, const BoundarySpec& bc, index_t n, real dx,
+                              real dt) {
+  NodeParams q;
+  q.n = n;
+  q.k = dt;
+  q.r = m.diffusion / (dx * dx);
+  q.a = m.a;
+  q.epsilon = m.epsilon;
+  q.gamma = m.gamma;
+  q.left = bc.left.type;
+  q.right = bc.right.type;
+  q.left_value = bc.left.value;
+  q.right_value = bc.right.value;
+  q.no_flux_order = bc.no_flux_order;
+  return q;
+}
+
+// D (L_h u)_i; at the ends the mirrored ghost node gives (L_h u)_0 = 2 (u_1 - u_0) / h^2.
+FHN_HOST_DEVICE inline real diffusion_term(const real* u, index_t i, const NodeParams& q) {
+  if (i == 0) return q.r * 2.0 * (u[1] - u[0]);
+  if (i == q.n - 1) return q.r * 2.0 * (u[i - 1] - u[i]);
+  return q.r * (u[i - 1] - 2.0 * u[i] + u[i + 1]);
+}
+
+// Which end condition replaces row i: 0 none, 1 Dirichlet, 2 first-order no-flux copy.
+FHN_HOST_DEVICE inline int replaced_row(index_t i, const NodeParams& q) {
+  if (i != 0 && i != q.n - 1) return 0;
+  const BoundaryType type = i == 0 ? q.left : q.right;
+  if (type == BoundaryType::dirichlet) return 1;
+  return q.no_flux_order == 1 ? 2 : 0;
+}
+
+// ---- Explicit forward Euler -------------------------------------------------------------------
+// v+ = v + k (D L_h v + f(v) - w + I),  w+ = w + k eps (v - gamma w); a Dirichlet end holds its
+// value, a first-order no-flux end copies its neighbour's new v (v_0 = v_1).
+FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_node(const real* v, const real* w,
+                                                         const real* current, index_t i,
+                                                         const NodeParams& q) {
+  auto update = [&](index_t j) {
+    return explicit_point_update(v[j], w[j], diffusion_term(v, j, q), current ? current[j] : 0.0,
+                                 q.a, q.epsilon, q.gamma, q.k);
+  };
+  ExplicitPointUpdate out = update(i);
+  switch (replaced_row(i, q)) {
+    case 1: out.v = i == 0 ? q.left_value : q.right_value; break;
+    case 2: out.v = update(i == 0 ? 1 : q.n - 2).v; break;
+    default: break;
+  }
+  return out;
+}
+
+// ---- Crank-Nicolson / Newton ------------------------------------------------------------------
+// w+ = p + c u: trapezoidal p = keep w + c v; leapfrog p = w- + 2 k eps (v - gamma w), c = 0.
+FHN_HOST_DEVICE inline real cn_w_offset(real v, real w, real w_previous, bool leapfrog,
+                                        const TrapezoidalW& trap, const NodeParams& q) {
+  return leapfrog ? w_previous + 2.0 * q.k * recovery(v, w, q.epsilon, q.gamma)
+                  : trap.keep * w + trap.c * v;
+}
+
+// rhs_i = v_i/k + 1/2 [D (L_h v)_i + f(v_i) - w_i] + current_i, current = 1/2 (I^n + I^{n+1}).
+FHN_HOST_DEVICE inline real cn_rhs_node(const real* v, const real* w, const real* current,
+                                        index_t i, const NodeParams& q) {
+  return cn_rhs(v[i], w[i], diffusion_term(v, i, q), current ? current[i] : 0.0, q.a, q.k);
+}
+
+// Row i of F(u) and J's diagonal: interior and ghost-node rows
+//   F_i = u_i/k - 1/2 [D (L_h u)_i + f(u_i) - (p_i + c u_i)] - rhs_i,
+//   J_ii = 1/k + c/2 - f'(u_i)/2 + D/h^2;
+// a Dirichlet row is u_i - value (J row (1, 0)), a first-order no-flux row u_0 - u_1 (1, -1).
+FHN_HOST_DEVICE inline NewtonPoint cn_newton_node(const real* u, const real* p, const real* rhs,
+                                                  real c, index_t i, const NodeParams& q) {
+  switch (replaced_row(i, q)) {
+    case 1: return {u[i] - (i == 0 ? q.left_value : q.right_value), 1.0};
+    case 2: return {u[i] - u[i == 0 ? 1 : q.n - 2], 1.0};
+    default: break;
+  }
+  return cn_newton_point(u[i], diffusion_term(u, i, q), p[i], c, rhs[i], q.a, q.k, q.r);
+}
+
+// J's off-diagonals, constant in time: -(D/2) L_h gives -r/2 next to the diagonal; the
+// ghost-node rows have -r towards their single neighbour; replaced rows are (1, 0) or (1, -1).
+// lower[0] = upper[n-1] = 0 (outside the matrix). Host arrays of n entries.
+inline void cn_off_diagonals(const NodeParams& q, real* lower, real* upper) {
+  const index_t last = q.n - 1;
+  for (index_t i = 0; i < q.n; ++i) lower[i] = upper[i] = -0.5 * q.r;
+  auto end_entry = [&](index_t i) {
+    switch (replaced_row(i, q)) {
+      case 1: return 0.0;
+      case 2: return -1.0;
+      default: return -q.r;
+    }
+  };
+  lower[0] = 0.0;
+  upper[0] = end_entry(0);
+  lower[last] = end_entry(last);
+  upper[last] = 0.0;
+}
+
+}  // namespace fhn
