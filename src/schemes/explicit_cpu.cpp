@@ -15,11 +15,18 @@ void ExplicitCpu::step() {
   const real t = static_cast<real>(step_) * problem_.dt;
   if (!current_.empty()) problem_.stimuli.currents(t, 1.0, 0.0, current_.data());
   const real* current = current_.empty() ? nullptr : current_.data();
-  for (index_t i = 0; i < params_.n; ++i) {
-    const ExplicitPointUpdate u = explicit_node(v_.data(), w_.data(), current, i, params_);
-    v_next_[i] = u.v;
-    w_next_[i] = u.w;
-  }
+  const real* v = v_.data();
+  const real* w = w_.data();
+  real* v_next = v_next_.data();
+  real* w_next = w_next_.data();
+  auto store = [&](index_t i, const ExplicitPointUpdate& u) {
+    v_next[i] = u.v;
+    w_next[i] = u.w;
+  };
+  const index_t last = params_.n - 1;
+  for (index_t i = 1; i < last; ++i) store(i, explicit_interior_node(v, w, current, i, params_));
+  store(0, explicit_node(v, w, current, 0, params_));
+  store(last, explicit_node(v, w, current, last, params_));
   v_.swap(v_next_);
   w_.swap(w_next_);
 }

@@ -36,11 +36,16 @@ inline NodeParams node_params(const ModelParams& m, const BoundarySpec& bc, inde
   return q;
 }
 
-// D (L_h u)_i; at the ends the mirrored ghost node gives (L_h u)_0 = 2 (u_1 - u_0) / h^2.
+// D (L_h u)_i at an interior node: D (u_{i-1} - 2 u_i + u_{i+1}) / h^2.
+FHN_HOST_DEVICE inline real interior_diffusion_term(const real* u, index_t i, const NodeParams& q) {
+  return q.r * (u[i - 1] - 2.0 * u[i] + u[i + 1]);
+}
+
+// D (L_h u)_i anywhere; at the ends the mirrored ghost node gives (L_h u)_0 = 2 (u_1 - u_0) / h^2.
 FHN_HOST_DEVICE inline real diffusion_term(const real* u, index_t i, const NodeParams& q) {
   if (i == 0) return q.r * 2.0 * (u[1] - u[0]);
   if (i == q.n - 1) return q.r * 2.0 * (u[i - 1] - u[i]);
-  return q.r * (u[i - 1] - 2.0 * u[i] + u[i + 1]);
+  return interior_diffusion_term(u, i, q);
 }
 
 // Which end condition replaces row i: 0 none, 1 Dirichlet, 2 first-order no-flux copy.
@@ -52,6 +57,15 @@ FHN_HOST_DEVICE inline int replaced_row(index_t i, const NodeParams& q) {
 }
 
 // ---- Explicit forward Euler -------------------------------------------------------------------
+// Interior node (0 < i < n-1), branch-free for vectorising loops; explicit_node gives the same
+// value there.
+FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_interior_node(const real* v, const real* w,
+                                                                  const real* current, index_t i,
+                                                                  const NodeParams& q) {
+  return explicit_point_update(v[i], w[i], interior_diffusion_term(v, i, q),
+                               current ? current[i] : 0.0, q.a, q.epsilon, q.gamma, q.k);
+}
+
 // v+ = v + k (D L_h v + f(v) - w + I),  w+ = w + k eps (v - gamma w); a Dirichlet end holds its
 // value, a first-order no-flux end copies its neighbour's new v (v_0 = v_1).
 FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_node(const real* v, const real* w,
