@@ -82,7 +82,7 @@ struct TimeSpec {
 };
 
 enum class SchemeType { explicit_euler, crank_nicolson };
-enum class Backend { cpu };
+enum class Backend { cpu, cuda };
 
 // How w^{n+1} is obtained in the Crank-Nicolson scheme.
 //   trapezoidal: w+ = w + (k eps / 2) [(v - gamma w) + (v+ - gamma w+)], solved for w+ (second
@@ -97,6 +97,7 @@ struct NewtonSpec {
 
 struct CrankNicolsonSpec {
   WUpdate w_update = WUpdate::trapezoidal;
+  // Default: thomas on the cpu backend, cyclic_reduction on cuda.
   solvers::TridiagonalBackend tridiagonal = solvers::TridiagonalBackend::thomas;
   NewtonSpec newton;
 };

@@ -636,14 +636,20 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
     }
   }
 
-  // The tridiagonal solver works where the scheme keeps its state.
-  const solvers::TridiagonalBackend solver = c.scheme.crank_nicolson.tridiagonal;
-  if (c.scheme.type == SchemeType::crank_nicolson && c.scheme.backend == Backend::cpu &&
-      solvers::runs_on_device(solver)) {
+  // The tridiagonal solver works where the scheme keeps its state; its default follows the
+  // backend.
+  solvers::TridiagonalBackend& solver = c.scheme.crank_nicolson.tridiagonal;
+  const bool on_device = c.scheme.backend == Backend::cuda;
+  if (!ctx.given("scheme.crank_nicolson.tridiagonal") && on_device)
+    solver = solvers::TridiagonalBackend::cyclic_reduction;
+  if (c.scheme.type == SchemeType::crank_nicolson && solvers::runs_on_device(solver) != on_device) {
+    const std::string name(solvers::backend_name(solver));
     ctx.error("scheme.crank_nicolson.tridiagonal",
-              "scheme.crank_nicolson.tridiagonal: '" + std::string(solvers::backend_name(solver)) +
-                  "' solves on the GPU and needs scheme.backend: cuda; with scheme.backend: cpu use "
-                  "'thomas'");
+              on_device ? "scheme.crank_nicolson.tridiagonal: 'thomas' runs on the CPU; with "
+                          "scheme.backend: cuda use cyclic_reduction, cusparse or cusparse_pivot"
+                        : "scheme.crank_nicolson.tridiagonal: '" + name +
+                              "' solves on the GPU and needs scheme.backend: cuda; with "
+                              "scheme.backend: cpu use 'thomas'");
   }
   if (c.output.newton_log && c.scheme.type != SchemeType::crank_nicolson)
     ctx.error("output.newton_log", "output.newton_log: Newton iterations exist only with "

@@ -18,7 +18,7 @@ inline const NameTable<SchemeType>& scheme_type_names() {
   return table;
 }
 inline const NameTable<Backend>& backend_names() {
-  static const NameTable<Backend> table{{"cpu", Backend::cpu}};
+  static const NameTable<Backend> table{{"cpu", Backend::cpu}, {"cuda", Backend::cuda}};
   return table;
 }
 inline const NameTable<WUpdate>& w_update_names() {

@@ -19,22 +19,11 @@ StimulusSchedule::StimulusSchedule(const std::vector<Stimulus>& stimuli, real dx
   }
 }
 
-bool StimulusSchedule::active(const NodeStimulus& s, real t) const {
-  const Stimulus& spec = s.spec;
-  const real since = t - spec.start + tolerance_;
-  if (since < 0.0) return false;
-  const index_t pulse =
-      spec.period > 0.0 ? static_cast<index_t>(std::floor(since / spec.period)) : 0;
-  if (pulse >= spec.count) return false;
-  const real into = since - static_cast<real>(pulse) * spec.period;
-  return into < spec.duration;
-}
-
 void StimulusSchedule::currents(real t, real weight_now, real weight_next, real* current) const {
   for (const NodeStimulus& s : stimuli_)
     for (index_t i = s.first; i <= s.last; ++i) current[i] = 0.0;
   for (const NodeStimulus& s : stimuli_) {
-    const real weight = (active(s, t) ? weight_now : 0.0) + (active(s, t + dt_) ? weight_next : 0.0);
+    const real weight = stimulus_weight(s.spec, t, dt_, tolerance_, weight_now, weight_next);
     for (index_t i = s.first; i <= s.last; ++i) current[i] += weight * s.spec.amplitude;
   }
 }

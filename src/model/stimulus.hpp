@@ -1,8 +1,10 @@
 #pragma once
 // Current stimuli: which nodes receive how much current at a given time step.
+#include <cmath>
 #include <vector>
 
 #include "config/config.hpp"
+#include "model/fhn.hpp"
 
 namespace fhn {
 
@@ -13,23 +15,42 @@ struct NodeStimulus {
   Stimulus spec;
 };
 
+// Is the stimulus switched on at time t? On during [start + j period, start + j period + duration)
+// for j = 0..count-1; edges are compared with `tolerance` (a small fraction of dt) so that
+// t = n dt lands on the intended side of an edge that is itself a multiple of dt.
+FHN_HOST_DEVICE inline bool stimulus_active(const Stimulus& s, real t, real tolerance) {
+  const real since = t - s.start + tolerance;
+  if (since < 0.0) return false;
+  const index_t pulse = s.period > 0.0 ? static_cast<index_t>(std::floor(since / s.period)) : 0;
+  if (pulse >= s.count) return false;
+  return since - static_cast<real>(pulse) * s.period < s.duration;
+}
+
+// The weight of a stimulus over a step from t to t + dt: weight_now if it is on at t, plus
+// weight_next if it is on at t + dt. Explicit schemes use (1, 0), Crank-Nicolson (1/2, 1/2).
+FHN_HOST_DEVICE inline real stimulus_weight(const Stimulus& s, real t, real dt, real tolerance,
+                                            real weight_now, real weight_next) {
+  return (stimulus_active(s, t, tolerance) ? weight_now : 0.0) +
+         (stimulus_active(s, t + dt, tolerance) ? weight_next : 0.0);
+}
+
 class StimulusSchedule {
  public:
   StimulusSchedule() = default;
   StimulusSchedule(const std::vector<Stimulus>& stimuli, real dx, index_t nodes, real dt);
 
-  // Is stimulus s switched on at time t? On during [start + j period, start + j period + duration)
-  // for j = 0..count-1; edges are compared with a tolerance of dt * 1e-6 so that t = n dt lands
-  // on the intended side of an edge that is itself a multiple of dt.
-  bool active(const NodeStimulus& s, real t) const;
+  bool active(const NodeStimulus& s, real t) const {
+    return stimulus_active(s.spec, t, tolerance_);
+  }
 
-  // current[i] = sum over stimuli covering node i of amplitude (weight_now [on at t] +
-  // weight_next [on at t + dt]); touches only the stimulated nodes (zero elsewhere stays zero).
-  // Explicit schemes use weights (1, 0), Crank-Nicolson (1/2, 1/2).
+  // current[i] = sum over the stimuli covering node i, in order, of amplitude * weight (see
+  // stimulus_weight); touches only the stimulated nodes (zero elsewhere stays zero).
   void currents(real t, real weight_now, real weight_next, real* current) const;
 
   const std::vector<NodeStimulus>& stimuli() const { return stimuli_; }
   bool empty() const { return stimuli_.empty(); }
+  real tolerance() const { return tolerance_; }
+  real dt() const { return dt_; }
 
  private:
   std::vector<NodeStimulus> stimuli_;

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "schemes/crank_nicolson_cpu.hpp"
+#include "schemes/cuda_schemes.hpp"
 #include "schemes/explicit_cpu.hpp"
 
 namespace fhn {
@@ -16,6 +17,7 @@ index_t first_non_finite(const std::vector<real>& v, const std::vector<real>& w)
 
 std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem,
                                     NewtonLog* newton_log) {
+  if (config.scheme.backend == Backend::cuda) return make_cuda_scheme(config, problem, newton_log);
   switch (config.scheme.type) {
     case SchemeType::explicit_euler:
       return std::make_unique<ExplicitCpu>(problem);

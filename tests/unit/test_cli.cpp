@@ -1,6 +1,7 @@
 // The command line: exit codes (DESIGN.md section 6) and what the user reads.
 #include <doctest/doctest.h>
 
+#include "core/build_info.hpp"
 #include "io/vtk_writers.hpp"
 #include "support.hpp"
 
@@ -105,4 +106,18 @@ TEST_CASE("fhn run: a successful run says where the output is") {
   const auto loud = run_cli(with_build_outputs({"run", config, "--output", (dir / "out").string()}));
   CHECK(loud.code == 0);
   CHECK(contains(loud.out, "20 steps, 5 frames"));
+}
+
+TEST_CASE("fhn run: scheme.backend cuda without a usable GPU is exit code 5 with the reason") {
+  std::string why;
+  if (!fhn::cuda_devices(&why).empty()) return;  // a GPU is visible: tests/gpu covers this case
+  TempDir dir;
+  const std::string config = write_text(dir / "small.yaml", kSmall);
+  const auto r = run_cli(with_build_outputs(
+      {"run", config, "--quiet", "--output", (dir / "out").string(), "--set", "scheme.backend=cuda"}));
+  CHECK(r.code == 5);
+  if (fhn::cuda_compiled())
+    CHECK(contains(r.err, "scheme.backend: cuda needs a CUDA device, and none is usable"));
+  else
+    CHECK(contains(r.err, "scheme.backend: cuda is not compiled into this build"));
 }

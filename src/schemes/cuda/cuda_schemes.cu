@@ -1,0 +1,20 @@
+// scheme.backend: cuda: checks for a device, then builds the requested scheme.
+#include "core/cuda/device_buffer.hpp"
+#include "schemes/cuda/cuda_scheme_factories.hpp"
+#include "schemes/cuda_schemes.hpp"
+
+namespace fhn {
+
+std::unique_ptr<Scheme> make_cuda_scheme(const Config& config, const Problem& problem,
+                                         NewtonLog* newton_log) {
+  cuda::require_device();
+  switch (config.scheme.type) {
+    case SchemeType::explicit_euler:
+      return cuda::make_explicit_cuda(problem);
+    case SchemeType::crank_nicolson:
+      return cuda::make_crank_nicolson_cuda(problem, config.scheme.crank_nicolson, newton_log);
+  }
+  return nullptr;
+}
+
+}  // namespace fhn

@@ -1,0 +1,95 @@
+#include "schemes/cuda/device_fields.cuh"
+
+#include <algorithm>
+
+namespace fhn::cuda {
+namespace {
+
+// Smallest index with a non-finite v or w: one atomicMin per offending thread (rare).
+__global__ void first_non_finite_kernel(const real* v, const real* w, index_t n,
+                                        unsigned long long* first_bad) {
+  const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  if (i < n && !(isfinite(v[i]) && isfinite(w[i])))
+    atomicMin(first_bad, static_cast<unsigned long long>(i));
+}
+
+__global__ void currents_kernel(const NodeStimulus* table, int count, index_t first, index_t last,
+                                real t, real dt, real tolerance, real weight_now,
+                                real weight_next, real* current) {
+  const index_t i = first + blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  if (i > last) return;
+  // Same order of additions as StimulusSchedule::currents: 0 + a_1 w_1 + a_2 w_2 + ...
+  real sum = 0.0;
+  for (int s = 0; s < count; ++s) {
+    const NodeStimulus& ns = table[s];
+    if (i >= ns.first && i <= ns.last)
+      sum += stimulus_weight(ns.spec, t, dt, tolerance, weight_now, weight_next) * ns.spec.amplitude;
+  }
+  current[i] = sum;
+}
+
+}  // namespace
+
+std::string current_device_name() {
+  int device = 0;
+  FHN_CUDA_CHECK(cudaGetDevice(&device));
+  cudaDeviceProp prop{};
+  FHN_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  return prop.name;
+}
+
+DeviceFields::DeviceFields(const Problem& problem)
+    : n_(problem.nodes), v_(problem.nodes, "v"), w_(problem.nodes, "w"), first_bad_(1, "flag") {
+  v_.upload(problem.v0.data(), problem.v0.size());
+  w_.upload(problem.w0.data(), problem.w0.size());
+}
+
+void DeviceFields::download(const Problem& problem, index_t step, Snapshot& out) const {
+  out.step = step;
+  out.t = static_cast<real>(step) * problem.dt;
+  out.x = problem.x;
+  out.v.resize(static_cast<std::size_t>(n_));
+  out.w.resize(static_cast<std::size_t>(n_));
+  v_.download(out.v.data(), out.v.size());
+  w_.download(out.w.data(), out.w.size());
+}
+
+index_t DeviceFields::first_non_finite() const {
+  const auto none = static_cast<unsigned long long>(n_);
+  first_bad_.upload(&none, 1);
+  first_non_finite_kernel<<<blocks_for(n_), kBlock>>>(v_.data(), w_.data(), n_, first_bad_.data());
+  FHN_CUDA_CHECK_LAUNCH();
+  unsigned long long first = none;
+  first_bad_.download(&first, 1);
+  return first == none ? -1 : static_cast<index_t>(first);
+}
+
+DeviceStimuli::DeviceStimuli(const StimulusSchedule& schedule, index_t n)
+    : count_(static_cast<int>(schedule.stimuli().size())),
+      dt_(schedule.dt()),
+      tolerance_(schedule.tolerance()),
+      table_(schedule.stimuli().size(), "stimulus table"),
+      current_(schedule.empty() ? 0 : static_cast<std::size_t>(n), "stimulus current") {
+  if (schedule.empty()) return;
+  table_.upload(schedule.stimuli().data(), schedule.stimuli().size());
+  span_first_ = n;
+  for (const NodeStimulus& s : schedule.stimuli()) {
+    if (s.last < s.first) continue;
+    span_first_ = std::min(span_first_, s.first);
+    span_last_ = std::max(span_last_, s.last);
+  }
+  FHN_CUDA_CHECK(cudaMemset(current_.data(), 0, current_.size() * sizeof(real)));
+}
+
+const real* DeviceStimuli::currents(real t, real weight_now, real weight_next) {
+  if (count_ == 0) return nullptr;
+  if (span_last_ >= span_first_) {
+    currents_kernel<<<blocks_for(span_last_ - span_first_ + 1), kBlock>>>(
+        table_.data(), count_, span_first_, span_last_, t, dt_, tolerance_, weight_now,
+        weight_next, current_.data());
+    FHN_CUDA_CHECK_LAUNCH();
+  }
+  return current_.data();
+}
+
+}  // namespace fhn::cuda

@@ -1,0 +1,60 @@
+#pragma once
+// Building blocks of the CUDA schemes: the solution fields on the device, the stimulus currents
+// computed on the device, the NaN/Inf search, and block reductions.
+#include <string>
+#include <vector>
+
+#include "core/cuda/device_buffer.hpp"
+#include "model/problem.hpp"
+#include "schemes/scheme.hpp"
+
+namespace fhn::cuda {
+
+constexpr int kBlock = 256;  // threads per block of the element-wise kernels
+
+inline unsigned blocks_for(index_t n) { return static_cast<unsigned>((n + kBlock - 1) / kBlock); }
+
+// Name of the current device, for scheme descriptions and run.log.
+std::string current_device_name();
+
+// v and w on the device for the whole run; copied to the host only for frames and checks.
+class DeviceFields {
+ public:
+  explicit DeviceFields(const Problem& problem);
+
+  real* v() { return v_.data(); }
+  real* w() { return w_.data(); }
+  const real* v() const { return v_.data(); }
+  const real* w() const { return w_.data(); }
+  DeviceBuffer<real>& v_buffer() { return v_; }
+  DeviceBuffer<real>& w_buffer() { return w_; }
+
+  // Copies v and w to the host (synchronises).
+  void download(const Problem& problem, index_t step, Snapshot& out) const;
+  // Index of the first node with v or w not finite, or -1 (one reduction, 8 bytes back).
+  index_t first_non_finite() const;
+
+ private:
+  index_t n_;
+  DeviceBuffer<real> v_, w_;
+  mutable DeviceBuffer<unsigned long long> first_bad_;
+};
+
+// The stimulus currents of each step, computed on the device from the stimulus table, over the
+// span of stimulated nodes only (the rest of the array stays zero).
+class DeviceStimuli {
+ public:
+  DeviceStimuli(const StimulusSchedule& schedule, index_t n);
+  // current[i] = sum of amplitude * stimulus_weight(t, weights) over stimuli covering i, as
+  // StimulusSchedule::currents does on the host; nullptr when there are no stimuli.
+  const real* currents(real t, real weight_now, real weight_next);
+
+ private:
+  int count_ = 0;
+  index_t span_first_ = 0, span_last_ = -1;
+  real dt_ = 0.0, tolerance_ = 0.0;
+  DeviceBuffer<NodeStimulus> table_;
+  DeviceBuffer<real> current_;
+};
+
+}  // namespace fhn::cuda

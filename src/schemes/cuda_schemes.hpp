@@ -1,0 +1,14 @@
+#pragma once
+// The schemes of scheme.backend: cuda. Implemented in src/schemes/cuda/ when CUDA is built;
+// otherwise src/schemes/cuda_unavailable.cpp provides this factory and says why it cannot run.
+#include <memory>
+
+#include "schemes/scheme.hpp"
+
+namespace fhn {
+
+// Throws DeviceError (exit code 5) without a usable device or when CUDA is not compiled in.
+std::unique_ptr<Scheme> make_cuda_scheme(const Config& config, const Problem& problem,
+                                         NewtonLog* newton_log);
+
+}  // namespace fhn

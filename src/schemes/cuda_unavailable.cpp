@@ -1,0 +1,13 @@
+// A build without CUDA: scheme.backend: cuda is not compiled, and the factory says so.
+#include "core/error.hpp"
+#include "schemes/cuda_schemes.hpp"
+
+namespace fhn {
+
+std::unique_ptr<Scheme> make_cuda_scheme(const Config&, const Problem&, NewtonLog*) {
+  throw DeviceError(
+      "scheme.backend: cuda is not compiled into this build; rebuild with -DFHN_WITH_CUDA=ON "
+      "(needs the CUDA Toolkit), or use scheme.backend: cpu");
+}
+
+}  // namespace fhn

@@ -1,0 +1,157 @@
+// The CUDA schemes against the CPU: same configs, same number of steps, results equal to
+// round-off (the kernels call the same node functions; only FMA contraction differs).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "config/loader.hpp"
+#include "core/error.hpp"
+#include "run/run.hpp"
+#include "schemes/scheme.hpp"
+#include "support.hpp"
+
+namespace {
+
+struct Run {
+  fhn::Snapshot state;
+  const fhn::NewtonStats* stats = nullptr;
+  std::unique_ptr<fhn::Scheme> scheme;
+};
+
+Run run(const fhn::Config& c, fhn::index_t steps, fhn::NewtonLog* log = nullptr) {
+  Run r;
+  const fhn::Problem problem = fhn::make_problem(c);
+  r.scheme = fhn::make_scheme(c, problem, log);
+  r.scheme->advance(steps);
+  r.scheme->snapshot(r.state);
+  r.stats = r.scheme->newton_stats();
+  return r;
+}
+
+double max_difference(const fhn::Snapshot& a, const fhn::Snapshot& b) {
+  REQUIRE(a.v.size() == b.v.size());
+  double worst = 0.0;
+  for (std::size_t i = 0; i < a.v.size(); ++i) {
+    worst = std::max(worst, std::abs(a.v[i] - b.v[i]));
+    worst = std::max(worst, std::abs(a.w[i] - b.w[i]));
+  }
+  return worst;
+}
+
+fhn::Config config(const std::string& file, std::vector<std::string> overrides) {
+  overrides.insert(overrides.end(), {"output.vtk=false", "output.spacetime=false"});
+  return fhn::load_config(fhn::test::source_path(file), overrides);
+}
+
+class CountingLog final : public fhn::NewtonLog {
+ public:
+  void record(const fhn::NewtonIteration&) override { ++count; }
+  long count = 0;
+};
+
+}  // namespace
+
+TEST_CASE("GPU explicit matches the CPU after 1000 steps") {
+  for (const char* file : {"configs/pulse_split.yaml", "configs/wave_train.yaml"}) {
+    for (const char* order : {"1", "2"}) {
+      CAPTURE(file);
+      CAPTURE(order);
+      const std::vector<std::string> common{std::string("boundary.no_flux_order=") + order};
+      auto cpu_overrides = common;
+      auto gpu_overrides = common;
+      gpu_overrides.push_back("scheme.backend=cuda");
+      const Run cpu = run(config(file, cpu_overrides), 1000);
+      const Run gpu = run(config(file, gpu_overrides), 1000);
+      CHECK(gpu.state.step == 1000);
+      CHECK(max_difference(cpu.state, gpu.state) < 1e-10);
+      CHECK(gpu.scheme->name().find("cuda") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("GPU explicit with stimuli matches the CPU") {
+  const std::string yaml =
+      "initial: {v: {type: constant, value: 0}}\n"
+      "stimulus:\n"
+      "  - {x_min: 0, x_max: 5, start: 1, duration: 2, amplitude: 0.5, period: 40, count: 3}\n"
+      "  - {x_min: 3, x_max: 9, start: 0, duration: 1.5, amplitude: 0.25}\n"
+      "time: {end: 100, dt: 0.1}\n"
+      "output: {vtk: false, spacetime: false}\n";
+  const Run cpu = run(fhn::test::config_from(yaml), 1000);
+  const Run gpu = run(fhn::test::config_from(yaml, {"scheme.backend=cuda"}), 1000);
+  CHECK(max_difference(cpu.state, gpu.state) < 1e-10);
+  CHECK(*std::max_element(gpu.state.v.begin(), gpu.state.v.end()) > 0.5);  // a pulse was launched
+}
+
+TEST_CASE("GPU Crank-Nicolson matches the CPU after 1000 steps, for every GPU solver") {
+  for (const char* solver : {"cyclic_reduction", "cusparse", "cusparse_pivot"}) {
+    for (const char* w_update : {"trapezoidal", "leapfrog"}) {
+      CAPTURE(solver);
+      CAPTURE(w_update);
+      const std::string w = std::string("scheme.crank_nicolson.w_update=") + w_update;
+      const Run cpu = run(config("configs/pulse_split_cn.yaml", {w}), 1000);
+      const Run gpu = run(config("configs/pulse_split_cn.yaml",
+                                 {w, "scheme.backend=cuda",
+                                  std::string("scheme.crank_nicolson.tridiagonal=") + solver}),
+                          1000);
+      CHECK(max_difference(cpu.state, gpu.state) < 1e-10);
+      REQUIRE(gpu.stats != nullptr);
+      CHECK(gpu.stats->steps() == 1000);
+      CHECK(gpu.stats->mean_iterations() == doctest::Approx(cpu.stats->mean_iterations()).epsilon(0.02));
+      CHECK(gpu.stats->convergence_order() == doctest::Approx(2.0).epsilon(0.1));
+    }
+  }
+}
+
+TEST_CASE("GPU Crank-Nicolson with a Dirichlet end, first-order no-flux and stimuli") {
+  const std::vector<std::string> variant{"boundary.no_flux_order=1", "time.end=250"};
+  auto gpu_overrides = variant;
+  gpu_overrides.insert(gpu_overrides.end(), {"scheme.backend=cuda", "scheme.crank_nicolson.tridiagonal=cusparse"});
+  const Run cpu = run(config("configs/wave_train_cn.yaml", variant), 1000);
+  const Run gpu = run(config("configs/wave_train_cn.yaml", gpu_overrides), 1000);
+  CHECK(max_difference(cpu.state, gpu.state) < 1e-10);
+}
+
+TEST_CASE("GPU Newton log sees every iteration") {
+  CountingLog cpu_log, gpu_log;
+  run(config("configs/pulse_split_cn.yaml", {}), 200, &cpu_log);
+  run(config("configs/pulse_split_cn.yaml", {"scheme.backend=cuda"}), 200, &gpu_log);
+  CHECK(gpu_log.count == cpu_log.count);
+  CHECK(gpu_log.count >= 400);
+}
+
+TEST_CASE("GPU Newton failure and loss of diagonal dominance are reported") {
+  CHECK_THROWS_WITH_AS(
+      run(config("configs/pulse_split_cn.yaml",
+                 {"scheme.backend=cuda", "scheme.crank_nicolson.newton.max_iterations=2"}),
+          5),
+      doctest::Contains("Newton did not converge in step 0"), fhn::NumericalError);
+  CHECK_THROWS_WITH_AS(
+      run(config("configs/pulse_split_cn.yaml", {"scheme.backend=cuda", "time.dt=10", "output.every=10"}), 5),
+      doctest::Contains("not diagonally dominant"), fhn::NumericalError);
+}
+
+TEST_CASE("GPU NaN watch finds the first bad node") {
+  const Run gpu = run(fhn::test::config_from("initial: {v: {type: constant, value: 100}}\n"
+                                             "output: {vtk: false, spacetime: false}\n",
+                                             {"scheme.backend=cuda"}),
+                      20);
+  CHECK(gpu.scheme->first_non_finite() == 0);
+}
+
+TEST_CASE("fhn run with scheme.backend: cuda writes the usual output") {
+  fhn::test::TempDir dir;
+  for (const char* file : {"configs/pulse_split.yaml", "configs/pulse_split_cn.yaml"}) {
+    CAPTURE(file);
+    const auto r = fhn::test::run_cli({"run", fhn::test::source_path(file), "--quiet", "--output",
+                                       (dir / "out").string(), "--set", "scheme.backend=cuda",
+                                       "--set", "time.end=20", "--set", "output.vtk=false", "--set",
+                                       "output.spacetime=false"});
+    CHECK(r.code == 0);
+    CHECK(r.err.empty());
+    const std::string summary = fhn::test::read_text(dir / "out" / "summary.json");
+    CHECK(summary.find("\"backend\": \"cuda\"") != std::string::npos);
+    CHECK(summary.find("\"frames\": 21") != std::string::npos);
+  }
+}
