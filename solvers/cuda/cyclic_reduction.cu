@@ -21,13 +21,15 @@
 #include <string>
 
 #include "core/cuda/cuda_check.hpp"
+#include "core/cuda/launch.hpp"
 #include "core/error.hpp"
 
 namespace fhn::solvers {
 
 namespace {
 
-constexpr int block_size = 256;
+using cuda::blocks_for;
+using cuda::kBlock;
 // Levels of a system of n < 2^63 unknowns: floor(log2 n) + 1 <= 63.
 constexpr int max_levels = 64;
 constexpr index_t max_grid_blocks = 2147483647;  // gridDim.x limit
@@ -41,10 +43,6 @@ struct Level {
   index_t m;
 };
 
-unsigned int blocks_for(index_t threads) {
-  return static_cast<unsigned int>((threads + block_size - 1) / block_size);
-}
-
 __device__ index_t thread_index() {
   return static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
 }
@@ -52,7 +50,7 @@ __device__ index_t thread_index() {
 index_t checked_n_max(index_t n_max) {
   FHN_VERIFY(n_max >= 1, InternalError,
              "cyclic_reduction: solver made for n_max = " + std::to_string(n_max));
-  FHN_VERIFY((n_max + 1) / 2 <= max_grid_blocks * block_size, DeviceError,
+  FHN_VERIFY((n_max + 1) / 2 <= max_grid_blocks * kBlock, DeviceError,
              "cyclic_reduction: " + std::to_string(n_max) +
                  " unknowns need more thread blocks than one launch can have");
   return n_max;
@@ -149,7 +147,7 @@ void CyclicReductionSolver::solve(const TridiagonalSystem& a, real* rhs) {
     real* b_out = diag_.data() + offset;
     real* c_out = upper_.data() + offset;
     real* d_out = rhs_.data() + offset;
-    reduce_level<<<blocks_for(m), block_size>>>(levels[last], a_out, b_out, c_out, d_out);
+    reduce_level<<<blocks_for(m), kBlock>>>(levels[last], a_out, b_out, c_out, d_out);
     FHN_CUDA_CHECK_LAUNCH();
     levels[++last] = {a_out, b_out, c_out, d_out, m};
     offset += m;
@@ -161,7 +159,7 @@ void CyclicReductionSolver::solve(const TridiagonalSystem& a, real* rhs) {
 
   // 3. Back substitution, coarse to fine; level 0 writes x into the caller's rhs.
   for (int l = last - 1; l >= 0; --l) {
-    substitute_level<<<blocks_for((levels[l].m + 1) / 2), block_size>>>(levels[l],
+    substitute_level<<<blocks_for((levels[l].m + 1) / 2), kBlock>>>(levels[l],
                                                                         levels[l + 1].d);
     FHN_CUDA_CHECK_LAUNCH();
   }

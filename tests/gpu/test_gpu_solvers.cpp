@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "solvers/cpu/thomas.hpp"
 #include "solvers/tridiagonal.hpp"
+#include "support.hpp"
 
 namespace {
 
@@ -28,27 +29,7 @@ constexpr TridiagonalBackend gpu_backends[] = {TridiagonalBackend::cyclic_reduct
                                                TridiagonalBackend::cusparse,
                                                TridiagonalBackend::cusparse_pivot};
 
-struct HostSystem {
-  std::vector<real> lower, diag, upper, rhs;
-  index_t size() const { return static_cast<index_t>(diag.size()); }
-};
-
-// Strictly diagonally dominant: |d_i| = |l_i| + |u_i| + margin, margin in [0.1, 1];
-// lower[0] = upper[n-1] = 0.
-HostSystem random_dominant(index_t n, std::mt19937_64& rng) {
-  std::uniform_real_distribution<real> coefficient(-1.0, 1.0), margin(0.1, 1.0);
-  HostSystem s;
-  for (index_t i = 0; i < n; ++i) {
-    const real l = i > 0 ? coefficient(rng) : 0.0;
-    const real u = i + 1 < n ? coefficient(rng) : 0.0;
-    const real sign = coefficient(rng) < 0 ? -1.0 : 1.0;
-    s.lower.push_back(l);
-    s.upper.push_back(u);
-    s.diag.push_back(sign * (std::abs(l) + std::abs(u) + margin(rng)));
-    s.rhs.push_back(coefficient(rng) * 10.0);
-  }
-  return s;
-}
+using fhn::test::HostSystem;
 
 // The Crank-Nicolson Jacobian of the cable equation with D = 1, k = 0.1 on a grid of spacing h:
 // off-diagonals -D/(2h^2), diagonal 1/k + D/h^2 + f_i, where f_i in [-1, 1] stands for the
@@ -142,7 +123,7 @@ TEST_CASE("every GPU backend matches Thomas on random diagonally dominant system
                             (index_t{1} << 20) + 3}) {
       CAPTURE(fhn::solvers::backend_name(backend));
       CAPTURE(n);
-      const HostSystem s = random_dominant(n, rng);
+      const HostSystem s = fhn::test::random_dominant_system(n, rng);
       const auto solver = fhn::solvers::make_tridiagonal_solver(backend, n);
       CHECK(solver->name() == fhn::solvers::backend_name(backend));
       CHECK(solver->space() == fhn::MemorySpace::device);
@@ -161,7 +142,7 @@ TEST_CASE("a GPU solver made for n_max solves every smaller system it is given")
     const auto solver = fhn::solvers::make_tridiagonal_solver(backend, n_max);
     for (const index_t n : {4097, 1, 2, 3, 1000, 33, 4096, 64, 4097}) {
       CAPTURE(n);
-      const HostSystem s = random_dominant(n, rng);
+      const HostSystem s = fhn::test::random_dominant_system(n, rng);
       const Comparison c = compare(gpu_solution(*solver, s), thomas_solution(s), 1e-12);
       CHECK(c.mismatches == 0);
       CHECK(c.relative_error < 1e-12);
@@ -171,7 +152,7 @@ TEST_CASE("a GPU solver made for n_max solves every smaller system it is given")
 
 TEST_CASE("a GPU solver refuses a system larger than it was made for") {
   std::mt19937_64 rng(12);
-  DeviceSystem device(random_dominant(101, rng));
+  DeviceSystem device(fhn::test::random_dominant_system(101, rng));
   for (const TridiagonalBackend backend : gpu_backends) {
     CAPTURE(fhn::solvers::backend_name(backend));
     const auto solver = fhn::solvers::make_tridiagonal_solver(backend, 100);
@@ -190,7 +171,7 @@ TEST_CASE("GPU solvers leave the diagonals on the device unchanged") {
     for (const index_t n : {2, 3, 33, 4097}) {
       CAPTURE(fhn::solvers::backend_name(backend));
       CAPTURE(n);
-      const HostSystem s = random_dominant(n, rng);
+      const HostSystem s = fhn::test::random_dominant_system(n, rng);
       DeviceSystem device(s);
       const auto solver = fhn::solvers::make_tridiagonal_solver(backend, n);
       solver->solve(device.view(), device.rhs.data());

@@ -78,6 +78,21 @@ std::vector<double> check_orders(const std::vector<Snapshot>& levels, double exp
   return orders;
 }
 
+HostSystem random_dominant_system(index_t n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> coefficient(-1.0, 1.0), margin(0.1, 1.0);
+  HostSystem s;
+  for (index_t i = 0; i < n; ++i) {
+    const double l = i > 0 ? coefficient(rng) : 0.0;
+    const double u = i + 1 < n ? coefficient(rng) : 0.0;
+    const double sign = coefficient(rng) < 0 ? -1.0 : 1.0;
+    s.lower.push_back(l);
+    s.upper.push_back(u);
+    s.diag.push_back(sign * (std::abs(l) + std::abs(u) + margin(rng)));
+    s.rhs.push_back(coefficient(rng) * 10.0);
+  }
+  return s;
+}
+
 CliResult run_cli(const std::vector<std::string>& args) {
   std::vector<const char*> argv{"fhn"};
   for (const auto& a : args) argv.push_back(a.c_str());

@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the unit tests.
 #include <filesystem>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,16 @@ std::vector<Snapshot> refinement(const std::string& yaml, const std::vector<std:
 // `tolerance` of `expected`; returns the orders.
 std::vector<double> check_orders(const std::vector<Snapshot>& levels, double expected,
                                  double tolerance = 0.2);
+
+// A tridiagonal system on the host (lower[0] = upper[n-1] = 0).
+struct HostSystem {
+  std::vector<double> lower, diag, upper, rhs;
+  index_t size() const { return static_cast<index_t>(diag.size()); }
+};
+
+// Strictly diagonally dominant with random signs: |d_i| = |l_i| + |u_i| + margin, margin in
+// [0.1, 1], off-diagonals and rhs uniform in [-1, 1] and [-10, 10].
+HostSystem random_dominant_system(index_t n, std::mt19937_64& rng);
 
 struct CliResult {
   int code = -1;

@@ -8,30 +8,14 @@
 #include "core/build_info.hpp"
 #include "core/error.hpp"
 #include "solvers/cpu/thomas.hpp"
+#include "support.hpp"
 
 namespace {
 
-struct RandomSystem {
-  std::vector<double> lower, diag, upper, rhs;
-};
+using fhn::test::HostSystem;
+using fhn::test::random_dominant_system;
 
-// Strictly diagonally dominant: |d_i| = |l_i| + |u_i| + margin, margin in [0.1, 1].
-RandomSystem random_dominant(fhn::index_t n, std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> coefficient(-1.0, 1.0), margin(0.1, 1.0);
-  RandomSystem s;
-  for (fhn::index_t i = 0; i < n; ++i) {
-    const double l = i > 0 ? coefficient(rng) : 0.0;
-    const double u = i + 1 < n ? coefficient(rng) : 0.0;
-    const double sign = coefficient(rng) < 0 ? -1.0 : 1.0;
-    s.lower.push_back(l);
-    s.upper.push_back(u);
-    s.diag.push_back(sign * (std::abs(l) + std::abs(u) + margin(rng)));
-    s.rhs.push_back(coefficient(rng) * 10.0);
-  }
-  return s;
-}
-
-std::vector<double> eigen_solve(const RandomSystem& s) {
+std::vector<double> eigen_solve(const HostSystem& s) {
   const auto n = static_cast<Eigen::Index>(s.diag.size());
   Eigen::SparseMatrix<double> a(n, n);
   std::vector<Eigen::Triplet<double>> entries;
@@ -64,7 +48,7 @@ TEST_CASE("thomas agrees with Eigen's sparse LU on random diagonally dominant sy
   std::mt19937_64 rng(20261122);
   for (const fhn::index_t n : {1, 2, 3, 31, 32, 33, 1000, 4097}) {
     CAPTURE(n);
-    const RandomSystem s = random_dominant(n, rng);
+    const HostSystem s = random_dominant_system(n, rng);
     const std::vector<double> expected = eigen_solve(s);
     std::vector<double> x = s.rhs;
     fhn::solvers::ThomasSolver thomas(n);
@@ -80,7 +64,7 @@ TEST_CASE("thomas agrees with Eigen's sparse LU on random diagonally dominant sy
 
 TEST_CASE("thomas solves smaller systems than it was made for and ignores lower[0], upper[n-1]") {
   std::mt19937_64 rng(7);
-  RandomSystem s = random_dominant(33, rng);
+  HostSystem s = random_dominant_system(33, rng);
   const std::vector<double> expected = eigen_solve(s);
   s.lower[0] = 1e30;  // ignored entries must not leak into the result
   s.upper[32] = -1e30;

@@ -5,14 +5,11 @@
 #include <vector>
 
 #include "core/cuda/device_buffer.hpp"
+#include "core/cuda/launch.hpp"
 #include "model/problem.hpp"
 #include "schemes/scheme.hpp"
 
 namespace fhn::cuda {
-
-constexpr int kBlock = 256;  // threads per block of the element-wise kernels
-
-inline unsigned blocks_for(index_t n) { return static_cast<unsigned>((n + kBlock - 1) / kBlock); }
 
 // Name of the current device, for scheme descriptions and run.log.
 std::string current_device_name();
