@@ -15,6 +15,7 @@
 #include "core/format.hpp"
 #include "io/vtk_writers.hpp"
 #include "run/run.hpp"
+#include "study/study.hpp"
 
 namespace fhn {
 namespace {
@@ -81,6 +82,12 @@ int cli_main(int argc, const char* const* argv, std::ostream& out, std::ostream&
   validate->add_option("config", config_path, "YAML config file")->required();
   validate->add_option("--set", overrides, "override a config key (repeatable)")->take_all();
 
+  std::string study_path;
+  CLI::App* converge = app.add_subcommand(
+      "converge", "run a convergence, stability or Newton study (see configs/studies/README.md)");
+  converge->add_option("study", study_path, "study YAML file")->required();
+  converge->add_option("--output", output_dir, "output folder (default: output/<study name>)");
+
   CLI::App* info = app.add_subcommand("info", "version, build features and CUDA devices");
 
   try {
@@ -106,6 +113,14 @@ int cli_main(int argc, const char* const* argv, std::ostream& out, std::ostream&
   try {
     if (info->parsed()) {
       print_info(out);
+      return 0;
+    }
+    if (converge->parsed()) {
+      StudyOptions study_options;
+      study_options.output_dir = output_dir;
+      study_options.build = this_build();
+      const auto csv = run_study(load_study(study_path), study_options, out);
+      out << "\nwritten: " << csv.string() << "\n";
       return 0;
     }
     const Config config = load_config(config_path, overrides, this_build());

@@ -81,7 +81,7 @@ struct TimeSpec {
   index_t steps = 3000;  // derived: end / dt
 };
 
-enum class SchemeType { explicit_euler, crank_nicolson };
+enum class SchemeType { explicit_euler, adaptive_explicit, crank_nicolson };
 enum class Backend { cpu, cuda };
 
 // How w^{n+1} is obtained in the Crank-Nicolson scheme.
@@ -102,10 +102,22 @@ struct CrankNicolsonSpec {
   NewtonSpec newton;
 };
 
+// The adaptive-grid explicit scheme: nodes are a subset of the uniform base grid (domain.dx).
+struct AdaptiveSpec {
+  index_t coarse_stride = 8;       // every coarse_stride-th base node is always kept
+  index_t gradient_stride = 4;     // spacing (in base nodes) where |v_x| > gradient_threshold
+  index_t rate_stride = 2;         // spacing where |v_t| > rate_threshold
+  real gradient_threshold = 0.01;  // |v_x|, v units per space unit
+  real rate_threshold = 0.001;     // |v_t|, v units per time unit
+  real inflection_radius = 5.0;    // every base node within this distance of a front's v_xx = 0
+  index_t regrid_every = 10;       // steps between regrids
+};
+
 struct SchemeSpec {
   SchemeType type = SchemeType::explicit_euler;
   Backend backend = Backend::cpu;
   CrankNicolsonSpec crank_nicolson;
+  AdaptiveSpec adaptive;
 };
 
 enum class Precision { float32, float64 };

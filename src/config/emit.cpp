@@ -97,6 +97,16 @@ std::string to_yaml(const Config& c) {
       << std::pair{"tolerance", cn.newton.tolerance} << YAML::Key << "max_iterations"
       << YAML::Value << cn.newton.max_iterations << YAML::EndMap;
   out << YAML::EndMap;
+  const AdaptiveSpec& ad = c.scheme.adaptive;
+  out << YAML::Key << "adaptive" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "coarse_stride" << YAML::Value << ad.coarse_stride;
+  out << YAML::Key << "gradient_stride" << YAML::Value << ad.gradient_stride;
+  out << YAML::Key << "rate_stride" << YAML::Value << ad.rate_stride;
+  out << std::pair{"gradient_threshold", ad.gradient_threshold}
+      << std::pair{"rate_threshold", ad.rate_threshold}
+      << std::pair{"inflection_radius", ad.inflection_radius};
+  out << YAML::Key << "regrid_every" << YAML::Value << ad.regrid_every;
+  out << YAML::EndMap;
   out << YAML::EndMap;
 
   out << YAML::Key << "output" << YAML::Value << YAML::BeginMap << std::pair{"every", c.output.every}

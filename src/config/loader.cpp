@@ -16,346 +16,18 @@
 #include <sstream>
 
 #include "config/names.hpp"
+#include "config/yaml_reader.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
 
 namespace fhn {
 namespace {
 
-constexpr real kInf = std::numeric_limits<real>::infinity();
+using namespace config_detail;
+
 constexpr index_t kMaxNodes = index_t{1} << 31;   // 16 GiB per state array: beyond any GPU
 constexpr index_t kMaxSteps = index_t{1} << 53;   // n dt stays exact in a double
 constexpr real kMultipleTolerance = 1e-9;         // relative slack for "a multiple of dt"
-
-// ---------------------------------------------------------------------------------------------
-// Messages
-
-// A closed, open or half-open interval of allowed values.
-struct Range {
-  real lo = -kInf;
-  real hi = kInf;
-  bool lo_open = false;
-  bool hi_open = false;
-
-  bool contains(real x) const {
-    return (lo_open ? x > lo : x >= lo) && (hi_open ? x < hi : x <= hi);
-  }
-  std::string describe() const {
-    if (lo == -kInf && hi == kInf) return "any finite number";
-    if (hi == kInf) return std::string(lo_open ? "a number > " : "a number >= ") + format_exact(lo);
-    if (lo == -kInf) return std::string(hi_open ? "a number < " : "a number <= ") + format_exact(hi);
-    return std::string("a number in ") + (lo_open ? "(" : "[") + format_exact(lo) + ", " +
-           format_exact(hi) + (hi_open ? ")" : "]");
-  }
-};
-Range positive() { return {0.0, kInf, true, false}; }
-Range non_negative() { return {0.0, kInf, false, false}; }
-Range any_number() { return {}; }
-Range closed(real lo, real hi) { return {lo, hi, false, false}; }
-
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t substitution = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
-      diagonal = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, substitution});
-    }
-  }
-  return row[b.size()];
-}
-
-// "; did you mean 'gamma'?" when a candidate is close enough to be a plausible typo.
-std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
-  const std::string* best = nullptr;
-  std::size_t best_distance = std::numeric_limits<std::size_t>::max();
-  for (const auto& candidate : candidates) {
-    const std::size_t d = edit_distance(word, candidate);
-    if (d < best_distance) {
-      best_distance = d;
-      best = &candidate;
-    }
-  }
-  const std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
-  if (best == nullptr || best_distance > limit) return "";
-  return "; did you mean '" + *best + "'?";
-}
-
-std::string join(const std::vector<std::string>& words) {
-  std::string out;
-  for (const auto& word : words) out += (out.empty() ? "" : ", ") + word;
-  return out;
-}
-
-std::string node_text(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Scalar: return "'" + node.Scalar() + "'";
-    case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Map: return "a mapping";
-    default: return "nothing";
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Where values came from, and the errors found so far
-
-class Context {
- public:
-  explicit Context(std::string source) : source_(std::move(source)) {}
-
-  // "file:line:column" of a value, or "--set key=value" when an override supplied it (the
-  // value itself, a value inside it, or a section the override created on its way down).
-  std::string where(const std::string& path, const YAML::Mark& mark) const {
-    auto below = [](const std::string& inner, const std::string& outer) {
-      return inner.rfind(outer + ".", 0) == 0 || inner.rfind(outer + "[", 0) == 0;
-    };
-    for (const auto& [key, text] : override_text_) {
-      if (path == key || below(path, key) || (mark.is_null() && below(key, path)))
-        return "--set " + text;
-    }
-    if (mark.is_null()) return source_;
-    return source_ + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
-  }
-  std::string where(const std::string& path) const {
-    const auto it = marks_.find(path);
-    return where(path, it == marks_.end() ? YAML::Mark::null_mark() : it->second);
-  }
-
-  void error(const std::string& path, const YAML::Mark& mark, const std::string& message) {
-    errors_.push_back(where(path, mark) + ": " + message);
-  }
-  void error(const std::string& path, const std::string& message) {
-    errors_.push_back(where(path) + ": " + message);
-  }
-
-  void record(const std::string& path, const YAML::Mark& mark) { marks_[path] = mark; }
-  bool given(const std::string& path) const { return marks_.count(path) != 0; }
-  void add_override(const std::string& path, const std::string& text) {
-    override_text_[path] = text;
-  }
-
-  bool ok() const { return errors_.empty(); }
-  void throw_if_errors() const {
-    if (errors_.empty()) return;
-    std::string message = errors_.size() == 1 ? "invalid configuration:\n"
-                                              : std::to_string(errors_.size()) +
-                                                    " problems in the configuration:\n";
-    for (const auto& e : errors_) message += "  " + e + "\n";
-    message.pop_back();
-    throw ConfigError(message);
-  }
-
- private:
-  std::string source_;
-  std::map<std::string, YAML::Mark> marks_;  // key path -> mark of its value, for keys present
-  std::map<std::string, std::string> override_text_;
-  std::vector<std::string> errors_;
-};
-
-// ---------------------------------------------------------------------------------------------
-// One mapping of the document. Each accessor declares a key as allowed and reads it with its
-// default; when the Section goes out of scope every key present but never declared is reported.
-
-class Section {
- public:
-  Section(Context& ctx, YAML::Node node, std::string path)
-      : ctx_(ctx), node_(std::move(node)), path_(std::move(path)) {
-    if (node_.IsDefined() && !node_.IsNull() && !node_.IsMap()) {
-      ctx_.error(path_, node_.Mark(),
-                 (path_.empty() ? std::string("the document") : "'" + path_ + "'") +
-                     " must be a mapping of keys to values, got " + node_text(node_));
-      node_ = YAML::Node();
-    }
-  }
-  Section(const Section&) = delete;
-  Section& operator=(const Section&) = delete;
-  ~Section() { report_unknown_keys(); }
-
-  std::string path_of(const std::string& key) const {
-    return path_.empty() ? key : path_ + "." + key;
-  }
-  bool has(const std::string& key) {
-    allowed_.push_back(key);
-    return find(key).IsDefined();
-  }
-
-  real number(const std::string& key, real fallback, Range range) {
-    return optional_number(key, range).value_or(fallback);
-  }
-
-  std::optional<real> optional_number(const std::string& key, Range range) {
-    const YAML::Node value = take(key);
-    if (!value.IsDefined()) return std::nullopt;
-    const auto x = parse_number(path_of(key), value, range);
-    return x;
-  }
-
-  real required_number(const std::string& key, Range range) {
-    const auto x = optional_number(key, range);
-    if (!x && !find(key).IsDefined())
-      ctx_.error(path_, node_.Mark(), "missing required key '" + path_of(key) + "' (" +
-                                          range.describe() + ")");
-    return x.value_or(0.0);
-  }
-
-  std::optional<index_t> optional_integer(const std::string& key, index_t lo, index_t hi) {
-    const YAML::Node value = take(key);
-    if (!value.IsDefined()) return std::nullopt;
-    const std::string path = path_of(key);
-    const std::string expected = "a whole number in [" + std::to_string(lo) + ", " +
-                                 std::to_string(hi) + "]";
-    real x = 0.0;
-    if (!value.IsScalar() || !YAML::convert<real>::decode(value, x) || !std::isfinite(x) ||
-        x != std::floor(x)) {
-      ctx_.error(path, value.Mark(), path + ": expected " + expected + ", got " + node_text(value));
-      return std::nullopt;
-    }
-    if (x < static_cast<real>(lo) || x > static_cast<real>(hi)) {
-      ctx_.error(path, value.Mark(), path + ": value " + value.Scalar() + " is out of range; expected " +
-                                         expected);
-      return std::nullopt;
-    }
-    return static_cast<index_t>(x);
-  }
-  index_t integer(const std::string& key, index_t fallback, index_t lo, index_t hi) {
-    return optional_integer(key, lo, hi).value_or(fallback);
-  }
-
-  bool boolean(const std::string& key, bool fallback) {
-    const YAML::Node value = take(key);
-    if (!value.IsDefined()) return fallback;
-    bool b = fallback;
-    if (!value.IsScalar() || !YAML::convert<bool>::decode(value, b)) {
-      ctx_.error(path_of(key), value.Mark(),
-                 path_of(key) + ": expected true or false, got " + node_text(value));
-      return fallback;
-    }
-    return b;
-  }
-
-  std::string text(const std::string& key, const std::string& fallback) {
-    const YAML::Node value = take(key);
-    if (!value.IsDefined()) return fallback;
-    if (!value.IsScalar()) {
-      ctx_.error(path_of(key), value.Mark(),
-                 path_of(key) + ": expected a text value, got " + node_text(value));
-      return fallback;
-    }
-    return value.Scalar();
-  }
-
-  // One of a fixed set of names, e.g. scheme.type.
-  template <class E>
-  E choice(const std::string& key, E fallback, const NameTable<E>& options) {
-    const YAML::Node value = take(key);
-    if (!value.IsDefined()) return fallback;
-    std::vector<std::string> names;
-    for (const auto& option : options) names.push_back(option.first);
-    if (value.IsScalar()) {
-      for (const auto& option : options)
-        if (option.first == value.Scalar()) return option.second;
-    }
-    const std::string word = value.IsScalar() ? value.Scalar() : "";
-    ctx_.error(path_of(key), value.Mark(),
-               path_of(key) + ": " + node_text(value) + " is not allowed; expected one of: " +
-                   join(names) + did_you_mean(word, names));
-    return fallback;
-  }
-
-  // A nested mapping; absent means "all defaults".
-  Section section(const std::string& key) { return Section(ctx_, take(key), path_of(key)); }
-
-  // A value read by the caller itself (lists); declares the key and records its location.
-  YAML::Node raw(const std::string& key) { return take(key); }
-
-  Context& context() { return ctx_; }
-  const YAML::Node& node() const { return node_; }
-  const std::string& path() const { return path_; }
-
-  // Reports a key that is valid in general but not in this combination (e.g. 'width2' for a
-  // constant profile); it is then not reported again as unknown.
-  void forbid(const std::string& key, const std::string& why) {
-    const YAML::Node value = find(key);
-    allowed_.push_back(key);
-    if (value.IsDefined())
-      ctx_.error(path_of(key), value.Mark(), path_of(key) + ": " + why);
-  }
-
- private:
-  YAML::Node find(const std::string& key) const {
-    if (!node_.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
-    for (const auto& entry : node_)
-      if (entry.first.IsScalar() && entry.first.Scalar() == key) return entry.second;
-    return YAML::Node(YAML::NodeType::Undefined);
-  }
-
-  YAML::Node take(const std::string& key) {
-    allowed_.push_back(key);
-    YAML::Node value = find(key);
-    if (value.IsDefined()) {
-      ctx_.record(path_of(key), value.Mark());
-      if (value.IsNull()) {
-        ctx_.error(path_of(key), value.Mark(),
-                   path_of(key) + ": has no value (remove the key to use the default)");
-        return YAML::Node(YAML::NodeType::Undefined);
-      }
-    }
-    return value;
-  }
-
-  std::optional<real> parse_number(const std::string& path, const YAML::Node& value, Range range) {
-    real x = 0.0;
-    if (!value.IsScalar() || !YAML::convert<real>::decode(value, x)) {
-      ctx_.error(path, value.Mark(),
-                 path + ": expected " + range.describe() + ", got " + node_text(value));
-      return std::nullopt;
-    }
-    if (!std::isfinite(x)) {
-      ctx_.error(path, value.Mark(),
-                 path + ": expected a finite number, got " + node_text(value));
-      return std::nullopt;
-    }
-    if (!range.contains(x)) {
-      ctx_.error(path, value.Mark(), path + ": value " + value.Scalar() +
-                                         " is out of range; expected " + range.describe());
-      return std::nullopt;
-    }
-    return x;
-  }
-
-  void report_unknown_keys() {
-    if (!node_.IsMap()) return;
-    std::set<std::string> seen;
-    for (const auto& entry : node_) {
-      const YAML::Node& key = entry.first;
-      if (!key.IsScalar()) {
-        ctx_.error(path_, key.Mark(), "keys must be plain names, got " + node_text(key));
-        continue;
-      }
-      const std::string path = path_of(key.Scalar());
-      if (!seen.insert(key.Scalar()).second) {
-        ctx_.error(path, key.Mark(), "duplicate key '" + path + "'");
-        continue;
-      }
-      if (std::find(allowed_.begin(), allowed_.end(), key.Scalar()) != allowed_.end()) continue;
-      std::vector<std::string> allowed(allowed_.begin(), allowed_.end());
-      std::sort(allowed.begin(), allowed.end());
-      allowed.erase(std::unique(allowed.begin(), allowed.end()), allowed.end());
-      ctx_.error(path, key.Mark(),
-                 "unknown key '" + path + "'" + did_you_mean(key.Scalar(), allowed) +
-                     " (allowed " + (path_.empty() ? "at the top level" : "in '" + path_ + "'") +
-                     ": " + join(allowed) + ")");
-    }
-  }
-
-  Context& ctx_;
-  YAML::Node node_;
-  std::string path_;
-  std::vector<std::string> allowed_;
-};
 
 // ---------------------------------------------------------------------------------------------
 // --set overrides
@@ -435,7 +107,10 @@ void set_at(YAML::Node node, const std::vector<PathStep>& steps, std::size_t s,
     throw ConfigError("--set " + assignment + ": cannot set '" + here + "': '" + above + "' is " +
                       node_text(node) + ", not a section");
   if (last) {
-    node[step.key] = value;
+    if (value.IsNull())
+      node.remove(step.key);  // KEY=~ removes the key: back to its default
+    else
+      node[step.key] = value;
     return;
   }
   if (!node[step.key].IsDefined() || node[step.key].IsNull())
@@ -625,7 +300,7 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
 
   // Forward Euler on D v_xx is stable for dt <= dx^2 / (2 D).
   const real dx = c.domain.dx;
-  if (c.scheme.type == SchemeType::explicit_euler) {
+  if (c.scheme.type == SchemeType::explicit_euler || c.scheme.type == SchemeType::adaptive_explicit) {
     const real limit = dx * dx / (2.0 * c.model.diffusion);
     if (c.time.dt > limit * (1.0 + 1e-12)) {
       ctx.error("time.dt", "time.dt = " + format_exact(c.time.dt) +
@@ -636,6 +311,9 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
     }
   }
 
+  if (c.scheme.type == SchemeType::adaptive_explicit && c.scheme.backend != Backend::cpu)
+    ctx.error("scheme.backend", "scheme.backend: the adaptive_explicit scheme runs on the cpu "
+                                "backend only");
   // The tridiagonal solver works where the scheme keeps its state; its default follows the
   // backend.
   solvers::TridiagonalBackend& solver = c.scheme.crank_nicolson.tridiagonal;
@@ -743,6 +421,15 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
     Section newton = cn.section("newton");
     spec.newton.tolerance = newton.number("tolerance", spec.newton.tolerance, {0.0, 1.0, true, false});
     spec.newton.max_iterations = newton.integer("max_iterations", spec.newton.max_iterations, 1, 1000);
+    Section ad = s.section("adaptive");
+    AdaptiveSpec& a = c.scheme.adaptive;
+    a.coarse_stride = ad.integer("coarse_stride", a.coarse_stride, 1, 1 << 20);
+    a.gradient_stride = ad.integer("gradient_stride", a.gradient_stride, 1, 1 << 20);
+    a.rate_stride = ad.integer("rate_stride", a.rate_stride, 1, 1 << 20);
+    a.gradient_threshold = ad.number("gradient_threshold", a.gradient_threshold, positive());
+    a.rate_threshold = ad.number("rate_threshold", a.rate_threshold, positive());
+    a.inflection_radius = ad.number("inflection_radius", a.inflection_radius, non_negative());
+    a.regrid_every = ad.integer("regrid_every", a.regrid_every, 1, 1 << 30);
   }
   {
     Section o = top.section("output");
@@ -751,25 +438,8 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
     c.output.vtk = o.boolean("vtk", c.output.vtk);
     c.output.spacetime = o.boolean("spacetime", c.output.spacetime);
     c.output.newton_log = o.boolean("newton_log", c.output.newton_log);
-    const YAML::Node probes = o.raw("probes");
-    c.output.probes = {0.0, 0.5 * c.domain.length, c.domain.length};
-    if (probes.IsDefined()) {
-      c.output.probes.clear();
-      if (!probes.IsSequence()) {
-        ctx.error("output.probes", probes.Mark(),
-                  "output.probes: expected a list of positions, e.g. [0.0, 100.0], got " +
-                      node_text(probes));
-      }
-      for (std::size_t i = 0; probes.IsSequence() && i < probes.size(); ++i) {
-        real x = 0.0;
-        if (!probes[i].IsScalar() || !YAML::convert<real>::decode(probes[i], x) || !std::isfinite(x))
-          ctx.error("output.probes", probes[i].Mark(),
-                    "output.probes[" + std::to_string(i) + "]: expected a position (a number), got " +
-                        node_text(probes[i]));
-        else
-          c.output.probes.push_back(x);
-      }
-    }
+    c.output.probes = o.numbers("probes", any_number(), true, "[0.0, 100.0]")
+                          .value_or(std::vector<real>{0.0, 0.5 * c.domain.length, c.domain.length});
   }
   if (ctx.ok()) check_consistency(c, top, build);
   return c;
@@ -777,15 +447,8 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
 
 Config load(const std::string& text, const std::string& source,
             const std::vector<std::string>& overrides, const BuildCapabilities& build) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    throw ConfigError(source + ":" + std::to_string(e.mark.line + 1) + ":" +
-                      std::to_string(e.mark.column + 1) + ": YAML syntax error: " + e.msg);
-  }
+  YAML::Node root = parse_yaml(text, source);
   Context ctx(source);
-  if (root.IsNull() || !root.IsDefined()) root = YAML::Node(YAML::NodeType::Map);
   for (const auto& assignment : overrides) apply_override(root, assignment, ctx);
   Config config;
   {
@@ -804,14 +467,21 @@ Config load_config_text(const std::string& text, const std::string& source,
 
 Config load_config(const std::string& path, const std::vector<std::string>& overrides,
                    const BuildCapabilities& build) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw ConfigError(path + ": is a directory, expected a YAML config file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path + ": cannot open config file (" + std::strerror(errno) + ")");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return load(text.str(), path, overrides, build);
+  return load(read_text_file(path, "config file"), path, overrides, build);
 }
 
+namespace config_detail {
+
+std::string read_text_file(const std::string& path, const std::string& what) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw ConfigError(path + ": is a directory, expected a YAML " + what);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path + ": cannot open " + what + " (" + std::strerror(errno) + ")");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace config_detail
 }  // namespace fhn

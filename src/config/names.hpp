@@ -14,6 +14,7 @@ using NameTable = std::vector<std::pair<std::string, E>>;
 
 inline const NameTable<SchemeType>& scheme_type_names() {
   static const NameTable<SchemeType> table{{"explicit", SchemeType::explicit_euler},
+                                           {"adaptive_explicit", SchemeType::adaptive_explicit},
                                            {"crank_nicolson", SchemeType::crank_nicolson}};
   return table;
 }

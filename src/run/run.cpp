@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/format.hpp"
 #include "io/atomic_file.hpp"
+#include "io/grid_csv.hpp"
 #include "io/json.hpp"
 #include "io/newton_csv.hpp"
 #include "io/probes_csv.hpp"
@@ -67,11 +68,15 @@ std::string instability_hint(const Config& c) {
   if (c.scheme.type == SchemeType::crank_nicolson)
     return "time.dt = " + format_exact(c.time.dt) +
            " may be too large for Newton to track the solution; try a smaller time.dt";
-  const real limit = c.domain.dx * c.domain.dx / (2.0 * c.model.diffusion);
+  // The odd-even mode grows by |1 - dt (4 D / dx^2 - f'(v))| per step, and f'(v) reaches
+  // -(1 - a) where v = 1 (excited regions): stability there needs dt <= 2 / (4 D/dx^2 + 1 - a).
+  const real h2 = c.domain.dx * c.domain.dx;
+  const real diffusion_limit = h2 / (2.0 * c.model.diffusion);
+  const real excited_limit = 2.0 / (4.0 * c.model.diffusion / h2 + 1.0 - c.model.a);
   return "time.dt = " + format_exact(c.time.dt) +
-         " may be too large: forward Euler needs dt <= dx^2/(2 D) = " + format_exact(limit) +
-         " for diffusion, and less where the reaction term is stiff (|v| far outside [0, 1]); "
-         "try a smaller time.dt";
+         " may be too large: forward Euler needs dt <= dx^2/(2 D) = " + format_exact(diffusion_limit) +
+         " for diffusion alone, and dt <= 2/(4 D/dx^2 + 1 - a) = " + format_exact(excited_limit) +
+         " where v is near 1 (the reaction term's slope f'(1) = a - 1); try a smaller time.dt";
 }
 
 JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string& status,
@@ -91,7 +96,10 @@ JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string
       .add("frames", loop.frames)
       .add("wall_seconds", wall_seconds)
       .add("step_seconds", loop.step_seconds);
-  const real node_steps = static_cast<real>(loop.steps) * static_cast<real>(c.domain.nodes);
+  // Node-steps actually computed: the moving grid's own count, else steps x nodes.
+  const GridStats* grid = scheme.grid_stats();
+  const real node_steps = grid ? grid->node_steps()
+                               : static_cast<real>(loop.steps) * static_cast<real>(c.domain.nodes);
   if (node_steps > 0)
     s.add("ns_per_node_step", 1e9 * loop.step_seconds / node_steps);
   else
@@ -110,6 +118,17 @@ JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string
     else
       n.add_null("convergence_order");
     s.add("newton", n);
+  }
+  if (grid) {
+    const auto base = static_cast<real>(grid->base_nodes());
+    JsonObject g;
+    g.add("base_nodes", grid->base_nodes())
+        .add("mean_nodes", grid->mean_nodes())
+        .add("max_nodes", grid->max_nodes())
+        .add("mean_ratio", grid->mean_nodes() / base)
+        .add("max_ratio", static_cast<real>(grid->max_nodes()) / base)
+        .add("regrids", static_cast<index_t>(grid->regrids().size()));
+    s.add("grid", g);
   }
   if (front) {
     JsonObject f;
@@ -151,7 +170,9 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   log.line("config: " + c.source + " (resolved copy: config.yaml)");
   log.line("scheme: " + scheme->name() + ", device: host CPU");
   log.line("grid: " + std::to_string(c.domain.nodes) + " nodes, dx = " + format_exact(c.domain.dx) +
-           ", length = " + format_exact(c.domain.length));
+           ", length = " + format_exact(c.domain.length) +
+           (scheme->grid_stats() ? " (the base grid; the adaptive grid is a subset, see grid.csv)"
+                                 : ""));
   log.line("time: dt = " + format_exact(c.time.dt) + ", end = " + format_exact(c.time.end) + ", " +
            std::to_string(c.time.steps) + " steps, a frame every " +
            std::to_string(c.output.every_steps) + " steps");
@@ -161,6 +182,8 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   if (c.output.vtk) owned.push_back(make_vtk_series_writer(dir, c.name, c.output.precision));
   if (c.output.spacetime) owned.push_back(make_spacetime_writer(dir / "spacetime.vti", 4096));
   if (!c.output.probes.empty()) owned.push_back(make_probe_writer(dir / "probes.csv", c.output.probes));
+  if (const GridStats* grid = scheme->grid_stats())
+    owned.push_back(make_grid_writer(dir / "grid.csv", *grid));
   auto tracker = std::make_unique<FrontTracker>(c.domain.length);
   std::vector<FrameSink*> sinks;
   for (auto& sink : owned) sinks.push_back(sink.get());
@@ -207,6 +230,10 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   log.line("done: " + std::to_string(loop.steps) + " steps, " + std::to_string(loop.frames) +
            " frames, " + format_exact(summary.wall_seconds) + " s wall, " +
            format_exact(loop.step_seconds) + " s stepping");
+  if (const GridStats* grid = scheme->grid_stats())
+    log.line("adaptive grid: " + format_exact(grid->mean_nodes()) + " nodes on average, at most " +
+             std::to_string(grid->max_nodes()) + ", of " + std::to_string(grid->base_nodes()) +
+             " base nodes");
   return summary;
 }
 

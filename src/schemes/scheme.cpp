@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "schemes/adaptive_explicit_cpu.hpp"
 #include "schemes/crank_nicolson_cpu.hpp"
 #include "schemes/cuda_schemes.hpp"
 #include "schemes/explicit_cpu.hpp"
@@ -21,6 +22,8 @@ std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem
   switch (config.scheme.type) {
     case SchemeType::explicit_euler:
       return std::make_unique<ExplicitCpu>(problem);
+    case SchemeType::adaptive_explicit:
+      return std::make_unique<AdaptiveExplicitCpu>(problem, config.scheme.adaptive);
     case SchemeType::crank_nicolson:
       return std::make_unique<CrankNicolsonCpu>(problem, config.scheme.crank_nicolson, newton_log);
   }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "grid/grid_stats.hpp"
 #include "model/problem.hpp"
 #include "schemes/newton.hpp"
 
@@ -33,6 +34,8 @@ class Scheme {
   virtual index_t first_non_finite() const = 0;
   // Newton statistics of an implicit scheme; nullptr for explicit ones.
   virtual const NewtonStats* newton_stats() const { return nullptr; }
+  // Node counts of a scheme whose grid moves (adaptive_explicit); nullptr on a fixed grid.
+  virtual const GridStats* grid_stats() const { return nullptr; }
 };
 
 // Index of the first i with v[i] or w[i] NaN or infinite, or -1 (host arrays of equal size).

@@ -17,23 +17,36 @@ Snapshot final_state(const Config& config) {
   return out;
 }
 
-real distance_on_common_nodes(const std::vector<real>& coarse_x, const std::vector<real>& coarse_v,
-                              const std::vector<real>& fine_x, const std::vector<real>& fine_v,
-                              Norm norm) {
-  FHN_VERIFY(!coarse_x.empty() && coarse_x.size() == coarse_v.size() &&
-                 fine_x.size() == fine_v.size() && fine_x.size() >= coarse_x.size(),
-             InternalError, "distance_on_common_nodes: inconsistent sizes");
-  real sum = 0.0, largest = 0.0;
+std::vector<real> restrict_to(const std::vector<real>& coarse_x, const std::vector<real>& fine_x,
+                              const std::vector<real>& fine_values) {
+  FHN_VERIFY(!coarse_x.empty() && fine_x.size() == fine_values.size() &&
+                 fine_x.size() >= coarse_x.size(),
+             InternalError, "restrict_to: inconsistent sizes");
+  const real spacing = fine_x.size() > 1 ? fine_x[1] - fine_x[0] : 1.0;
+  std::vector<real> values(coarse_x.size());
   std::size_t j = 0;
   for (std::size_t i = 0; i < coarse_x.size(); ++i) {
     // Advance in the fine grid to the node nearest coarse_x[i] (both sorted).
     while (j + 1 < fine_x.size() &&
            std::abs(fine_x[j + 1] - coarse_x[i]) <= std::abs(fine_x[j] - coarse_x[i]))
       ++j;
-    const real spacing = fine_x.size() > 1 ? fine_x[1] - fine_x[0] : 1.0;
-    FHN_VERIFY(std::abs(fine_x[j] - coarse_x[i]) <= 1e-6 * spacing,
-               InternalError, "distance_on_common_nodes: coarse node not on the fine grid");
-    const real d = coarse_v[i] - fine_v[j];
+    FHN_VERIFY(std::abs(fine_x[j] - coarse_x[i]) <= 1e-6 * spacing, InternalError,
+               "restrict_to: coarse node x = " + std::to_string(coarse_x[i]) +
+                   " is not on the fine grid");
+    values[i] = fine_values[j];
+  }
+  return values;
+}
+
+real distance_on_common_nodes(const std::vector<real>& coarse_x, const std::vector<real>& coarse_v,
+                              const std::vector<real>& fine_x, const std::vector<real>& fine_v,
+                              Norm norm) {
+  FHN_VERIFY(coarse_x.size() == coarse_v.size(), InternalError,
+             "distance_on_common_nodes: inconsistent sizes");
+  const std::vector<real> fine_at_coarse = restrict_to(coarse_x, fine_x, fine_v);
+  real sum = 0.0, largest = 0.0;
+  for (std::size_t i = 0; i < coarse_x.size(); ++i) {
+    const real d = coarse_v[i] - fine_at_coarse[i];
     sum += d * d;
     largest = std::max(largest, std::abs(d));
   }

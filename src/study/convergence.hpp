@@ -3,7 +3,7 @@
 // compare solutions of different resolutions on their common nodes, and observed orders.
 #include <vector>
 
-#include "config/config.hpp"
+#include "config/study_config.hpp"
 #include "schemes/scheme.hpp"
 
 namespace fhn {
@@ -11,7 +11,11 @@ namespace fhn {
 // Runs `config` to time.end in memory and returns the final state.
 Snapshot final_state(const Config& config);
 
-enum class Norm { rmse, max };
+// The fine solution's values at the coarse nodes. The fine grid must contain every coarse node
+// (fine spacing = coarse spacing / integer); each coarse node is matched with the fine node at
+// the same position.
+std::vector<real> restrict_to(const std::vector<real>& coarse_x, const std::vector<real>& fine_x,
+                              const std::vector<real>& fine_values);
 
 // Distance between a coarse and a fine solution on the coarse nodes. The fine grid must
 // contain every coarse node (fine spacing = coarse spacing / integer); each coarse node is

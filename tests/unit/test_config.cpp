@@ -49,7 +49,7 @@ TEST_CASE("wrong types name the key, the value and the expected type") {
   CHECK(contains(config_error("output: {spacetime: maybe}\n"),
                  "output.spacetime: expected true or false, got 'maybe'"));
   CHECK(contains(config_error("model: [1, 2]\n"), "'model' must be a mapping of keys to values, got a list"));
-  CHECK(contains(config_error("output: {probes: 5}\n"), "output.probes: expected a list of positions"));
+  CHECK(contains(config_error("output: {probes: 5}\n"), "output.probes: expected a list of numbers, e.g. [0.0, 100.0], got '5'"));
 }
 
 TEST_CASE("out-of-range values are rejected with the allowed range") {
@@ -156,6 +156,10 @@ TEST_CASE("--set overrides any key with the same checks") {
       {"stimulus[0].amplitude=0.75", "stimulus.0.start=3"});
   CHECK(s.stimulus[0].amplitude == 0.75);
   CHECK(s.stimulus[0].start == 3.0);
+  // KEY=~ removes a key, so the exclusive dx can replace nodes.
+  const fhn::Config d = config_from("domain: {length: 10, nodes: 11}\ntime: {dt: 0.01, end: 1}\n",
+                                    {"domain.nodes=~", "domain.dx=0.5"});
+  CHECK(d.domain.nodes == 21);
 }
 
 TEST_CASE("YAML syntax errors give the line") {

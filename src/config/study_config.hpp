@@ -1,0 +1,53 @@
+#pragma once
+// A study (fhn converge STUDY.yaml): a base run config, overrides, and what to vary. Three kinds:
+//   convergence: refine time.dt or domain.dx by `ratio` over `levels`, compare with a reference
+//                at given times, report errors and observed orders;
+//   stability:   sweep dt/dx^2 for each tridiagonal solver, report where the solution stops
+//                being bounded or oscillation-free;
+//   newton:      iterations per step and ||du|| per iteration for each tridiagonal solver.
+// configs/studies/README.md documents every key.
+#include <string>
+#include <vector>
+
+#include "config/config.hpp"
+
+namespace fhn {
+
+enum class StudyKind { convergence, stability, newton };
+enum class ReferenceKind { finest, value, richardson };
+enum class Norm { rmse, max };
+
+struct StudyConfig {
+  std::string name;
+  std::string source;
+  StudyKind kind = StudyKind::convergence;
+  std::string base;                    // path of the base run config (resolved)
+  std::vector<std::string> overrides;  // "key=value", applied to the base config
+
+  // convergence
+  std::string refine = "time.dt";      // time.dt or domain.dx
+  real start = 0.1;                    // the coarsest value of `refine`
+  real ratio = 2.0;                    // each level divides the value by this
+  index_t levels = 4;
+  ReferenceKind reference = ReferenceKind::finest;
+  real reference_value = 0.0;          // reference: {value: ...}
+  std::vector<real> times;             // comparison times (default: the base config's end)
+  Norm norm = Norm::rmse;
+
+  // stability
+  std::vector<real> ratios;            // dt / dx^2
+  real end = 100.0;                    // simulated time per run
+  real bound = 2.0;                    // |v| above this counts as unbounded
+  real oscillation_tolerance = 1e-6;   // zig-zag amplitude above this counts as oscillation
+
+  // stability and newton
+  std::vector<solvers::TridiagonalBackend> solvers;  // empty: the base config's
+
+  // newton
+  index_t steps = 100;
+};
+
+StudyConfig load_study(const std::string& path);
+StudyConfig load_study_text(const std::string& text, const std::string& source);
+
+}  // namespace fhn

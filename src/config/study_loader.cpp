@@ -1,0 +1,143 @@
+// Study YAML -> StudyConfig, with the same strictness as run configs.
+#include <filesystem>
+
+#include "config/study_config.hpp"
+#include "config/yaml_reader.hpp"
+
+namespace fhn {
+namespace {
+
+using namespace config_detail;
+
+const NameTable<StudyKind>& study_kind_names() {
+  static const NameTable<StudyKind> table{{"convergence", StudyKind::convergence},
+                                          {"stability", StudyKind::stability},
+                                          {"newton", StudyKind::newton}};
+  return table;
+}
+
+std::vector<solvers::TridiagonalBackend> read_solvers(Section& s) {
+  std::vector<solvers::TridiagonalBackend> result;
+  const YAML::Node list = s.raw("solvers");
+  if (!list.IsDefined()) return result;
+  const std::string path = s.path_of("solvers");
+  if (!list.IsSequence()) {
+    s.context().error(path, list.Mark(), path + ": expected a list such as [thomas, cusparse], got " +
+                                             node_text(list));
+    return result;
+  }
+  std::vector<std::string> names;
+  for (const auto& entry : tridiagonal_names()) names.push_back(entry.first);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    bool found = false;
+    for (const auto& entry : tridiagonal_names()) {
+      if (list[i].IsScalar() && list[i].Scalar() == entry.first) {
+        result.push_back(entry.second);
+        found = true;
+      }
+    }
+    if (!found)
+      s.context().error(path, list[i].Mark(),
+                        path + "[" + std::to_string(i) + "]: " + node_text(list[i]) +
+                            " is not a tridiagonal solver; expected one of: " + join(names));
+  }
+  return result;
+}
+
+StudyConfig read_study(const YAML::Node& root, Context& ctx, const std::string& source) {
+  StudyConfig st;
+  st.source = source;
+  Section top(ctx, root, "");
+  st.name = top.text("name", std::filesystem::path(source).stem().string());
+  st.kind = top.choice("study", st.kind, study_kind_names());
+  if (!top.has("study"))
+    ctx.error("study", root.Mark(), "missing required key 'study' (convergence, stability or newton)");
+
+  // The base config, relative to the study file.
+  const std::string base = top.text("base", "");
+  if (base.empty()) {
+    ctx.error("base", root.Mark(), "missing required key 'base' (the run config to start from)");
+  } else {
+    const std::filesystem::path p(base);
+    st.base = (p.is_absolute() ? p : std::filesystem::path(source).parent_path() / p).lexically_normal().string();
+  }
+
+  // set: {key: value, ...} -> "key=value" overrides of the base config.
+  const YAML::Node set = top.raw("set");
+  if (set.IsDefined()) {
+    if (!set.IsMap()) {
+      ctx.error("set", set.Mark(), "set: expected a mapping of config keys to values, e.g. {time.end: 1}");
+    } else {
+      for (const auto& entry : set) {
+        YAML::Emitter value;
+        value << YAML::Flow << entry.second;
+        st.overrides.push_back(entry.first.Scalar() + "=" + value.c_str());
+      }
+    }
+  }
+
+  if (st.kind == StudyKind::convergence) {
+    Section r = top.section("refine");
+    st.refine = r.text("key", st.refine);
+    if (st.refine != "time.dt" && st.refine != "domain.dx")
+      ctx.error("refine.key", "refine.key: '" + st.refine + "' cannot be refined; expected time.dt or domain.dx");
+    st.start = r.required_number("start", positive());
+    st.ratio = r.number("ratio", st.ratio, {1.0, kInf, true, false});
+    st.levels = r.integer("levels", st.levels, 2, 20);
+
+    const YAML::Node reference = top.raw("reference");
+    if (reference.IsDefined() && reference.IsMap()) {
+      Section ref(ctx, reference, "reference");
+      st.reference = ReferenceKind::value;
+      st.reference_value = ref.required_number("value", positive());
+    } else {
+      const std::string word = reference.IsDefined() && reference.IsScalar() ? reference.Scalar() : "finest";
+      if (word == "finest")
+        st.reference = ReferenceKind::finest;
+      else if (word == "richardson")
+        st.reference = ReferenceKind::richardson;
+      else
+        ctx.error("reference", reference.Mark(),
+                  "reference: " + node_text(reference) +
+                      " is not allowed; expected finest, richardson or {value: <a finer " + st.refine + ">}");
+    }
+    if (st.reference == ReferenceKind::richardson && st.levels < 3)
+      ctx.error("refine.levels", "refine.levels: richardson extrapolation needs at least 3 levels");
+    Section compare = top.section("compare");
+    st.times = compare.numbers("times", {0.0, kInf, true, false}, false, "[0.5, 1.0]").value_or(st.times);
+    st.norm = compare.choice("norm", st.norm, NameTable<Norm>{{"rmse", Norm::rmse}, {"max", Norm::max}});
+  } else if (st.kind == StudyKind::stability) {
+    Section sweep = top.section("sweep");
+    st.ratios = sweep.numbers("ratios", {0.0, kInf, true, false}, false, "[0.5, 1, 2]").value_or(st.ratios);
+    if (st.ratios.empty() && ctx.ok())
+      ctx.error("sweep", root.Mark(), "missing required key 'sweep.ratios' (values of dt/dx^2)");
+    st.solvers = read_solvers(sweep);
+    st.end = sweep.number("end", st.end, {0.0, kInf, true, false});
+    st.bound = sweep.number("bound", st.bound, {0.0, kInf, true, false});
+    st.oscillation_tolerance = sweep.number("oscillation_tolerance", st.oscillation_tolerance, {0.0, kInf, true, false});
+  } else {
+    Section newton = top.section("newton");
+    st.solvers = read_solvers(newton);
+    st.steps = newton.integer("steps", st.steps, 1, 1 << 30);
+  }
+  return st;
+}
+
+}  // namespace
+
+StudyConfig load_study_text(const std::string& text, const std::string& source) {
+  const YAML::Node root = parse_yaml(text, source);
+  Context ctx(source);
+  StudyConfig study;
+  {
+    study = read_study(root, ctx, source);
+  }  // the top-level Section reports unknown keys as it closes
+  ctx.throw_if_errors();
+  return study;
+}
+
+StudyConfig load_study(const std::string& path) {
+  return load_study_text(read_text_file(path, "study file"), path);
+}
+
+}  // namespace fhn

@@ -1,0 +1,398 @@
+#pragma once
+// Strict reading of YAML mappings, shared by the run-config and the study-config loaders:
+// where each value came from (file:line:column or --set), the errors found so far, and a
+// Section that declares the keys it accepts and reports every other key as unknown, with a
+// did-you-mean. Only src/config/*.cpp includes this (and so yaml-cpp).
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "config/names.hpp"
+#include "core/error.hpp"
+#include "core/format.hpp"
+
+namespace fhn::config_detail {
+
+constexpr real kInf = std::numeric_limits<real>::infinity();
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+
+// A closed, open or half-open interval of allowed values.
+struct Range {
+  real lo = -kInf;
+  real hi = kInf;
+  bool lo_open = false;
+  bool hi_open = false;
+
+  bool contains(real x) const {
+    return (lo_open ? x > lo : x >= lo) && (hi_open ? x < hi : x <= hi);
+  }
+  std::string describe() const {
+    if (lo == -kInf && hi == kInf) return "any finite number";
+    if (hi == kInf) return std::string(lo_open ? "a number > " : "a number >= ") + format_exact(lo);
+    if (lo == -kInf) return std::string(hi_open ? "a number < " : "a number <= ") + format_exact(hi);
+    return std::string("a number in ") + (lo_open ? "(" : "[") + format_exact(lo) + ", " +
+           format_exact(hi) + (hi_open ? ")" : "]");
+  }
+};
+inline Range positive() { return {0.0, kInf, true, false}; }
+inline Range non_negative() { return {0.0, kInf, false, false}; }
+inline Range any_number() { return {}; }
+inline Range closed(real lo, real hi) { return {lo, hi, false, false}; }
+
+inline std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t substitution = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
+      diagonal = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, substitution});
+    }
+  }
+  return row[b.size()];
+}
+
+// "; did you mean 'gamma'?" when a candidate is close enough to be a plausible typo.
+inline std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
+  const std::string* best = nullptr;
+  std::size_t best_distance = std::numeric_limits<std::size_t>::max();
+  for (const auto& candidate : candidates) {
+    const std::size_t d = edit_distance(word, candidate);
+    if (d < best_distance) {
+      best_distance = d;
+      best = &candidate;
+    }
+  }
+  const std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
+  if (best == nullptr || best_distance > limit) return "";
+  return "; did you mean '" + *best + "'?";
+}
+
+inline std::string join(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& word : words) out += (out.empty() ? "" : ", ") + word;
+  return out;
+}
+
+inline std::string node_text(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Scalar: return "'" + node.Scalar() + "'";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Map: return "a mapping";
+    default: return "nothing";
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Where values came from, and the errors found so far
+
+class Context {
+ public:
+  explicit Context(std::string source) : source_(std::move(source)) {}
+
+  // "file:line:column" of a value, or "--set key=value" when an override supplied it (the
+  // value itself, a value inside it, or a section the override created on its way down).
+  std::string where(const std::string& path, const YAML::Mark& mark) const {
+    auto below = [](const std::string& inner, const std::string& outer) {
+      return inner.rfind(outer + ".", 0) == 0 || inner.rfind(outer + "[", 0) == 0;
+    };
+    for (const auto& [key, text] : override_text_) {
+      if (path == key || below(path, key) || (mark.is_null() && below(key, path)))
+        return "--set " + text;
+    }
+    if (mark.is_null()) return source_;
+    return source_ + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
+  }
+  std::string where(const std::string& path) const {
+    const auto it = marks_.find(path);
+    return where(path, it == marks_.end() ? YAML::Mark::null_mark() : it->second);
+  }
+
+  void error(const std::string& path, const YAML::Mark& mark, const std::string& message) {
+    errors_.push_back(where(path, mark) + ": " + message);
+  }
+  void error(const std::string& path, const std::string& message) {
+    errors_.push_back(where(path) + ": " + message);
+  }
+
+  void record(const std::string& path, const YAML::Mark& mark) { marks_[path] = mark; }
+  bool given(const std::string& path) const { return marks_.count(path) != 0; }
+  void add_override(const std::string& path, const std::string& text) {
+    override_text_[path] = text;
+  }
+
+  bool ok() const { return errors_.empty(); }
+  void throw_if_errors() const {
+    if (errors_.empty()) return;
+    std::string message = errors_.size() == 1 ? "invalid configuration:\n"
+                                              : std::to_string(errors_.size()) +
+                                                    " problems in the configuration:\n";
+    for (const auto& e : errors_) message += "  " + e + "\n";
+    message.pop_back();
+    throw ConfigError(message);
+  }
+
+ private:
+  std::string source_;
+  std::map<std::string, YAML::Mark> marks_;  // key path -> mark of its value, for keys present
+  std::map<std::string, std::string> override_text_;
+  std::vector<std::string> errors_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// One mapping of the document. Each accessor declares a key as allowed and reads it with its
+// default; when the Section goes out of scope every key present but never declared is reported.
+
+class Section {
+ public:
+  Section(Context& ctx, YAML::Node node, std::string path)
+      : ctx_(ctx), node_(std::move(node)), path_(std::move(path)) {
+    if (node_.IsDefined() && !node_.IsNull() && !node_.IsMap()) {
+      ctx_.error(path_, node_.Mark(),
+                 (path_.empty() ? std::string("the document") : "'" + path_ + "'") +
+                     " must be a mapping of keys to values, got " + node_text(node_));
+      node_ = YAML::Node();
+    }
+  }
+  Section(const Section&) = delete;
+  Section& operator=(const Section&) = delete;
+  ~Section() { report_unknown_keys(); }
+
+  std::string path_of(const std::string& key) const {
+    return path_.empty() ? key : path_ + "." + key;
+  }
+  bool has(const std::string& key) {
+    allowed_.push_back(key);
+    return find(key).IsDefined();
+  }
+
+  real number(const std::string& key, real fallback, Range range) {
+    return optional_number(key, range).value_or(fallback);
+  }
+
+  std::optional<real> optional_number(const std::string& key, Range range) {
+    const YAML::Node value = take(key);
+    if (!value.IsDefined()) return std::nullopt;
+    const auto x = parse_number(path_of(key), value, range);
+    return x;
+  }
+
+  real required_number(const std::string& key, Range range) {
+    const auto x = optional_number(key, range);
+    if (!x && !find(key).IsDefined())
+      ctx_.error(path_, node_.Mark(), "missing required key '" + path_of(key) + "' (" +
+                                          range.describe() + ")");
+    return x.value_or(0.0);
+  }
+
+  std::optional<index_t> optional_integer(const std::string& key, index_t lo, index_t hi) {
+    const YAML::Node value = take(key);
+    if (!value.IsDefined()) return std::nullopt;
+    const std::string path = path_of(key);
+    const std::string expected = "a whole number in [" + std::to_string(lo) + ", " +
+                                 std::to_string(hi) + "]";
+    real x = 0.0;
+    if (!value.IsScalar() || !YAML::convert<real>::decode(value, x) || !std::isfinite(x) ||
+        x != std::floor(x)) {
+      ctx_.error(path, value.Mark(), path + ": expected " + expected + ", got " + node_text(value));
+      return std::nullopt;
+    }
+    if (x < static_cast<real>(lo) || x > static_cast<real>(hi)) {
+      ctx_.error(path, value.Mark(), path + ": value " + value.Scalar() + " is out of range; expected " +
+                                         expected);
+      return std::nullopt;
+    }
+    return static_cast<index_t>(x);
+  }
+  index_t integer(const std::string& key, index_t fallback, index_t lo, index_t hi) {
+    return optional_integer(key, lo, hi).value_or(fallback);
+  }
+
+  bool boolean(const std::string& key, bool fallback) {
+    const YAML::Node value = take(key);
+    if (!value.IsDefined()) return fallback;
+    bool b = fallback;
+    if (!value.IsScalar() || !YAML::convert<bool>::decode(value, b)) {
+      ctx_.error(path_of(key), value.Mark(),
+                 path_of(key) + ": expected true or false, got " + node_text(value));
+      return fallback;
+    }
+    return b;
+  }
+
+  std::string text(const std::string& key, const std::string& fallback) {
+    const YAML::Node value = take(key);
+    if (!value.IsDefined()) return fallback;
+    if (!value.IsScalar()) {
+      ctx_.error(path_of(key), value.Mark(),
+                 path_of(key) + ": expected a text value, got " + node_text(value));
+      return fallback;
+    }
+    return value.Scalar();
+  }
+
+  // One of a fixed set of names, e.g. scheme.type.
+  template <class E>
+  E choice(const std::string& key, E fallback, const NameTable<E>& options) {
+    const YAML::Node value = take(key);
+    if (!value.IsDefined()) return fallback;
+    std::vector<std::string> names;
+    for (const auto& option : options) names.push_back(option.first);
+    if (value.IsScalar()) {
+      for (const auto& option : options)
+        if (option.first == value.Scalar()) return option.second;
+    }
+    const std::string word = value.IsScalar() ? value.Scalar() : "";
+    ctx_.error(path_of(key), value.Mark(),
+               path_of(key) + ": " + node_text(value) + " is not allowed; expected one of: " +
+                   join(names) + did_you_mean(word, names));
+    return fallback;
+  }
+
+  // A list of numbers in `range`; absent gives nullopt. `example` shows the expected form.
+  std::optional<std::vector<real>> numbers(const std::string& key, Range range, bool allow_empty,
+                                           const std::string& example) {
+    const YAML::Node list = take(key);
+    if (!list.IsDefined()) return std::nullopt;
+    const std::string path = path_of(key);
+    std::vector<real> values;
+    if (!list.IsSequence() || (!allow_empty && list.size() == 0)) {
+      ctx_.error(path, list.Mark(),
+                 path + ": expected a " + (allow_empty ? "" : "non-empty ") + "list of numbers, e.g. " +
+                     example + ", got " + node_text(list));
+      return values;
+    }
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      real x = 0.0;
+      if (!list[i].IsScalar() || !YAML::convert<real>::decode(list[i], x) || !std::isfinite(x) ||
+          !range.contains(x))
+        ctx_.error(path, list[i].Mark(), path + "[" + std::to_string(i) + "]: expected " +
+                                             range.describe() + ", got " + node_text(list[i]));
+      else
+        values.push_back(x);
+    }
+    return values;
+  }
+
+  // A nested mapping; absent means "all defaults".
+  Section section(const std::string& key) { return Section(ctx_, take(key), path_of(key)); }
+
+  // A value read by the caller itself (lists); declares the key and records its location.
+  YAML::Node raw(const std::string& key) { return take(key); }
+
+  Context& context() { return ctx_; }
+  const YAML::Node& node() const { return node_; }
+  const std::string& path() const { return path_; }
+
+  // Reports a key that is valid in general but not in this combination (e.g. 'width2' for a
+  // constant profile); it is then not reported again as unknown.
+  void forbid(const std::string& key, const std::string& why) {
+    const YAML::Node value = find(key);
+    allowed_.push_back(key);
+    if (value.IsDefined())
+      ctx_.error(path_of(key), value.Mark(), path_of(key) + ": " + why);
+  }
+
+ private:
+  YAML::Node find(const std::string& key) const {
+    if (!node_.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
+    for (const auto& entry : node_)
+      if (entry.first.IsScalar() && entry.first.Scalar() == key) return entry.second;
+    return YAML::Node(YAML::NodeType::Undefined);
+  }
+
+  YAML::Node take(const std::string& key) {
+    allowed_.push_back(key);
+    YAML::Node value = find(key);
+    if (value.IsDefined()) {
+      ctx_.record(path_of(key), value.Mark());
+      if (value.IsNull()) {
+        ctx_.error(path_of(key), value.Mark(),
+                   path_of(key) + ": has no value (remove the key to use the default)");
+        return YAML::Node(YAML::NodeType::Undefined);
+      }
+    }
+    return value;
+  }
+
+  std::optional<real> parse_number(const std::string& path, const YAML::Node& value, Range range) {
+    real x = 0.0;
+    if (!value.IsScalar() || !YAML::convert<real>::decode(value, x)) {
+      ctx_.error(path, value.Mark(),
+                 path + ": expected " + range.describe() + ", got " + node_text(value));
+      return std::nullopt;
+    }
+    if (!std::isfinite(x)) {
+      ctx_.error(path, value.Mark(),
+                 path + ": expected a finite number, got " + node_text(value));
+      return std::nullopt;
+    }
+    if (!range.contains(x)) {
+      ctx_.error(path, value.Mark(), path + ": value " + value.Scalar() +
+                                         " is out of range; expected " + range.describe());
+      return std::nullopt;
+    }
+    return x;
+  }
+
+  void report_unknown_keys() {
+    if (!node_.IsMap()) return;
+    std::set<std::string> seen;
+    for (const auto& entry : node_) {
+      const YAML::Node& key = entry.first;
+      if (!key.IsScalar()) {
+        ctx_.error(path_, key.Mark(), "keys must be plain names, got " + node_text(key));
+        continue;
+      }
+      const std::string path = path_of(key.Scalar());
+      if (!seen.insert(key.Scalar()).second) {
+        ctx_.error(path, key.Mark(), "duplicate key '" + path + "'");
+        continue;
+      }
+      if (std::find(allowed_.begin(), allowed_.end(), key.Scalar()) != allowed_.end()) continue;
+      std::vector<std::string> allowed(allowed_.begin(), allowed_.end());
+      std::sort(allowed.begin(), allowed.end());
+      allowed.erase(std::unique(allowed.begin(), allowed.end()), allowed.end());
+      ctx_.error(path, key.Mark(),
+                 "unknown key '" + path + "'" + did_you_mean(key.Scalar(), allowed) +
+                     " (allowed " + (path_.empty() ? "at the top level" : "in '" + path_ + "'") +
+                     ": " + join(allowed) + ")");
+    }
+  }
+
+  Context& ctx_;
+  YAML::Node node_;
+  std::string path_;
+  std::vector<std::string> allowed_;
+};
+
+// ---------------------------------------------------------------------------------------------
+
+// Parses YAML text; a syntax error becomes a ConfigError at source:line:column.
+inline YAML::Node parse_yaml(const std::string& text, const std::string& source) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw ConfigError(source + ":" + std::to_string(e.mark.line + 1) + ":" +
+                      std::to_string(e.mark.column + 1) + ": YAML syntax error: " + e.msg);
+  }
+  if (!root.IsDefined() || root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+  return root;
+}
+
+// The whole file as text; `what` names it in the error ("config file", "study file").
+std::string read_text_file(const std::string& path, const std::string& what);
+
+}  // namespace fhn::config_detail

@@ -1,0 +1,117 @@
+#pragma once
+// The moving grid of scheme.type: adaptive_explicit (DESIGN.md section 3). Its nodes are a subset
+// of the uniform base grid x_j = j h, j = 0..N-1: which nodes to keep (select_nodes), how the
+// solution moves onto a new grid (interpolate_onto), and the second derivative on such a
+// non-uniform grid (NonUniformLaplacian).
+#include <vector>
+
+#include "config/config.hpp"
+#include "core/types.hpp"
+
+namespace fhn {
+
+// ---- Second derivative on a non-uniform grid ----------------------------------------------------
+// The parabola p through (x_{i-1}, u_{i-1}), (x_i, u_i), (x_{i+1}, u_{i+1}) has, in Lagrange
+// form, the constant second derivative p'' = 2 sum_m u_m / prod_{l != m} (x_m - x_l), i.e. with
+// h_l = x_i - x_{i-1} and h_r = x_{i+1} - x_i
+//   u_xx(x_i) ~ 2 [u_{i-1} / (h_l (h_l + h_r)) - u_i / (h_l h_r) + u_{i+1} / (h_r (h_l + h_r))].
+// Exact for quadratics. Taylor expansion about x_i:
+//   p'' = u'' + (h_r - h_l) u''' / 3 + (h_l^2 - h_l h_r + h_r^2) u'''' / 12 + ...,
+// first order where the spacing changes, and the usual (u_{i-1} - 2 u_i + u_{i+1}) / h^2, second
+// order, where h_l = h_r.
+// End nodes: a ghost node mirrors the first interval, x_{-1} = x_0 - h_0 with h_0 = x_1 - x_0 and
+// u_{-1} = u_1 (u_x = 0 at the end to second order), so h_l = h_r = h_0 and
+//   u_xx(x_0) ~ 2 (u_1 - u_0) / h_0^2,   u_xx(x_{n-1}) ~ 2 (u_{n-2} - u_{n-1}) / h_{n-2}^2,
+// the uniform scheme's no-flux rows. Where a boundary condition replaces an end row (Dirichlet,
+// first-order no-flux) the scheme overrides the result.
+// Forward Euler with these weights keeps the maximum principle when k D c_i <= 1 with
+// c_i = 2 / (h_l h_r) (ends: 2 / h_0^2): every spacing is at least the base h, so the base grid's
+// limit k <= h^2 / (2 D) covers every grid.
+class NonUniformLaplacian {
+ public:
+  // The weights as plain pointers, for loops that write other arrays: the compiler need not
+  // reload them after every store, and the loop vectorises.
+  struct Weights {
+    const real* left;
+    const real* centre;
+    const real* right;
+    // u_xx at an interior node, 0 < i < n-1.
+    real interior(const real* u, index_t i) const {
+      return left[i] * u[i - 1] - centre[i] * u[i] + right[i] * u[i + 1];
+    }
+  };
+
+  NonUniformLaplacian() = default;
+  // Weights for the strictly increasing nodes x, at least 2 of them.
+  explicit NonUniformLaplacian(const std::vector<real>& x);
+
+  index_t size() const { return static_cast<index_t>(centre_.size()); }
+  Weights weights() const { return {left_.data(), centre_.data(), right_.data()}; }
+
+  // u_xx at an interior node, 0 < i < n-1.
+  real interior(const real* u, index_t i) const { return weights().interior(u, i); }
+  // u_xx at any node; the ends through their mirrored ghost nodes.
+  real at(const real* u, index_t i) const {
+    const index_t last = size() - 1;
+    if (i == 0) return centre_[0] * (u[1] - u[0]);
+    if (i == last) return centre_[last] * (u[last - 1] - u[last]);
+    return interior(u, i);
+  }
+  // out[i] = u_xx at every node.
+  void apply(const real* u, real* out) const;
+
+ private:
+  // 2 / (h_l (h_l + h_r)), 2 / (h_l h_r), 2 / (h_r (h_l + h_r)); at the ends centre = 2 / h_0^2.
+  std::vector<real> left_, centre_, right_;
+};
+
+// ---- Node selection ---------------------------------------------------------------------------
+// Base-grid indices first..last, inclusive.
+struct NodeRange {
+  index_t first = 0;
+  index_t last = -1;
+};
+
+// The solution on the current grid, as the refinement criteria see it (arrays of n entries).
+struct GridSample {
+  index_t n = 0;
+  const index_t* nodes = nullptr;  // base-grid index of each node, ascending
+  const real* x = nullptr;
+  const real* v = nullptr;
+  const real* v_xx = nullptr;      // NonUniformLaplacian::apply of v
+  const real* v_t = nullptr;       // rate of change of v over the last time step
+};
+
+// The inflection points of the wavefronts in `s`: the zeros of v_xx at which |v_x| has a local
+// maximum above `slope_threshold`. Between neighbouring interior nodes i, i+1 with secant slope
+// m = (v_{i+1} - v_i) / (x_{i+1} - x_i), a front's inflection lies where
+//   |m| > slope_threshold,   m v_xx(x_i) > 0 >= m v_xx(x_{i+1})
+// (v_x grows in magnitude up to there and shrinks after it: the steepest point of a rise or a
+// fall), at the zero of the linear interpolant of v_xx,
+//   x* = x_i + (x_{i+1} - x_i) v_xx(x_i) / (v_xx(x_i) - v_xx(x_{i+1})).
+// Zeros of v_xx in flat regions (round-off, exponential tails) and minima of |v_x| are not fronts.
+std::vector<real> front_inflections(const GridSample& s, real slope_threshold);
+
+// The nodes of the next grid, ascending base-grid indices of a grid of base_nodes nodes and
+// spacing dx (DESIGN.md section 3), the union of
+//   coarse:     j = 0, coarse_stride, 2 coarse_stride, ... and j = N-1;
+//   gradient:   the multiples of gradient_stride in [nodes[i], nodes[i+1]] for every interval
+//               with |v_{i+1} - v_i| / (x_{i+1} - x_i) > gradient_threshold;
+//   rate:       the multiples of rate_stride in [nodes[i-1], nodes[i+1]] (clamped to the ends)
+//               for every node with |v_t| > rate_threshold: the two intervals next to a changing
+//               node, so that a wave moving into a coarse stretch is refined ahead of it;
+//   inflection: every j with |j dx - x*| <= inflection_radius for each front_inflections point
+//               x* (with gradient_threshold as its slope threshold);
+//   keep:       every j of the given ranges (stimulated regions, the base neighbour of a
+//               first-order no-flux end).
+std::vector<index_t> select_nodes(const AdaptiveSpec& spec, index_t base_nodes, real dx,
+                                  const GridSample& s, const std::vector<NodeRange>& keep);
+
+// ---- Moving the solution ----------------------------------------------------------------------
+// values (on the ascending nodes old_x) at new_x, every new_x[i] in [old_x[0], old_x[n-1]]: a
+// node of both grids keeps its value exactly, a new node gets the linear interpolant between its
+// old neighbours, v(x) = v_l + (x - x_l) (v_r - v_l) / (x_r - x_l).
+std::vector<real> interpolate_onto(const std::vector<real>& old_x, const std::vector<real>& values,
+                                   const std::vector<real>& new_x);
+
+}  // namespace fhn

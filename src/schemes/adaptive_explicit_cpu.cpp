@@ -1,0 +1,147 @@
+#include "schemes/adaptive_explicit_cpu.hpp"
+
+#include <numeric>
+#include <utility>
+
+namespace fhn {
+
+AdaptiveExplicitCpu::AdaptiveExplicitCpu(const Problem& problem, const AdaptiveSpec& spec)
+    : problem_(problem),
+      spec_(spec),
+      params_(node_params(problem.model, problem.boundary, problem.nodes, problem.dx, problem.dt)),
+      v_(problem.v0),
+      w_(problem.w0),
+      base_current_(problem.stimuli.empty() ? 0 : problem.nodes, 0.0),
+      stats_(problem.nodes) {
+  // The first grid comes from the initial state on the full base grid and the rate of change of
+  // a trial step from it.
+  std::vector<index_t> all(static_cast<std::size_t>(problem.nodes));
+  std::iota(all.begin(), all.end(), index_t{0});
+  use_grid(std::move(all));
+  evaluate();
+  measure_rate();
+  regrid();
+}
+
+void AdaptiveExplicitCpu::advance(index_t steps) {
+  for (index_t s = 0; s < steps; ++s) {
+    evaluate();
+    stats_.count_steps(node_count(), 1);
+    const bool regrid_due = (step_ + 1) % spec_.regrid_every == 0;
+    if (regrid_due) measure_rate();
+    v_.swap(v_next_);
+    w_.swap(w_next_);
+    ++step_;
+    if (regrid_due) regrid();
+  }
+}
+
+void AdaptiveExplicitCpu::snapshot(Snapshot& out) const {
+  out.step = step_;
+  out.t = static_cast<real>(step_) * problem_.dt;
+  out.x = x_;
+  out.v = v_;
+  out.w = w_;
+}
+
+// v+ = v + k (D u_xx(v) + f(v) - w + I),  w+ = w + k eps (v - gamma w), u_xx by the 3-point
+// weights of the current grid. Bytes per interior node: the three weights, v, w, I (48 B, the
+// v neighbours come from cache), written v+, w+ (16 B), one pass.
+void AdaptiveExplicitCpu::evaluate() {
+  const real* current = nullptr;
+  if (!base_current_.empty()) {
+    const real t = static_cast<real>(step_) * problem_.dt;
+    problem_.stimuli.currents(t, 1.0, 0.0, base_current_.data());
+    for (std::size_t i = 0; i < nodes_.size(); ++i) current_[i] = base_current_[nodes_[i]];
+    current = current_.data();
+  }
+  const NodeParams q = params_;
+  const real diffusion = problem_.model.diffusion;
+  const real* v = v_.data();
+  const real* w = w_.data();
+  real* v_next = v_next_.data();
+  real* w_next = w_next_.data();
+  // Captured by value: nothing the loop stores to can change them, so it vectorises.
+  auto update = [=](index_t i, real v_xx) {
+    const ExplicitPointUpdate u = explicit_point_update(
+        v[i], w[i], diffusion * v_xx, current ? current[i] : 0.0, q.a, q.epsilon, q.gamma, q.k);
+    v_next[i] = u.v;
+    w_next[i] = u.w;
+  };
+  const index_t last = q.n - 1;
+  const NonUniformLaplacian::Weights weights = laplacian_.weights();
+  for (index_t i = 1; i < last; ++i) update(i, weights.interior(v, i));
+  // The ends: the mirror ghost node's row, then whatever replaces it (a Dirichlet value, or the
+  // first-order no-flux copy of the neighbour's new v), as in the uniform scheme.
+  for (const index_t i : {index_t{0}, last}) {
+    update(i, laplacian_.at(v, i));
+    switch (replaced_row(i, q)) {
+      case 1: v_next[i] = i == 0 ? q.left_value : q.right_value; break;
+      case 2: v_next[i] = v_next[i == 0 ? 1 : last - 1]; break;
+      default: break;
+    }
+  }
+}
+
+void AdaptiveExplicitCpu::measure_rate() {
+  for (std::size_t i = 0; i < v_.size(); ++i) rate_[i] = (v_next_[i] - v_[i]) / problem_.dt;
+}
+
+void AdaptiveExplicitCpu::regrid() {
+  std::vector<real> v_xx(v_.size());
+  laplacian_.apply(v_.data(), v_xx.data());
+  GridSample sample;
+  sample.n = node_count();
+  sample.nodes = nodes_.data();
+  sample.x = x_.data();
+  sample.v = v_.data();
+  sample.v_xx = v_xx.data();
+  sample.v_t = rate_.data();
+  std::vector<index_t> next =
+      select_nodes(spec_, problem_.nodes, problem_.dx, sample, required_ranges());
+
+  const std::vector<real> old_x = std::move(x_);
+  use_grid(std::move(next));
+  v_ = interpolate_onto(old_x, v_, x_);
+  w_ = interpolate_onto(old_x, w_, x_);
+  stats_.record_regrid(step_, static_cast<real>(step_) * problem_.dt, node_count());
+}
+
+void AdaptiveExplicitCpu::use_grid(std::vector<index_t> nodes) {
+  nodes_ = std::move(nodes);
+  const std::size_t n = nodes_.size();
+  x_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) x_[i] = problem_.x[nodes_[i]];
+  laplacian_ = NonUniformLaplacian(x_);
+  params_.n = static_cast<index_t>(n);
+  v_next_.resize(n);
+  w_next_.resize(n);
+  rate_.resize(n);
+  if (!base_current_.empty()) current_.resize(n);
+}
+
+std::vector<NodeRange> AdaptiveExplicitCpu::required_ranges() const {
+  std::vector<NodeRange> ranges;
+  for (const NodeStimulus& s : problem_.stimuli.stimuli()) {
+    // The stimulus is off for good once t is past its last pulse.
+    const real off = s.spec.start + static_cast<real>(s.spec.count - 1) * s.spec.period +
+                     s.spec.duration;
+    for (index_t m = 0; m < spec_.regrid_every; ++m) {
+      const real t = static_cast<real>(step_ + m) * problem_.dt;
+      if (t > off) break;
+      if (problem_.stimuli.active(s, t)) {
+        ranges.push_back({s.first, s.last});
+        break;
+      }
+    }
+  }
+  const BoundarySpec& bc = problem_.boundary;
+  if (bc.no_flux_order == 1) {
+    const index_t last = problem_.nodes - 1;
+    if (bc.left.type == BoundaryType::no_flux) ranges.push_back({0, 1});
+    if (bc.right.type == BoundaryType::no_flux) ranges.push_back({last - 1, last});
+  }
+  return ranges;
+}
+
+}  // namespace fhn

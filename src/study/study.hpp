@@ -1,0 +1,68 @@
+#pragma once
+// Running studies (fhn converge): convergence, stability and Newton studies on top of the
+// ordinary run configs. Each prints a table and writes a CSV into the output folder.
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "config/loader.hpp"
+#include "config/study_config.hpp"
+#include "schemes/scheme.hpp"
+
+namespace fhn {
+
+// ---- convergence ------------------------------------------------------------------------------
+struct ConvergenceRow {
+  real time = 0.0;
+  index_t level = 0;
+  real value = 0.0;      // dt or dx of this level
+  index_t nodes = 0;
+  real error = 0.0;      // distance to the reference at `time`
+  real order = 0.0;      // observed order against the previous level (NaN for the first)
+};
+
+// Errors of `levels` (coarse to fine, each refined by `ratio`) against `reference` at each
+// time; the study runner's core, separate from running so it can be tested on known errors.
+// levels[l][t] is level l's state at times[t]; reference[t] likewise.
+std::vector<ConvergenceRow> convergence_table(const std::vector<std::vector<Snapshot>>& levels,
+                                              const std::vector<real>& values,
+                                              const std::vector<Snapshot>& reference,
+                                              const std::vector<real>& times, real ratio, Norm norm);
+
+// Richardson extrapolation from the two finest levels with order p, on the coarser one's nodes:
+//   u_R = u_fine + (u_fine - u_coarse) / (ratio^p - 1).
+Snapshot richardson(const Snapshot& coarse, const Snapshot& fine, real ratio, real order);
+
+// States of a run config at each of `times` (each a whole number of steps).
+std::vector<Snapshot> states_at(const Config& config, const std::vector<real>& times);
+
+// ---- stability --------------------------------------------------------------------------------
+// Strength of odd-even (grid-scale) oscillation: the largest min(|d_i|, |d_{i+1}|, |d_{i+2}|)
+// over runs of three consecutive differences d_i = v_{i+1} - v_i of alternating sign, each
+// above `floor`. A resolved profile has isolated extrema, so such runs come only from
+// grid-scale zig-zags; an odd-even mode of amplitude A on a flat background gives 2A. 0 when
+// there is none.
+real zigzag_amplitude(const std::vector<real>& v, real floor = 1e-12);
+
+struct StabilityRow {
+  std::string solver;
+  real ratio = 0.0;  // dt / dx^2
+  real dt = 0.0;
+  std::string status;  // ok, oscillating, unbounded, refused, failed
+  real max_abs_v = 0.0;
+  real oscillation = 0.0;
+  std::string detail;
+};
+
+// ---- running ------------------------------------------------------------------------------------
+struct StudyOptions {
+  std::filesystem::path output_dir;  // empty: output/<study name>
+  BuildCapabilities build;
+};
+
+// Runs the study, prints its table to `out`, writes the CSV; returns the output folder.
+std::filesystem::path run_study(const StudyConfig& study, const StudyOptions& options,
+                                std::ostream& out);
+
+}  // namespace fhn

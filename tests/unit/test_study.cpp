@@ -1,0 +1,240 @@
+// Studies (fhn converge): the runner's logic on synthetic data with known errors, small
+// convergence studies that assert the orders of both schemes, the stability and Newton studies,
+// and the study loader's checks.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "config/study_config.hpp"
+#include "core/error.hpp"
+#include "study/study.hpp"
+#include "support.hpp"
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// u(x) = x^2 + c h^2 on the grid of spacing h over [0, 1].
+fhn::Snapshot synthetic(double h, double c) {
+  fhn::Snapshot s;
+  const int n = static_cast<int>(std::lround(1.0 / h)) + 1;
+  for (int i = 0; i < n; ++i) {
+    const double x = i * h;
+    s.x.push_back(x);
+    s.v.push_back(x * x + c * h * h);
+    s.w.push_back(0.0);
+  }
+  return s;
+}
+
+struct CsvRow {
+  double time, value, error, order;
+};
+
+std::vector<CsvRow> read_convergence_csv(const std::filesystem::path& file) {
+  std::istringstream in(fhn::test::read_text(file));
+  std::string line;
+  std::getline(in, line);  // header
+  std::vector<CsvRow> rows;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::istringstream fields(line);
+    for (std::string cell; std::getline(fields, cell, ',');) f.push_back(cell);
+    rows.push_back({std::stod(f[0]), std::stod(f[2]), std::stod(f[4]), f.size() > 5 ? std::stod(f[5]) : NAN});
+  }
+  return rows;
+}
+
+// Runs a study given as text, with a small base config (a bump on a short axon) beside it.
+std::vector<CsvRow> run_small_study(const std::string& study_body, const std::string& scheme) {
+  fhn::test::TempDir dir;
+  fhn::test::write_text(dir / "base.yaml",
+                        "name: base\n"
+                        "domain: {length: 20, nodes: 81}\n"
+                        "initial: {v: {type: gaussian, center: 8, width2: 4}}\n"
+                        "time: {end: 1, dt: 0.002}\n"
+                        "scheme: {type: " + scheme + "}\n"
+                        "output: {every: 1}\n");
+  const fhn::StudyConfig study =
+      fhn::load_study_text("base: base.yaml\n" + study_body, (dir / "study.yaml").string());
+  fhn::StudyOptions options;
+  options.output_dir = dir / "out";
+  std::ostringstream out;
+  const auto csv = fhn::run_study(study, options, out);
+  CHECK(contains(out.str(), "convergence study"));
+  return read_convergence_csv(csv);
+}
+
+void check_study_orders(const std::vector<CsvRow>& rows, double expected) {
+  REQUIRE(rows.size() >= 3);
+  for (const CsvRow& r : rows) {
+    if (std::isnan(r.order)) continue;
+    CAPTURE(r.value);
+    CAPTURE(r.order);
+    CHECK(std::abs(r.order - expected) < 0.2);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("convergence table: errors and orders of a synthetic case with a known error") {
+  // Levels h = 0.2, 0.1, 0.05 against the exact x^2 on the finest grid: error = 3 h^2.
+  const std::vector<double> h{0.2, 0.1, 0.05};
+  std::vector<std::vector<fhn::Snapshot>> levels;
+  for (double value : h) levels.push_back({synthetic(value, 3.0)});
+  const std::vector<fhn::Snapshot> exact{synthetic(0.025, 0.0)};
+  for (const auto norm : {fhn::Norm::rmse, fhn::Norm::max}) {
+    const auto rows = fhn::convergence_table(levels, h, exact, {1.0}, 2.0, norm);
+    REQUIRE(rows.size() == 3);
+    for (std::size_t l = 0; l < 3; ++l) {
+      CHECK(rows[l].error == doctest::Approx(3.0 * h[l] * h[l]).epsilon(1e-12));
+      CHECK(rows[l].nodes == static_cast<fhn::index_t>(std::lround(1.0 / h[l])) + 1);
+    }
+    CHECK(std::isnan(rows[0].order));
+    CHECK(rows[1].order == doctest::Approx(2.0));
+    CHECK(rows[2].order == doctest::Approx(2.0));
+  }
+}
+
+TEST_CASE("Richardson extrapolation removes the leading error term") {
+  const fhn::Snapshot r = fhn::richardson(synthetic(0.1, 5.0), synthetic(0.05, 5.0), 2.0, 2.0);
+  REQUIRE(r.x.size() == 11);
+  for (std::size_t i = 0; i < r.x.size(); ++i) CHECK(r.v[i] == doctest::Approx(r.x[i] * r.x[i]).epsilon(1e-12));
+}
+
+TEST_CASE("zig-zag amplitude: zero for smooth profiles, 2A for an odd-even mode of amplitude A") {
+  std::vector<double> smooth, zigzag;
+  for (int i = 0; i < 50; ++i) {
+    smooth.push_back(std::exp(-(i - 25.0) * (i - 25.0) / 20.0));
+    zigzag.push_back(smooth.back() * 0.0 + (i % 2 == 0 ? 0.01 : -0.01));
+  }
+  CHECK(fhn::zigzag_amplitude(smooth) == 0.0);
+  CHECK(fhn::zigzag_amplitude(zigzag) == doctest::Approx(0.02));
+}
+
+TEST_CASE("study: explicit scheme is first order in time") {
+  check_study_orders(run_small_study("study: convergence\n"
+                                     "refine: {key: time.dt, start: 0.02, levels: 4}\n"
+                                     "reference: {value: 0.0000390625}\n"
+                                     "compare: {times: [0.5, 1]}\n",
+                                     "explicit"),
+                     1.0);
+}
+
+TEST_CASE("study: explicit scheme is second order in space") {
+  check_study_orders(run_small_study("study: convergence\n"
+                                     "set: {time.dt: 0.0009765625}\n"
+                                     "refine: {key: domain.dx, start: 0.5, levels: 4}\n"
+                                     "reference: richardson\n",
+                                     "explicit"),
+                     2.0);
+}
+
+TEST_CASE("study: Crank-Nicolson is second order in time and in space") {
+  check_study_orders(run_small_study("study: convergence\n"
+                                     "refine: {key: time.dt, start: 0.25, levels: 4}\n"
+                                     "reference: {value: 0.0078125}\n"
+                                     "compare: {times: [1], norm: max}\n",
+                                     "crank_nicolson"),
+                     2.0);
+  check_study_orders(run_small_study("study: convergence\n"
+                                     "set: {time.dt: 0.01}\n"
+                                     "refine: {key: domain.dx, start: 0.5, levels: 4}\n"
+                                     "reference: richardson\n",
+                                     "crank_nicolson"),
+                     2.0);
+}
+
+TEST_CASE("study: stability sweeps report ok, refused and failed runs") {
+  fhn::test::TempDir dir;
+  fhn::StudyOptions options;
+  options.output_dir = dir / "out";
+  std::ostringstream out;
+  fhn::run_study(fhn::load_study_text("study: stability\nbase: " + fhn::test::source_path("configs/pulse_split.yaml") +
+                                          "\nsweep: {ratios: [0.25, 0.6], end: 5}\n",
+                                      "explicit.yaml"),
+                 options, out);
+  const std::string explicit_csv = fhn::test::read_text(dir / "out" / "stability.csv");
+  CHECK(contains(explicit_csv, "-,0.25,0.0625,ok,"));
+  CHECK(contains(explicit_csv, "-,0.6,0.15,refused,"));
+  CHECK(contains(out.str(), "explicit: bounded and oscillation-free up to dt/dx^2 = 0.25; refused at dt/dx^2 = 0.6"));
+
+  out.str("");
+  fhn::run_study(fhn::load_study_text("study: stability\nbase: " +
+                                          fhn::test::source_path("configs/pulse_split_cn.yaml") +
+                                          "\nsweep: {ratios: [1, 10, 40], solvers: [thomas], end: 20}\n",
+                                      "cn.yaml"),
+                 options, out);
+  const std::string cn_csv = fhn::test::read_text(dir / "out" / "stability.csv");
+  CHECK(contains(cn_csv, "thomas,1,0.25,ok,"));
+  CHECK(contains(cn_csv, "thomas,10,2.5,ok,"));
+  CHECK(contains(cn_csv, "thomas,40,10,failed,"));
+  CHECK(contains(cn_csv, "not diagonally dominant"));
+}
+
+TEST_CASE("study: newton records every iteration of each solver") {
+  fhn::test::TempDir dir;
+  fhn::StudyOptions options;
+  options.output_dir = dir / "out";
+  std::ostringstream out;
+  fhn::run_study(fhn::load_study_text("study: newton\nbase: " + fhn::test::source_path("configs/pulse_split_cn.yaml") +
+                                          "\nnewton: {solvers: [thomas], steps: 20}\n",
+                                      "newton.yaml"),
+                 options, out);
+  const std::string csv = fhn::test::read_text(dir / "out" / "newton.csv");
+  CHECK(csv.rfind("solver,step,iteration,du_inf,residual_inf\nthomas,0,1,", 0) == 0);
+  CHECK(contains(csv, "thomas,19,3,"));
+  CHECK(contains(out.str(), "thomas            3         3"));
+}
+
+TEST_CASE("study loader: errors name the key and the line") {
+  auto error = [](const std::string& text) {
+    try {
+      fhn::load_study_text(text, "s.yaml");
+    } catch (const fhn::ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(contains(error("study: convergence\nbase: b.yaml\nrefine: {key: time.dt, start: 0.1}\nrefernce: finest\n"),
+                 "s.yaml:4:1: unknown key 'refernce'; did you mean 'reference'?"));
+  CHECK(contains(error("base: b.yaml\n"), "missing required key 'study'"));
+  CHECK(contains(error("study: convergence\nrefine: {start: 0.1}\n"), "missing required key 'base'"));
+  CHECK(contains(error("study: convergence\nbase: b.yaml\nrefine: {key: model.a, start: 0.1}\n"),
+                 "refine.key: 'model.a' cannot be refined; expected time.dt or domain.dx"));
+  CHECK(contains(error("study: convergence\nbase: b.yaml\nrefine: {key: time.dt}\n"),
+                 "missing required key 'refine.start'"));
+  CHECK(contains(error("study: convergence\nbase: b.yaml\nrefine: {start: 1}\nreference: best\n"),
+                 "reference: 'best' is not allowed; expected finest, richardson or {value:"));
+  CHECK(contains(error("study: stability\nbase: b.yaml\nsweep: {ratios: [1, -2]}\n"),
+                 "sweep.ratios[1]: expected a number > 0, got '-2'"));
+  CHECK(contains(error("study: newton\nbase: b.yaml\nnewton: {solvers: [thomas, lu]}\n"),
+                 "newton.solvers[1]: 'lu' is not a tridiagonal solver"));
+  CHECK(contains(error("study: survey\nbase: b.yaml\n"), "expected one of: convergence, stability, newton"));
+}
+
+TEST_CASE("fhn converge runs a study and reports bad ones with exit code 2") {
+  fhn::test::TempDir dir;
+  const auto ok = fhn::test::run_cli({"converge", fhn::test::source_path("configs/studies/explicit_dt.yaml"),
+                                      "--output", (dir / "out").string()});
+  CHECK(ok.code == 0);
+  CHECK(contains(ok.out, "convergence study 'explicit_dt'"));
+  CHECK(contains(ok.out, "convergence.csv"));
+  const auto bad = fhn::test::run_cli({"converge", fhn::test::write_text(dir / "bad.yaml", "study: convergence\n")});
+  CHECK(bad.code == 2);
+  CHECK(contains(bad.err, "missing required key 'base'"));
+}
+
+TEST_CASE("every shipped study validates") {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(fhn::test::source_path("configs/studies"))) {
+    if (entry.path().extension() != ".yaml") continue;
+    CAPTURE(entry.path().string());
+    CHECK_NOTHROW(fhn::load_study(entry.path().string()));
+    ++count;
+  }
+  CHECK(count >= 8);
+}
