@@ -28,8 +28,9 @@ NonUniformLaplacian::NonUniformLaplacian(const std::vector<real>& x)
 
 void NonUniformLaplacian::apply(const real* u, real* out) const {
   const index_t last = size() - 1;
+  const Weights weights = this->weights();
   out[0] = at(u, 0);
-  for (index_t i = 1; i < last; ++i) out[i] = interior(u, i);
+  for (index_t i = 1; i < last; ++i) out[i] = weights.interior(u, i);
   out[last] = at(u, last);
 }
 
@@ -86,10 +87,16 @@ std::vector<index_t> select_nodes(const AdaptiveSpec& spec, index_t base_nodes, 
 
 std::vector<real> interpolate_onto(const std::vector<real>& old_x, const std::vector<real>& values,
                                    const std::vector<real>& new_x) {
-  const auto n = static_cast<index_t>(old_x.size());
+  // One walk through both ascending grids: old_x[i] <= p < old_x[i + 1] (or i + 1 the last
+  // node), then interpolate_at on those two nodes, which returns values[i] itself at p = old_x[i].
+  const std::size_t n = old_x.size();
   std::vector<real> out(new_x.size());
-  for (std::size_t i = 0; i < new_x.size(); ++i)
-    out[i] = interpolate_at(old_x.data(), values.data(), n, new_x[i]);
+  std::size_t i = 0;
+  for (std::size_t k = 0; k < new_x.size(); ++k) {
+    const real p = new_x[k];
+    while (i + 2 < n && old_x[i + 1] <= p) ++i;
+    out[k] = interpolate_at(&old_x[i], &values[i], 2, p);
+  }
   return out;
 }
 

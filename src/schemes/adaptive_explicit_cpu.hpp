@@ -53,6 +53,7 @@ class AdaptiveExplicitCpu final : public Scheme {
   index_t step_ = 0;
   std::vector<index_t> nodes_;
   std::vector<real> x_, v_, w_;          // current grid and state at t = step_ dt
+  std::vector<real> v_xx_;               // u_xx of v_ (evaluate() and regrid())
   std::vector<real> v_next_, w_next_;    // written by evaluate()
   std::vector<real> rate_;               // v_t at the nodes, for the next regrid
   NonUniformLaplacian laplacian_;

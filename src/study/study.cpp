@@ -216,6 +216,7 @@ std::filesystem::path run_stability(const StudyConfig& st, const StudyOptions& o
       finite = finite && std::isfinite(final.v[j]);
       row.max_abs_v = std::max(row.max_abs_v, std::abs(final.v[j]));
     }
+    if (!finite) row.max_abs_v = std::numeric_limits<real>::infinity();
     row.oscillation = finite ? zigzag_amplitude(final.v) : kNaN;
     if (!finite || row.max_abs_v > st.bound)
       row.status = "unbounded";
