@@ -65,10 +65,13 @@ std::vector<index_t> select_nodes(const AdaptiveSpec& spec, index_t base_nodes, 
     if (std::abs(s.v[i + 1] - s.v[i]) > spec.gradient_threshold * (s.x[i + 1] - s.x[i]))
       mark_every(s.nodes[i], s.nodes[i + 1], spec.gradient_stride);
 
-  for (index_t i = 0; i < s.n; ++i)
+  for (index_t i = 0; i < s.n; ++i) {
     if (std::abs(s.v_t[i]) > spec.rate_threshold)
       mark_every(s.nodes[std::max<index_t>(i - 1, 0)], s.nodes[std::min(i + 1, s.n - 1)],
                  spec.rate_stride);
+    // A blow-up stays in the grid for the time loop's NaN/Inf check to find.
+    if (!std::isfinite(s.v[i]) || !std::isfinite(s.v_t[i])) on[s.nodes[i]] = 1;
+  }
 
   // Base nodes within the radius; the 1e-9 dx slack keeps a node exactly at the radius inside.
   for (const real centre : front_inflections(s, spec.gradient_threshold)) {
@@ -85,13 +88,12 @@ std::vector<index_t> select_nodes(const AdaptiveSpec& spec, index_t base_nodes, 
   return nodes;
 }
 
-std::vector<real> interpolate_onto(const std::vector<real>& old_x, const std::vector<real>& values,
+std::vector<real> interpolate_onto(const real* old_x, const real* values, index_t n,
                                    const std::vector<real>& new_x) {
   // One walk through both ascending grids: old_x[i] <= p < old_x[i + 1] (or i + 1 the last
   // node), then interpolate_at on those two nodes, which returns values[i] itself at p = old_x[i].
-  const std::size_t n = old_x.size();
   std::vector<real> out(new_x.size());
-  std::size_t i = 0;
+  index_t i = 0;
   for (std::size_t k = 0; k < new_x.size(); ++k) {
     const real p = new_x[k];
     while (i + 2 < n && old_x[i + 1] <= p) ++i;

@@ -24,29 +24,16 @@ namespace fhn {
 //   u_xx(x_0) ~ 2 (u_1 - u_0) / h_0^2,   u_xx(x_{n-1}) ~ 2 (u_{n-2} - u_{n-1}) / h_{n-2}^2,
 // the uniform scheme's no-flux rows. Where a boundary condition replaces an end row (Dirichlet,
 // first-order no-flux) the scheme overrides the result.
-// Forward Euler with these weights keeps the maximum principle when k D c_i <= 1 with
+// Forward Euler on v_t = D v_xx with these weights keeps the maximum principle when k D c_i <= 1,
 // c_i = 2 / (h_l h_r) (ends: 2 / h_0^2): every spacing is at least the base h, so the base grid's
-// limit k <= h^2 / (2 D) covers every grid.
+// diffusion limit k <= h^2 / (2 D) covers every grid.
 class NonUniformLaplacian {
  public:
-  // The weights as plain pointers, for loops that write other arrays: the compiler need not
-  // reload them after every store, and the loop vectorises.
-  struct Weights {
-    const real* left;
-    const real* centre;
-    const real* right;
-    // u_xx at an interior node, 0 < i < n-1.
-    real interior(const real* u, index_t i) const {
-      return left[i] * u[i - 1] - centre[i] * u[i] + right[i] * u[i + 1];
-    }
-  };
-
   NonUniformLaplacian() = default;
   // Weights for the strictly increasing nodes x, at least 2 of them.
   explicit NonUniformLaplacian(const std::vector<real>& x);
 
   index_t size() const { return static_cast<index_t>(centre_.size()); }
-  Weights weights() const { return {left_.data(), centre_.data(), right_.data()}; }
 
   // u_xx at an interior node, 0 < i < n-1.
   real interior(const real* u, index_t i) const { return weights().interior(u, i); }
@@ -57,10 +44,22 @@ class NonUniformLaplacian {
     if (i == last) return centre_[last] * (u[last - 1] - u[last]);
     return interior(u, i);
   }
-  // out[i] = u_xx at every node.
+  // out[i] = u_xx at every node. Reads u and the three weights, writes out: 40 B per node.
   void apply(const real* u, real* out) const;
 
  private:
+  // The weights as plain pointers: a loop that stores to another array need not reload them
+  // after every store, and vectorises.
+  struct Weights {
+    const real* left;
+    const real* centre;
+    const real* right;
+    real interior(const real* u, index_t i) const {
+      return left[i] * u[i - 1] - centre[i] * u[i] + right[i] * u[i + 1];
+    }
+  };
+  Weights weights() const { return {left_.data(), centre_.data(), right_.data()}; }
+
   // 2 / (h_l (h_l + h_r)), 2 / (h_l h_r), 2 / (h_r (h_l + h_r)); at the ends centre = 2 / h_0^2.
   std::vector<real> left_, centre_, right_;
 };
@@ -102,16 +101,18 @@ std::vector<real> front_inflections(const GridSample& s, real slope_threshold);
 //               node, so that a wave moving into a coarse stretch is refined ahead of it;
 //   inflection: every j with |j dx - x*| <= inflection_radius for each front_inflections point
 //               x* (with gradient_threshold as its slope threshold);
-//   keep:       every j of the given ranges (stimulated regions, the base neighbour of a
-//               first-order no-flux end).
+//   keep:       every j of the given ranges (the scheme's: stimulated regions, the layer next
+//               to a Dirichlet end, the base neighbour of a first-order no-flux end);
+//   non-finite: every node whose v or v_t is NaN or infinite, so a blow-up is never dropped.
 std::vector<index_t> select_nodes(const AdaptiveSpec& spec, index_t base_nodes, real dx,
                                   const GridSample& s, const std::vector<NodeRange>& keep);
 
 // ---- Moving the solution ----------------------------------------------------------------------
-// values (on the ascending nodes old_x) at new_x, every new_x[i] in [old_x[0], old_x[n-1]]: a
-// node of both grids keeps its value exactly, a new node gets the linear interpolant between its
-// old neighbours, v(x) = v_l + (x - x_l) (v_r - v_l) / (x_r - x_l).
-std::vector<real> interpolate_onto(const std::vector<real>& old_x, const std::vector<real>& values,
+// values[0..n) (on the ascending nodes old_x[0..n), n >= 2) at the ascending new_x, every
+// new_x[i] in [old_x[0], old_x[n-1]]: a node of both grids keeps its value exactly, a new node
+// gets the linear interpolant between its old neighbours, v(x) = v_l + (x - x_l) (v_r - v_l) /
+// (x_r - x_l). One pass through both grids: O(n + new_x.size()).
+std::vector<real> interpolate_onto(const real* old_x, const real* values, index_t n,
                                    const std::vector<real>& new_x);
 
 }  // namespace fhn

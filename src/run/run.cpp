@@ -17,6 +17,7 @@
 #include "io/json.hpp"
 #include "io/newton_csv.hpp"
 #include "io/probes_csv.hpp"
+#include "io/resampled_sink.hpp"
 #include "io/vtk_writers.hpp"
 #include "model/problem.hpp"
 #include "run/progress.hpp"
@@ -180,7 +181,12 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   // 3. Writers, in the order they see each frame.
   std::vector<std::unique_ptr<FrameSink>> owned;
   if (c.output.vtk) owned.push_back(make_vtk_series_writer(dir, c.name, c.output.precision));
-  if (c.output.spacetime) owned.push_back(make_spacetime_writer(dir / "spacetime.vti", 4096));
+  if (c.output.spacetime) {
+    std::unique_ptr<FrameSink> spacetime = make_spacetime_writer(dir / "spacetime.vti", 4096);
+    // Its columns come from the first frame: a moving grid's frames go to it on the base grid.
+    if (scheme->grid_stats()) spacetime = make_resampling_sink(std::move(spacetime), problem.x);
+    owned.push_back(std::move(spacetime));
+  }
   if (!c.output.probes.empty()) owned.push_back(make_probe_writer(dir / "probes.csv", c.output.probes));
   if (const GridStats* grid = scheme->grid_stats())
     owned.push_back(make_grid_writer(dir / "grid.csv", *grid));

@@ -45,9 +45,9 @@ void AdaptiveExplicitCpu::snapshot(Snapshot& out) const {
 }
 
 // v+ = v + k (D u_xx(v) + f(v) - w + I),  w+ = w + k eps (v - gamma w), u_xx by the 3-point
-// weights of the current grid. Two passes, each few enough arrays for the compiler to vectorise
-// it: u_xx (read the three weights and v, write u_xx: 40 B per node), then the update (read v,
-// w, u_xx, I, write v+, w+: 48 B per node).
+// weights of the current grid. Two passes, each on few enough arrays for the compiler to
+// vectorise it: u_xx (40 B per node, NonUniformLaplacian::apply), then the update (read v, w,
+// u_xx, I, write v+, w+: 48 B per node).
 void AdaptiveExplicitCpu::evaluate() {
   const real* current = nullptr;
   if (!base_current_.empty()) {
@@ -99,9 +99,10 @@ void AdaptiveExplicitCpu::regrid() {
       select_nodes(spec_, problem_.nodes, problem_.dx, sample, required_ranges());
 
   const std::vector<real> old_x = std::move(x_);
+  const auto old_n = static_cast<index_t>(old_x.size());
   use_grid(std::move(next));
-  v_ = interpolate_onto(old_x, v_, x_);
-  w_ = interpolate_onto(old_x, w_, x_);
+  v_ = interpolate_onto(old_x.data(), v_.data(), old_n, x_);
+  w_ = interpolate_onto(old_x.data(), w_.data(), old_n, x_);
   stats_.record_regrid(step_, static_cast<real>(step_) * problem_.dt, node_count());
 }
 
@@ -121,6 +122,9 @@ void AdaptiveExplicitCpu::use_grid(std::vector<index_t> nodes) {
 
 std::vector<NodeRange> AdaptiveExplicitCpu::required_ranges() const {
   std::vector<NodeRange> ranges;
+  // Base nodes within the inflection radius: the edges of a stimulated region and a Dirichlet
+  // end are fronts in the making.
+  const auto layer = static_cast<index_t>(spec_.inflection_radius / problem_.dx + 1e-9);
   for (const NodeStimulus& s : problem_.stimuli.stimuli()) {
     // The stimulus is off for good once t is past its last pulse.
     const real off = s.spec.start + static_cast<real>(s.spec.count - 1) * s.spec.period +
@@ -129,16 +133,21 @@ std::vector<NodeRange> AdaptiveExplicitCpu::required_ranges() const {
       const real t = static_cast<real>(step_ + m) * problem_.dt;
       if (t > off) break;
       if (problem_.stimuli.active(s, t)) {
-        ranges.push_back({s.first, s.last});
+        ranges.push_back({s.first - layer, s.last + layer});
         break;
       }
     }
   }
   const BoundarySpec& bc = problem_.boundary;
-  if (bc.no_flux_order == 1) {
-    const index_t last = problem_.nodes - 1;
-    if (bc.left.type == BoundaryType::no_flux) ranges.push_back({0, 1});
-    if (bc.right.type == BoundaryType::no_flux) ranges.push_back({last - 1, last});
+  const index_t last = problem_.nodes - 1;
+  for (const bool left : {true, false}) {
+    const BoundarySide& side = left ? bc.left : bc.right;
+    index_t depth = 0;  // base nodes kept next to the end node
+    if (side.type == BoundaryType::dirichlet)
+      depth = layer;
+    else if (bc.no_flux_order == 1)
+      depth = 1;
+    if (depth > 0) ranges.push_back(left ? NodeRange{0, depth} : NodeRange{last - depth, last});
   }
   return ranges;
 }

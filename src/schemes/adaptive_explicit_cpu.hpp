@@ -7,10 +7,13 @@
 // Every regrid_every steps (and once at t = 0, from the initial state on the full base grid) the
 // grid is rebuilt by select_nodes from v, its v_xx and v_t = (v+ - v) / k of the step just taken,
 // and v, w move onto it by interpolate_onto.
-// Stimuli: a stimulus that is on during any step before the next regrid has every base node of
-// its region in the grid, so each node the uniform scheme would stimulate receives the same
-// current. A first-order no-flux end keeps its base neighbour, so v_0 = v_1 copies the same node
-// as on the uniform grid.
+// Besides what select_nodes picks, every grid holds (required_ranges):
+//   - while a stimulus is on during any step before the next regrid, every base node of its
+//     region and within inflection_radius of it: each node the uniform scheme stimulates gets the
+//     same current, and the steep edges the current raises are resolved from the start;
+//   - every base node within inflection_radius of a Dirichlet end, where fronts are born;
+//   - the base neighbour of a first-order no-flux end, so v_0 = v_1 copies the same node as on
+//     the uniform grid.
 #include "grid/adaptive_grid.hpp"
 #include "grid/grid_stats.hpp"
 #include "schemes/node_updates.hpp"
@@ -43,8 +46,7 @@ class AdaptiveExplicitCpu final : public Scheme {
   void regrid();
   // Makes `nodes` the current grid: positions, Laplacian weights, boundary rows, work arrays.
   void use_grid(std::vector<index_t> nodes);
-  // Base ranges every grid until the next regrid must hold: the stimulated regions switched on
-  // during steps step_ .. step_ + regrid_every - 1, and a first-order no-flux end's neighbour.
+  // Base ranges the grid used for steps step_ .. step_ + regrid_every - 1 must hold (see above).
   std::vector<NodeRange> required_ranges() const;
 
   Problem problem_;

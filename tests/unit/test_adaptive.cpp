@@ -1,15 +1,436 @@
-// The adaptive-grid explicit scheme: the non-uniform second derivative, the grid it builds, and
-// what it buys on the reference blog's cases.
+// The adaptive-grid explicit scheme: the non-uniform second derivative, the node selection, the
+// grid invariants during a run, and what the scheme buys on the reference blog's two cases
+// (fewer nodes for the same pulses; no odd-even oscillation on a settled plateau).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <set>
 
+#include "config/loader.hpp"
 #include "grid/adaptive_grid.hpp"
+#include "io/vtk_writers.hpp"
+#include "model/problem.hpp"
+#include "run/run.hpp"
+#include "schemes/adaptive_explicit_cpu.hpp"
+#include "study/convergence.hpp"
+#include "support.hpp"
 
-TEST_CASE("adaptive: the non-uniform second derivative is exact for quadratics") {
-  const std::vector<double> x{0.0, 0.5, 1.5, 1.75, 3.0, 3.5};
-  std::vector<double> u;
-  for (const double xi : x) u.push_back(3.0 * xi * xi - 2.0 * xi + 1.0);
+namespace {
+
+using fhn::index_t;
+
+// Largest |u_xx(x_i) - exact(x_i)| over the interior nodes.
+template <class U, class Uxx>
+double interior_error(const std::vector<double>& x, U u, Uxx exact) {
+  std::vector<double> values, u_xx(x.size());
+  for (const double xi : x) values.push_back(u(xi));
+  fhn::NonUniformLaplacian(x).apply(values.data(), u_xx.data());
+  double worst = 0.0;
+  for (std::size_t i = 1; i + 1 < x.size(); ++i)
+    worst = std::max(worst, std::abs(u_xx[i] - exact(x[i])));
+  return worst;
+}
+
+// Nodes 0 = x_0 < x_1 < ... <= length with spacings h, ratio h, h, ratio h, ...
+std::vector<double> alternating_nodes(double h, double ratio, double length) {
+  std::vector<double> x{0.0};
+  for (int k = 0; x.back() + h * ratio <= length; ++k)
+    x.push_back(x.back() + (k % 2 ? ratio * h : h));
+  return x;
+}
+
+// ---- Node selection on a synthetic solution --------------------------------------------------
+constexpr index_t kBase = 403;  // base nodes 0..402, dx = 0.5 (402 is not a multiple of 8)
+constexpr double kDx = 0.5;
+
+// Pinned here, not taken from the defaults, since the expected node sets depend on them.
+fhn::AdaptiveSpec test_spec() {
+  fhn::AdaptiveSpec s;
+  s.coarse_stride = 8;
+  s.gradient_stride = 4;
+  s.rate_stride = 2;
+  s.gradient_threshold = 0.01;
+  s.rate_threshold = 0.001;
+  s.inflection_radius = 5.0;
+  s.regrid_every = 10;
+  return s;
+}
+
+// v (and v_t, zero unless set) on the given base nodes, with v_xx from NonUniformLaplacian.
+struct Sample {
+  std::vector<index_t> nodes;
+  std::vector<double> x, v, v_xx, v_t;
+
+  template <class V>
+  Sample(std::vector<index_t> on, V profile) : nodes(std::move(on)) {
+    for (const index_t j : nodes) {
+      x.push_back(kDx * static_cast<double>(j));
+      v.push_back(profile(x.back()));
+    }
+    v_xx.resize(x.size());
+    fhn::NonUniformLaplacian(x).apply(v.data(), v_xx.data());
+    v_t.assign(x.size(), 0.0);
+  }
+  fhn::GridSample view() const {
+    return {static_cast<index_t>(nodes.size()), nodes.data(), x.data(), v.data(), v_xx.data(),
+            v_t.data()};
+  }
+};
+
+std::vector<index_t> every(index_t stride, index_t from = 0, index_t to = kBase - 1) {
+  std::vector<index_t> out;
+  for (index_t j = (from + stride - 1) / stride * stride; j <= to; j += stride) out.push_back(j);
+  return out;
+}
+
+std::set<index_t> coarse_set() {
+  const std::vector<index_t> c = every(8);
+  std::set<index_t> s(c.begin(), c.end());
+  s.insert(kBase - 1);
+  return s;
+}
+
+std::set<index_t> as_set(const std::vector<index_t>& v) { return {v.begin(), v.end()}; }
+
+// ---- Runs ------------------------------------------------------------------------------------
+fhn::Config config_file(const std::string& file, const std::vector<std::string>& overrides = {}) {
+  return fhn::load_config(fhn::test::source_path(file), overrides);
+}
+
+// Advances `scheme` to step `step` and returns its state.
+fhn::Snapshot state_at(fhn::Scheme& scheme, index_t step) {
+  scheme.advance(step - scheme.steps_done());
+  fhn::Snapshot s;
+  scheme.snapshot(s);
+  return s;
+}
+
+// The positions where v crosses 1/2 between neighbouring nodes (linear interpolation).
+std::vector<double> half_crossings(const fhn::Snapshot& s) {
+  std::vector<double> out;
+  for (std::size_t i = 0; i + 1 < s.v.size(); ++i)
+    if ((s.v[i] - 0.5) * (s.v[i + 1] - 0.5) < 0.0)
+      out.push_back(s.x[i] + (0.5 - s.v[i]) / (s.v[i + 1] - s.v[i]) * (s.x[i + 1] - s.x[i]));
+  return out;
+}
+
+// Odd-even oscillation on the plateau behind two outward fronts: the largest
+// |v_{i+1} - 2 v_i + v_{i-1}| over neighbouring nodes i-1, i, i+1 of the scheme's own grid that
+// all lie in the settled region [x_l + 20, x_r - 20], where x_l and x_r are the leftmost and the
+// rightmost crossing of v = 1/2 (the two fronts). 20 space units is about three front widths,
+// so the region excludes the fronts and the relaxation just behind them.
+double plateau_oscillation(const fhn::Snapshot& s) {
+  const std::vector<double> fronts = half_crossings(s);
+  REQUIRE(fronts.size() >= 2);
+  const double lo = fronts.front() + 20.0, hi = fronts.back() - 20.0;
+  REQUIRE(lo < hi);
+  double worst = 0.0;
+  for (std::size_t i = 1; i + 1 < s.v.size(); ++i)
+    if (s.x[i - 1] >= lo && s.x[i + 1] <= hi)
+      worst = std::max(worst, std::abs(s.v[i + 1] - 2.0 * s.v[i] + s.v[i - 1]));
+  return worst;
+}
+
+// The checks that hold for every grid the scheme builds (see select_nodes).
+void check_grid_invariants(const fhn::AdaptiveExplicitCpu& scheme, const fhn::Problem& p,
+                           const fhn::AdaptiveSpec& spec) {
+  const std::vector<index_t>& nodes = scheme.nodes();
+  fhn::Snapshot s;
+  scheme.snapshot(s);
+  REQUIRE(nodes.size() == s.x.size());
+  REQUIRE(nodes.front() == 0);
+  REQUIRE(nodes.back() == p.nodes - 1);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    REQUIRE(s.x[i] == p.x[nodes[i]]);  // on the base grid, exactly
+    if (i > 0) REQUIRE(nodes[i] > nodes[i - 1]);  // sorted, strictly increasing
+  }
+  const std::set<index_t> present = as_set(nodes);
+  for (index_t j = 0; j < p.nodes; j += spec.coarse_stride) REQUIRE(present.count(j) == 1);
+  // Every front and back (a crossing of v = 1/2) has base resolution over at least 3/4 of the
+  // inflection radius on both sides.
+  const double reach = 0.75 * spec.inflection_radius;
+  for (const double front : half_crossings(s)) {
+    CAPTURE(s.t);
+    CAPTURE(front);
+    for (index_t j = 0; j < p.nodes; ++j)
+      if (std::abs(p.x[j] - front) <= reach) REQUIRE(present.count(j) == 1);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("adaptive: the non-uniform second derivative is exact for quadratics, ends included") {
+  const std::vector<double> x{0.0, 0.5, 1.5, 1.75, 3.0, 3.5, 5.5};
+  CHECK(interior_error(x, [](double t) { return 3.0 * t * t - 2.0 * t + 1.0; },
+                       [](double) { return 6.0; }) < 1e-12);
+  // The mirrored ghost node: exact for a parabola with u_x = 0 at the end.
   const fhn::NonUniformLaplacian lap(x);
-  for (fhn::index_t i = 1; i + 1 < lap.size(); ++i) CHECK(lap.interior(u.data(), i) == doctest::Approx(6.0));
+  std::vector<double> left, right;
+  for (const double t : x) {
+    left.push_back(2.0 * t * t);                    // u_x(0) = 0, u_xx = 4
+    right.push_back(-(t - 5.5) * (t - 5.5) + 7.0);  // u_x(5.5) = 0, u_xx = -2
+  }
+  CHECK(lap.at(left.data(), 0) == doctest::Approx(4.0).epsilon(1e-14));
+  CHECK(lap.at(right.data(), lap.size() - 1) == doctest::Approx(-2.0).epsilon(1e-14));
+}
+
+TEST_CASE("adaptive: the non-uniform second derivative is first order on uneven spacing") {
+  // u = sin: the error at x_i is (h_r - h_l) u'''/3 + O(h^2), so alternating spacings h, 2h give
+  // first order, equal spacings second order.
+  auto u = [](double t) { return std::sin(t); };
+  auto u_xx = [](double t) { return -std::sin(t); };
+  std::vector<double> uneven, even;
+  for (const double h : {0.1, 0.05, 0.025, 0.0125}) {
+    uneven.push_back(interior_error(alternating_nodes(h, 2.0, 3.0), u, u_xx));
+    even.push_back(interior_error(alternating_nodes(h, 1.0, 3.0), u, u_xx));
+  }
+  for (std::size_t k = 0; k + 1 < uneven.size(); ++k) {
+    const double order_uneven = fhn::observed_order(uneven[k], uneven[k + 1]);
+    const double order_even = fhn::observed_order(even[k], even[k + 1]);
+    CAPTURE(k);
+    CHECK(order_uneven == doctest::Approx(1.0).epsilon(0.05));
+    CHECK(order_even == doctest::Approx(2.0).epsilon(0.05));
+  }
+}
+
+TEST_CASE("adaptive: interpolation keeps shared nodes exactly and is linear in between") {
+  const std::vector<double> old_x{0.0, 1.0, 4.0, 6.0};
+  const std::vector<double> values{0.1, 0.7, -0.3, 2.0 / 3.0};
+  const std::vector<double> new_x{0.0, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0};
+  const std::vector<double> got = fhn::interpolate_onto(old_x.data(), values.data(), 4, new_x);
+  CHECK(got[0] == 0.1);
+  CHECK(got[2] == 0.7);
+  CHECK(got[5] == -0.3);
+  CHECK(got[6] == 2.0 / 3.0);
+  CHECK(got[1] == doctest::Approx(0.4));
+  CHECK(got[3] == doctest::Approx(0.7 - 1.0 / 3.0));
+  CHECK(got[4] == doctest::Approx(0.7 - 2.0 / 3.0));
+}
+
+TEST_CASE("adaptive: front inflections are the steep zeros of v_xx only") {
+  // A rise at 30.3 and a fall at 70.1 (tanh fronts, |v_x| up to 1/4), a shallow wiggle at 150
+  // (|v_x| <= 0.002) and the plateau between the fronts (|v_x| has minima there, not maxima).
+  auto profile = [](double x) {
+    return 0.5 * (std::tanh((x - 30.3) / 2.0) - std::tanh((x - 70.1) / 2.0)) +
+           0.002 * std::sin(x - 150.0) * std::exp(-(x - 150.0) * (x - 150.0) / 4.0);
+  };
+  const Sample s(every(1), profile);
+  const std::vector<double> points = fhn::front_inflections(s.view(), 0.01);
+  REQUIRE(points.size() == 2);
+  CHECK(points[0] == doctest::Approx(30.3).epsilon(1e-3));
+  CHECK(points[1] == doctest::Approx(70.1).epsilon(1e-3));
+}
+
+TEST_CASE("adaptive: node selection, criterion by criterion") {
+  const fhn::AdaptiveSpec spec = test_spec();
+  const std::set<index_t> coarse = coarse_set();
+
+  SUBCASE("coarse subset and both ends when nothing happens") {
+    const Sample s(every(8), [](double) { return 0.3; });
+    CHECK(as_set(fhn::select_nodes(spec, kBase, kDx, s.view(), {})) == coarse);
+  }
+  SUBCASE("gradient: every 4th node where the secant slope exceeds the threshold") {
+    // v = 1e-4 x^2: secant slope 1e-4 (x_j + x_{j+1}) > 0.01 from j = 100 on; v_xx > 0, so no
+    // inflection.
+    const Sample s(every(1), [](double x) { return 1e-4 * x * x; });
+    std::set<index_t> expected = coarse;
+    for (const index_t j : every(4, 100)) expected.insert(j);
+    CHECK(as_set(fhn::select_nodes(spec, kBase, kDx, s.view(), {})) == expected);
+  }
+  SUBCASE("rate: every 2nd node over the two intervals next to a changing node") {
+    Sample s(every(8), [](double) { return 0.0; });
+    s.v_t[25] = -0.002;  // base node 200
+    std::set<index_t> expected = coarse;
+    for (const index_t j : every(2, 192, 208)) expected.insert(j);
+    CHECK(as_set(fhn::select_nodes(spec, kBase, kDx, s.view(), {})) == expected);
+  }
+  SUBCASE("inflection: every base node within the radius of a front") {
+    const Sample s(every(1), [](double x) { return 0.5 * (1.0 - std::tanh((x - 100.3) / 1.0)); });
+    const std::vector<double> fronts = fhn::front_inflections(s.view(), spec.gradient_threshold);
+    REQUIRE(fronts.size() == 1);
+    const std::set<index_t> got = as_set(fhn::select_nodes(spec, kBase, kDx, s.view(), {}));
+    for (index_t j = 0; j < kBase; ++j) {
+      const double distance = std::abs(kDx * static_cast<double>(j) - fronts[0]);
+      CAPTURE(j);
+      if (distance <= spec.inflection_radius) CHECK(got.count(j) == 1);
+      // Anything else is a coarse node or a gradient node (|v_x| > 0.01 within 4.6 of 100.3).
+      if (distance > spec.inflection_radius && got.count(j))
+        CHECK((coarse.count(j) == 1 || (j % 4 == 0 && distance < 5.5)));
+    }
+  }
+  SUBCASE("non-finite: a blown-up node stays") {
+    Sample s(every(1), [](double) { return 0.0; });
+    s.v[13] = std::nan("");
+    std::set<index_t> expected = coarse;
+    expected.insert(13);
+    CHECK(as_set(fhn::select_nodes(spec, kBase, kDx, s.view(), {})) == expected);
+  }
+  SUBCASE("keep: whole ranges") {
+    const Sample s(every(8), [](double) { return 0.0; });
+    std::set<index_t> expected = coarse;
+    for (index_t j = 50; j <= 53; ++j) expected.insert(j);
+    CHECK(as_set(fhn::select_nodes(spec, kBase, kDx, s.view(), {{50, 53}})) == expected);
+  }
+}
+
+TEST_CASE("adaptive: grid invariants hold after every regrid") {
+  for (const char* file : {"configs/pulse_split_adaptive.yaml", "configs/front_oscillation.yaml"}) {
+    CAPTURE(file);
+    const fhn::Config c = config_file(file);
+    const fhn::Problem p = fhn::make_problem(c);
+    const fhn::AdaptiveSpec& spec = c.scheme.adaptive;
+    fhn::AdaptiveExplicitCpu scheme(p, spec);
+    check_grid_invariants(scheme, p, spec);  // the first grid, from the initial state
+    while (scheme.steps_done() < c.time.steps) {
+      scheme.advance(spec.regrid_every);
+      check_grid_invariants(scheme, p, spec);
+    }
+    const fhn::GridStats* stats = scheme.grid_stats();
+    REQUIRE(stats != nullptr);
+    const auto regrids = static_cast<std::size_t>(c.time.steps / spec.regrid_every + 1);
+    CHECK(stats->regrids().size() == regrids);
+  }
+}
+
+TEST_CASE("adaptive: pulse_split with at most half the nodes, within 0.02 of the uniform run") {
+  const fhn::Config adaptive = config_file("configs/pulse_split_adaptive.yaml", {"time.end=100"});
+  const fhn::Config uniform = config_file("configs/pulse_split_adaptive.yaml",
+                                          {"time.end=100", "scheme.type=explicit"});
+  const fhn::Problem p = fhn::make_problem(adaptive);
+  fhn::AdaptiveExplicitCpu a(p, adaptive.scheme.adaptive);
+  const std::unique_ptr<fhn::Scheme> u = fhn::make_scheme(uniform, fhn::make_problem(uniform));
+  for (const double t : {50.0, 100.0}) {
+    const auto step = static_cast<index_t>(std::lround(t / p.dt));
+    const fhn::Snapshot sa = state_at(a, step);
+    const fhn::Snapshot su = state_at(*u, step);
+    double worst = 0.0;
+    for (std::size_t i = 0; i < sa.v.size(); ++i)
+      worst = std::max(worst, std::abs(sa.v[i] - su.v[a.nodes()[i]]));
+    MESSAGE("pulse_split_adaptive at t = " << t << ": " << sa.v.size()
+                                           << " nodes, max |v - v_uniform| = " << worst);
+    CHECK(worst <= 0.02);
+  }
+  const fhn::GridStats& stats = *a.grid_stats();
+  const double mean_ratio = stats.mean_nodes() / static_cast<double>(p.nodes);
+  const double max_ratio = static_cast<double>(stats.max_nodes()) / static_cast<double>(p.nodes);
+  MESSAGE("pulse_split_adaptive to t = 100: mean nodes "
+          << stats.mean_nodes() << " (ratio " << mean_ratio << "), max " << stats.max_nodes()
+          << " (ratio " << max_ratio << ") of " << p.nodes);
+  CHECK(mean_ratio <= 0.5);
+}
+
+TEST_CASE("adaptive: front_oscillation, at least 10x less odd-even oscillation than uniform") {
+  const fhn::Config adaptive = config_file("configs/front_oscillation.yaml");
+  const fhn::Config uniform =
+      config_file("configs/front_oscillation.yaml", {"scheme.type=explicit"});
+  const std::unique_ptr<fhn::Scheme> a = fhn::make_scheme(adaptive, fhn::make_problem(adaptive));
+  const std::unique_ptr<fhn::Scheme> u = fhn::make_scheme(uniform, fhn::make_problem(uniform));
+  double worst_adaptive = 0.0, worst_uniform = 0.0;
+  for (const double t : {60.0, 90.0, 120.0}) {  // the reference blog's Fig. 7
+    const auto step = static_cast<index_t>(std::lround(t / adaptive.time.dt));
+    const double oa = plateau_oscillation(state_at(*a, step));
+    const double ou = plateau_oscillation(state_at(*u, step));
+    MESSAGE("front_oscillation at t = " << t << ": odd-even measure adaptive " << oa << ", uniform "
+                                        << ou);
+    worst_adaptive = std::max(worst_adaptive, oa);
+    worst_uniform = std::max(worst_uniform, ou);
+  }
+  CHECK(worst_uniform > 0.1);  // the oscillation is there on the uniform grid
+  CHECK(10.0 * worst_adaptive <= worst_uniform);
+}
+
+TEST_CASE("adaptive: boundary rows and stimuli act on the same nodes as on the uniform grid") {
+  SUBCASE("first-order no-flux end: its base neighbour stays in the grid, v_0 = v_1") {
+    const fhn::Config c = config_file("configs/pulse_split_adaptive.yaml",
+                                      {"boundary.no_flux_order=1", "time.end=20"});
+    const fhn::Problem p = fhn::make_problem(c);
+    fhn::AdaptiveExplicitCpu scheme(p, c.scheme.adaptive);
+    for (index_t k = 0; k < 20; ++k) {
+      const fhn::Snapshot s = state_at(scheme, scheme.steps_done() + 7);
+      const std::vector<index_t>& nodes = scheme.nodes();
+      const std::size_t n = nodes.size();
+      REQUIRE(nodes[1] == 1);
+      REQUIRE(nodes[n - 2] == p.nodes - 2);
+      CHECK(s.v[0] == s.v[1]);
+      CHECK(s.v[n - 1] == s.v[n - 2]);
+    }
+  }
+  SUBCASE("Dirichlet end: held, with base resolution within the inflection radius of it") {
+    const fhn::Config c = config_file("configs/wave_train.yaml",
+                                      {"scheme.type=adaptive_explicit", "time.end=20"});
+    const fhn::Problem p = fhn::make_problem(c);
+    fhn::AdaptiveExplicitCpu scheme(p, c.scheme.adaptive);
+    const fhn::Snapshot s = state_at(scheme, c.time.steps);
+    CHECK(s.v.back() == 1.0);
+    const std::set<index_t> present = as_set(scheme.nodes());
+    for (index_t j = p.nodes - 1; p.x.back() - p.x[j] <= c.scheme.adaptive.inflection_radius; --j)
+      CHECK(present.count(j) == 1);
+  }
+  SUBCASE("a stimulus on a resting axon: every stimulated node is there while it is on") {
+    const std::vector<std::string> overrides{
+        "initial.v={type: constant, value: 0}", "time.end=30",
+        "stimulus=[{x_min: 20, x_max: 24, start: 5, duration: 1, amplitude: 1}]"};
+    const fhn::Config c = config_file("configs/pulse_split_adaptive.yaml", overrides);
+    std::vector<std::string> uniform_overrides = overrides;
+    uniform_overrides.push_back("scheme.type=explicit");
+    const fhn::Config cu = config_file("configs/pulse_split_adaptive.yaml", uniform_overrides);
+    const fhn::Problem p = fhn::make_problem(c);
+    fhn::AdaptiveExplicitCpu a(p, c.scheme.adaptive);
+    const std::unique_ptr<fhn::Scheme> u = fhn::make_scheme(cu, fhn::make_problem(cu));
+    for (index_t step = 50; step < 60; ++step) {  // t in [5, 6): the stimulus is on
+      state_at(a, step);
+      const std::set<index_t> present = as_set(a.nodes());
+      for (index_t j = 40; j <= 48; ++j) REQUIRE(present.count(j) == 1);
+    }
+    for (const index_t step : {index_t{60}, index_t{300}}) {
+      const fhn::Snapshot sa = state_at(a, step);
+      const fhn::Snapshot su = state_at(*u, step);
+      double worst = 0.0;
+      for (std::size_t i = 0; i < sa.v.size(); ++i)
+        worst = std::max(worst, std::abs(sa.v[i] - su.v[a.nodes()[i]]));
+      CAPTURE(step);
+      CHECK(worst < 0.02);
+    }
+    CHECK(half_crossings(state_at(a, 300)).size() == 2);  // the pulse it launched
+  }
+}
+
+TEST_CASE("adaptive: a run writes grid.csv, grid statistics, moving frames, a uniform kymograph") {
+  fhn::test::TempDir dir;
+  fhn::RunOptions options;
+  options.output_dir = dir / "out";
+  options.quiet = true;
+  std::vector<std::string> overrides{"time.end=20", "output.every=10"};
+  if (!fhn::vtk_compiled())
+    overrides.insert(overrides.end(), {"output.vtk=false", "output.spacetime=false"});
+  const fhn::Config c = config_file("configs/pulse_split_adaptive.yaml", overrides);
+  fhn::run_simulation(c, options);
+
+  const std::string grid = fhn::test::read_text(options.output_dir / "grid.csv");
+  CHECK(grid.rfind("step,t,nodes\n0,0,", 0) == 0);
+  CHECK(std::count(grid.begin(), grid.end(), '\n') == 1 + 200 / 10 + 1);  // header, t = 0..20
+  const std::string json = fhn::test::read_text(options.output_dir / "summary.json");
+  for (const char* key : {"\"grid\"", "\"base_nodes\":401", "\"mean_nodes\"", "\"max_nodes\"",
+                          "\"mean_ratio\"", "\"max_ratio\"", "\"regrids\":21"})
+    CHECK(json.find(key) != std::string::npos);
+
+  if (fhn::vtk_compiled()) {
+    // The .vtu headers are plain XML: the point count of the first and the last frame differ.
+    auto points = [&](const char* frame) {
+      const std::string text = fhn::test::read_text(options.output_dir / "frames" / frame);
+      const std::size_t at = text.find("NumberOfPoints=\"");
+      REQUIRE(at != std::string::npos);
+      return std::stol(text.substr(at + 16));
+    };
+    const long first = points("pulse_split_adaptive_000000.vtu");
+    const long last = points("pulse_split_adaptive_000002.vtu");
+    CHECK(first < 401);
+    CHECK(last < 401);
+    CHECK(first != last);
+    // The kymograph has the base grid's uniform columns, whatever nodes the first frame had.
+    const std::string image = fhn::test::read_text(options.output_dir / "spacetime.vti");
+    CHECK(image.find("WholeExtent=\"0 400 0 2 0 0\"") != std::string::npos);
+    CHECK(image.find("Spacing=\"0.5 10 1\"") != std::string::npos);
+  }
 }
