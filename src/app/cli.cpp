@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <new>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -77,6 +78,10 @@ int cli_main(int argc, const char* const* argv, std::ostream& out, std::ostream&
       ->take_all();
   run->add_option("--output", output_dir, "output folder (default: output/<name>)");
   run->add_flag("--quiet", run_options.quiet, "no progress bar or closing message");
+  std::string restart;
+  run->add_option("--restart", restart,
+                  "continue from a checkpoint (output/<name>/checkpoints/*.chk) of a run of the same "
+                  "config; its output files are continued");
 
   CLI::App* validate = app.add_subcommand("validate", "check a config and print what it would run");
   validate->add_option("config", config_path, "YAML config file")->required();
@@ -129,6 +134,7 @@ int cli_main(int argc, const char* const* argv, std::ostream& out, std::ostream&
       return 0;
     }
     run_options.output_dir = output_dir;
+    run_options.restart = restart;
     const RunSummary summary = run_simulation(config, run_options);
     if (!run_options.quiet) {
       const std::string pvd = (summary.output_dir / (config.name + ".pvd")).string();
@@ -143,8 +149,12 @@ int cli_main(int argc, const char* const* argv, std::ostream& out, std::ostream&
     }
     return 0;
   } catch (const Error& e) {
-    err << "fhn: error: " << e.what() << "\n";
+    err << (e.code() == ExitCode::interrupted ? "fhn: " : "fhn: error: ") << e.what() << "\n";
     return static_cast<int>(e.code());
+  } catch (const std::bad_alloc&) {
+    err << "fhn: error: out of host memory (a smaller domain.nodes or fewer frames kept in memory "
+           "may help)\n";
+    return static_cast<int>(ExitCode::internal);
   } catch (const std::exception& e) {
     err << "fhn: internal error: " << e.what() << "\n";
     return static_cast<int>(ExitCode::internal);

@@ -130,6 +130,8 @@ struct OutputSpec {
   bool vtk = true;              // .pvd + frames/*.vtu
   bool spacetime = true;        // spacetime.vti kymograph
   bool newton_log = false;      // newton.csv (Crank-Nicolson): every Newton iteration
+  real checkpoint_every = 0.0;  // simulated time between checkpoints; 0: none
+  index_t checkpoint_every_steps = 0;  // derived
 };
 
 struct Config {

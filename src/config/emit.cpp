@@ -118,6 +118,7 @@ std::string to_yaml(const Config& c) {
   out << YAML::Key << "vtk" << YAML::Value << c.output.vtk;
   out << YAML::Key << "spacetime" << YAML::Value << c.output.spacetime;
   out << YAML::Key << "newton_log" << YAML::Value << c.output.newton_log;
+  out << std::pair{"checkpoint_every", c.output.checkpoint_every};
   out << YAML::EndMap;
 
   out << YAML::EndMap;

@@ -1,19 +1,15 @@
-// YAML -> Config. The only translation unit (with emit.cpp) that includes yaml-cpp.
+// YAML -> Config. yaml-cpp is included only here and in the other src/config/*.cpp files.
 #include "config/loader.hpp"
 
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 
 #include "config/names.hpp"
 #include "config/yaml_reader.hpp"
@@ -131,6 +127,7 @@ void apply_override(YAML::Node& root, const std::string& assignment, Context& ct
 
   YAML::Node value;
   try {
+    check_yaml_text(value_text, "--set " + abbreviated(assignment));
     value = YAML::Load(value_text);
   } catch (const YAML::Exception&) {
     value = YAML::Node(value_text);  // not valid YAML on its own: take it as plain text
@@ -143,12 +140,20 @@ void apply_override(YAML::Node& root, const std::string& assignment, Context& ct
 // ---------------------------------------------------------------------------------------------
 // The schema
 
-// Relative test "x is a whole multiple of step"; sets `count` to the nearest multiple.
-bool is_multiple(real x, real step, index_t& count) {
+// Whether x is a whole multiple of `step` (to a relative kMultipleTolerance) with at most
+// `limit` steps in it; `count` receives the nearest multiple unless there are too many.
+// is_multiple: the same with at most kMaxSteps, as a yes or no.
+enum class Multiple { whole, not_whole, too_many };
+Multiple multiple_of(real x, real step, index_t limit, index_t& count) {
   const real ratio = x / step;
-  if (ratio > static_cast<real>(kMaxSteps)) return false;
+  if (!(ratio <= static_cast<real>(limit))) return Multiple::too_many;
   count = static_cast<index_t>(std::llround(ratio));
-  return count >= 1 && std::abs(static_cast<real>(count) * step - x) <= kMultipleTolerance * x;
+  const bool whole =
+      count >= 1 && std::abs(static_cast<real>(count) * step - x) <= kMultipleTolerance * x;
+  return whole ? Multiple::whole : Multiple::not_whole;
+}
+bool is_multiple(real x, real step, index_t& count) {
+  return multiple_of(x, step, kMaxSteps, count) == Multiple::whole;
 }
 
 Profile read_profile(Section& parent, const std::string& key, const Profile& fallback,
@@ -267,8 +272,17 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
   }
   if (has_dx) {
     index_t cells = 0;
-    if (!is_multiple(c.domain.length, c.domain.dx, cells) || cells + 1 > kMaxNodes) {
-      const index_t nearest = std::max<index_t>(1, std::llround(c.domain.length / c.domain.dx));
+    const Multiple grid = multiple_of(c.domain.length, c.domain.dx, kMaxNodes - 1, cells);
+    if (grid == Multiple::too_many) {
+      ctx.error("domain.dx", "domain.dx: " + format_exact(c.domain.dx) +
+                                 " makes domain.length / dx = " +
+                                 format_exact(c.domain.length / c.domain.dx) + " cells; at most " +
+                                 std::to_string(kMaxNodes - 1) + " (" + std::to_string(kMaxNodes) +
+                                 " nodes) are allowed");
+      return;
+    }
+    if (grid == Multiple::not_whole) {
+      const index_t nearest = std::max<index_t>(1, cells);
       ctx.error("domain.dx", "domain.dx: " + format_exact(c.domain.dx) +
                                  " does not divide domain.length = " +
                                  format_exact(c.domain.length) + " into whole cells; nearest: dx = " +
@@ -286,16 +300,39 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
                              format_exact(c.time.end));
     return;
   }
-  if (!is_multiple(c.time.end, c.time.dt, c.time.steps)) {
-    ctx.error("time.end", "time.end = " + format_exact(c.time.end) +
-                              " is not a whole number of steps of time.dt = " +
-                              format_exact(c.time.dt));
-    return;
+  const std::string too_many_steps = " steps; at most 2^53 = " + std::to_string(kMaxSteps) +
+                                     " (the most a double counts exactly)";
+  switch (multiple_of(c.time.end, c.time.dt, kMaxSteps, c.time.steps)) {
+    case Multiple::whole: break;
+    case Multiple::not_whole:
+      ctx.error("time.end", "time.end = " + format_exact(c.time.end) +
+                                " is not a whole number of steps of time.dt = " +
+                                format_exact(c.time.dt));
+      return;
+    case Multiple::too_many:
+      ctx.error("time.dt", "time.dt: time.end / time.dt = " +
+                               format_exact(c.time.end / c.time.dt) + too_many_steps);
+      return;
   }
-  if (!is_multiple(c.output.every, c.time.dt, c.output.every_steps)) {
-    ctx.error("output.every", "output.every = " + format_exact(c.output.every) +
-                                  " must be a whole multiple of time.dt = " +
-                                  format_exact(c.time.dt));
+  switch (multiple_of(c.output.every, c.time.dt, kMaxSteps, c.output.every_steps)) {
+    case Multiple::whole: break;
+    case Multiple::not_whole:
+      ctx.error("output.every", "output.every = " + format_exact(c.output.every) +
+                                    " must be a whole multiple of time.dt = " +
+                                    format_exact(c.time.dt));
+      break;
+    case Multiple::too_many:
+      ctx.error("output.every", "output.every: output.every / time.dt = " +
+                                    format_exact(c.output.every / c.time.dt) + too_many_steps);
+      break;
+  }
+
+  if (c.output.checkpoint_every > 0.0 &&
+      !is_multiple(c.output.checkpoint_every, c.time.dt, c.output.checkpoint_every_steps)) {
+    ctx.error("output.checkpoint_every", "output.checkpoint_every = " +
+                                             format_exact(c.output.checkpoint_every) +
+                                             " must be a whole multiple of time.dt = " +
+                                             format_exact(c.time.dt) + " (or 0 for none)");
   }
 
   // Forward Euler on D v_xx is stable for dt <= dx^2 / (2 D).
@@ -368,13 +405,7 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
   Section top(ctx, root, "");
 
   c.name = top.text("name", default_name(source));
-  const bool safe_name =
-      !c.name.empty() && c.name != "." && c.name != ".." &&
-      std::all_of(c.name.begin(), c.name.end(),
-                  [](unsigned char ch) { return std::isalnum(ch) || ch == '_' || ch == '-' || ch == '.'; });
-  if (!safe_name)
-    ctx.error("name", "name: '" + c.name +
-                          "' must be a file name made of letters, digits, '_', '-' and '.'");
+  check_output_name(ctx, c.name);
 
   {
     Section m = top.section("model");
@@ -438,6 +469,7 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
     c.output.vtk = o.boolean("vtk", c.output.vtk);
     c.output.spacetime = o.boolean("spacetime", c.output.spacetime);
     c.output.newton_log = o.boolean("newton_log", c.output.newton_log);
+    c.output.checkpoint_every = o.number("checkpoint_every", c.output.checkpoint_every, non_negative());
     c.output.probes = o.numbers("probes", any_number(), true, "[0.0, 100.0]")
                           .value_or(std::vector<real>{0.0, 0.5 * c.domain.length, c.domain.length});
   }
@@ -470,18 +502,4 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
   return load(read_text_file(path, "config file"), path, overrides, build);
 }
 
-namespace config_detail {
-
-std::string read_text_file(const std::string& path, const std::string& what) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw ConfigError(path + ": is a directory, expected a YAML " + what);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path + ": cannot open " + what + " (" + std::strerror(errno) + ")");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-}  // namespace config_detail
 }  // namespace fhn

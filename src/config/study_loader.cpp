@@ -49,6 +49,7 @@ StudyConfig read_study(const YAML::Node& root, Context& ctx, const std::string& 
   st.source = source;
   Section top(ctx, root, "");
   st.name = top.text("name", std::filesystem::path(source).stem().string());
+  check_output_name(ctx, st.name);
   st.kind = top.choice("study", st.kind, study_kind_names());
   if (!top.has("study"))
     ctx.error("study", root.Mark(), "missing required key 'study' (convergence, stability or newton)");
@@ -69,6 +70,11 @@ StudyConfig read_study(const YAML::Node& root, Context& ctx, const std::string& 
       ctx.error("set", set.Mark(), "set: expected a mapping of config keys to values, e.g. {time.end: 1}");
     } else {
       for (const auto& entry : set) {
+        if (!entry.first.IsScalar()) {
+          ctx.error("set", entry.first.Mark(),
+                    "set: keys must be config keys such as time.dt, got " + node_text(entry.first));
+          continue;
+        }
         YAML::Emitter value;
         value << YAML::Flow << entry.second;
         st.overrides.push_back(entry.first.Scalar() + "=" + value.c_str());

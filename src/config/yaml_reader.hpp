@@ -6,7 +6,10 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <optional>
@@ -67,14 +70,18 @@ inline std::size_t edit_distance(const std::string& a, const std::string& b) {
 inline std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
   const std::string* best = nullptr;
   std::size_t best_distance = std::numeric_limits<std::size_t>::max();
+  const std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
   for (const auto& candidate : candidates) {
+    // The distance is at least the difference in length: skip hopeless (e.g. huge) words.
+    const std::size_t length_gap = std::max(word.size(), candidate.size()) -
+                                   std::min(word.size(), candidate.size());
+    if (length_gap > limit) continue;
     const std::size_t d = edit_distance(word, candidate);
     if (d < best_distance) {
       best_distance = d;
       best = &candidate;
     }
   }
-  const std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
   if (best == nullptr || best_distance > limit) return "";
   return "; did you mean '" + *best + "'?";
 }
@@ -85,9 +92,25 @@ inline std::string join(const std::vector<std::string>& words) {
   return out;
 }
 
+// `text` for a message; beyond 60 bytes shortened to its start and its length, so that a
+// hostile megabyte-long key or value does not end up whole in a message.
+inline std::string abbreviated(const std::string& text) {
+  constexpr std::size_t kShown = 60;
+  if (text.size() <= kShown) return text;
+  std::size_t cut = kShown;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 boundary
+  return text.substr(0, cut) + "... (" + std::to_string(text.size()) + " bytes)";
+}
+inline std::string quoted(const std::string& text) { return "'" + abbreviated(text) + "'"; }
+
+// "file:line:column" of a position in a YAML text.
+inline std::string location(const std::string& source, const YAML::Mark& mark) {
+  return source + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
+}
+
 inline std::string node_text(const YAML::Node& node) {
   switch (node.Type()) {
-    case YAML::NodeType::Scalar: return "'" + node.Scalar() + "'";
+    case YAML::NodeType::Scalar: return quoted(node.Scalar());
     case YAML::NodeType::Sequence: return "a list";
     case YAML::NodeType::Map: return "a mapping";
     default: return "nothing";
@@ -112,7 +135,7 @@ class Context {
         return "--set " + text;
     }
     if (mark.is_null()) return source_;
-    return source_ + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
+    return location(source_, mark);
   }
   std::string where(const std::string& path) const {
     const auto it = marks_.find(path);
@@ -133,12 +156,17 @@ class Context {
   }
 
   bool ok() const { return errors_.empty(); }
+  // Lists the first 20 problems: a document of thousands of wrong keys gets a readable message.
   void throw_if_errors() const {
     if (errors_.empty()) return;
+    constexpr std::size_t kListed = 20;
     std::string message = errors_.size() == 1 ? "invalid configuration:\n"
                                               : std::to_string(errors_.size()) +
                                                     " problems in the configuration:\n";
-    for (const auto& e : errors_) message += "  " + e + "\n";
+    for (std::size_t i = 0; i < std::min(errors_.size(), kListed); ++i)
+      message += "  " + errors_[i] + "\n";
+    if (errors_.size() > kListed)
+      message += "  ... and " + std::to_string(errors_.size() - kListed) + " more\n";
     message.pop_back();
     throw ConfigError(message);
   }
@@ -202,18 +230,18 @@ class Section {
     const std::string path = path_of(key);
     const std::string expected = "a whole number in [" + std::to_string(lo) + ", " +
                                  std::to_string(hi) + "]";
-    real x = 0.0;
-    if (!value.IsScalar() || !YAML::convert<real>::decode(value, x) || !std::isfinite(x) ||
-        x != std::floor(x)) {
+    const std::optional<real> x = finite_number(path, value, expected);
+    if (!x) return std::nullopt;
+    if (*x != std::floor(*x)) {
       ctx_.error(path, value.Mark(), path + ": expected " + expected + ", got " + node_text(value));
       return std::nullopt;
     }
-    if (x < static_cast<real>(lo) || x > static_cast<real>(hi)) {
-      ctx_.error(path, value.Mark(), path + ": value " + value.Scalar() + " is out of range; expected " +
-                                         expected);
+    if (*x < static_cast<real>(lo) || *x > static_cast<real>(hi)) {
+      ctx_.error(path, value.Mark(), path + ": value " + abbreviated(value.Scalar()) +
+                                         " is out of range; expected " + expected);
       return std::nullopt;
     }
-    return static_cast<index_t>(x);
+    return static_cast<index_t>(*x);
   }
   index_t integer(const std::string& key, index_t fallback, index_t lo, index_t hi) {
     return optional_integer(key, lo, hi).value_or(fallback);
@@ -274,13 +302,13 @@ class Section {
       return values;
     }
     for (std::size_t i = 0; i < list.size(); ++i) {
-      real x = 0.0;
-      if (!list[i].IsScalar() || !YAML::convert<real>::decode(list[i], x) || !std::isfinite(x) ||
-          !range.contains(x))
-        ctx_.error(path, list[i].Mark(), path + "[" + std::to_string(i) + "]: expected " +
-                                             range.describe() + ", got " + node_text(list[i]));
-      else
-        values.push_back(x);
+      const std::string entry = path + "[" + std::to_string(i) + "]";
+      const std::optional<real> x = finite_number(entry, list[i], range.describe());
+      if (x && !range.contains(*x))
+        ctx_.error(path, list[i].Mark(), entry + ": expected " + range.describe() + ", got " +
+                                             node_text(list[i]));
+      else if (x)
+        values.push_back(*x);
     }
     return values;
   }
@@ -326,20 +354,36 @@ class Section {
     return value;
   }
 
-  std::optional<real> parse_number(const std::string& path, const YAML::Node& value, Range range) {
+  // The number `value` holds, or nullopt after reporting why it holds none: not a number
+  // (`expected` says what was), beyond the range of a double (1e400, which yaml-cpp refuses
+  // like text), or .nan/.inf/-.inf.
+  std::optional<real> finite_number(const std::string& path, const YAML::Node& value,
+                                    const std::string& expected) {
     real x = 0.0;
-    if (!value.IsScalar() || !YAML::convert<real>::decode(value, x)) {
-      ctx_.error(path, value.Mark(),
-                 path + ": expected " + range.describe() + ", got " + node_text(value));
+    if (value.IsScalar() && YAML::convert<real>::decode(value, x)) {
+      if (std::isfinite(x)) return x;
+      ctx_.error(path, value.Mark(), path + ": expected a finite number, got " + node_text(value));
       return std::nullopt;
     }
-    if (!std::isfinite(x)) {
-      ctx_.error(path, value.Mark(),
-                 path + ": expected a finite number, got " + node_text(value));
-      return std::nullopt;
+    if (value.IsScalar()) {
+      const char* text = value.Scalar().c_str();
+      char* end = nullptr;
+      errno = 0;
+      const real parsed = std::strtod(text, &end);
+      if (end != text && *end == '\0' && errno == ERANGE && std::isinf(parsed)) {
+        ctx_.error(path, value.Mark(), path + ": " + node_text(value) +
+                                           " is beyond the range of a double (about 1.8e308)");
+        return std::nullopt;
+      }
     }
-    if (!range.contains(x)) {
-      ctx_.error(path, value.Mark(), path + ": value " + value.Scalar() +
+    ctx_.error(path, value.Mark(), path + ": expected " + expected + ", got " + node_text(value));
+    return std::nullopt;
+  }
+
+  std::optional<real> parse_number(const std::string& path, const YAML::Node& value, Range range) {
+    const std::optional<real> x = finite_number(path, value, range.describe());
+    if (x && !range.contains(*x)) {
+      ctx_.error(path, value.Mark(), path + ": value " + abbreviated(value.Scalar()) +
                                          " is out of range; expected " + range.describe());
       return std::nullopt;
     }
@@ -357,7 +401,7 @@ class Section {
       }
       const std::string path = path_of(key.Scalar());
       if (!seen.insert(key.Scalar()).second) {
-        ctx_.error(path, key.Mark(), "duplicate key '" + path + "'");
+        ctx_.error(path, key.Mark(), "duplicate key " + quoted(path));
         continue;
       }
       if (std::find(allowed_.begin(), allowed_.end(), key.Scalar()) != allowed_.end()) continue;
@@ -365,7 +409,7 @@ class Section {
       std::sort(allowed.begin(), allowed.end());
       allowed.erase(std::unique(allowed.begin(), allowed.end()), allowed.end());
       ctx_.error(path, key.Mark(),
-                 "unknown key '" + path + "'" + did_you_mean(key.Scalar(), allowed) +
+                 "unknown key " + quoted(path) + did_you_mean(key.Scalar(), allowed) +
                      " (allowed " + (path_.empty() ? "at the top level" : "in '" + path_ + "'") +
                      ": " + join(allowed) + ")");
     }
@@ -377,22 +421,39 @@ class Section {
   std::vector<std::string> allowed_;
 };
 
-// ---------------------------------------------------------------------------------------------
-
-// Parses YAML text; a syntax error becomes a ConfigError at source:line:column.
-inline YAML::Node parse_yaml(const std::string& text, const std::string& source) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    throw ConfigError(source + ":" + std::to_string(e.mark.line + 1) + ":" +
-                      std::to_string(e.mark.column + 1) + ": YAML syntax error: " + e.msg);
-  }
-  if (!root.IsDefined() || root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
-  return root;
+// The `name` of a run or study: it names the output folder and the files in it, so it must be
+// a plain file name of at most 100 characters.
+inline void check_output_name(Context& ctx, const std::string& name) {
+  constexpr std::size_t kMaxLength = 100;
+  const bool plain =
+      !name.empty() && name != "." && name != ".." &&
+      std::all_of(name.begin(), name.end(), [](unsigned char ch) {
+        return std::isalnum(ch) || ch == '_' || ch == '-' || ch == '.';
+      });
+  if (!plain)
+    ctx.error("name", "name: " + quoted(name) +
+                          " must be a file name made of letters, digits, '_', '-' and '.'");
+  else if (name.size() > kMaxLength)
+    ctx.error("name", "name: " + quoted(name) + " is longer than " + std::to_string(kMaxLength) +
+                          " characters (it names the output folder and files)");
 }
 
-// The whole file as text; `what` names it in the error ("config file", "study file").
+// ---------------------------------------------------------------------------------------------
+// Reading YAML text (yaml_text.cpp). Both refuse, with a ConfigError naming the place, what no
+// config is: more than 1 MiB, not UTF-8 text, more than one document, lists and mappings nested
+// more than 64 deep, or more than 100000 values once aliases are expanded (a "billion laughs"
+// alias bomb); none of it reaches yaml-cpp's document builder or the readers above.
+
+// Parses YAML text into a document; an empty document becomes an empty mapping. A syntax
+// error becomes a ConfigError at source:line:column.
+YAML::Node parse_yaml(const std::string& text, const std::string& source);
+
+// Applies the limits above to `text`; a syntax error escapes as YAML::ParserException (--set
+// values that are not YAML are taken as plain text).
+void check_yaml_text(const std::string& text, const std::string& source);
+
+// The whole file as text; `what` names it in the errors ("config file", "study file"). Refuses
+// a directory, a file larger than 1 MiB (without reading it all) and an empty file.
 std::string read_text_file(const std::string& path, const std::string& what);
 
 }  // namespace fhn::config_detail

@@ -37,6 +37,9 @@ struct NumericalError : Error {
 struct IoError : Error {
   explicit IoError(const std::string& what) : Error(ExitCode::io, what) {}
 };
+struct InterruptedError : Error {
+  explicit InterruptedError(const std::string& what) : Error(ExitCode::interrupted, what) {}
+};
 struct DeviceError : Error {
   explicit DeviceError(const std::string& what) : Error(ExitCode::device, what) {}
 };

@@ -6,17 +6,18 @@
 
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "io/csv_resume.hpp"
 
 namespace fhn {
 namespace {
 
 class GridCsvWriter final : public FrameSink {
  public:
-  GridCsvWriter(const std::filesystem::path& file, const GridStats& stats)
-      : path_(file), stats_(stats), out_(std::fopen(file.c_str(), "w"), &std::fclose) {
-    if (!out_) throw IoError(path_.string() + ": cannot create (" + std::strerror(errno) + ")");
-    check(std::fputs("step,t,nodes\n", out_.get()));
-  }
+  GridCsvWriter(const std::filesystem::path& file, const GridStats& stats, index_t resumed_at)
+      : path_(file),
+        stats_(stats),
+        out_(open_csv(file, "step,t,nodes\n", resumed_at >= 0)),
+        resumed_at_(resumed_at) {}
 
   void write(const FrameView&) override { flush_new_rows(); }
   void finish() override { flush_new_rows(); }
@@ -26,6 +27,7 @@ class GridCsvWriter final : public FrameSink {
     const std::vector<GridRecord>& rows = stats_.regrids();
     for (; written_ < rows.size(); ++written_) {
       const GridRecord& r = rows[written_];
+      if (r.step <= resumed_at_) continue;
       check(std::fprintf(out_.get(), "%lld,%s,%lld\n", static_cast<long long>(r.step),
                          format_exact(r.t).c_str(), static_cast<long long>(r.nodes)));
     }
@@ -39,14 +41,15 @@ class GridCsvWriter final : public FrameSink {
   std::filesystem::path path_;
   const GridStats& stats_;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> out_;
-  std::size_t written_ = 0;  // rows of stats_.regrids() already in the file
+  index_t resumed_at_;
+  std::size_t written_ = 0;  // rows of stats_.regrids() already handled
 };
 
 }  // namespace
 
 std::unique_ptr<FrameSink> make_grid_writer(const std::filesystem::path& file,
-                                            const GridStats& stats) {
-  return std::make_unique<GridCsvWriter>(file, stats);
+                                            const GridStats& stats, index_t resumed_at) {
+  return std::make_unique<GridCsvWriter>(file, stats, resumed_at);
 }
 
 }  // namespace fhn

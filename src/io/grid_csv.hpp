@@ -10,8 +10,10 @@
 
 namespace fhn {
 
-// `stats` must outlive the writer (it is the scheme's record, read at every frame).
+// `stats` must outlive the writer (it is the scheme's record, read at every frame). A restarted
+// run passes `resumed_at` >= 0: the file is continued and regrids at steps <= resumed_at (already
+// in it) are not written again.
 std::unique_ptr<FrameSink> make_grid_writer(const std::filesystem::path& file,
-                                            const GridStats& stats);
+                                            const GridStats& stats, index_t resumed_at);
 
 }  // namespace fhn

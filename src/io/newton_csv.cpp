@@ -5,14 +5,12 @@
 
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "io/csv_resume.hpp"
 
 namespace fhn {
 
-NewtonCsvWriter::NewtonCsvWriter(const std::filesystem::path& file)
-    : path_(file), out_(std::fopen(file.c_str(), "w"), &std::fclose) {
-  if (!out_) throw IoError(path_.string() + ": cannot create (" + std::strerror(errno) + ")");
-  check(std::fputs("step,iteration,du_inf,residual_inf\n", out_.get()));
-}
+NewtonCsvWriter::NewtonCsvWriter(const std::filesystem::path& file, bool append)
+    : path_(file), out_(open_csv(file, "step,iteration,du_inf,residual_inf\n", append)) {}
 
 void NewtonCsvWriter::record(const NewtonIteration& it) {
   check(std::fprintf(out_.get(), "%lld,%lld,%s,%s\n", static_cast<long long>(it.step),

@@ -12,7 +12,8 @@ namespace fhn {
 
 class NewtonCsvWriter final : public NewtonLog, public FrameSink {
  public:
-  explicit NewtonCsvWriter(const std::filesystem::path& file);
+  // `append`: continue an existing file (a restarted run).
+  NewtonCsvWriter(const std::filesystem::path& file, bool append);
   void record(const NewtonIteration& iteration) override;
   void write(const FrameView& frame) override;  // flushes
   void finish() override;

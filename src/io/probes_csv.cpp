@@ -6,19 +6,15 @@
 
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "io/csv_resume.hpp"
 
 namespace fhn {
 namespace {
 
 class ProbeWriter final : public FrameSink {
  public:
-  ProbeWriter(const std::filesystem::path& file, const std::vector<real>& positions)
-      : path_(file), positions_(positions), out_(std::fopen(file.c_str(), "w"), &std::fclose) {
-    if (!out_) throw IoError(path_.string() + ": cannot create (" + std::strerror(errno) + ")");
-    std::string header = "t";
-    for (real p : positions_) header += ",v@" + format_exact(p) + ",w@" + format_exact(p);
-    put(header);
-  }
+  ProbeWriter(const std::filesystem::path& file, const std::vector<real>& positions, bool append)
+      : path_(file), positions_(positions), out_(open_csv(file, header(positions).c_str(), append)) {}
 
   void write(const FrameView& f) override {
     std::string row = format_exact(f.t);
@@ -30,6 +26,12 @@ class ProbeWriter final : public FrameSink {
   }
 
  private:
+  static std::string header(const std::vector<real>& positions) {
+    std::string text = "t";
+    for (real p : positions) text += ",v@" + format_exact(p) + ",w@" + format_exact(p);
+    return text + "\n";
+  }
+
   void put(const std::string& line) {
     if (std::fprintf(out_.get(), "%s\n", line.c_str()) < 0 || std::fflush(out_.get()) != 0)
       throw IoError(path_.string() + ": write failed (" + std::strerror(errno) + ")");
@@ -52,8 +54,8 @@ real interpolate_at(const real* x, const real* values, index_t n, real p) {
 }
 
 std::unique_ptr<FrameSink> make_probe_writer(const std::filesystem::path& file,
-                                             const std::vector<real>& positions) {
-  return std::make_unique<ProbeWriter>(file, positions);
+                                             const std::vector<real>& positions, bool append) {
+  return std::make_unique<ProbeWriter>(file, positions, append);
 }
 
 }  // namespace fhn

@@ -10,8 +10,9 @@
 
 namespace fhn {
 
+// `append`: continue an existing file (a restarted run).
 std::unique_ptr<FrameSink> make_probe_writer(const std::filesystem::path& file,
-                                             const std::vector<real>& positions);
+                                             const std::vector<real>& positions, bool append);
 
 // Linear interpolation of values at position p on the increasing nodes x[0..n).
 real interpolate_at(const real* x, const real* values, index_t n, real p);

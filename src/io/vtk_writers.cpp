@@ -18,12 +18,15 @@
 #include <vtkPoints.h>
 #include <vtkSmartPointer.h>
 #include <vtkUnstructuredGrid.h>
+#include <vtkXMLImageDataReader.h>
 #include <vtkXMLImageDataWriter.h>
 #include <vtkXMLUnstructuredGridWriter.h>
 #include <vtkXMLWriter.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <system_error>
@@ -223,9 +226,11 @@ vtkSmartPointer<vtkUnstructuredGrid> frame_grid(const FrameView& frame) {
 
 class VtkSeriesWriter final : public FrameSink {
  public:
-  VtkSeriesWriter(std::filesystem::path out_dir, std::string name, Precision precision)
+  VtkSeriesWriter(std::filesystem::path out_dir, std::string name, Precision precision,
+                  real resume_before_t)
       : out_dir_(std::move(out_dir)), name_(std::move(name)), precision_(precision) {
     create_directories_or_throw(out_dir_ / "frames");
+    if (resume_before_t >= 0.0) keep_frames_before(resume_before_t);
   }
 
   void write(const FrameView& frame) override {
@@ -245,6 +250,17 @@ class VtkSeriesWriter final : public FrameSink {
   }
 
  private:
+  // A restarted run: the existing collection's frames with t < before, in order.
+  void keep_frames_before(real before) {
+    std::ifstream in(out_dir_ / (name_ + ".pvd"));
+    const std::string key = "<DataSet timestep=\"";
+    for (std::string line; std::getline(in, line);) {
+      const std::size_t at = line.find(key);
+      if (at == std::string::npos) continue;
+      if (std::strtod(line.c_str() + at + key.size(), nullptr) < before) datasets_ += line + "\n";
+    }
+  }
+
   std::filesystem::path out_dir_;
   std::string name_;
   Precision precision_;
@@ -253,12 +269,13 @@ class VtkSeriesWriter final : public FrameSink {
 
 class SpacetimeWriter final : public FrameSink {
  public:
-  SpacetimeWriter(std::filesystem::path file, index_t max_columns)
+  SpacetimeWriter(std::filesystem::path file, index_t max_columns, real resume_before_t)
       : file_(std::move(file)), max_columns_(max_columns) {
     FHN_VERIFY(max_columns_ >= 2, ConfigError,
                "the spacetime image needs at least 2 columns, got max_columns = " +
                    std::to_string(max_columns_));
     if (file_.has_parent_path()) create_directories_or_throw(file_.parent_path());
+    if (resume_before_t >= 0.0 && std::filesystem::exists(file_)) reload_rows_before(resume_before_t);
   }
 
   void write(const FrameView& frame) override {
@@ -293,6 +310,9 @@ class SpacetimeWriter final : public FrameSink {
     field->AddArray(copy_values<vtkDoubleArray>("TIME_FIRST", &times_.front(), 1));
     field->AddArray(copy_values<vtkDoubleArray>("TIME_LAST", &times_.back(), 1));
     field->AddArray(copy_values<vtkDoubleArray>("FRAME_TIMES", times_.data(), frames));
+    field->AddArray(copy_values<vtkDoubleArray>("COLUMN_X", column_x_.data(), columns));
+    const real layout[2] = {static_cast<real>(first_n_), static_cast<real>(stride_)};
+    field->AddArray(copy_values<vtkDoubleArray>("COLUMN_LAYOUT", layout, 2));
 
     vtkNew<vtkXMLImageDataWriter> writer;
     configure(writer);
@@ -301,6 +321,31 @@ class SpacetimeWriter final : public FrameSink {
   }
 
  private:
+  // A restarted run: the rows of the existing image with t < before, and its column layout.
+  void reload_rows_before(real before) {
+    vtkNew<vtkXMLImageDataReader> reader;
+    reader->SetFileName(file_.c_str());
+    reader->Update();
+    vtkImageData* image = reader->GetOutput();
+    vtkFieldData* field = image ? image->GetFieldData() : nullptr;
+    vtkDataArray* times = field ? field->GetArray("FRAME_TIMES") : nullptr;
+    vtkDataArray* columns = field ? field->GetArray("COLUMN_X") : nullptr;
+    vtkDataArray* layout = field ? field->GetArray("COLUMN_LAYOUT") : nullptr;
+    vtkDataArray* v = image ? image->GetPointData()->GetArray("v") : nullptr;
+    if (!times || !columns || !layout || !v || layout->GetNumberOfTuples() != 2)
+      throw IoError(file_.string() + ": cannot continue this spacetime image (not written by this "
+                                     "version of fhnsim, or damaged)");
+    first_n_ = static_cast<index_t>(layout->GetTuple1(0));
+    stride_ = static_cast<index_t>(layout->GetTuple1(1));
+    for (vtkIdType j = 0; j < columns->GetNumberOfTuples(); ++j) column_x_.push_back(columns->GetTuple1(j));
+    const auto width = static_cast<vtkIdType>(column_x_.size());
+    for (vtkIdType row = 0; row < times->GetNumberOfTuples() && times->GetTuple1(row) < before; ++row) {
+      times_.push_back(times->GetTuple1(row));
+      for (vtkIdType j = 0; j < width; ++j) values_.push_back(v->GetTuple1(row * width + j));
+    }
+    if (times_.empty()) column_x_.clear();  // nothing kept: the first new frame lays them out
+  }
+
   // Columns: nodes 0, s, 2s, ... of the first frame, s = ceil((n - 1) / (max_columns - 1)).
   void choose_columns(const FrameView& frame) {
     first_n_ = frame.n;
@@ -352,13 +397,14 @@ class SpacetimeWriter final : public FrameSink {
 }  // namespace
 
 std::unique_ptr<FrameSink> make_vtk_series_writer(const std::filesystem::path& out_dir,
-                                                  const std::string& name, Precision precision) {
-  return std::make_unique<VtkSeriesWriter>(out_dir, name, precision);
+                                                  const std::string& name, Precision precision,
+                                                  real resume_before_t) {
+  return std::make_unique<VtkSeriesWriter>(out_dir, name, precision, resume_before_t);
 }
 
 std::unique_ptr<FrameSink> make_spacetime_writer(const std::filesystem::path& file,
-                                                 index_t max_columns) {
-  return std::make_unique<SpacetimeWriter>(file, max_columns);
+                                                 index_t max_columns, real resume_before_t) {
+  return std::make_unique<SpacetimeWriter>(file, max_columns, resume_before_t);
 }
 
 bool vtk_compiled() { return true; }

@@ -19,8 +19,11 @@ namespace fhn {
 // their physical times, so an interrupted run still leaves a valid collection.
 // Creates out_dir/frames/ at once. Throws IoError when it cannot, or when a frame cannot be
 // written.
+// A restarted run passes resume_before_t >= 0: the existing .pvd's frames with t < resume_before_t
+// are kept and the new ones follow (frame files of the same index are overwritten).
 std::unique_ptr<FrameSink> make_vtk_series_writer(const std::filesystem::path& out_dir,
-                                                  const std::string& name, Precision precision);
+                                                  const std::string& name, Precision precision,
+                                                  real resume_before_t = -1.0);
 
 // Kymograph of v: a vtkImageData (.vti) of dimensions (columns, frames, 1), x along the first
 // axis and t along the second; origin (x_0, t_first, 0), spacing (column dx, mean frame dt, 1);
@@ -31,8 +34,11 @@ std::unique_ptr<FrameSink> make_vtk_series_writer(const std::filesystem::path& o
 // linearly onto those columns. Written by finish() (idempotent; no file when no frame came),
 // atomically through a temporary file in the same directory. The parent directory is created at
 // once (IoError when impossible); max_columns < 2 is a ConfigError.
+// Field data "COLUMN_X" (the columns' exact x) and "COLUMN_LAYOUT" (first frame's node count,
+// stride) let a restarted run (resume_before_t >= 0) reload the rows with t < resume_before_t and
+// continue the image exactly.
 std::unique_ptr<FrameSink> make_spacetime_writer(const std::filesystem::path& file,
-                                                 index_t max_columns);
+                                                 index_t max_columns, real resume_before_t = -1.0);
 
 // Whether this build has VTK output (false with -DFHN_WITH_VTK=OFF).
 bool vtk_compiled();

@@ -16,11 +16,11 @@ namespace {
 }  // namespace
 
 std::unique_ptr<FrameSink> make_vtk_series_writer(const std::filesystem::path&, const std::string&,
-                                                  Precision) {
+                                                  Precision, real) {
   throw_not_compiled();
 }
 
-std::unique_ptr<FrameSink> make_spacetime_writer(const std::filesystem::path&, index_t) {
+std::unique_ptr<FrameSink> make_spacetime_writer(const std::filesystem::path&, index_t, real) {
   throw_not_compiled();
 }
 

@@ -1,6 +1,9 @@
 #include "run/run.hpp"
 
+#include <signal.h>
+
 #include <cerrno>
+#include <csignal>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -13,6 +16,7 @@
 #include "core/error.hpp"
 #include "core/format.hpp"
 #include "io/atomic_file.hpp"
+#include "io/csv_resume.hpp"
 #include "io/grid_csv.hpp"
 #include "io/json.hpp"
 #include "io/newton_csv.hpp"
@@ -20,6 +24,7 @@
 #include "io/resampled_sink.hpp"
 #include "io/vtk_writers.hpp"
 #include "model/problem.hpp"
+#include "run/checkpoint.hpp"
 #include "run/progress.hpp"
 #include "run/time_loop.hpp"
 #include "schemes/scheme.hpp"
@@ -33,7 +38,8 @@ namespace {
 // run.log: what ran, with which build, and how long it took. Flushed line by line.
 class RunLog {
  public:
-  explicit RunLog(const fs::path& file) : path_(file), out_(file) {
+  RunLog(const fs::path& file, bool append)
+      : path_(file), out_(file, append ? std::ios::app : std::ios::trunc) {
     if (!out_) throw IoError(file.string() + ": cannot create (" + std::strerror(errno) + ")");
   }
   void line(const std::string& text) {
@@ -47,16 +53,17 @@ class RunLog {
   std::ofstream out_;
 };
 
-// Creates the folder and proves it is writable before any step is taken. Frames left by an
-// earlier run of the same name are removed so the folder describes this run only.
-void prepare_output_dir(const fs::path& dir, const std::string& name) {
+// Creates the folder and proves it is writable before any step is taken. Unless a restart
+// continues them, frames left by an earlier run of the same name are removed so the folder
+// describes this run only.
+void prepare_output_dir(const fs::path& dir, const std::string& name, bool clean_frames) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir))
     throw IoError(dir.string() + ": cannot create the output folder (" +
                   (ec ? ec.message() : std::string("a file of that name exists")) + ")");
   const fs::path frames = dir / "frames";
-  if (fs::is_directory(frames)) {
+  if (clean_frames && fs::is_directory(frames)) {
     for (const auto& entry : fs::directory_iterator(frames, ec)) {
       const std::string file = entry.path().filename().string();
       if (file.rfind(name + "_", 0) == 0 && entry.path().extension() == ".vtu")
@@ -64,6 +71,72 @@ void prepare_output_dir(const fs::path& dir, const std::string& name) {
     }
   }
 }
+
+// Writes checkpoints of the running scheme and keeps the two most recent.
+class CheckpointWriter {
+ public:
+  CheckpointWriter(fs::path dir, const Config& c, const Scheme& scheme)
+      : dir_(std::move(dir)), config_(c), scheme_(scheme), digest_(config_digest(c)) {}
+
+  void write() {
+    Checkpoint checkpoint;
+    checkpoint.digest = digest_;
+    checkpoint.scheme = scheme_.name();
+    checkpoint.state = scheme_.save_state();
+    checkpoint.dt = config_.time.dt;
+    checkpoint.t = static_cast<real>(checkpoint.state.step) * config_.time.dt;
+    const fs::path file = checkpoint_path(dir_, config_.name, checkpoint.state.step);
+    write_checkpoint(file, checkpoint);
+    if (written_.empty() || written_.back() != file) written_.push_back(file);
+    while (written_.size() > 2) {
+      std::error_code ec;
+      fs::remove(written_.front(), ec);
+      written_.erase(written_.begin());
+    }
+  }
+  fs::path last() const { return written_.empty() ? fs::path("(none)") : written_.back(); }
+
+ private:
+  fs::path dir_;
+  const Config& config_;
+  const Scheme& scheme_;
+  std::string digest_;
+  std::vector<fs::path> written_;
+};
+
+// While alive: SIGINT and SIGTERM set a flag that the time loop polls (a second signal acts as
+// usual: the handlers reset themselves), and SIGXFSZ is ignored so that exceeding the file size
+// limit (ulimit -f) is a failed write, reported, rather than a killed process.
+volatile std::sig_atomic_t g_interrupted = 0;
+extern "C" void on_interrupt(int) { g_interrupted = 1; }
+
+class InterruptGuard {
+ public:
+  InterruptGuard() {
+    g_interrupted = 0;
+    struct sigaction action {};
+    action.sa_handler = on_interrupt;
+    action.sa_flags = SA_RESETHAND;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &previous_int_);
+    sigaction(SIGTERM, &action, &previous_term_);
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGXFSZ, &ignore, &previous_xfsz_);
+  }
+  ~InterruptGuard() {
+    sigaction(SIGINT, &previous_int_, nullptr);
+    sigaction(SIGTERM, &previous_term_, nullptr);
+    sigaction(SIGXFSZ, &previous_xfsz_, nullptr);
+  }
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+  const volatile std::sig_atomic_t* flag() const { return &g_interrupted; }
+
+ private:
+  struct sigaction previous_int_ {}, previous_term_ {}, previous_xfsz_ {};
+};
 
 std::string instability_hint(const Config& c) {
   if (c.scheme.type == SchemeType::crank_nicolson)
@@ -153,23 +226,50 @@ fs::path default_output_dir(const Config& config) { return fs::path("output") / 
 RunSummary run_simulation(const Config& c, const RunOptions& options) {
   using Clock = std::chrono::steady_clock;
   const auto started = Clock::now();
+  const bool restart = !options.restart.empty();
 
-  // 1. Output folder, proven writable before the first step.
+  // 1. A restart's checkpoint, checked against this config before anything is touched.
+  Checkpoint checkpoint;
+  if (restart) {
+    checkpoint = read_checkpoint(options.restart);
+    const std::string digest = config_digest(c);
+    if (checkpoint.digest != digest)
+      throw ConfigError(options.restart.string() + ": written by a run with a different configuration "
+                        "(digest " + checkpoint.digest + ", this config " + digest +
+                        "); a restart may change only name, time.end and output.*");
+    if (checkpoint.state.step >= c.time.steps)
+      throw ConfigError(options.restart.string() + ": the checkpoint is at t = " +
+                        format_exact(checkpoint.t) + ", not before time.end = " +
+                        format_exact(c.time.end) + "; raise time.end to continue the run");
+  }
+  const index_t resume_step = checkpoint.state.step;
+  const real resume_t = static_cast<real>(resume_step) * c.time.dt;
+
+  // 2. Output folder, proven writable before the first step. A restart continues its files.
   const fs::path dir = options.output_dir.empty() ? default_output_dir(c) : options.output_dir;
-  prepare_output_dir(dir, c.name);
-  RunLog log(dir / "run.log");
+  prepare_output_dir(dir, c.name, !restart);
+  RunLog log(dir / "run.log", restart);
   write_file_atomically(dir / "config.yaml", to_yaml(c));
+  if (restart) {
+    keep_rows_before(dir / "probes.csv", resume_t - 1e-9 * c.time.dt, false);
+    keep_rows_before(dir / "newton.csv", static_cast<real>(resume_step), false);
+    keep_rows_before(dir / "grid.csv", static_cast<real>(resume_step), true);
+  }
 
-  // 2. The problem and the scheme.
+  // 3. The problem and the scheme.
   std::unique_ptr<NewtonCsvWriter> newton_log;
-  if (c.output.newton_log) newton_log = std::make_unique<NewtonCsvWriter>(dir / "newton.csv");
+  if (c.output.newton_log) newton_log = std::make_unique<NewtonCsvWriter>(dir / "newton.csv", restart);
   const Problem problem = make_problem(c);
   std::unique_ptr<Scheme> scheme = make_scheme(c, problem, newton_log.get());
+  if (restart) scheme->restore_state(checkpoint.state);
   log.line(std::string("fhnsim ") + version() + " (" + git_revision() + ", " + build_type() +
            ", " + compiler() + ", CUDA " + (cuda_compiled() ? "on" : "off") + ", VTK " +
            (vtk_compiled() ? "on" : "off") + ")");
   log.line("config: " + c.source + " (resolved copy: config.yaml)");
-  log.line("scheme: " + scheme->name() + ", device: host CPU");
+  if (restart)
+    log.line("restarted from " + options.restart.string() + " at t = " + format_exact(resume_t) +
+             " (step " + std::to_string(resume_step) + ")");
+  log.line("scheme: " + scheme->name());
   log.line("grid: " + std::to_string(c.domain.nodes) + " nodes, dx = " + format_exact(c.domain.dx) +
            ", length = " + format_exact(c.domain.length) +
            (scheme->grid_stats() ? " (the base grid; the adaptive grid is a subset, see grid.csv)"
@@ -178,59 +278,79 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
            std::to_string(c.time.steps) + " steps, a frame every " +
            std::to_string(c.output.every_steps) + " steps");
 
-  // 3. Writers, in the order they see each frame.
+  // 4. Writers, in the order they see each frame.
+  const real resume_before = restart ? resume_t - 1e-9 * c.time.dt : -1.0;
   std::vector<std::unique_ptr<FrameSink>> owned;
-  if (c.output.vtk) owned.push_back(make_vtk_series_writer(dir, c.name, c.output.precision));
+  if (c.output.vtk)
+    owned.push_back(make_vtk_series_writer(dir, c.name, c.output.precision, resume_before));
   if (c.output.spacetime) {
-    std::unique_ptr<FrameSink> spacetime = make_spacetime_writer(dir / "spacetime.vti", 4096);
+    std::unique_ptr<FrameSink> spacetime =
+        make_spacetime_writer(dir / "spacetime.vti", 4096, resume_before);
     // Its columns come from the first frame: a moving grid's frames go to it on the base grid.
     if (scheme->grid_stats()) spacetime = make_resampling_sink(std::move(spacetime), problem.x);
     owned.push_back(std::move(spacetime));
   }
-  if (!c.output.probes.empty()) owned.push_back(make_probe_writer(dir / "probes.csv", c.output.probes));
+  if (!c.output.probes.empty())
+    owned.push_back(make_probe_writer(dir / "probes.csv", c.output.probes, restart));
   if (const GridStats* grid = scheme->grid_stats())
-    owned.push_back(make_grid_writer(dir / "grid.csv", *grid));
+    owned.push_back(make_grid_writer(dir / "grid.csv", *grid, restart ? resume_step : -1));
   auto tracker = std::make_unique<FrontTracker>(c.domain.length);
   std::vector<FrameSink*> sinks;
   for (auto& sink : owned) sinks.push_back(sink.get());
   sinks.push_back(tracker.get());
   if (newton_log) sinks.push_back(newton_log.get());
 
-  // 4. The time loop; whatever happens, the writers close their files and summary.json says how
-  // the run ended.
+  // 5. The time loop, with checkpoints and SIGINT/SIGTERM turned into a clean stop; whatever
+  // happens, the writers close their files and summary.json says how the run ended.
   LoopSettings settings;
   settings.total_steps = c.time.steps;
   settings.frame_every = c.output.every_steps;
   settings.dt = c.time.dt;
   settings.instability_hint = instability_hint(c);
+  settings.first_frame_index = (resume_step + c.output.every_steps - 1) / c.output.every_steps;
+  settings.checkpoint_every = c.output.checkpoint_every_steps;
+  CheckpointWriter checkpoints(dir, c, *scheme);
+  settings.checkpoint = [&checkpoints] { checkpoints.write(); };
+  const InterruptGuard interrupt;
+  settings.interrupted = interrupt.flag();
   Progress progress(c.time.steps, c.time.dt, !options.quiet);
   LoopResult loop;
-  std::string status = "ok";
   try {
     run_time_loop(*scheme, settings, sinks, progress, loop);
   } catch (const Error& e) {
-    status = e.code() == ExitCode::numerical ? "numerical_failure" : "error";
-    log.line(std::string("stopped: ") + e.what());
-    for (FrameSink* sink : sinks) sink->finish();
-    write_file_atomically(dir / "summary.json",
-                          make_summary(c, *scheme, status, loop,
-                                       std::chrono::duration<double>(Clock::now() - started).count(),
-                                       std::nullopt)
-                                  .str(2) +
-                              "\n");
+    const std::string status = e.code() == ExitCode::numerical     ? "numerical_failure"
+                               : e.code() == ExitCode::interrupted ? "interrupted"
+                                                                   : "error";
+    std::string message = e.what();
+    if (e.code() == ExitCode::interrupted)
+      message += "; checkpoint: " + checkpoints.last().string() +
+                 "\n  continue with: fhn run " + c.source + " --restart " + checkpoints.last().string() +
+                 (options.output_dir.empty() ? "" : " --output " + dir.string());
+    // Close what can be closed; a second failure (the disk is still full) must not hide the first.
+    try {
+      log.line("stopped: " + message);
+      for (FrameSink* sink : sinks) sink->finish();
+      write_file_atomically(dir / "summary.json",
+                            make_summary(c, *scheme, status, loop,
+                                         std::chrono::duration<double>(Clock::now() - started).count(),
+                                         std::nullopt)
+                                    .str(2) +
+                                "\n");
+    } catch (const Error&) {
+    }
+    if (e.code() == ExitCode::interrupted) throw InterruptedError(message);
     throw;
   }
   for (FrameSink* sink : sinks) sink->finish();
 
-  // 5. Summary.
+  // 6. Summary.
   RunSummary summary;
   summary.output_dir = dir;
   summary.steps = loop.steps;
   summary.frames = loop.frames;
   summary.wall_seconds = std::chrono::duration<double>(Clock::now() - started).count();
   write_file_atomically(dir / "summary.json",
-                        make_summary(c, *scheme, status, loop, summary.wall_seconds,
-                                     tracker->speed())
+                        make_summary(c, *scheme, "ok", loop, summary.wall_seconds, tracker->speed())
                                 .str(2) +
                             "\n");
   log.line("done: " + std::to_string(loop.steps) + " steps, " + std::to_string(loop.frames) +

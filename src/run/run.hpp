@@ -10,6 +10,7 @@ namespace fhn {
 struct RunOptions {
   std::filesystem::path output_dir;  // empty: output/<name>
   bool quiet = false;                // no progress, no closing message
+  std::filesystem::path restart;     // a checkpoint to continue from (empty: a fresh run)
 };
 
 struct RunSummary {

@@ -9,7 +9,8 @@
 namespace fhn {
 namespace {
 
-void emit_frame(Scheme& scheme, index_t index, const std::vector<FrameSink*>& sinks, Snapshot& snap) {
+void emit_frame(Scheme& scheme, index_t index, const std::vector<FrameSink*>& sinks,
+                Snapshot& snap) {
   scheme.snapshot(snap);
   FrameView view;
   view.index = index;
@@ -45,14 +46,20 @@ void run_time_loop(Scheme& scheme, const LoopSettings& s, const std::vector<Fram
   result = LoopResult{};
   const index_t start = scheme.steps_done();
   index_t last_good = start;
-  // A restarted or fresh run writes its first frame at the step it starts from.
-  emit_frame(scheme, result.frames++, sinks, result.last);
+  index_t frame_index = s.first_frame_index;
+  auto frame = [&] {
+    emit_frame(scheme, frame_index++, sinks, result.last);
+    ++result.frames;
+  };
+  if (start % s.frame_every == 0) frame();
 
   for (index_t step = start; step < s.total_steps;) {
-    // Advance to whichever comes first: the next frame, the next check, the end.
+    // Advance to whichever comes first: the next frame, check, checkpoint, or the end.
     const index_t next_frame = (step / s.frame_every + 1) * s.frame_every;
     const index_t next_check = (step / s.check_every + 1) * s.check_every;
-    const index_t target = std::min({next_frame, next_check, s.total_steps});
+    const index_t next_checkpoint =
+        s.checkpoint_every > 0 ? (step / s.checkpoint_every + 1) * s.checkpoint_every : s.total_steps;
+    const index_t target = std::min({next_frame, next_check, next_checkpoint, s.total_steps});
     const auto t0 = Clock::now();
     scheme.advance(target - step);
     result.step_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
@@ -62,9 +69,15 @@ void run_time_loop(Scheme& scheme, const LoopSettings& s, const std::vector<Fram
     const index_t bad = scheme.first_non_finite();
     if (bad >= 0) report_non_finite(scheme, bad, last_good, s);
     last_good = step;
-    if (step == next_frame || step == s.total_steps)
-      emit_frame(scheme, result.frames++, sinks, result.last);
+    if (step == next_frame || step == s.total_steps) frame();
+    if (s.checkpoint && step == next_checkpoint && step < s.total_steps) s.checkpoint();
     progress.update(step);
+    if (s.interrupted && *s.interrupted) {
+      if (s.checkpoint) s.checkpoint();
+      progress.finish(step);
+      throw InterruptedError("interrupted at t = " + format_exact(static_cast<real>(step) * s.dt) +
+                             " (step " + std::to_string(step) + ")");
+    }
   }
   progress.finish(s.total_steps);
 }

@@ -1,6 +1,8 @@
 #pragma once
 // The time loop: advance the scheme, hand frames to the sinks at the output cadence, and watch
 // for NaN/Inf. Nothing here knows which scheme or which writers are in use.
+#include <csignal>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,11 @@ struct LoopSettings {
   index_t check_every = 50;  // steps between NaN/Inf checks (and at every frame)
   real dt = 0.0;
   std::string instability_hint;  // appended to the NaN/Inf message
+  index_t first_frame_index = 0;  // frames an interrupted earlier part of the run already wrote
+  index_t checkpoint_every = 0;   // steps between checkpoints (0: none)
+  std::function<void()> checkpoint;  // writes one at the scheme's current step
+  // Set (by a signal handler) to stop: the loop then checkpoints and throws InterruptedError.
+  const volatile std::sig_atomic_t* interrupted = nullptr;
 };
 
 struct LoopResult {
@@ -25,9 +32,11 @@ struct LoopResult {
   Snapshot last;              // the last frame written
 };
 
-// Runs to total_steps, keeping `result` current as it goes. Throws NumericalError (state not
-// finite) after the sinks have seen every finite frame; `result` then tells how far it got and
-// the caller finishes the sinks.
+// Runs from the scheme's current step to total_steps, keeping `result` current as it goes.
+// Frames fall on the steps that are multiples of frame_every (and the last), so a restarted run
+// writes exactly the frames the uninterrupted one would have. Throws NumericalError (state not
+// finite) after the sinks have seen every finite frame, InterruptedError after a checkpoint when
+// interrupted; `result` then tells how far it got and the caller finishes the sinks.
 void run_time_loop(Scheme& scheme, const LoopSettings& settings,
                    const std::vector<FrameSink*>& sinks, Progress& progress, LoopResult& result);
 

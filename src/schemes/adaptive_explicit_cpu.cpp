@@ -1,7 +1,10 @@
 #include "schemes/adaptive_explicit_cpu.hpp"
 
+#include <algorithm>
 #include <numeric>
 #include <utility>
+
+#include "core/error.hpp"
 
 namespace fhn {
 
@@ -34,6 +37,26 @@ void AdaptiveExplicitCpu::advance(index_t steps) {
     ++step_;
     if (regrid_due) regrid();
   }
+}
+
+SchemeState AdaptiveExplicitCpu::save_state() const {
+  SchemeState state;
+  state.step = step_;
+  state.nodes = nodes_;
+  state.add("v", v_);
+  state.add("w", w_);
+  return state;
+}
+
+void AdaptiveExplicitCpu::restore_state(const SchemeState& state) {
+  FHN_VERIFY(!state.nodes.empty() && state.nodes.front() == 0 &&
+                 state.nodes.back() == problem_.nodes - 1 &&
+                 std::is_sorted(state.nodes.begin(), state.nodes.end()),
+             IoError, "checkpoint: the adaptive grid it holds does not fit this run's base grid");
+  use_grid(state.nodes);
+  v_ = state.get("v", nodes_.size());
+  w_ = state.get("w", nodes_.size());
+  step_ = state.step;
 }
 
 void AdaptiveExplicitCpu::snapshot(Snapshot& out) const {

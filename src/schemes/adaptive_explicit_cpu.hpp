@@ -33,6 +33,9 @@ class AdaptiveExplicitCpu final : public Scheme {
   void snapshot(Snapshot& out) const override;
   index_t first_non_finite() const override { return fhn::first_non_finite(v_, w_); }
   const GridStats* grid_stats() const override { return &stats_; }
+  // The grid and v, w on it (regrids happen right after a step, so nothing else carries over).
+  SchemeState save_state() const override;
+  void restore_state(const SchemeState& state) override;
 
   // Base-grid index of each current node, ascending.
   const std::vector<index_t>& nodes() const { return nodes_; }

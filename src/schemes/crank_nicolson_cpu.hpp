@@ -19,6 +19,13 @@ class CrankNicolsonCpu final : public HostScheme {
 
  private:
   void step() override;
+  // The leapfrog update needs w at the previous step.
+  void save_extra(SchemeState& state) const override {
+    if (!w_prev_.empty()) state.add("w_previous", w_prev_);
+  }
+  void restore_extra(const SchemeState& state) override {
+    if (!w_prev_.empty()) w_prev_ = state.get("w_previous", w_prev_.size());
+  }
   // F(u) into residual_, J's diagonal into diag_; returns ||F||_inf.
   real assemble(real c);
 

@@ -28,7 +28,27 @@ class HostScheme : public Scheme {
   }
   index_t first_non_finite() const override { return fhn::first_non_finite(v_, w_); }
 
+  SchemeState save_state() const override {
+    SchemeState state;
+    state.step = step_;
+    state.add("v", v_);
+    state.add("w", w_);
+    save_extra(state);
+    return state;
+  }
+  void restore_state(const SchemeState& state) override {
+    const auto n = static_cast<std::size_t>(problem_.nodes);
+    v_ = state.get("v", n);
+    w_ = state.get("w", n);
+    restore_extra(state);
+    step_ = state.step;
+  }
+
  protected:
+  // State beyond step, v and w (e.g. the leapfrog's previous w).
+  virtual void save_extra(SchemeState&) const {}
+  virtual void restore_extra(const SchemeState&) {}
+
   // Advances v_, w_ from t = step_ dt to (step_ + 1) dt; advance() then counts the step.
   virtual void step() = 0;
 

@@ -2,12 +2,25 @@
 
 #include <cmath>
 
+#include "core/error.hpp"
+
 #include "schemes/adaptive_explicit_cpu.hpp"
 #include "schemes/crank_nicolson_cpu.hpp"
 #include "schemes/cuda_schemes.hpp"
 #include "schemes/explicit_cpu.hpp"
 
 namespace fhn {
+
+const std::vector<real>& SchemeState::get(const std::string& name, std::size_t size) const {
+  for (const auto& [key, values] : arrays) {
+    if (key != name) continue;
+    if (values.size() != size)
+      throw IoError("checkpoint: array '" + name + "' has " + std::to_string(values.size()) +
+                    " values where the run has " + std::to_string(size) + " nodes");
+    return values;
+  }
+  throw IoError("checkpoint: no array '" + name + "' (written by a different scheme?)");
+}
 
 index_t first_non_finite(const std::vector<real>& v, const std::vector<real>& w) {
   const auto n = static_cast<index_t>(v.size());

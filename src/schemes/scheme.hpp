@@ -21,6 +21,20 @@ struct Snapshot {
   std::vector<real> w;
 };
 
+// Everything needed to continue a run exactly (checkpoints): the step, named state arrays and,
+// for the adaptive grid, the current nodes.
+struct SchemeState {
+  index_t step = 0;
+  std::vector<index_t> nodes;  // base-grid indices of the current nodes (adaptive grid only)
+  std::vector<std::pair<std::string, std::vector<real>>> arrays;  // "v", "w", "w_previous"
+
+  void add(const std::string& name, std::vector<real> values) {
+    arrays.emplace_back(name, std::move(values));
+  }
+  // The array called `name` with `size` entries; throws IoError naming what is missing.
+  const std::vector<real>& get(const std::string& name, std::size_t size) const;
+};
+
 class Scheme {
  public:
   virtual ~Scheme() = default;
@@ -32,6 +46,10 @@ class Scheme {
   virtual void snapshot(Snapshot& out) const = 0;
   // Index of the first node whose v or w is NaN or infinite, or -1 when all are finite.
   virtual index_t first_non_finite() const = 0;
+  // The state to checkpoint, and its restoration (bitwise: the run continues exactly as it
+  // would have without the interruption).
+  virtual SchemeState save_state() const = 0;
+  virtual void restore_state(const SchemeState& state) = 0;
   // Newton statistics of an implicit scheme; nullptr for explicit ones.
   virtual const NewtonStats* newton_stats() const { return nullptr; }
   // Node counts of a scheme whose grid moves (adaptive_explicit); nullptr on a fixed grid.

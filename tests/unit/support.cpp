@@ -27,6 +27,10 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ec);
 }
 
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
 std::string write_text(const std::filesystem::path& file, const std::string& text) {
   std::ofstream(file) << text;
   return file.string();

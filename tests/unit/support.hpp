@@ -24,6 +24,9 @@ class TempDir {
   std::filesystem::path path_;
 };
 
+// Whether `text` contains `part`: messages are checked by the part that matters.
+bool contains(const std::string& text, const std::string& part);
+
 // Writes `text` to `file` (creating it) and returns the path as a string.
 std::string write_text(const std::filesystem::path& file, const std::string& text);
 std::string read_text(const std::filesystem::path& file);

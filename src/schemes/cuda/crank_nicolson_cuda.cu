@@ -170,6 +170,20 @@ class CrankNicolsonCuda final : public Scheme {
   void snapshot(Snapshot& out) const override { fields_.download(problem_, step_, out); }
   index_t first_non_finite() const override { return fields_.first_non_finite(); }
   const NewtonStats* newton_stats() const override { return &stats_; }
+  // v, w, and for leapfrog the previous w.
+  SchemeState save_state() const override {
+    SchemeState state;
+    state.step = step_;
+    fields_.save(state);
+    if (w_previous_.size() > 0) state.add("w_previous", to_host(w_previous_));
+    return state;
+  }
+  void restore_state(const SchemeState& state) override {
+    fields_.restore(state);
+    if (w_previous_.size() > 0)
+      w_previous_.upload(state.get("w_previous", w_previous_.size()).data(), w_previous_.size());
+    step_ = state.step;
+  }
 
  private:
   void step() {

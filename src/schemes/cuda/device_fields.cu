@@ -54,6 +54,23 @@ void DeviceFields::download(const Problem& problem, index_t step, Snapshot& out)
   w_.download(out.w.data(), out.w.size());
 }
 
+std::vector<real> to_host(const DeviceBuffer<real>& buffer) {
+  std::vector<real> values(buffer.size());
+  buffer.download(values.data(), values.size());
+  return values;
+}
+
+void DeviceFields::save(SchemeState& state) const {
+  state.add("v", to_host(v_));
+  state.add("w", to_host(w_));
+}
+
+void DeviceFields::restore(const SchemeState& state) {
+  const auto n = static_cast<std::size_t>(n_);
+  v_.upload(state.get("v", n).data(), n);
+  w_.upload(state.get("w", n).data(), n);
+}
+
 index_t DeviceFields::first_non_finite() const {
   const auto none = static_cast<unsigned long long>(n_);
   first_bad_.upload(&none, 1);

@@ -28,6 +28,9 @@ class DeviceFields {
 
   // Copies v and w to the host (synchronises).
   void download(const Problem& problem, index_t step, Snapshot& out) const;
+  // Adds "v" and "w" to a checkpoint state / loads them back (synchronises).
+  void save(SchemeState& state) const;
+  void restore(const SchemeState& state);
   // Index of the first node with v or w not finite, or -1 (one reduction, 8 bytes back).
   index_t first_non_finite() const;
 
@@ -36,6 +39,9 @@ class DeviceFields {
   DeviceBuffer<real> v_, w_;
   mutable DeviceBuffer<unsigned long long> first_bad_;
 };
+
+// A device array's content on the host (synchronises).
+std::vector<real> to_host(const DeviceBuffer<real>& buffer);
 
 // The stimulus currents of each step, computed on the device from the stimulus table, over the
 // span of stimulated nodes only (the rest of the array stays zero).

@@ -49,6 +49,16 @@ class ExplicitCuda final : public Scheme {
 
   void snapshot(Snapshot& out) const override { fields_.download(problem_, step_, out); }
   index_t first_non_finite() const override { return fields_.first_non_finite(); }
+  SchemeState save_state() const override {
+    SchemeState state;
+    state.step = step_;
+    fields_.save(state);
+    return state;
+  }
+  void restore_state(const SchemeState& state) override {
+    fields_.restore(state);
+    step_ = state.step;
+  }
 
  private:
   Problem problem_;

@@ -1,0 +1,39 @@
+#pragma once
+// Checkpoints: everything needed to continue a run exactly, in one binary file written
+// atomically and protected by a checksum.
+//
+//   "FHNCHK1\n"  payload size (u64)  payload  FNV-1a 64 of the payload (u64)
+//   payload: digest, scheme (strings: u64 length + bytes), t, dt (f64), step (i64),
+//            nodes (u64 count + i64 each), arrays (u64 count; each: name, u64 count + f64 each)
+// Numbers are stored in the machine's byte order (checkpoints move between runs, not machines).
+#include <filesystem>
+#include <string>
+
+#include "config/config.hpp"
+#include "schemes/scheme.hpp"
+
+namespace fhn {
+
+struct Checkpoint {
+  std::string digest;  // config_digest of the run that wrote it
+  std::string scheme;  // Scheme::name(), for messages
+  real t = 0.0;
+  real dt = 0.0;
+  SchemeState state;
+};
+
+// A digest of everything that determines the solution: the resolved config without the keys a
+// restart may change (name, time.end, output.*). A checkpoint is accepted only by a config with
+// the same digest, so a restarted run can be extended (time.end) but not changed.
+std::string config_digest(const Config& config);
+
+void write_checkpoint(const std::filesystem::path& file, const Checkpoint& checkpoint);
+
+// Throws IoError when the file cannot be read, is not a checkpoint, or is corrupted.
+Checkpoint read_checkpoint(const std::filesystem::path& file);
+
+// checkpoints/<name>_<step, 10 digits>.chk in the output folder.
+std::filesystem::path checkpoint_path(const std::filesystem::path& output_dir,
+                                      const std::string& name, index_t step);
+
+}  // namespace fhn

@@ -1,0 +1,103 @@
+// Faults while writing output: a full disk or file size limit, and the output folder removed
+// during the run. Each stops the run with exit code 4 and a message naming the file, and what was
+// written before stays valid. Each case runs the command line in a child process.
+#include <doctest/doctest.h>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "io/vtk_writers.hpp"
+#include "support.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Runs `fhn args...` in a child process (with `prepare` run there first); returns the exit code
+// and leaves its stderr in `err_file`.
+template <class Prepare>
+int run_in_child(const std::vector<std::string>& args, const fs::path& err_file, Prepare prepare,
+                 pid_t* pid_out = nullptr) {
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    prepare();
+    const auto r = fhn::test::run_cli(args);
+    std::ofstream(err_file) << r.err;
+    _exit(r.code);
+  }
+  if (pid_out) {
+    *pid_out = child;
+    return -1;
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+}
+
+}  // namespace
+
+TEST_CASE("a file size limit (ulimit -f) stops the run with exit code 4 and keeps what was written") {
+  fhn::test::TempDir dir;
+  const std::string config = fhn::test::write_text(dir / "big.yaml",
+                                                   "name: big\n"
+                                                   "domain: {length: 200, nodes: 401}\n"
+                                                   "time: {end: 40, dt: 0.1}\n"
+                                                   "output: {every: 0.5, spacetime: false}\n");
+  // A frame file is about 6 KiB; probes.csv grows by about 350 bytes a frame and reaches the
+  // 12 KiB limit after some 30 frames.
+  std::vector<std::string> args{"run", config, "--quiet", "--output", (dir / "out").string(), "--set",
+                                "output.probes=[0, 25, 50, 75, 100, 125, 150, 175, 200]"};
+  if (!fhn::vtk_compiled()) args.insert(args.end(), {"--set", "output.vtk=false"});
+  const int code = run_in_child(args, dir / "err.txt", [] {
+    const rlimit limit{12 * 1024, 12 * 1024};
+    setrlimit(RLIMIT_FSIZE, &limit);
+  });
+  CHECK(code == 4);
+  const std::string err = fhn::test::read_text(dir / "err.txt");
+  CAPTURE(err);
+  CHECK(contains(err, "fhn: error: "));
+  CHECK(contains(err, "File too large"));
+  // What was written stays readable: whole probe rows, and a collection that parses.
+  const std::string probes = fhn::test::read_text(dir / "out" / "probes.csv");
+  CHECK(probes.rfind("t,v@0,", 0) == 0);
+  if (fhn::vtk_compiled()) {
+    const std::string pvd = fhn::test::read_text(dir / "out" / "big.pvd");
+    CHECK(contains(pvd, "</VTKFile>"));
+    CHECK(contains(pvd, "big_000001.vtu"));
+  }
+}
+
+TEST_CASE("the output folder removed during a run stops it with exit code 4 and a clear message") {
+  fhn::test::TempDir dir;
+  const std::string config = fhn::test::write_text(dir / "slow.yaml",
+                                                   "name: slow\n"
+                                                   "domain: {length: 200, nodes: 20001}\n"
+                                                   "time: {end: 100, dt: 0.00005}\n"
+                                                   "output: {every: 1, spacetime: false}\n");
+  std::vector<std::string> args{"run", config, "--quiet", "--output", (dir / "out").string()};
+  if (!fhn::vtk_compiled()) args.insert(args.end(), {"--set", "output.vtk=false"});
+  pid_t child = 0;
+  run_in_child(args, dir / "err.txt", [] {}, &child);
+  const fs::path probes = dir / "out" / "probes.csv";
+  for (int i = 0; i < 600 && !fs::exists(probes); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  fs::remove_all(dir / "out");
+  int status = 0;
+  waitpid(child, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 4);
+  const std::string err = fhn::test::read_text(dir / "err.txt");
+  CAPTURE(err);
+  CHECK(contains(err, "fhn: error: "));
+  CHECK(contains(err, (dir / "out").string()));
+}
