@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "config/loader.hpp"
+#include "core/cuda/device_buffer.hpp"
 #include "core/error.hpp"
 #include "run/run.hpp"
 #include "schemes/scheme.hpp"
@@ -154,4 +155,38 @@ TEST_CASE("fhn run with scheme.backend: cuda writes the usual output") {
     CHECK(summary.find("\"backend\": \"cuda\"") != std::string::npos);
     CHECK(summary.find("\"frames\": 21") != std::string::npos);
   }
+}
+
+TEST_CASE("GPU restart continues bit for bit (explicit, Crank-Nicolson leapfrog)") {
+  for (const char* scheme : {"explicit", "crank_nicolson"}) {
+    CAPTURE(scheme);
+    fhn::test::TempDir dir;
+    const std::vector<std::string> common{std::string("scheme.type=") + scheme, "scheme.backend=cuda",
+                                          "scheme.crank_nicolson.w_update=leapfrog", "output.vtk=false",
+                                          "output.spacetime=false", "output.checkpoint_every=5",
+                                          "output.every=1"};
+    auto full = common;
+    full.push_back("time.end=20");
+    auto first = common;
+    first.push_back("time.end=13");
+    auto config = [&](const std::vector<std::string>& overrides) {
+      return fhn::load_config(fhn::test::source_path("configs/pulse_split.yaml"), overrides);
+    };
+    fhn::RunOptions options;
+    options.quiet = true;
+    options.output_dir = dir / "a";
+    fhn::run_simulation(config(full), options);
+    options.output_dir = dir / "b";
+    fhn::run_simulation(config(first), options);
+    options.restart = dir / "b" / "checkpoints" / "pulse_split_0000000100.chk";
+    REQUIRE(std::filesystem::exists(options.restart));
+    fhn::run_simulation(config(full), options);
+    CHECK(fhn::test::read_text(dir / "a" / "probes.csv") == fhn::test::read_text(dir / "b" / "probes.csv"));
+  }
+}
+
+TEST_CASE("GPU out of memory names the bytes asked and free") {
+  CHECK_THROWS_WITH_AS(fhn::cuda::DeviceBuffer<double>(std::size_t{1} << 42, "a test array"),
+                       doctest::Contains("out of device memory allocating a test array: 35184372088832 bytes asked"),
+                       fhn::DeviceError);
 }
