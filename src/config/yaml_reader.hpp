@@ -366,11 +366,12 @@ class Section {
       return std::nullopt;
     }
     if (value.IsScalar()) {
-      const char* text = value.Scalar().c_str();
+      const std::string& text = value.Scalar();
       char* end = nullptr;
       errno = 0;
-      const real parsed = std::strtod(text, &end);
-      if (end != text && *end == '\0' && errno == ERANGE && std::isinf(parsed)) {
+      const real parsed = std::strtod(text.c_str(), &end);
+      if (end == text.c_str() + text.size() && !text.empty() && errno == ERANGE &&
+          std::isinf(parsed)) {
         ctx_.error(path, value.Mark(), path + ": " + node_text(value) +
                                            " is beyond the range of a double (about 1.8e308)");
         return std::nullopt;
@@ -439,10 +440,11 @@ inline void check_output_name(Context& ctx, const std::string& name) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Reading YAML text (yaml_text.cpp). Both refuse, with a ConfigError naming the place, what no
-// config is: more than 1 MiB, not UTF-8 text, more than one document, lists and mappings nested
-// more than 64 deep, or more than 100000 values once aliases are expanded (a "billion laughs"
-// alias bomb); none of it reaches yaml-cpp's document builder or the readers above.
+// Reading YAML text (yaml_text.cpp). parse_yaml and check_yaml_text refuse, with a ConfigError
+// naming the place, what no config is: more than 1 MiB, not UTF-8 text, more than one
+// document, lists and mappings nested more than 64 deep, or more than 100000 values once
+// aliases are expanded (a "billion laughs" alias bomb); none of it reaches yaml-cpp's document
+// builder or the readers above.
 
 // Parses YAML text into a document; an empty document becomes an empty mapping. A syntax
 // error becomes a ConfigError at source:line:column.

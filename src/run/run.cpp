@@ -72,6 +72,22 @@ void prepare_output_dir(const fs::path& dir, const std::string& name, bool clean
   }
 }
 
+// Checks at every frame that the output folder is still there: a file a writer keeps open
+// survives the folder's removal (writes then go nowhere), so the loss must be looked for.
+class OutputFolderWatch final : public FrameSink {
+ public:
+  explicit OutputFolderWatch(fs::path dir) : dir_(std::move(dir)) {}
+  void write(const FrameView&) override {
+    std::error_code ec;
+    if (!fs::is_directory(dir_, ec))
+      throw IoError(dir_.string() + ": the output folder disappeared during the run; the results "
+                                    "written so far went with it");
+  }
+
+ private:
+  fs::path dir_;
+};
+
 // Writes checkpoints of the running scheme and keeps the two most recent.
 class CheckpointWriter {
  public:
@@ -281,6 +297,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   // 4. Writers, in the order they see each frame.
   const real resume_before = restart ? resume_t - 1e-9 * c.time.dt : -1.0;
   std::vector<std::unique_ptr<FrameSink>> owned;
+  owned.push_back(std::make_unique<OutputFolderWatch>(dir));
   if (c.output.vtk)
     owned.push_back(make_vtk_series_writer(dir, c.name, c.output.precision, resume_before));
   if (c.output.spacetime) {

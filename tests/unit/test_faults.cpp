@@ -82,7 +82,7 @@ TEST_CASE("the output folder removed during a run stops it with exit code 4 and 
   const std::string config = fhn::test::write_text(dir / "slow.yaml",
                                                    "name: slow\n"
                                                    "domain: {length: 200, nodes: 20001}\n"
-                                                   "time: {end: 100, dt: 0.00005}\n"
+                                                   "time: {end: 100, dt: 0.00004}\n"
                                                    "output: {every: 1, spacetime: false}\n");
   std::vector<std::string> args{"run", config, "--quiet", "--output", (dir / "out").string()};
   if (!fhn::vtk_compiled()) args.insert(args.end(), {"--set", "output.vtk=false"});

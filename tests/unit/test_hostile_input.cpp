@@ -75,7 +75,8 @@ TEST_CASE("malformed YAML is a syntax error at file:line:column") {
   Files files;
   CHECK(contains(files.config("model: {a: [1, 2\n"), "bad.yaml:2:1: YAML syntax error: end of sequence flow not found"));
   CHECK(contains(files.config("model:\n  a: 1\n b: 2\n"), "bad.yaml:3:2: YAML syntax error: end of map not found"));
-  CHECK(contains(files.config("a: 'unterminated\n"), "bad.yaml:"));
+  CHECK(contains(files.config("a: b: c\n"), "bad.yaml:1:5: YAML syntax error: illegal map value"));
+  CHECK(contains(files.config("*nowhere\n"), "bad.yaml:1:1: YAML syntax error: the referenced anchor is not defined"));
   CHECK(contains(files.study(kStudyHead + "set: {time.dt: 0.1\n"), "study.yaml:4:1: YAML syntax error"));
 }
 
@@ -87,12 +88,13 @@ TEST_CASE("binary garbage is refused as not UTF-8 text, at the first bad byte") 
   CHECK(contains(files.config(noise), "YAML input must be UTF-8 text (is this a binary file?)"));
   CHECK(contains(files.config(std::string("model:\n  a: 0.1\0\0\n", 19)), "bad.yaml:2:9: control character 0x00"));
   CHECK(contains(files.config("name: caf\xe9\n"), "bad.yaml:1:10: byte 0xe9; YAML input must be UTF-8 text"));
-  CHECK(contains(files.config("name: \xc0\xaf\n"), "bad.yaml:1:7: byte 0xc0"));      // overlong '/'
-  CHECK(contains(files.config("name: \xed\xa0\x80\n"), "bad.yaml:1:7: byte 0xed"));  // a surrogate
-  CHECK(contains(files.config(std::string("\xff\xfe" "n\0a\0m\0e\0", 10)), "bad.yaml:1:1: byte 0xff"));   // UTF-16
+  CHECK(contains(files.config("name: \xc0\xaf\n"), "bad.yaml:1:7: byte 0xc0"));  // overlong '/'
+  CHECK(contains(files.config("name: \xed\xa0\x80\n"), "bad.yaml:1:7: byte 0xed"));  // surrogate
+  const std::string utf16("\xff\xfe" "n\0a\0m\0e\0", 10);
+  CHECK(contains(files.config(utf16), "bad.yaml:1:1: byte 0xff"));
   CHECK(contains(files.config("model: {a: 0.1}\x1b[2J\n"), "bad.yaml:1:16: control character 0x1b"));
   CHECK(contains(files.study(kStudyHead + "name: \x01\n"), "study.yaml:3:7: control character 0x01"));
-  // UTF-8 text is fine, in comments and in values where text is allowed.
+  // UTF-8 text beyond ASCII is fine (here in a comment).
   CHECK(files.validate("# Fitz\xc3\xa9-Nagumo, \xe2\x88\x82v/\xe2\x88\x82t\n" + kNoVtk) == 0);
 }
 

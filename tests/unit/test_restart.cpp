@@ -149,7 +149,7 @@ TEST_CASE("SIGTERM stops a run cleanly: a valid .pvd, a checkpoint, exit code 13
   const std::string config = fhn::test::write_text(dir / "long.yaml",
                                                    "name: long\n"
                                                    "domain: {length: 200, nodes: 20001}\n"
-                                                   "time: {end: 200, dt: 0.00005}\n"
+                                                   "time: {end: 200, dt: 0.00004}\n"
                                                    "output: {every: 1}\n");
   std::vector<std::string> args{"run", config, "--quiet", "--output", (dir / "out").string()};
   if (!fhn::vtk_compiled()) args.insert(args.end(), {"--set", "output.vtk=false", "--set", "output.spacetime=false"});

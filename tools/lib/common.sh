@@ -1,5 +1,6 @@
-# Shared by tools/run and tools/test: install the Debian packages fhnsim needs, then configure
-# and build a Release build in build/. Source it; it defines functions and sets no options.
+# Shared by the tools (run, test, sanitize, fuzz): install the Debian packages fhnsim needs,
+# then configure and build a Release build in build/. Source it; it defines functions and sets
+# no options.
 #
 # Environment:
 #   FHN_WITH_VTK=OFF    build without VTK (no libvtk9-dev needed; .pvd/.vtu/.vti output off)
@@ -11,10 +12,15 @@ fhn_build_dir=${FHN_BUILD_DIR:-$fhn_root/build}
 
 fhn_say() { printf '%s\n' "$*" >&2; }
 
+# Packages a tool needs beyond the build's, e.g. clang and libFuzzer for tools/fuzz; a tool sets
+# it after sourcing this file and before fhn_install_dependencies.
+fhn_extra_packages=()
+
 fhn_packages() {
   local packages=(cmake ninja-build g++ pkg-config libyaml-cpp-dev libeigen3-dev doctest-dev
                   libcli11-dev zlib1g-dev python3-numpy python3-matplotlib)
   [ "${FHN_WITH_VTK:-ON}" = OFF ] || packages+=(libvtk9-dev)
+  packages+=("${fhn_extra_packages[@]}")
   printf '%s\n' "${packages[@]}"
 }
 
