@@ -5,14 +5,13 @@
 #include "io/vtk_writers.hpp"
 #include "support.hpp"
 
+using fhn::test::contains;
+
 using fhn::test::run_cli;
 using fhn::test::TempDir;
 using fhn::test::write_text;
 
 namespace {
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 // VTK output off where the build has none, so these tests run on every build.
 std::vector<std::string> with_build_outputs(std::vector<std::string> args) {
   if (!fhn::vtk_compiled()) {

@@ -8,14 +8,10 @@
 #include "core/error.hpp"
 #include "support.hpp"
 
+using fhn::test::contains;
+
 using fhn::test::config_error;
 using fhn::test::config_from;
-
-namespace {
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-}  // namespace
 
 TEST_CASE("an empty config gives the documented defaults") {
   const fhn::Config c = config_from("");

@@ -14,13 +14,12 @@
 #include "io/vtk_writers.hpp"
 #include "support.hpp"
 
+using fhn::test::contains;
+
 namespace fs = std::filesystem;
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 // Runs `fhn args...` in a child process (with `prepare` run there first); returns the exit code
 // and leaves its stderr in `err_file`.

@@ -19,13 +19,12 @@
 #include "run/run.hpp"
 #include "support.hpp"
 
+using fhn::test::contains;
+
 namespace fs = std::filesystem;
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 const char* kBase =
     "name: restart\n"

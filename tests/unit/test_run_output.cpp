@@ -12,12 +12,11 @@
 #include "run/run.hpp"
 #include "support.hpp"
 
+using fhn::test::contains;
+
 namespace fs = std::filesystem;
 
 namespace {
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 fhn::Config small_config(const std::vector<std::string>& overrides = {}) {
   std::vector<std::string> all = overrides;
   if (!fhn::vtk_compiled()) all.insert(all.end(), {"output.vtk=false", "output.spacetime=false"});

@@ -11,11 +11,10 @@
 #include "study/study.hpp"
 #include "support.hpp"
 
+using fhn::test::contains;
+
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 // u(x) = x^2 + c h^2 on the grid of spacing h over [0, 1].
 fhn::Snapshot synthetic(double h, double c) {
