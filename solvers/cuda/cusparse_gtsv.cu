@@ -47,13 +47,13 @@ CusparseGtsvSolver::CusparseGtsvSolver(TridiagonalBackend backend, index_t n_max
   FHN_CUSPARSE_CHECK(cusparseCreate(&handle));
   handle_.reset(handle);
   if (n_max < min_gtsv2_size) return;  // gtsv2 is never called
-  // The size query reads only the sizes; it is shown a placeholder array because the system's
+  // The size query reads only the sizes; it is shown a one-element stand-in array because the system's
   // own arrays do not exist yet.
-  const cuda::DeviceBuffer<real> placeholder(1, "cuSPARSE size-query placeholder");
-  const TridiagonalSystem largest{n_max, placeholder.data(), placeholder.data(), placeholder.data()};
+  const cuda::DeviceBuffer<real> stand_in(1, "cuSPARSE size-query array");
+  const TridiagonalSystem largest{n_max, stand_in.data(), stand_in.data(), stand_in.data()};
   // cudaMalloc's 256-byte alignment meets gtsv2's requirement of a 128-byte aligned buffer.
   workspace_ = cuda::DeviceBuffer<std::byte>(
-      workspace_bytes(largest, placeholder.data()), "cuSPARSE gtsv2 workspace");
+      workspace_bytes(largest, stand_in.data()), "cuSPARSE gtsv2 workspace");
 }
 
 std::size_t CusparseGtsvSolver::workspace_bytes(const TridiagonalSystem& a, const real* rhs) const {

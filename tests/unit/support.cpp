@@ -2,6 +2,9 @@
 
 #include <doctest/doctest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cmath>
 #include <fstream>
 #include <random>
@@ -106,6 +109,25 @@ CliResult run_cli(const std::vector<std::string>& args) {
   r.out = out.str();
   r.err = err.str();
   return r;
+}
+
+int spawn_cli(const std::vector<std::string>& args, const std::filesystem::path& err_file,
+              void (*prepare)()) {
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    if (prepare) prepare();
+    const CliResult r = run_cli(args);
+    std::ofstream(err_file) << r.err;
+    _exit(r.code);
+  }
+  return child;
+}
+
+int wait_exit_code(int pid) {
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
 }
 
 }  // namespace fhn::test

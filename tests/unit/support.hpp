@@ -67,4 +67,11 @@ struct CliResult {
 };
 CliResult run_cli(const std::vector<std::string>& args);
 
+// Runs `fhn args...` in a child process (after `prepare` there, e.g. a resource limit); its
+// stderr goes to `err_file`. Returns the child's pid.
+int spawn_cli(const std::vector<std::string>& args, const std::filesystem::path& err_file,
+              void (*prepare)() = nullptr);
+// Waits for a child; its exit code, or minus the signal that killed it.
+int wait_exit_code(int pid);
+
 }  // namespace fhn::test

@@ -4,8 +4,6 @@
 #include <doctest/doctest.h>
 
 #include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <fstream>
@@ -17,33 +15,6 @@
 using fhn::test::contains;
 
 namespace fs = std::filesystem;
-
-namespace {
-
-
-// Runs `fhn args...` in a child process (with `prepare` run there first); returns the exit code
-// and leaves its stderr in `err_file`.
-template <class Prepare>
-int run_in_child(const std::vector<std::string>& args, const fs::path& err_file, Prepare prepare,
-                 pid_t* pid_out = nullptr) {
-  const pid_t child = fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {
-    prepare();
-    const auto r = fhn::test::run_cli(args);
-    std::ofstream(err_file) << r.err;
-    _exit(r.code);
-  }
-  if (pid_out) {
-    *pid_out = child;
-    return -1;
-  }
-  int status = 0;
-  waitpid(child, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
-}
-
-}  // namespace
 
 TEST_CASE("a file size limit (ulimit -f) stops the run with exit code 4 and keeps what was written") {
   fhn::test::TempDir dir;
@@ -57,10 +28,10 @@ TEST_CASE("a file size limit (ulimit -f) stops the run with exit code 4 and keep
   std::vector<std::string> args{"run", config, "--quiet", "--output", (dir / "out").string(), "--set",
                                 "output.probes=[0, 25, 50, 75, 100, 125, 150, 175, 200]"};
   if (!fhn::vtk_compiled()) args.insert(args.end(), {"--set", "output.vtk=false"});
-  const int code = run_in_child(args, dir / "err.txt", [] {
+  const int code = fhn::test::wait_exit_code(fhn::test::spawn_cli(args, dir / "err.txt", [] {
     const rlimit limit{12 * 1024, 12 * 1024};
     setrlimit(RLIMIT_FSIZE, &limit);
-  });
+  }));
   CHECK(code == 4);
   const std::string err = fhn::test::read_text(dir / "err.txt");
   CAPTURE(err);
@@ -85,16 +56,12 @@ TEST_CASE("the output folder removed during a run stops it with exit code 4 and 
                                                    "output: {every: 1, spacetime: false}\n");
   std::vector<std::string> args{"run", config, "--quiet", "--output", (dir / "out").string()};
   if (!fhn::vtk_compiled()) args.insert(args.end(), {"--set", "output.vtk=false"});
-  pid_t child = 0;
-  run_in_child(args, dir / "err.txt", [] {}, &child);
+  const int child = fhn::test::spawn_cli(args, dir / "err.txt");
   const fs::path probes = dir / "out" / "probes.csv";
   for (int i = 0; i < 600 && !fs::exists(probes); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   fs::remove_all(dir / "out");
-  int status = 0;
-  waitpid(child, &status, 0);
-  REQUIRE(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 4);
+  CHECK(fhn::test::wait_exit_code(child) == 4);
   const std::string err = fhn::test::read_text(dir / "err.txt");
   CAPTURE(err);
   CHECK(contains(err, "fhn: error: "));

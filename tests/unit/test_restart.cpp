@@ -4,8 +4,6 @@
 #include <doctest/doctest.h>
 
 #include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
@@ -158,19 +156,10 @@ TEST_CASE("SIGTERM stops a run cleanly: a valid .pvd, a checkpoint, exit code 13
     return std::count(text.begin(), text.end(), '\n');
   };
 
-  const pid_t child = fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {
-    const auto r = fhn::test::run_cli(args);
-    std::ofstream(dir / "child_err.txt") << r.err;
-    _exit(r.code);
-  }
+  const int child = fhn::test::spawn_cli(args, dir / "child_err.txt");
   for (int i = 0; i < 600 && rows() < 3; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   kill(child, SIGTERM);
-  int status = 0;
-  waitpid(child, &status, 0);
-  REQUIRE(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 130);
+  CHECK(fhn::test::wait_exit_code(child) == 130);
   const std::string err = fhn::test::read_text(dir / "child_err.txt");
   CHECK(contains(err, "fhn: interrupted at t = "));
   CHECK(contains(err, "continue with: fhn run"));
