@@ -142,7 +142,6 @@ void apply_override(YAML::Node& root, const std::string& assignment, Context& ct
 
 // Whether x is a whole multiple of `step` (to a relative kMultipleTolerance) with at most
 // `limit` steps in it; `count` receives the nearest multiple unless there are too many.
-// is_multiple: the same with at most kMaxSteps, as a yes or no.
 enum class Multiple { whole, not_whole, too_many };
 Multiple multiple_of(real x, real step, index_t limit, index_t& count) {
   const real ratio = x / step;
@@ -152,8 +151,25 @@ Multiple multiple_of(real x, real step, index_t limit, index_t& count) {
       count >= 1 && std::abs(static_cast<real>(count) * step - x) <= kMultipleTolerance * x;
   return whole ? Multiple::whole : Multiple::not_whole;
 }
-bool is_multiple(real x, real step, index_t& count) {
-  return multiple_of(x, step, kMaxSteps, count) == Multiple::whole;
+
+// The number of time steps in the value of `key` (time.end, output.every, ...) into `steps`.
+// A value that is no whole number of steps is reported at `key` as "<key> = <value>" followed
+// by `not_whole`; more than 2^53 steps (the most a double counts exactly) at `too_many_key`.
+bool count_steps(Context& ctx, const std::string& key, real value, real dt,
+                 const std::string& not_whole, const std::string& too_many_key, index_t& steps) {
+  switch (multiple_of(value, dt, kMaxSteps, steps)) {
+    case Multiple::whole:
+      return true;
+    case Multiple::not_whole:
+      ctx.error(key, key + " = " + format_exact(value) + not_whole);
+      return false;
+    case Multiple::too_many:
+      ctx.error(too_many_key, too_many_key + ": " + key + " / time.dt = " +
+                                  format_exact(value / dt) + " steps; at most 2^53 = " +
+                                  std::to_string(kMaxSteps) + " (the most a double counts exactly)");
+      return false;
+  }
+  return false;
 }
 
 Profile read_profile(Section& parent, const std::string& key, const Profile& fallback,
@@ -300,40 +316,16 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
                              format_exact(c.time.end));
     return;
   }
-  const std::string too_many_steps = " steps; at most 2^53 = " + std::to_string(kMaxSteps) +
-                                     " (the most a double counts exactly)";
-  switch (multiple_of(c.time.end, c.time.dt, kMaxSteps, c.time.steps)) {
-    case Multiple::whole: break;
-    case Multiple::not_whole:
-      ctx.error("time.end", "time.end = " + format_exact(c.time.end) +
-                                " is not a whole number of steps of time.dt = " +
-                                format_exact(c.time.dt));
-      return;
-    case Multiple::too_many:
-      ctx.error("time.dt", "time.dt: time.end / time.dt = " +
-                               format_exact(c.time.end / c.time.dt) + too_many_steps);
-      return;
-  }
-  switch (multiple_of(c.output.every, c.time.dt, kMaxSteps, c.output.every_steps)) {
-    case Multiple::whole: break;
-    case Multiple::not_whole:
-      ctx.error("output.every", "output.every = " + format_exact(c.output.every) +
-                                    " must be a whole multiple of time.dt = " +
-                                    format_exact(c.time.dt));
-      break;
-    case Multiple::too_many:
-      ctx.error("output.every", "output.every: output.every / time.dt = " +
-                                    format_exact(c.output.every / c.time.dt) + too_many_steps);
-      break;
-  }
-
-  if (c.output.checkpoint_every > 0.0 &&
-      !is_multiple(c.output.checkpoint_every, c.time.dt, c.output.checkpoint_every_steps)) {
-    ctx.error("output.checkpoint_every", "output.checkpoint_every = " +
-                                             format_exact(c.output.checkpoint_every) +
-                                             " must be a whole multiple of time.dt = " +
-                                             format_exact(c.time.dt) + " (or 0 for none)");
-  }
+  const std::string of_dt = " time.dt = " + format_exact(c.time.dt);
+  if (!count_steps(ctx, "time.end", c.time.end, c.time.dt, " is not a whole number of steps of" + of_dt,
+                   "time.dt", c.time.steps))
+    return;
+  count_steps(ctx, "output.every", c.output.every, c.time.dt, " must be a whole multiple of" + of_dt,
+              "output.every", c.output.every_steps);
+  if (c.output.checkpoint_every > 0.0)
+    count_steps(ctx, "output.checkpoint_every", c.output.checkpoint_every, c.time.dt,
+                " must be a whole multiple of" + of_dt + " (or 0 for none)",
+                "output.checkpoint_every", c.output.checkpoint_every_steps);
 
   // Forward Euler on D v_xx is stable for dt <= dx^2 / (2 D).
   const real dx = c.domain.dx;
