@@ -269,19 +269,22 @@ class VtkSeriesWriter final : public FrameSink {
 
 class SpacetimeWriter final : public FrameSink {
  public:
-  SpacetimeWriter(std::filesystem::path file, index_t max_columns, real resume_before_t)
+  SpacetimeWriter(std::filesystem::path file, index_t max_columns, real resume_before_t,
+                  const std::vector<real>& grid)
       : file_(std::move(file)), max_columns_(max_columns) {
     FHN_VERIFY(max_columns_ >= 2, ConfigError,
                "the spacetime image needs at least 2 columns, got max_columns = " +
                    std::to_string(max_columns_));
     if (file_.has_parent_path()) create_directories_or_throw(file_.parent_path());
     if (resume_before_t >= 0.0 && std::filesystem::exists(file_)) reload_rows_before(resume_before_t);
+    if (column_x_.empty() && !grid.empty())
+      choose_columns(grid.data(), static_cast<index_t>(grid.size()));
   }
 
   void write(const FrameView& frame) override {
     FHN_ASSERT(!finished_);
     FHN_ASSERT(frame.n > 0 && frame.x != nullptr && frame.v != nullptr);
-    if (times_.empty()) choose_columns(frame);
+    if (column_x_.empty()) choose_columns(frame.x, frame.n);
     times_.push_back(frame.t);
     const std::size_t row = values_.size();
     values_.resize(row + column_x_.size());
@@ -343,14 +346,15 @@ class SpacetimeWriter final : public FrameSink {
       times_.push_back(times->GetTuple1(row));
       for (vtkIdType j = 0; j < width; ++j) values_.push_back(v->GetTuple1(row * width + j));
     }
-    if (times_.empty()) column_x_.clear();  // nothing kept: the first new frame lays them out
+    if (times_.empty()) column_x_.clear();  // nothing kept: lay the columns out afresh
   }
 
-  // Columns: nodes 0, s, 2s, ... of the first frame, s = ceil((n - 1) / (max_columns - 1)).
-  void choose_columns(const FrameView& frame) {
-    first_n_ = frame.n;
-    stride_ = std::max<index_t>(1, (frame.n - 1 + max_columns_ - 2) / (max_columns_ - 1));
-    for (index_t i = 0; i < frame.n; i += stride_) column_x_.push_back(frame.x[i]);
+  // Columns: nodes 0, s, 2s, ... of the grid (the given one, else the first frame's),
+  // s = ceil((n - 1) / (max_columns - 1)).
+  void choose_columns(const real* x, index_t n) {
+    first_n_ = n;
+    stride_ = std::max<index_t>(1, (n - 1 + max_columns_ - 2) / (max_columns_ - 1));
+    for (index_t i = 0; i < n; i += stride_) column_x_.push_back(x[i]);
   }
 
   // v at the columns into row[0..columns). Taken directly when the frame has the first frame's
@@ -403,8 +407,9 @@ std::unique_ptr<FrameSink> make_vtk_series_writer(const std::filesystem::path& o
 }
 
 std::unique_ptr<FrameSink> make_spacetime_writer(const std::filesystem::path& file,
-                                                 index_t max_columns, real resume_before_t) {
-  return std::make_unique<SpacetimeWriter>(file, max_columns, resume_before_t);
+                                                 index_t max_columns, real resume_before_t,
+                                                 const std::vector<real>& grid) {
+  return std::make_unique<SpacetimeWriter>(file, max_columns, resume_before_t, grid);
 }
 
 bool vtk_compiled() { return true; }

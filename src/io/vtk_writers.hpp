@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "config/config.hpp"
 #include "core/types.hpp"
@@ -29,16 +30,18 @@ std::unique_ptr<FrameSink> make_vtk_series_writer(const std::filesystem::path& o
 // axis and t along the second; origin (x_0, t_first, 0), spacing (column dx, mean frame dt, 1);
 // point array "v" (float64), field data "TIME_FIRST", "TIME_LAST" and "FRAME_TIMES" (every
 // frame's exact t, since the last interval may be shorter than the others).
-// Columns are the nodes 0, s, 2s, ... of the first frame, s = ceil((n - 1) / (max_columns - 1)),
-// so at most max_columns are kept. A later frame on other nodes (adaptive grid) is interpolated
-// linearly onto those columns. Written by finish() (idempotent; no file when no frame came),
-// atomically through a temporary file in the same directory. The parent directory is created at
-// once (IoError when impossible); max_columns < 2 is a ConfigError.
-// Field data "COLUMN_X" (the columns' exact x) and "COLUMN_LAYOUT" (first frame's node count,
+// Columns are the nodes 0, s, 2s, ... of `grid` (the uniform base grid; when empty, the first
+// frame's nodes), s = ceil((n - 1) / (max_columns - 1)), so at most max_columns are kept. A
+// frame on other nodes (the adaptive grid's) is interpolated linearly onto the columns.
+// Written by finish() (idempotent; no file when no frame came), atomically through a temporary
+// file in the same directory. The parent directory is created at once (IoError when
+// impossible); max_columns < 2 is a ConfigError.
+// Field data "COLUMN_X" (the columns' exact x) and "COLUMN_LAYOUT" (the grid's node count,
 // stride) let a restarted run (resume_before_t >= 0) reload the rows with t < resume_before_t and
 // continue the image exactly.
 std::unique_ptr<FrameSink> make_spacetime_writer(const std::filesystem::path& file,
-                                                 index_t max_columns, real resume_before_t = -1.0);
+                                                 index_t max_columns, real resume_before_t = -1.0,
+                                                 const std::vector<real>& grid = {});
 
 // Whether this build has VTK output (false with -DFHN_WITH_VTK=OFF).
 bool vtk_compiled();

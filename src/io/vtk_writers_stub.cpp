@@ -20,7 +20,8 @@ std::unique_ptr<FrameSink> make_vtk_series_writer(const std::filesystem::path&, 
   throw_not_compiled();
 }
 
-std::unique_ptr<FrameSink> make_spacetime_writer(const std::filesystem::path&, index_t, real) {
+std::unique_ptr<FrameSink> make_spacetime_writer(const std::filesystem::path&, index_t, real,
+                                                 const std::vector<real>&) {
   throw_not_compiled();
 }
 

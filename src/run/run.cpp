@@ -21,7 +21,6 @@
 #include "io/json.hpp"
 #include "io/newton_csv.hpp"
 #include "io/probes_csv.hpp"
-#include "io/resampled_sink.hpp"
 #include "io/vtk_writers.hpp"
 #include "model/problem.hpp"
 #include "run/checkpoint.hpp"
@@ -300,13 +299,8 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   owned.push_back(std::make_unique<OutputFolderWatch>(dir));
   if (c.output.vtk)
     owned.push_back(make_vtk_series_writer(dir, c.name, c.output.precision, resume_before));
-  if (c.output.spacetime) {
-    std::unique_ptr<FrameSink> spacetime =
-        make_spacetime_writer(dir / "spacetime.vti", 4096, resume_before);
-    // Its columns come from the first frame: a moving grid's frames go to it on the base grid.
-    if (scheme->grid_stats()) spacetime = make_resampling_sink(std::move(spacetime), problem.x);
-    owned.push_back(std::move(spacetime));
-  }
+  if (c.output.spacetime)  // columns from the base grid, also when the scheme's grid moves
+    owned.push_back(make_spacetime_writer(dir / "spacetime.vti", 4096, resume_before, problem.x));
   if (!c.output.probes.empty())
     owned.push_back(make_probe_writer(dir / "probes.csv", c.output.probes, restart));
   if (const GridStats* grid = scheme->grid_stats())
