@@ -1,5 +1,5 @@
 #pragma once
-// The GPU tridiagonal backends (cyclic_reduction, cusparse, cusparse_pivot). Implemented in
+// The GPU tridiagonal backends (partitioned, cyclic_reduction, cusparse, cusparse_pivot). Implemented in
 // solvers/cuda/ when the CUDA backend is built; otherwise device_solvers_unavailable.cpp
 // provides this factory and it reports why the backend cannot run.
 #include <memory>

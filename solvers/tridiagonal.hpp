@@ -15,7 +15,7 @@
 
 namespace fhn::solvers {
 
-enum class TridiagonalBackend { thomas, cyclic_reduction, cusparse, cusparse_pivot };
+enum class TridiagonalBackend { thomas, partitioned, cyclic_reduction, cusparse, cusparse_pivot };
 
 struct TridiagonalSystem {
   index_t n = 0;
@@ -41,6 +41,7 @@ std::unique_ptr<TridiagonalSolver> make_tridiagonal_solver(TridiagonalBackend ba
 constexpr std::string_view backend_name(TridiagonalBackend backend) {
   switch (backend) {
     case TridiagonalBackend::thomas: return "thomas";
+    case TridiagonalBackend::partitioned: return "partitioned";
     case TridiagonalBackend::cyclic_reduction: return "cyclic_reduction";
     case TridiagonalBackend::cusparse: return "cusparse";
     case TridiagonalBackend::cusparse_pivot: return "cusparse_pivot";
@@ -48,7 +49,7 @@ constexpr std::string_view backend_name(TridiagonalBackend backend) {
   return "?";
 }
 
-// Backends that take device pointers (cyclic_reduction, cusparse, cusparse_pivot).
+// Backends that take device pointers (partitioned, cyclic_reduction, cusparse, cusparse_pivot).
 constexpr bool runs_on_device(TridiagonalBackend backend) {
   return backend != TridiagonalBackend::thomas;
 }

@@ -5,6 +5,7 @@
 #include "core/error.hpp"
 #include "solvers/cuda/cusparse_gtsv.hpp"
 #include "solvers/cuda/cyclic_reduction.hpp"
+#include "solvers/cuda/partitioned.hpp"
 #include "solvers/device_solvers.hpp"
 
 namespace fhn::solvers {
@@ -18,6 +19,8 @@ std::unique_ptr<TridiagonalSolver> make_device_tridiagonal_solver(TridiagonalBac
     throw DeviceError("tridiagonal backend '" + name + "' cannot run: " + e.what());
   }
   switch (backend) {
+    case TridiagonalBackend::partitioned:
+      return std::make_unique<PartitionedSolver>(n_max);
     case TridiagonalBackend::cyclic_reduction:
       return std::make_unique<CyclicReductionSolver>(n_max);
     case TridiagonalBackend::cusparse:

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <new>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench.hpp"
 #include "config/loader.hpp"
 #include "config/names.hpp"
 #include "core/build_info.hpp"
@@ -58,6 +60,25 @@ void print_plan(std::ostream& out, const Config& c) {
       << (c.time.steps + c.output.every_steps - 1) / c.output.every_steps + 1 << " frames\n";
 }
 
+// --sizes and --cpu-max-n items: "" when `text` is valid, else what is wrong with it.
+CLI::Validator bench_sizes_validator() {
+  return CLI::Validator(
+      [](std::string& text) {
+        std::vector<index_t> sizes;
+        return bench::parse_sizes(text, sizes);
+      },
+      "SIZE");
+}
+
+std::vector<index_t> bench_sizes(const std::vector<std::string>& items) {
+  if (items.empty()) return bench::default_sizes();
+  std::vector<index_t> sizes;
+  for (const std::string& item : items) bench::parse_sizes(item, sizes);  // validated by CLI11
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  return sizes;
+}
+
 }  // namespace
 
 int cli_main(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -93,6 +114,44 @@ int cli_main(int argc, const char* const* argv, std::ostream& out, std::ostream&
   converge->add_option("study", study_path, "study YAML file")->required();
   converge->add_option("--output", output_dir, "output folder (default: output/<study name>)");
 
+  bench::BenchOptions bench_options;
+  std::vector<std::string> bench_size_items;
+  std::string bench_cpu_max_n;  // empty: BenchOptions' default
+  CLI::App* bench_command = app.add_subcommand(
+      "bench",
+      "time the tridiagonal solvers and the explicit step against the copy bandwidth, LAPACK "
+      "and cuSPARSE (CPU and GPU); a table, and a CSV for tools/plot_bench.py");
+  bench_command->footer(
+      "Every variant is checked against a reference before it is timed (a check above 1e-8 is "
+      "FAILED, exit code 3). The table gives per size the median time per call, the spread "
+      "(max - min) / median, GB/s of the kernel's byte model, % of the same device's copy "
+      "bandwidth and the speed-up over the baseline variant.\n"
+      "Example: fhn bench --sizes 2^10..2^22 --cpu-only --csv bench.csv && "
+      "tools/plot_bench.py bench.csv");
+  bench_command
+      ->add_option("--sizes", bench_size_items,
+                   "problem sizes n: 4096, 2^12, or a range 2^10..2^20 (every power of two); at "
+                   "most 2^28 (default: 2^10 2^12 ... 2^26)")
+      ->delimiter(',')
+      ->check(bench_sizes_validator());
+  bench_command
+      ->add_option("--repetitions", bench_options.repetitions,
+                   "timed calls per variant and size, median reported (CPU: fewer, at least 3, "
+                   "when a size would take over ~2 s)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  bool cpu_only = false, gpu_only = false;
+  CLI::Option* cpu_only_flag =
+      bench_command->add_flag("--cpu-only", cpu_only, "only the CPU variants");
+  bench_command->add_flag("--gpu-only", gpu_only, "only the GPU variants")
+      ->excludes(cpu_only_flag);
+  bench_command
+      ->add_option("--cpu-max-n", bench_cpu_max_n,
+                   "the CPU variants run up to this n, default 2^24 (the GPU ones at all sizes)")
+      ->check(bench_sizes_validator());
+  bench_command->add_option("--csv", bench_options.csv,
+                            "write every row, with GB/s, % of copy and speed-up, to this CSV file");
+
   CLI::App* info = app.add_subcommand("info", "version, build features and CUDA devices");
 
   try {
@@ -119,6 +178,14 @@ int cli_main(int argc, const char* const* argv, std::ostream& out, std::ostream&
     if (info->parsed()) {
       print_info(out);
       return 0;
+    }
+    if (bench_command->parsed()) {
+      bench_options.sizes = bench_sizes(bench_size_items);
+      if (!bench_cpu_max_n.empty())
+        bench_options.cpu_max_n = bench_sizes({bench_cpu_max_n}).back();
+      bench_options.cpu = !gpu_only;
+      bench_options.gpu = !cpu_only;
+      return bench::run_bench(bench_options, out);
     }
     if (converge->parsed()) {
       StudyOptions study_options;

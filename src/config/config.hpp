@@ -97,7 +97,7 @@ struct NewtonSpec {
 
 struct CrankNicolsonSpec {
   WUpdate w_update = WUpdate::trapezoidal;
-  // Default: thomas on the cpu backend, cyclic_reduction on cuda.
+  // Default: thomas on the cpu backend, partitioned on cuda.
   solvers::TridiagonalBackend tridiagonal = solvers::TridiagonalBackend::thomas;
   NewtonSpec newton;
 };

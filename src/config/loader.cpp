@@ -348,12 +348,13 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
   solvers::TridiagonalBackend& solver = c.scheme.crank_nicolson.tridiagonal;
   const bool on_device = c.scheme.backend == Backend::cuda;
   if (!ctx.given("scheme.crank_nicolson.tridiagonal") && on_device)
-    solver = solvers::TridiagonalBackend::cyclic_reduction;
+    solver = solvers::TridiagonalBackend::partitioned;
   if (c.scheme.type == SchemeType::crank_nicolson && solvers::runs_on_device(solver) != on_device) {
     const std::string name(solvers::backend_name(solver));
     ctx.error("scheme.crank_nicolson.tridiagonal",
               on_device ? "scheme.crank_nicolson.tridiagonal: 'thomas' runs on the CPU; with "
-                          "scheme.backend: cuda use cyclic_reduction, cusparse or cusparse_pivot"
+                          "scheme.backend: cuda use partitioned, cyclic_reduction, cusparse or "
+                          "cusparse_pivot"
                         : "scheme.crank_nicolson.tridiagonal: '" + name +
                               "' solves on the GPU and needs scheme.backend: cuda; with "
                               "scheme.backend: cpu use 'thomas'");

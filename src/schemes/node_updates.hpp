@@ -36,15 +36,27 @@ inline NodeParams node_params(const ModelParams& m, const BoundarySpec& bc, inde
   return q;
 }
 
+// D (L_h u)_i from the values u_{i-1}, u_i, u_{i+1}: D (u_{i-1} - 2 u_i + u_{i+1}) / h^2. The
+// array forms below and the GPU kernels that keep u in registers share this expression.
+FHN_HOST_DEVICE inline real diffusion_of(real left, real centre, real right, const NodeParams& q) {
+  return q.r * (left - 2.0 * centre + right);
+}
+
+// D (L_h u) at an end from its value and its one neighbour's (mirrored ghost node):
+// 2 D (u_inner - u_end) / h^2.
+FHN_HOST_DEVICE inline real end_diffusion_of(real inner, real end, const NodeParams& q) {
+  return q.r * 2.0 * (inner - end);
+}
+
 // D (L_h u)_i at an interior node: D (u_{i-1} - 2 u_i + u_{i+1}) / h^2.
 FHN_HOST_DEVICE inline real interior_diffusion_term(const real* u, index_t i, const NodeParams& q) {
-  return q.r * (u[i - 1] - 2.0 * u[i] + u[i + 1]);
+  return diffusion_of(u[i - 1], u[i], u[i + 1], q);
 }
 
 // D (L_h u)_i anywhere; at the ends the mirrored ghost node gives (L_h u)_0 = 2 (u_1 - u_0) / h^2.
 FHN_HOST_DEVICE inline real diffusion_term(const real* u, index_t i, const NodeParams& q) {
-  if (i == 0) return q.r * 2.0 * (u[1] - u[0]);
-  if (i == q.n - 1) return q.r * 2.0 * (u[i - 1] - u[i]);
+  if (i == 0) return end_diffusion_of(u[1], u[0], q);
+  if (i == q.n - 1) return end_diffusion_of(u[i - 1], u[i], q);
   return interior_diffusion_term(u, i, q);
 }
 
@@ -98,37 +110,63 @@ FHN_HOST_DEVICE inline real cn_rhs_node(const real* v, const real* w, const real
   return cn_rhs(v[i], w[i], diffusion_term(v, i, q), current ? current[i] : 0.0, q.a, q.k);
 }
 
+// The values a row reads: u_{i-1}, u_i, u_{i+1} (left unused at i = 0, right at i = n-1).
+struct Stencil {
+  real left, centre, right;
+};
+// D (L_h u)_i from a stencil, ends by the mirrored ghost node (as diffusion_term).
+FHN_HOST_DEVICE inline real stencil_diffusion(const Stencil& u, index_t i, const NodeParams& q) {
+  if (i == 0) return end_diffusion_of(u.right, u.centre, q);
+  if (i == q.n - 1) return end_diffusion_of(u.left, u.centre, q);
+  return diffusion_of(u.left, u.centre, u.right, q);
+}
+
 // Row i of F(u) and J's diagonal: interior and ghost-node rows
 //   F_i = u_i/k - 1/2 [D (L_h u)_i + f(u_i) - (p_i + c u_i)] - rhs_i,
 //   J_ii = 1/k + c/2 - f'(u_i)/2 + D/h^2;
 // a Dirichlet row is u_i - value (J row (1, 0)), a first-order no-flux row u_0 - u_1 (1, -1).
-FHN_HOST_DEVICE inline NewtonPoint cn_newton_node(const real* u, const real* p, const real* rhs,
-                                                  real c, index_t i, const NodeParams& q) {
+FHN_HOST_DEVICE inline NewtonPoint cn_newton_row(const Stencil& u, real p, real rhs, real c,
+                                                 index_t i, const NodeParams& q) {
   switch (replaced_row(i, q)) {
-    case 1: return {u[i] - (i == 0 ? q.left_value : q.right_value), 1.0};
-    case 2: return {u[i] - u[i == 0 ? 1 : q.n - 2], 1.0};
+    case 1: return {u.centre - (i == 0 ? q.left_value : q.right_value), 1.0};
+    case 2: return {u.centre - (i == 0 ? u.right : u.left), 1.0};
     default: break;
   }
-  return cn_newton_point(u[i], diffusion_term(u, i, q), p[i], c, rhs[i], q.a, q.k, q.r);
+  return cn_newton_point(u.centre, stencil_diffusion(u, i, q), p, c, rhs, q.a, q.k, q.r);
+}
+FHN_HOST_DEVICE inline NewtonPoint cn_newton_node(const real* u, const real* p, const real* rhs,
+                                                  real c, index_t i, const NodeParams& q) {
+  const Stencil stencil{i > 0 ? u[i - 1] : 0.0, u[i], i + 1 < q.n ? u[i + 1] : 0.0};
+  return cn_newton_row(stencil, p[i], rhs[i], c, i, q);
 }
 
-// J's off-diagonals, constant in time: -(D/2) L_h gives -r/2 next to the diagonal; the
+// J's off-diagonals in row i, constant in time: -(D/2) L_h gives -r/2 next to the diagonal; the
 // ghost-node rows have -r towards their single neighbour; replaced rows are (1, 0) or (1, -1).
-// lower[0] = upper[n-1] = 0 (outside the matrix). Host arrays of n entries.
+// lower of row 0 and upper of row n-1 are 0 (outside the matrix).
+struct OffDiagonals {
+  real lower;
+  real upper;
+};
+FHN_HOST_DEVICE inline real cn_end_off_diagonal(index_t i, const NodeParams& q) {
+  switch (replaced_row(i, q)) {
+    case 1: return 0.0;
+    case 2: return -1.0;
+    default: return -q.r;
+  }
+}
+FHN_HOST_DEVICE inline OffDiagonals cn_off_diagonal_row(index_t i, const NodeParams& q) {
+  if (i == 0) return {0.0, cn_end_off_diagonal(0, q)};
+  if (i == q.n - 1) return {cn_end_off_diagonal(i, q), 0.0};
+  return {-0.5 * q.r, -0.5 * q.r};
+}
+
+// All rows of J's off-diagonals into host arrays of n entries.
 inline void cn_off_diagonals(const NodeParams& q, real* lower, real* upper) {
-  const index_t last = q.n - 1;
-  for (index_t i = 0; i < q.n; ++i) lower[i] = upper[i] = -0.5 * q.r;
-  auto end_entry = [&](index_t i) {
-    switch (replaced_row(i, q)) {
-      case 1: return 0.0;
-      case 2: return -1.0;
-      default: return -q.r;
-    }
-  };
-  lower[0] = 0.0;
-  upper[0] = end_entry(0);
-  lower[last] = end_entry(last);
-  upper[last] = 0.0;
+  for (index_t i = 0; i < q.n; ++i) {
+    const OffDiagonals row = cn_off_diagonal_row(i, q);
+    lower[i] = row.lower;
+    upper[i] = row.upper;
+  }
 }
 
 }  // namespace fhn

@@ -86,7 +86,7 @@ TEST_CASE("GPU explicit with stimuli matches the CPU") {
 }
 
 TEST_CASE("GPU Crank-Nicolson matches the CPU after 1000 steps, for every GPU solver") {
-  for (const char* solver : {"cyclic_reduction", "cusparse", "cusparse_pivot"}) {
+  for (const char* solver : {"partitioned", "cyclic_reduction", "cusparse", "cusparse_pivot"}) {
     for (const char* w_update : {"trapezoidal", "leapfrog"}) {
       CAPTURE(solver);
       CAPTURE(w_update);

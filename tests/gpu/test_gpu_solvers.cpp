@@ -1,4 +1,4 @@
-// Every GPU tridiagonal backend (cyclic_reduction, cusparse, cusparse_pivot) against the Thomas
+// Every GPU tridiagonal backend (partitioned, cyclic_reduction, cusparse, cusparse_pivot) against the Thomas
 // solver, the oracle, on fresh random data.
 #include <doctest/doctest.h>
 
@@ -25,7 +25,8 @@ using fhn::cuda::DeviceBuffer;
 using fhn::solvers::TridiagonalBackend;
 using fhn::solvers::TridiagonalSolver;
 
-constexpr TridiagonalBackend gpu_backends[] = {TridiagonalBackend::cyclic_reduction,
+constexpr TridiagonalBackend gpu_backends[] = {TridiagonalBackend::partitioned,
+                                               TridiagonalBackend::cyclic_reduction,
                                                TridiagonalBackend::cusparse,
                                                TridiagonalBackend::cusparse_pivot};
 
@@ -119,8 +120,9 @@ TEST_CASE("every GPU backend matches Thomas on random diagonally dominant system
   std::mt19937_64 rng(20261123);
   for (const TridiagonalBackend backend : gpu_backends) {
     for (const index_t n : {index_t{1}, index_t{2}, index_t{3}, index_t{31}, index_t{32},
-                            index_t{33}, index_t{1000}, index_t{1024}, index_t{4097},
-                            (index_t{1} << 20) + 3}) {
+                            index_t{33}, index_t{1000}, index_t{1024}, index_t{1025},
+                            index_t{2047}, index_t{2048}, index_t{2049}, index_t{4097},
+                            index_t{65536 + 17}, (index_t{1} << 20) + 3}) {
       CAPTURE(fhn::solvers::backend_name(backend));
       CAPTURE(n);
       const HostSystem s = fhn::test::random_dominant_system(n, rng);

@@ -215,10 +215,10 @@ TEST_CASE("config: GPU tridiagonal solvers need the cuda backend; newton_log nee
   CHECK(fhn::test::config_error("scheme: {crank_nicolson: {w_update: euler}}\n")
             .find("expected one of: trapezoidal, leapfrog") != std::string::npos);
   CHECK(fhn::test::config_error("scheme: {type: crank_nicolson, backend: cuda, crank_nicolson: {tridiagonal: thomas}}\n")
-            .find("'thomas' runs on the CPU; with scheme.backend: cuda use cyclic_reduction, cusparse or cusparse_pivot") !=
+            .find("'thomas' runs on the CPU; with scheme.backend: cuda use partitioned, cyclic_reduction, cusparse or cusparse_pivot") !=
         std::string::npos);
   CHECK(fhn::test::config_from("scheme: {type: crank_nicolson, backend: cuda}\n").scheme.crank_nicolson.tridiagonal ==
-        fhn::solvers::TridiagonalBackend::cyclic_reduction);
+        fhn::solvers::TridiagonalBackend::partitioned);
   CHECK(fhn::test::config_from("scheme: {type: crank_nicolson}\n").scheme.crank_nicolson.tridiagonal ==
         fhn::solvers::TridiagonalBackend::thomas);
   // The explicit limit does not apply to the implicit scheme.

@@ -98,7 +98,8 @@ TEST_CASE("the factory makes thomas, and reports GPU backends that cannot run he
   CHECK(thomas->space() == fhn::MemorySpace::host);
   std::string why;
   if (!fhn::cuda_devices(&why).empty()) return;  // a GPU is visible: tests/gpu checks the solvers
-  for (const auto backend : {TridiagonalBackend::cyclic_reduction, TridiagonalBackend::cusparse,
+  for (const auto backend : {TridiagonalBackend::partitioned, TridiagonalBackend::cyclic_reduction,
+                             TridiagonalBackend::cusparse,
                              TridiagonalBackend::cusparse_pivot}) {
     CAPTURE(fhn::solvers::backend_name(backend));
     const std::string expected =

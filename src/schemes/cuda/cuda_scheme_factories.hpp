@@ -7,8 +7,10 @@
 namespace fhn::cuda {
 
 std::unique_ptr<Scheme> make_explicit_cuda(const Problem& problem);
+// use_graphs: with the partitioned solver, each Newton iteration is replayed as a CUDA graph
+// (false: its kernels are launched one by one; `fhn bench` compares the two).
 std::unique_ptr<Scheme> make_crank_nicolson_cuda(const Problem& problem,
                                                  const CrankNicolsonSpec& spec,
-                                                 NewtonLog* newton_log);
+                                                 NewtonLog* newton_log, bool use_graphs = true);
 
 }  // namespace fhn::cuda

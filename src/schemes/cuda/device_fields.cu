@@ -82,11 +82,11 @@ index_t DeviceFields::first_non_finite() const {
 }
 
 DeviceStimuli::DeviceStimuli(const StimulusSchedule& schedule, index_t n)
-    : count_(static_cast<int>(schedule.stimuli().size())),
+    : n_(n),
+      count_(static_cast<int>(schedule.stimuli().size())),
       dt_(schedule.dt()),
       tolerance_(schedule.tolerance()),
-      table_(schedule.stimuli().size(), "stimulus table"),
-      current_(schedule.empty() ? 0 : static_cast<std::size_t>(n), "stimulus current") {
+      table_(schedule.stimuli().size(), "stimulus table") {
   if (schedule.empty()) return;
   table_.upload(schedule.stimuli().data(), schedule.stimuli().size());
   span_first_ = n;
@@ -95,11 +95,14 @@ DeviceStimuli::DeviceStimuli(const StimulusSchedule& schedule, index_t n)
     span_first_ = std::min(span_first_, s.first);
     span_last_ = std::max(span_last_, s.last);
   }
-  FHN_CUDA_CHECK(cudaMemset(current_.data(), 0, current_.size() * sizeof(real)));
 }
 
 const real* DeviceStimuli::currents(real t, real weight_now, real weight_next) {
   if (count_ == 0) return nullptr;
+  if (current_.size() == 0) {
+    current_ = DeviceBuffer<real>(static_cast<std::size_t>(n_), "stimulus current");
+    FHN_CUDA_CHECK(cudaMemset(current_.data(), 0, current_.size() * sizeof(real)));
+  }
   if (span_last_ >= span_first_) {
     currents_kernel<<<blocks_for(span_last_ - span_first_ + 1), kBlock>>>(
         table_.data(), count_, span_first_, span_last_, t, dt_, tolerance_, weight_now,

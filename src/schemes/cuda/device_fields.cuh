@@ -43,8 +43,9 @@ class DeviceFields {
 // A device array's content on the host (synchronises).
 std::vector<real> to_host(const DeviceBuffer<real>& buffer);
 
-// The stimulus currents of each step, computed on the device from the stimulus table, over the
-// span of stimulated nodes only (the rest of the array stays zero).
+// The stimulus table on the device, and the stimulus currents of each step computed from it over
+// the span of stimulated nodes only (the rest of the array stays zero). The current array is
+// allocated at the first currents() call: kernels that read the table themselves never need it.
 class DeviceStimuli {
  public:
   DeviceStimuli(const StimulusSchedule& schedule, index_t n);
@@ -52,7 +53,15 @@ class DeviceStimuli {
   // StimulusSchedule::currents does on the host; nullptr when there are no stimuli.
   const real* currents(real t, real weight_now, real weight_next);
 
+  // The table (count() entries in device memory; nullptr when empty), the schedule's time step
+  // and edge tolerance.
+  const NodeStimulus* table() const { return table_.data(); }
+  int count() const { return count_; }
+  real dt() const { return dt_; }
+  real tolerance() const { return tolerance_; }
+
  private:
+  index_t n_ = 0;
   int count_ = 0;
   index_t span_first_ = 0, span_last_ = -1;
   real dt_ = 0.0, tolerance_ = 0.0;

@@ -1,23 +1,14 @@
-// Forward Euler on the GPU: one kernel per step, state resident on the device.
+// Forward Euler on the GPU, state resident on the device: the temporally blocked kernel of
+// explicit_kernels.cu advances kStepsPerPass steps per pass over memory, stimuli computed in
+// the kernel from the device stimulus table.
+#include <algorithm>
+
 #include "schemes/cuda/cuda_scheme_factories.hpp"
 #include "schemes/cuda/device_fields.cuh"
-#include "schemes/node_updates.hpp"
+#include "schemes/cuda/explicit_kernels.cuh"
 
 namespace fhn::cuda {
 namespace {
-
-// One thread per node: v+ = v + k (D L_h v + f(v) - w + I), w+ = w + k eps (v - gamma w), the
-// same node functions as the CPU loop. Bytes per node: read v, w (v's neighbours come from
-// cache), write v+, w+: 32 B.
-__global__ void explicit_step_kernel(const real* v, const real* w, const real* current,
-                                     real* v_next, real* w_next, NodeParams q) {
-  const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
-  if (i >= q.n) return;
-  const ExplicitPointUpdate u = (i > 0 && i < q.n - 1) ? explicit_interior_node(v, w, current, i, q)
-                                                       : explicit_node(v, w, current, i, q);
-  v_next[i] = u.v;
-  w_next[i] = u.w;
-}
 
 class ExplicitCuda final : public Scheme {
  public:
@@ -34,16 +25,20 @@ class ExplicitCuda final : public Scheme {
   index_t node_count() const override { return problem_.nodes; }
   index_t steps_done() const override { return step_; }
 
-  // Launches `steps` kernels back to back; nothing waits for the device here.
+  // Full passes of kStepsPerPass steps, then one shorter pass for the rest, launched back to
+  // back; nothing waits for the device here. Every step goes through the same kernel, so the
+  // result does not depend on how the steps are split between advance() calls (restarts).
   void advance(index_t steps) override {
-    for (index_t s = 0; s < steps; ++s, ++step_) {
-      const real t = static_cast<real>(step_) * problem_.dt;
-      const real* current = stimuli_.currents(t, 1.0, 0.0);
-      explicit_step_kernel<<<blocks_for(params_.n), kBlock>>>(fields_.v(), fields_.w(), current,
-                                                              v_next_.data(), w_next_.data(), params_);
-      FHN_CUDA_CHECK_LAUNCH();
+    const StimulusTable table{stimuli_.table(), stimuli_.count(), stimuli_.dt(),
+                              stimuli_.tolerance()};
+    while (steps > 0) {
+      const int pass = static_cast<int>(std::min<index_t>(steps, kStepsPerPass));
+      launch_explicit_steps_blocked(fields_.v(), fields_.w(), v_next_.data(), w_next_.data(),
+                                    params_, table, step_, pass);
       std::swap(fields_.v_buffer(), v_next_);
       std::swap(fields_.w_buffer(), w_next_);
+      step_ += pass;
+      steps -= pass;
     }
   }
 

@@ -1,0 +1,63 @@
+#include "bench/bench_data.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "solvers/cpu/thomas.hpp"
+
+namespace fhn::bench {
+
+HostSystem random_system(index_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<real> unit(-1.0, 1.0), margin(1.0, 2.0);
+  HostSystem s;
+  const auto size = static_cast<std::size_t>(n);
+  s.lower.resize(size);
+  s.diag.resize(size);
+  s.upper.resize(size);
+  s.rhs.resize(size);
+  for (std::size_t i = 0; i < size; ++i) {
+    s.lower[i] = i == 0 ? 0.0 : unit(rng);
+    s.upper[i] = i + 1 == size ? 0.0 : unit(rng);
+    const real magnitude = std::abs(s.lower[i]) + std::abs(s.upper[i]) + margin(rng);
+    s.diag[i] = unit(rng) < 0.0 ? -magnitude : magnitude;
+    s.rhs[i] = unit(rng);
+  }
+  return s;
+}
+
+std::vector<real> thomas_solution(const HostSystem& s) {
+  std::vector<real> x = s.rhs;
+  solvers::ThomasSolver thomas(s.size());
+  thomas.solve({s.size(), s.lower.data(), s.diag.data(), s.upper.data()}, x.data());
+  return x;
+}
+
+double max_relative_error(const std::vector<real>& x, const std::vector<real>& truth) {
+  if (x.size() != truth.size()) return std::numeric_limits<double>::infinity();
+  double scale = 0.0, worst = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double error = std::abs(x[i] - truth[i]);
+    if (std::isnan(error)) return std::numeric_limits<double>::infinity();
+    worst = std::max(worst, error);
+    scale = std::max(scale, std::abs(truth[i]));
+  }
+  return scale > 0.0 ? worst / scale : worst;
+}
+
+State pulse_state(index_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<real> noise(-1.0, 1.0);
+  State s;
+  s.v.resize(static_cast<std::size_t>(n));
+  s.w.resize(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < s.v.size(); ++i) {
+    s.v[i] = 0.5 + 0.4 * std::sin(static_cast<real>(i) / 40.0) + 0.05 * noise(rng);
+    s.w[i] = 0.1 + 0.05 * noise(rng);
+  }
+  return s;
+}
+
+}  // namespace fhn::bench

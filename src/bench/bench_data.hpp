@@ -1,0 +1,34 @@
+#pragma once
+// Inputs and checks shared by the CPU and GPU benchmarks: random diagonally dominant systems,
+// the Thomas oracle, smooth-plus-noise FHN states, and the relative error of a result.
+#include <cstdint>
+#include <vector>
+
+#include "core/types.hpp"
+
+namespace fhn::bench {
+
+// A tridiagonal system on the host, in the solvers' convention (lower[0] = upper[n-1] = 0).
+struct HostSystem {
+  std::vector<real> lower, diag, upper, rhs;
+  index_t size() const { return static_cast<index_t>(diag.size()); }
+};
+
+// Off-diagonals in [-1, 1], |diag| = |lower| + |upper| + [1, 2] with a random sign, rhs in
+// [-1, 1]: strictly diagonally dominant, fresh for every seed.
+HostSystem random_system(index_t n, std::uint64_t seed);
+
+// x solving `s` by Thomas (the oracle).
+std::vector<real> thomas_solution(const HostSystem& s);
+
+// max_i |x_i - truth_i| / max_i |truth_i| (infinity when a value is NaN or the sizes differ).
+double max_relative_error(const std::vector<real>& x, const std::vector<real>& truth);
+
+// v = 0.5 + 0.4 sin(i / 40) + 0.05 noise, w = 0.1 + 0.05 noise: smooth waves with noise, never
+// zero (zeros can hide unwritten outputs and time differently).
+struct State {
+  std::vector<real> v, w;
+};
+State pulse_state(index_t n, std::uint64_t seed);
+
+}  // namespace fhn::bench

@@ -1,0 +1,225 @@
+// The CPU part of `fhn bench`: the single-thread copy bandwidth (the roofline of the CPU rows),
+// the Thomas solver against LAPACK's dgtsv, and one step of the explicit scheme. Each variant
+// is run once, checked against its reference, then timed.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <utility>
+
+#include "bench/bench.hpp"
+#include "bench/bench_data.hpp"
+#include "bench/lapack.hpp"
+#include "grid/uniform_grid.hpp"
+#include "model/problem.hpp"
+#include "schemes/explicit_cpu.hpp"
+#include "solvers/tridiagonal.hpp"
+
+namespace fhn::bench {
+namespace {
+
+// The seed of the inputs: the same inputs in every run.
+constexpr std::uint64_t kSeed = 20240611;
+
+// Elimination without pivoting (the matrix is diagonally dominant) in long double, rounded to
+// double: the reference of the tridiagonal variants, independent of the solvers timed.
+//   m_i = d_i - l_i c_{i-1},  c_i = u_i / m_i,  y_i = (r_i - l_i y_{i-1}) / m_i,
+//   x_{n-1} = y_{n-1},  x_i = y_i - c_i x_{i+1}.
+std::vector<real> long_double_solution(const HostSystem& s) {
+  const std::size_t n = s.diag.size();
+  std::vector<long double> c(n), y(n);
+  long double c_before = 0.0L, y_before = 0.0L;
+  for (std::size_t i = 0; i < n; ++i) {
+    const long double l = s.lower[i];
+    const long double m = s.diag[i] - l * c_before;
+    c[i] = c_before = s.upper[i] / m;
+    y[i] = y_before = (s.rhs[i] - l * y_before) / m;
+  }
+  std::vector<real> x(n);
+  long double x_after = 0.0L;
+  for (std::size_t i = n; i-- > 0;) {
+    x_after = y[i] - c[i] * x_after;
+    x[i] = static_cast<real>(x_after);
+  }
+  return x;
+}
+
+// The explicit scheme's problem on n nodes (dx = 0.5, dt = 0.1 = 0.4 dx^2 / D, below the
+// stability limit; no-flux ends, no stimulus) starting from the GPU part's state.
+Problem pulse_problem(index_t n) {
+  Problem p;
+  p.nodes = n;
+  p.dx = 0.5;
+  p.dt = 0.1;
+  p.x = uniform_nodes(p.dx * static_cast<real>(n - 1), n);
+  State state = pulse_state(n, kSeed);
+  p.v0 = std::move(state.v);
+  p.w0 = std::move(state.w);
+  return p;
+}
+
+using Clock = std::chrono::steady_clock;
+
+double milliseconds_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// What the timed calls of one variant at one size may take, so that a size takes about 2 s
+// (less below 2^20; at least 3 repetitions make more above 2^22 on a slow machine).
+constexpr double kVariantBudgetMs = 300.0;
+
+// Makes `memory` reachable from outside, so that stores to it that the program never reads
+// again are not optimised away.
+const void* volatile g_escaped = nullptr;
+void escape(const void* memory) { g_escaped = memory; }
+
+BenchRow make_row(const std::string& kernel, const std::string& variant, index_t n, double bytes,
+                  const std::string& baseline, const std::string& note) {
+  BenchRow row;
+  row.kernel = kernel;
+  row.variant = variant;
+  row.device = "cpu";
+  row.n = n;
+  row.bytes = bytes;
+  row.baseline = baseline;
+  row.note = note;
+  return row;
+}
+
+// Runs `prepare` (untimed) and `call` once as a warm-up, records check() (the warm-up's result
+// against the reference), then times prepare-and-call pairs, `call` only: max_repetitions of
+// them, or fewer (at least 3) when they would take more than kVariantBudgetMs.
+template <class Prepare, class Call, class Check>
+void measure(BenchRow& row, int max_repetitions, Prepare&& prepare, Call&& call, Check&& check) {
+  const Clock::time_point warm_up = Clock::now();
+  prepare();
+  call();
+  const double pair_ms = std::max(milliseconds_since(warm_up), 1e-6);
+  row.check = check();
+
+  const double affordable = std::min(kVariantBudgetMs / pair_ms, 1e6);
+  const int repetitions =
+      std::clamp(static_cast<int>(affordable), std::min(3, max_repetitions), max_repetitions);
+  std::vector<double> times_ms;
+  for (int r = 0; r < repetitions; ++r) {
+    prepare();
+    const Clock::time_point start = Clock::now();
+    call();
+    times_ms.push_back(milliseconds_since(start));
+  }
+  row.time = summarize(times_ms);
+}
+
+// copy: n doubles with std::memcpy; reads and writes 16 n bytes. Source and target are 64-byte
+// aligned and half a page apart modulo 4096 bytes: with the target a few bytes past the source
+// in the page (as two std::vectors often are), glibc's memcpy runs at 4 GB/s on AMD Zen
+// (`rep movsb`), which says nothing about the memory system.
+void bench_copy(index_t n, int repetitions, std::vector<BenchRow>& rows) {
+  constexpr index_t page = 4096 / sizeof(real), line = 64 / sizeof(real);
+  std::vector<real> buffer(static_cast<std::size_t>(2 * n + page + line));
+  const auto misalignment = reinterpret_cast<std::uintptr_t>(buffer.data()) % 64 / sizeof(real);
+  real* source = buffer.data() + (line - static_cast<index_t>(misalignment)) % line;
+  real* target = source + n + (page / 2 - n % page + page) % page;
+  for (index_t i = 0; i < n; ++i) source[i] = static_cast<real>(i) + 0.5;
+  escape(target);
+  BenchRow row = make_row("copy", "memcpy", n, 16.0 * static_cast<double>(n), "",
+                          "single-thread std::memcpy, the roofline of the cpu rows (% of copy)");
+  measure(
+      row, repetitions, [] {},
+      [&] { std::memcpy(target, source, static_cast<std::size_t>(n) * sizeof(real)); },
+      [&] { return max_relative_error({target, target + n}, {source, source + n}); });
+  rows.push_back(row);
+}
+
+// tridiagonal: one random diagonally dominant system (lower[0] = upper[n-1] = 0, |diag| >=
+// |lower| + |upper| + 1, see bench_data.hpp); the byte model reads lower, diag, upper
+// and rhs and writes x (40 n bytes).
+void bench_tridiagonal(index_t n, int repetitions, std::vector<BenchRow>& rows) {
+  const HostSystem system = random_system(n, kSeed);
+  const std::vector<real> reference = long_double_solution(system);
+  const double bytes = 40.0 * static_cast<double>(n);
+  auto error_of = [&](const std::vector<real>& x) { return max_relative_error(x, reference); };
+
+  // LAPACK dgtsv (partial pivoting) overwrites all four arrays: restored before every call.
+  BenchRow lapack = make_row("tridiagonal", "lapack dgtsv", n, bytes, "",
+                             "LU with partial pivoting; inputs restored outside the timed region");
+  std::string why_not;
+  real tiny[4] = {0.0, 1.0, 0.0, 1.0};  // a 1x1 system says whether LAPACK is built in
+  if (!lapack_dgtsv(1, &tiny[0], &tiny[1], &tiny[2], &tiny[3], why_not)) {
+    lapack.note = why_not;
+  } else {
+    HostSystem work = system;
+    auto restore = [&] {
+      std::copy(system.lower.begin(), system.lower.end(), work.lower.begin());
+      std::copy(system.diag.begin(), system.diag.end(), work.diag.begin());
+      std::copy(system.upper.begin(), system.upper.end(), work.upper.begin());
+      std::copy(system.rhs.begin(), system.rhs.end(), work.rhs.begin());
+    };
+    // dgtsv's sub-diagonal starts at A(1, 0) = lower[1]; its super-diagonal is upper[0..n-2].
+    bool solved = true;
+    auto solve = [&] {
+      solved = lapack_dgtsv(n, work.lower.data() + 1, work.diag.data(), work.upper.data(),
+                            work.rhs.data(), why_not);
+    };
+    auto check = [&] {
+      if (solved) return error_of(work.rhs);
+      lapack.note = why_not;
+      return std::numeric_limits<double>::quiet_NaN();  // FAILED
+    };
+    measure(lapack, repetitions, restore, solve, check);
+  }
+  rows.push_back(lapack);
+
+  // Thomas overwrites the right side only.
+  BenchRow thomas = make_row("tridiagonal", "thomas", n, bytes, "lapack dgtsv",
+                             "two passes move 64 B/unknown (c' and y written, read back)");
+  auto solver = solvers::make_tridiagonal_solver(solvers::TridiagonalBackend::thomas, n);
+  const solvers::TridiagonalSystem a{n, system.lower.data(), system.diag.data(),
+                                     system.upper.data()};
+  std::vector<real> x(system.rhs.size());
+  measure(
+      thomas, repetitions, [&] { std::copy(system.rhs.begin(), system.rhs.end(), x.begin()); },
+      [&] { solver->solve(a, x.data()); }, [&] { return error_of(x); });
+  rows.push_back(thomas);
+}
+
+// explicit step: one step of the CPU scheme (ExplicitCpu) on a wavy state; reads v, w and writes
+// v+, w+ (32 n bytes). The first step is checked against explicit_node at every node.
+void bench_explicit_step(index_t n, int repetitions, std::vector<BenchRow>& rows) {
+  const Problem problem = pulse_problem(n);
+  ExplicitCpu scheme(problem);
+  escape(&scheme);
+  BenchRow row = make_row("explicit step", "forward euler", n, 32.0 * static_cast<double>(n), "",
+                          "ExplicitCpu::step, the loop of `fhn run` (no stimulus)");
+  auto first_step_error = [&] {
+    const NodeParams params =
+        node_params(problem.model, problem.boundary, n, problem.dx, problem.dt);
+    std::vector<real> v(problem.v0.size()), w(problem.w0.size());
+    for (index_t i = 0; i < n; ++i) {
+      const ExplicitPointUpdate u =
+          explicit_node(problem.v0.data(), problem.w0.data(), nullptr, i, params);
+      v[i] = u.v;
+      w[i] = u.w;
+    }
+    Snapshot after;
+    scheme.snapshot(after);
+    return std::max(max_relative_error(after.v, v), max_relative_error(after.w, w));
+  };
+  measure(row, repetitions, [] {}, [&] { scheme.advance(1); }, first_step_error);
+  rows.push_back(row);
+}
+
+}  // namespace
+
+void run_cpu_benchmarks(const BenchOptions& options, std::vector<BenchRow>& rows) {
+  for (const index_t n : options.sizes) {
+    if (n > options.cpu_max_n) continue;
+    bench_copy(n, options.repetitions, rows);
+    bench_tridiagonal(n, options.repetitions, rows);
+    bench_explicit_step(n, options.repetitions, rows);
+  }
+}
+
+}  // namespace fhn::bench
