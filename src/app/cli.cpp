@@ -119,8 +119,9 @@ int cli_main(int argc, const char* const* argv, std::ostream& out, std::ostream&
   std::string bench_cpu_max_n;  // empty: BenchOptions' default
   CLI::App* bench_command = app.add_subcommand(
       "bench",
-      "time the tridiagonal solvers and the explicit step against the copy bandwidth, LAPACK "
-      "and cuSPARSE (CPU and GPU); a table, and a CSV for tools/plot_bench.py");
+      "time the tridiagonal solvers, the explicit step and the Newton iteration against the "
+      "copy bandwidth, LAPACK and cuSPARSE (CPU and GPU); a table, and a CSV for "
+      "tools/plot_bench.py");
   bench_command->footer(
       "Every variant is checked against a reference before it is timed (a check above 1e-8 is "
       "FAILED, exit code 3). The table gives per size the median time per call, the spread "

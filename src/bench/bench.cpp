@@ -56,14 +56,19 @@ const BenchRow* copy_row(const std::vector<BenchRow>& rows, const std::string& d
   return best;
 }
 
-// The row `row` is compared with: variant == row.baseline, same kernel, device and n.
+// The row `row` is compared with: variant == row.baseline, same device and n; a row of the same
+// kernel first, else of another (a Newton iteration against one solve, a solve with transfers
+// against the same solve without).
 const BenchRow* baseline_row(const std::vector<BenchRow>& rows, const BenchRow& row) {
   if (row.baseline.empty()) return nullptr;
-  for (const BenchRow& r : rows)
-    if (r.variant == row.baseline && r.kernel == row.kernel && r.device == row.device &&
-        r.n == row.n && measured(r))
-      return &r;
-  return nullptr;
+  const BenchRow* other_kernel = nullptr;
+  for (const BenchRow& r : rows) {
+    if (r.variant != row.baseline || r.device != row.device || r.n != row.n || !measured(r))
+      continue;
+    if (r.kernel == row.kernel) return &r;
+    if (!other_kernel) other_kernel = &r;
+  }
+  return other_kernel;
 }
 
 std::vector<Derived> derive(const std::vector<BenchRow>& rows) {

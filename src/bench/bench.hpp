@@ -42,7 +42,7 @@ struct BenchRow {
   Timing time;           // per call (per step for multi-step kernels)
   double bytes = 0.0;    // the fewest bytes one call must move (see each kernel's byte model)
   double check = 0.0;    // max relative difference from the reference result (0 for the reference)
-  std::string baseline;  // variant of the same kernel, device and n this row is compared with
+  std::string baseline;  // variant (same device and n; same kernel first) this row is compared with
   std::string note;      // what bounds it, or why a variant was skipped
 };
 
