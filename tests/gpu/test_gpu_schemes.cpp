@@ -114,6 +114,29 @@ TEST_CASE("GPU Crank-Nicolson with a Dirichlet end, first-order no-flux and stim
   CHECK(max_difference(cpu.state, gpu.state) < 1e-10);
 }
 
+// The default GPU solver (partitioned) builds J and F inside its passes: on grids larger than one
+// block's PCR (1024 rows) the rows come from shared-memory tiles of 1024 rows, with halo values
+// of u at the tile edges, and reduced levels. 1025: one tile and one level; 70001: 69 tiles,
+// two levels. Both end conditions (Dirichlet and first-order no-flux in wave_train_cn) and
+// stimuli.
+TEST_CASE("GPU Crank-Nicolson on grids of many partitioned-solver tiles matches the CPU") {
+  for (const char* nodes : {"1025", "2049", "70001"}) {
+    for (const char* file : {"configs/pulse_split_cn.yaml", "configs/wave_train_cn.yaml"}) {
+      CAPTURE(nodes);
+      CAPTURE(file);
+      const std::vector<std::string> grid{"domain.dx=~", std::string("domain.nodes=") + nodes,
+                                          "boundary.no_flux_order=1"};
+      auto gpu_overrides = grid;
+      gpu_overrides.insert(gpu_overrides.end(), {"scheme.backend=cuda",
+                                                 "scheme.crank_nicolson.tridiagonal=partitioned"});
+      const Run cpu = run(config(file, grid), 100);
+      const Run gpu = run(config(file, gpu_overrides), 100);
+      CHECK(max_difference(cpu.state, gpu.state) < 1e-10);
+      CHECK(gpu.stats->mean_iterations() == doctest::Approx(cpu.stats->mean_iterations()).epsilon(0.02));
+    }
+  }
+}
+
 TEST_CASE("GPU Newton log sees every iteration") {
   CountingLog cpu_log, gpu_log;
   run(config("configs/pulse_split_cn.yaml", {}), 200, &cpu_log);
