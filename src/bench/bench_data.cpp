@@ -4,7 +4,10 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <utility>
 
+#include "grid/uniform_grid.hpp"
+#include "schemes/node_updates.hpp"
 #include "solvers/cpu/thomas.hpp"
 
 namespace fhn::bench {
@@ -58,6 +61,33 @@ State pulse_state(index_t n, std::uint64_t seed) {
     s.w[i] = 0.1 + 0.05 * noise(rng);
   }
   return s;
+}
+
+Problem bench_problem(index_t n, std::uint64_t seed) {
+  Problem p;
+  p.nodes = n;
+  p.dx = 0.5;
+  p.dt = 0.1;
+  p.x = uniform_nodes(p.dx * static_cast<real>(n - 1), n);
+  State state = pulse_state(n, seed);
+  p.v0 = std::move(state.v);
+  p.w0 = std::move(state.w);
+  return p;
+}
+
+State explicit_reference_step(const Problem& problem) {
+  const index_t n = problem.nodes;
+  const NodeParams q = node_params(problem.model, problem.boundary, n, problem.dx, problem.dt);
+  State next;
+  next.v.resize(problem.v0.size());
+  next.w.resize(problem.w0.size());
+  for (index_t i = 0; i < n; ++i) {
+    const ExplicitPointUpdate u =
+        explicit_node(problem.v0.data(), problem.w0.data(), nullptr, i, q);
+    next.v[static_cast<std::size_t>(i)] = u.v;
+    next.w[static_cast<std::size_t>(i)] = u.w;
+  }
+  return next;
 }
 
 }  // namespace fhn::bench

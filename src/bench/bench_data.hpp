@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/types.hpp"
+#include "model/problem.hpp"
 
 namespace fhn::bench {
 
@@ -30,5 +31,13 @@ struct State {
   std::vector<real> v, w;
 };
 State pulse_state(index_t n, std::uint64_t seed);
+
+// The problem both halves of the benchmark time: n nodes, dx = 0.5, dt = 0.1 (0.4 dx^2 / D,
+// inside the explicit limit), default model, no-flux ends, no stimulus, pulse_state(n, seed).
+Problem bench_problem(index_t n, std::uint64_t seed);
+
+// One forward Euler step from the problem's initial state, node by node with explicit_node:
+// the reference of the explicit-step checks.
+State explicit_reference_step(const Problem& problem);
 
 }  // namespace fhn::bench

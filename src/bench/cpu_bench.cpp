@@ -7,12 +7,10 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <utility>
 
 #include "bench/bench.hpp"
 #include "bench/bench_data.hpp"
 #include "bench/lapack.hpp"
-#include "grid/uniform_grid.hpp"
 #include "model/problem.hpp"
 #include "schemes/explicit_cpu.hpp"
 #include "solvers/tridiagonal.hpp"
@@ -44,20 +42,6 @@ std::vector<real> long_double_solution(const HostSystem& s) {
     x[i] = static_cast<real>(x_after);
   }
   return x;
-}
-
-// The explicit scheme's problem on n nodes (dx = 0.5, dt = 0.1 = 0.4 dx^2 / D, below the
-// stability limit; no-flux ends, no stimulus) starting from the GPU part's state.
-Problem pulse_problem(index_t n) {
-  Problem p;
-  p.nodes = n;
-  p.dx = 0.5;
-  p.dt = 0.1;
-  p.x = uniform_nodes(p.dx * static_cast<real>(n - 1), n);
-  State state = pulse_state(n, kSeed);
-  p.v0 = std::move(state.v);
-  p.w0 = std::move(state.w);
-  return p;
 }
 
 using Clock = std::chrono::steady_clock;
@@ -188,24 +172,17 @@ void bench_tridiagonal(index_t n, int repetitions, std::vector<BenchRow>& rows) 
 // explicit step: one step of the CPU scheme (ExplicitCpu) on a wavy state; reads v, w and writes
 // v+, w+ (32 n bytes). The first step is checked against explicit_node at every node.
 void bench_explicit_step(index_t n, int repetitions, std::vector<BenchRow>& rows) {
-  const Problem problem = pulse_problem(n);
+  const Problem problem = bench_problem(n, kSeed);
   ExplicitCpu scheme(problem);
   escape(&scheme);
   BenchRow row = make_row("explicit step", "forward euler", n, 32.0 * static_cast<double>(n), "",
                           "ExplicitCpu::step, the loop of `fhn run` (no stimulus)");
   auto first_step_error = [&] {
-    const NodeParams params =
-        node_params(problem.model, problem.boundary, n, problem.dx, problem.dt);
-    std::vector<real> v(problem.v0.size()), w(problem.w0.size());
-    for (index_t i = 0; i < n; ++i) {
-      const ExplicitPointUpdate u =
-          explicit_node(problem.v0.data(), problem.w0.data(), nullptr, i, params);
-      v[i] = u.v;
-      w[i] = u.w;
-    }
+    const State reference = explicit_reference_step(problem);
     Snapshot after;
     scheme.snapshot(after);
-    return std::max(max_relative_error(after.v, v), max_relative_error(after.w, w));
+    return std::max(max_relative_error(after.v, reference.v),
+                    max_relative_error(after.w, reference.w));
   };
   measure(row, repetitions, [] {}, [&] { scheme.advance(1); }, first_step_error);
   rows.push_back(row);

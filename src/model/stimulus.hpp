@@ -34,6 +34,34 @@ FHN_HOST_DEVICE inline real stimulus_weight(const Stimulus& s, real t, real dt, 
          (stimulus_active(s, t + dt, tolerance) ? weight_next : 0.0);
 }
 
+// A stimulus table as the kernels read it (NodeStimulus entries in device memory): count 0 = no
+// stimuli; dt and tolerance as StimulusSchedule::dt(), tolerance().
+struct StimulusTable {
+  const NodeStimulus* table = nullptr;
+  int count = 0;
+  real dt = 0.0;
+  real tolerance = 0.0;
+};
+
+// amplitude * stimulus_weight of one stimulus for the step from t.
+FHN_HOST_DEVICE inline real stimulus_term(const StimulusTable& st, const NodeStimulus& s, real t,
+                                          real weight_now, real weight_next) {
+  return stimulus_weight(s.spec, t, st.dt, st.tolerance, weight_now, weight_next) *
+         s.spec.amplitude;
+}
+
+// I_i = 0 + a_1 w_1 + a_2 w_2 + ... over the stimuli covering node i, in table order (the order
+// of StimulusSchedule::currents).
+FHN_HOST_DEVICE inline real stimulus_current(const StimulusTable& st, index_t i, real t,
+                                             real weight_now, real weight_next) {
+  real sum = 0.0;
+  for (int j = 0; j < st.count; ++j) {
+    const NodeStimulus& s = st.table[j];
+    if (i >= s.first && i <= s.last) sum += stimulus_term(st, s, t, weight_now, weight_next);
+  }
+  return sum;
+}
+
 class StimulusSchedule {
  public:
   StimulusSchedule() = default;

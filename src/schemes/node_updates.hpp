@@ -105,9 +105,13 @@ FHN_HOST_DEVICE inline real cn_w_offset(real v, real w, real w_previous, bool le
 }
 
 // rhs_i = v_i/k + 1/2 [D (L_h v)_i + f(v_i) - w_i] + current_i, current = 1/2 (I^n + I^{n+1}).
+FHN_HOST_DEVICE inline real cn_rhs_node(const real* v, const real* w, real current, index_t i,
+                                        const NodeParams& q) {
+  return cn_rhs(v[i], w[i], diffusion_term(v, i, q), current, q.a, q.k);
+}
 FHN_HOST_DEVICE inline real cn_rhs_node(const real* v, const real* w, const real* current,
                                         index_t i, const NodeParams& q) {
-  return cn_rhs(v[i], w[i], diffusion_term(v, i, q), current ? current[i] : 0.0, q.a, q.k);
+  return cn_rhs_node(v, w, current ? current[i] : 0.0, i, q);
 }
 
 // The values a row reads: u_{i-1}, u_i, u_{i+1} (left unused at i = 0, right at i = n-1).

@@ -30,7 +30,7 @@ using fhn::NodeStimulus;
 using fhn::real;
 using fhn::cuda::DeviceBuffer;
 using fhn::cuda::kStepsPerPass;
-using fhn::cuda::StimulusTable;
+using fhn::StimulusTable;
 
 // The blocked kernel's geometry (explicit_kernels.cu): a block holds kRegion = kBlockedThreads x
 // kBlockedNodes nodes and writes the interior left by a halo of `steps` + 1 nodes (rounded up to

@@ -70,12 +70,6 @@ DeviceBuffer<real> to_device(const std::vector<real>& host, const char* what) {
   return buffer;
 }
 
-std::vector<real> to_host_vector(const real* device, index_t n) {
-  std::vector<real> host(static_cast<std::size_t>(n));
-  FHN_CUDA_CHECK(cudaMemcpy(host.data(), device, host.size() * sizeof(real), cudaMemcpyDeviceToHost));
-  return host;
-}
-
 // Pinned host memory (the fastest host-device transfers), for the "+transfers" variants.
 class PinnedArray {
  public:
@@ -98,10 +92,9 @@ struct Context {
   std::vector<BenchRow>& rows;
   std::string device;
 
-  BenchRow& add(const std::string& kernel, const std::string& variant, index_t n, Timing time,
-                double bytes, double check, const std::string& baseline, const std::string& note) {
+  void add(const std::string& kernel, const std::string& variant, index_t n, Timing time,
+           double bytes, double check, const std::string& baseline, const std::string& note) {
     rows.push_back({kernel, variant, device, n, time, bytes, check, baseline, note});
-    return rows.back();
   }
 };
 
@@ -113,7 +106,7 @@ void bench_copy(Context& ctx, index_t n) {
   const Timing t = time_gpu(ctx.options.repetitions, [] {}, [&] {
     FHN_CUDA_CHECK(cudaMemcpyAsync(to.data(), from.data(), bytes, cudaMemcpyDeviceToDevice));
   });
-  const double check = max_relative_error(to_host_vector(to.data(), n), to_host_vector(from.data(), n));
+  const double check = max_relative_error(cuda::to_host(to), cuda::to_host(from));
   ctx.add("copy", "cudaMemcpy D2D", n, t, 2.0 * static_cast<double>(bytes), check, "",
           "read + write");
 }
@@ -159,7 +152,7 @@ void bench_tridiagonal(Context& ctx, index_t n) {
     FHN_CUDA_CHECK(cudaMemset(x.data(), 0xff, bytes));  // NaN pattern
     restore_rhs();
     solver->solve(system, x.data());
-    const double check = max_relative_error(to_host_vector(x.data(), n), truth);
+    const double check = max_relative_error(cuda::to_host(x), truth);
     const Timing t = time_gpu(ctx.options.repetitions, restore_rhs,
                               [&] { solver->solve(system, x.data()); });
     ctx.add("tridiagonal", name, n, t, solve_bytes, check,
@@ -181,7 +174,7 @@ void bench_tridiagonal(Context& ctx, index_t n) {
     FHN_CUDA_CHECK(cudaMemset(x.data(), 0xff, bytes));
     restore_rhs();
     FHN_CUDA_CHECK(cudaGraphLaunch(exec, nullptr));
-    const double check = max_relative_error(to_host_vector(x.data(), n), truth);
+    const double check = max_relative_error(cuda::to_host(x), truth);
     const Timing t = time_gpu(ctx.options.repetitions, restore_rhs,
                               [&] { FHN_CUDA_CHECK(cudaGraphLaunch(exec, nullptr)); });
     ctx.add("tridiagonal", "partitioned, CUDA graph", n, t, solve_bytes, check, baseline, "");
@@ -215,33 +208,22 @@ void bench_tridiagonal(Context& ctx, index_t n) {
 }
 
 // ---- Explicit step ---------------------------------------------------------------------------
-NodeParams bench_params(index_t n) {
-  const ModelParams model;
-  const BoundarySpec boundary;
-  return node_params(model, boundary, n, 0.5, 0.1);  // dt/dx^2 = 0.4: inside the explicit limit
-}
-
 void bench_explicit(Context& ctx, index_t n) {
-  const NodeParams q = bench_params(n);
-  const State start = pulse_state(n, 7);
-  DeviceBuffer<real> v = to_device(start.v, "v"), w = to_device(start.w, "w");
+  const Problem problem = bench_problem(n, 7);
+  const NodeParams q = node_params(problem.model, problem.boundary, n, problem.dx, problem.dt);
+  DeviceBuffer<real> v = to_device(problem.v0, "v"), w = to_device(problem.w0, "w");
   DeviceBuffer<real> v2(static_cast<std::size_t>(n), "v next"), w2(static_cast<std::size_t>(n), "w next");
   DeviceBuffer<real> v3(static_cast<std::size_t>(n), "v next"), w3(static_cast<std::size_t>(n), "w next");
-  const cuda::StimulusTable no_stimuli;
+  const StimulusTable no_stimuli;
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(real);
 
   // Check: one step against the CPU node update; kStepsPerPass steps in one pass against as many
   // single steps.
-  std::vector<real> v_cpu(start.v.size()), w_cpu(start.w.size());
-  for (index_t i = 0; i < n; ++i) {
-    const ExplicitPointUpdate u = explicit_node(start.v.data(), start.w.data(), nullptr, i, q);
-    v_cpu[static_cast<std::size_t>(i)] = u.v;
-    w_cpu[static_cast<std::size_t>(i)] = u.w;
-  }
+  const State cpu = explicit_reference_step(problem);
   FHN_CUDA_CHECK(cudaMemset(v2.data(), 0xff, bytes));
   cuda::launch_explicit_step(v.data(), w.data(), v2.data(), w2.data(), q, no_stimuli, 0);
-  const double check_one = std::max(max_relative_error(to_host_vector(v2.data(), n), v_cpu),
-                                    max_relative_error(to_host_vector(w2.data(), n), w_cpu));
+  const double check_one = std::max(max_relative_error(cuda::to_host(v2), cpu.v),
+                                    max_relative_error(cuda::to_host(w2), cpu.w));
   const int k = cuda::kStepsPerPass;
   FHN_CUDA_CHECK(cudaMemcpy(v3.data(), v.data(), bytes, cudaMemcpyDeviceToDevice));
   FHN_CUDA_CHECK(cudaMemcpy(w3.data(), w.data(), bytes, cudaMemcpyDeviceToDevice));
@@ -253,8 +235,8 @@ void bench_explicit(Context& ctx, index_t n) {
   FHN_CUDA_CHECK(cudaMemset(v2.data(), 0xff, bytes));
   cuda::launch_explicit_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q, no_stimuli, 0, k);
   const double check_blocked = std::max(
-      max_relative_error(to_host_vector(v2.data(), n), to_host_vector(v3.data(), n)),
-      max_relative_error(to_host_vector(w2.data(), n), to_host_vector(w3.data(), n)));
+      max_relative_error(cuda::to_host(v2), cuda::to_host(v3)),
+      max_relative_error(cuda::to_host(w2), cuda::to_host(w3)));
 
   // Every call reads v, w and writes the other pair; up to 2^20 nodes (32 MB) the arrays stay in
   // the L2 cache, as they do between the steps of a run of that size.
@@ -273,19 +255,6 @@ void bench_explicit(Context& ctx, index_t n) {
 }
 
 // ---- One Newton iteration of a Crank-Nicolson step -------------------------------------------
-Problem bench_problem(index_t n) {
-  Problem problem;
-  problem.nodes = n;
-  problem.dx = 0.5;
-  problem.dt = 0.1;
-  const State start = pulse_state(n, 11);
-  problem.v0 = start.v;
-  problem.w0 = start.w;
-  problem.x.resize(static_cast<std::size_t>(n));
-  for (index_t i = 0; i < n; ++i) problem.x[static_cast<std::size_t>(i)] = static_cast<real>(i) * problem.dx;
-  return problem;
-}
-
 std::vector<real> v_after_one_step(Scheme& scheme) {
   scheme.advance(1);
   Snapshot s;
@@ -294,7 +263,7 @@ std::vector<real> v_after_one_step(Scheme& scheme) {
 }
 
 void bench_newton(Context& ctx, index_t n) {
-  const Problem problem = bench_problem(n);
+  const Problem problem = bench_problem(n, 11);
   CrankNicolsonSpec spec;
   // The oracle: one step of the CPU scheme with Thomas (skipped above cpu_max_n: then the first
   // GPU variant, the separate-kernel cuSPARSE path, is the reference).

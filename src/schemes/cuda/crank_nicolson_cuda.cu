@@ -43,11 +43,12 @@ struct NewtonState {
   } norms[kMaxIterations];  // per iteration, so that one copy brings the used ones
 };
 
-// Start of a step: w+ = p + c u (p here), the explicit half rhs, u = v (when u is given: the
-// fused path reads its first iterate from v); resets the flags.
+// Start of a step from t: w+ = p + c u (p here), the explicit half rhs with the stimulus current
+// 1/2 (I^n + I^{n+1}), u = v (when u is given: the fused path reads its first iterate from v);
+// resets the flags.
 __global__ void prepare_kernel(const real* v, const real* w, const real* w_previous,
-                               const real* current, real* p, real* rhs, real* u, bool leapfrog,
-                               TrapezoidalW trap, NodeParams q, NewtonState* state) {
+                               StimulusTable stimuli, real t, real* p, real* rhs, real* u,
+                               bool leapfrog, TrapezoidalW trap, NodeParams q, NewtonState* state) {
   const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
   if (i == 0) {
     state->converged = 0;
@@ -58,7 +59,7 @@ __global__ void prepare_kernel(const real* v, const real* w, const real* w_previ
   }
   if (i >= q.n) return;
   p[i] = cn_w_offset(v[i], w[i], leapfrog ? w_previous[i] : 0.0, leapfrog, trap, q);
-  rhs[i] = cn_rhs_node(v, w, current, i, q);
+  rhs[i] = cn_rhs_node(v, w, stimulus_current(stimuli, i, t, 0.5, 0.5), i, q);
   if (u) u[i] = v[i];
 }
 
@@ -270,7 +271,7 @@ class CrankNicolsonCuda final : public Scheme {
         solver_(fused_ ? nullptr : solvers::make_tridiagonal_solver(spec.tridiagonal, problem.nodes)),
         workspace_(fused_ ? problem.nodes : 0),
         fields_(problem),
-        stimuli_(problem.stimuli, problem.nodes),
+        stimuli_(problem.stimuli),
         w_previous_(spec.w_update == WUpdate::leapfrog ? problem.nodes : 0, "w (previous)"),
         u_(problem.nodes, "Newton iterate"),
         p_(problem.nodes, "w offset"),
@@ -368,9 +369,8 @@ class CrankNicolsonCuda final : public Scheme {
     const TrapezoidalW trap = trapezoidal_w(k, params_.epsilon, params_.gamma);
     const real c = leapfrog ? 0.0 : trap.c;
 
-    const real* current = stimuli_.currents(t, 0.5, 0.5);
-    prepare_kernel<<<blocks, kBlock>>>(fields_.v(), fields_.w(), w_previous_.data(), current,
-                                       p_.data(), rhs_.data(), fused_ ? nullptr : u_.data(),
+    prepare_kernel<<<blocks, kBlock>>>(fields_.v(), fields_.w(), w_previous_.data(),
+                                       stimuli_.view(), t, p_.data(), rhs_.data(), fused_ ? nullptr : u_.data(),
                                        leapfrog, trap, params_, state_.data());
     FHN_CUDA_CHECK_LAUNCH();
 

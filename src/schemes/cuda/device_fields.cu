@@ -1,7 +1,5 @@
 #include "schemes/cuda/device_fields.cuh"
 
-#include <algorithm>
-
 namespace fhn::cuda {
 namespace {
 
@@ -11,21 +9,6 @@ __global__ void first_non_finite_kernel(const real* v, const real* w, index_t n,
   const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
   if (i < n && !(isfinite(v[i]) && isfinite(w[i])))
     atomicMin(first_bad, static_cast<unsigned long long>(i));
-}
-
-__global__ void currents_kernel(const NodeStimulus* table, int count, index_t first, index_t last,
-                                real t, real dt, real tolerance, real weight_now,
-                                real weight_next, real* current) {
-  const index_t i = first + blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
-  if (i > last) return;
-  // Same order of additions as StimulusSchedule::currents: 0 + a_1 w_1 + a_2 w_2 + ...
-  real sum = 0.0;
-  for (int s = 0; s < count; ++s) {
-    const NodeStimulus& ns = table[s];
-    if (i >= ns.first && i <= ns.last)
-      sum += stimulus_weight(ns.spec, t, dt, tolerance, weight_now, weight_next) * ns.spec.amplitude;
-  }
-  current[i] = sum;
 }
 
 }  // namespace
@@ -81,35 +64,12 @@ index_t DeviceFields::first_non_finite() const {
   return first == none ? -1 : static_cast<index_t>(first);
 }
 
-DeviceStimuli::DeviceStimuli(const StimulusSchedule& schedule, index_t n)
-    : n_(n),
-      count_(static_cast<int>(schedule.stimuli().size())),
+DeviceStimuli::DeviceStimuli(const StimulusSchedule& schedule)
+    : count_(static_cast<int>(schedule.stimuli().size())),
       dt_(schedule.dt()),
       tolerance_(schedule.tolerance()),
       table_(schedule.stimuli().size(), "stimulus table") {
-  if (schedule.empty()) return;
-  table_.upload(schedule.stimuli().data(), schedule.stimuli().size());
-  span_first_ = n;
-  for (const NodeStimulus& s : schedule.stimuli()) {
-    if (s.last < s.first) continue;
-    span_first_ = std::min(span_first_, s.first);
-    span_last_ = std::max(span_last_, s.last);
-  }
-}
-
-const real* DeviceStimuli::currents(real t, real weight_now, real weight_next) {
-  if (count_ == 0) return nullptr;
-  if (current_.size() == 0) {
-    current_ = DeviceBuffer<real>(static_cast<std::size_t>(n_), "stimulus current");
-    FHN_CUDA_CHECK(cudaMemset(current_.data(), 0, current_.size() * sizeof(real)));
-  }
-  if (span_last_ >= span_first_) {
-    currents_kernel<<<blocks_for(span_last_ - span_first_ + 1), kBlock>>>(
-        table_.data(), count_, span_first_, span_last_, t, dt_, tolerance_, weight_now,
-        weight_next, current_.data());
-    FHN_CUDA_CHECK_LAUNCH();
-  }
-  return current_.data();
+  if (!schedule.empty()) table_.upload(schedule.stimuli().data(), schedule.stimuli().size());
 }
 
 }  // namespace fhn::cuda

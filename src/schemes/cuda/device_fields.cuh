@@ -1,6 +1,6 @@
 #pragma once
-// Building blocks of the CUDA schemes: the solution fields on the device, the stimulus currents
-// computed on the device, the NaN/Inf search, and block reductions.
+// Building blocks of the CUDA schemes: the solution fields on the device, the stimulus table on
+// the device, and the NaN/Inf search.
 #include <string>
 #include <vector>
 
@@ -43,30 +43,18 @@ class DeviceFields {
 // A device array's content on the host (synchronises).
 std::vector<real> to_host(const DeviceBuffer<real>& buffer);
 
-// The stimulus table on the device, and the stimulus currents of each step computed from it over
-// the span of stimulated nodes only (the rest of the array stays zero). The current array is
-// allocated at the first currents() call: kernels that read the table themselves never need it.
+// The stimulus table on the device, uploaded once; the kernels compute each step's currents from
+// it (stimulus_current in model/stimulus.hpp).
 class DeviceStimuli {
  public:
-  DeviceStimuli(const StimulusSchedule& schedule, index_t n);
-  // current[i] = sum of amplitude * stimulus_weight(t, weights) over stimuli covering i, as
-  // StimulusSchedule::currents does on the host; nullptr when there are no stimuli.
-  const real* currents(real t, real weight_now, real weight_next);
-
-  // The table (count() entries in device memory; nullptr when empty), the schedule's time step
-  // and edge tolerance.
-  const NodeStimulus* table() const { return table_.data(); }
-  int count() const { return count_; }
-  real dt() const { return dt_; }
-  real tolerance() const { return tolerance_; }
+  explicit DeviceStimuli(const StimulusSchedule& schedule);
+  // The table in device memory as the kernels read it (count 0 when there are no stimuli).
+  StimulusTable view() const { return {table_.data(), count_, dt_, tolerance_}; }
 
  private:
-  index_t n_ = 0;
   int count_ = 0;
-  index_t span_first_ = 0, span_last_ = -1;
   real dt_ = 0.0, tolerance_ = 0.0;
   DeviceBuffer<NodeStimulus> table_;
-  DeviceBuffer<real> current_;
 };
 
 }  // namespace fhn::cuda

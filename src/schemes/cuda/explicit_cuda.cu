@@ -16,7 +16,7 @@ class ExplicitCuda final : public Scheme {
       : problem_(problem),
         params_(node_params(problem.model, problem.boundary, problem.nodes, problem.dx, problem.dt)),
         fields_(problem),
-        stimuli_(problem.stimuli, problem.nodes),
+        stimuli_(problem.stimuli),
         v_next_(problem.nodes, "v (next)"),
         w_next_(problem.nodes, "w (next)"),
         device_name_(current_device_name()) {}
@@ -29,8 +29,7 @@ class ExplicitCuda final : public Scheme {
   // back; nothing waits for the device here. Every step goes through the same kernel, so the
   // result does not depend on how the steps are split between advance() calls (restarts).
   void advance(index_t steps) override {
-    const StimulusTable table{stimuli_.table(), stimuli_.count(), stimuli_.dt(),
-                              stimuli_.tolerance()};
+    const StimulusTable table = stimuli_.view();
     while (steps > 0) {
       const int pass = static_cast<int>(std::min<index_t>(steps, kStepsPerPass));
       launch_explicit_steps_blocked(fields_.v(), fields_.w(), v_next_.data(), w_next_.data(),

@@ -30,21 +30,9 @@ namespace {
 
 // ---- Node updates from values (the node functions of node_updates.hpp) ------------------------
 
-// The stimulus term of one stimulus for the step from t: weight (1, 0) times amplitude, as
-// DeviceStimuli::currents(t, 1, 0) and StimulusSchedule::currents compute it.
-__device__ __forceinline__ real stimulus_term(const NodeStimulus& s, real t,
-                                              const StimulusTable& st) {
-  return stimulus_weight(s.spec, t, st.dt, st.tolerance, 1.0, 0.0) * s.spec.amplitude;
-}
-
-// I_i(t) = 0 + a_1 w_1 + a_2 w_2 + ... over the stimuli covering node i, in table order.
-__device__ __forceinline__ real stimulus_current(const StimulusTable& st, index_t i, real t) {
-  real sum = 0.0;
-  for (int j = 0; j < st.count; ++j) {
-    const NodeStimulus& s = st.table[j];
-    if (i >= s.first && i <= s.last) sum += stimulus_term(s, t, st);
-  }
-  return sum;
+// I_i(t) of a forward Euler step: weights (1, 0), as StimulusSchedule::currents(t, 1, 0).
+__device__ __forceinline__ real step_current(const StimulusTable& st, index_t i, real t) {
+  return fhn::stimulus_current(st, i, t, 1.0, 0.0);
 }
 
 // I(t) at the kNodes nodes g0, g0+1, ... (cur[] holds zeros on entry): each stimulus's weight
@@ -55,7 +43,7 @@ __device__ __forceinline__ void add_stimulus_currents(const StimulusTable& st, i
   for (int j = 0; j < st.count; ++j) {
     const NodeStimulus& s = st.table[j];
     if (s.last < g0 || s.first > g0 + (kNodes - 1)) continue;
-    const real term = stimulus_term(s, t, st);
+    const real term = stimulus_term(st, s, t, 1.0, 0.0);
 #pragma unroll
     for (int p = 0; p < kNodes; ++p)
       if (g0 + p >= s.first && g0 + p <= s.last) cur[p] += term;
@@ -110,7 +98,7 @@ __global__ void __launch_bounds__(kStepThreads)
   if (lane == 0 && i0 > 0) left = __ldg(v + i0 - 1);
   if (lane == 31 && i0 + 2 < n) right = __ldg(v + i0 + 2);
 
-  const real c0 = stimulus_current(st, i0, t), c1 = stimulus_current(st, i0 + 1, t);
+  const real c0 = step_current(st, i0, t), c1 = step_current(st, i0 + 1, t);
   ExplicitPointUpdate u0 = interior_update(left, vv.x, vv.y, ww.x, c0, q);
   ExplicitPointUpdate u1 = interior_update(vv.x, vv.y, right, ww.y, c1, q);
   if (i0 == 0 || i0 + 2 >= n) {  // an end among this thread's nodes (n >= 3: never both)
@@ -124,7 +112,7 @@ __global__ void __launch_bounds__(kStepThreads)
       u0 = end_update(vv.x, ww.x, left, c0, n - 1, q);
       if (replaced_row(n - 1, q) == 2)
         u0.v = interior_update(__ldg(v + n - 3), left, vv.x, __ldg(w + n - 2),
-                               stimulus_current(st, n - 2, t), q)
+                               step_current(st, n - 2, t), q)
                    .v;
     }
   }
