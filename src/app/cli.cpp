@@ -54,8 +54,8 @@ void print_info(std::ostream& out) {
 void print_plan(std::ostream& out, const Config& c) {
   out << c.source << ": ok\n"
       << "  " << c.name << ": " << name_of(scheme_type_names(), c.scheme.type) << " on "
-      << name_of(backend_names(), c.scheme.backend) << ", " << c.domain.nodes
-      << " nodes (dx = " << format_exact(c.domain.dx) << "), dt = " << format_exact(c.time.dt)
+      << name_of(backend_names(), c.scheme.backend) << ", " << c.domain.summary()
+      << ", dt = " << format_exact(c.time.dt)
       << ", " << c.time.steps << " steps to t = " << format_exact(c.time.end) << ", "
       << (c.time.steps + c.output.every_steps - 1) / c.output.every_steps + 1 << " frames\n";
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/types.hpp"
+#include "grid/domain.hpp"
 #include "solvers/tridiagonal.hpp"
 
 namespace fhn {
@@ -18,13 +19,6 @@ struct ModelParams {
   real diffusion = 1.0;  // D
 };
 
-// Uniform grid x_i = i dx, i = 0..nodes-1, dx = length / (nodes - 1).
-struct DomainSpec {
-  real length = 200.0;
-  index_t nodes = 401;
-  real dx = 0.5;
-};
-
 enum class BoundaryType { no_flux, dirichlet };
 
 struct BoundarySide {
@@ -32,23 +26,37 @@ struct BoundarySide {
   real value = 0.0;  // v held at this value when type == dirichlet
 };
 
+// left/right: the ends x = 0 and x = L_x; bottom/top (sheets only): the sides y = 0 and y = L_y.
+// Where a Dirichlet side meets another side, the first Dirichlet side of left, right, bottom,
+// top holds the corner node.
 struct BoundarySpec {
   BoundarySide left;
   BoundarySide right;
-  int no_flux_order = 2;  // 2: mirror ghost node; 1: v_0 = v_1 (the reference blog)
+  BoundarySide bottom;
+  BoundarySide top;
+  int no_flux_order = 2;  // 2: mirror ghost node; 1: v_0 = v_1 (the reference blog; cables only)
+
+  // The side at the low (hi = false) or high end of `axis`.
+  const BoundarySide& side(int axis, bool hi) const {
+    if (axis == 0) return hi ? right : left;
+    return hi ? top : bottom;
+  }
 };
 
-enum class ProfileType { gaussian, constant, step, tanh_front };
+enum class ProfileType { gaussian, constant, step, tanh_front, rectangle };
 
-// An initial profile. Which fields are meaningful depends on the type:
-//   gaussian:   background + amplitude * exp(-(x - center)^2 / width2)
+// An initial profile, with s = the coordinate along `axis` (x or y) and r the position.
+// Which fields are meaningful depends on the type:
+//   gaussian:   background + amplitude * exp(-|r - center|^2 / width2)
 //   constant:   value
-//   step:       left for x < position, right for x >= position
-//   tanh_front: left + (right - left) * (1 + tanh((x - position) / width)) / 2
+//   step:       left for s < position, right for s >= position
+//   tanh_front: left + (right - left) * (1 + tanh((s - position) / width)) / 2
+//   rectangle:  value inside [x_min, x_max] (x [y_min, y_max] on a sheet), background outside
 struct Profile {
   ProfileType type = ProfileType::constant;
   real value = 0.0;
-  real center = 0.0;
+  Point center{0.0, 0.0, 0.0};
+  int axis = 0;  // step, tanh_front: 0 = x, 1 = y
   real width2 = 1.0;
   real amplitude = 1.0;
   real background = 0.0;
@@ -56,6 +64,7 @@ struct Profile {
   real width = 1.0;
   real left = 0.0;
   real right = 0.0;
+  real x_min = 0.0, x_max = 0.0, y_min = 0.0, y_max = 0.0;  // rectangle
 };
 
 struct InitialSpec {
@@ -63,8 +72,8 @@ struct InitialSpec {
   Profile w;
 };
 
-// A current injected into the v equation: amplitude on [x_min, x_max] during
-// [start + k period, start + k period + duration) for k = 0..count-1.
+// A current injected into the v equation: amplitude on [x_min, x_max] (x [y_min, y_max] on a
+// sheet) during [start + k period, start + k period + duration) for k = 0..count-1.
 struct Stimulus {
   real x_min = 0.0;
   real x_max = 0.0;
@@ -73,6 +82,8 @@ struct Stimulus {
   real amplitude = 1.0;
   real period = 0.0;  // 0: a single pulse
   index_t count = 1;
+  real y_min = 0.0;  // sheets only; default: the whole height [0, L_y]
+  real y_max = 0.0;
 };
 
 struct TimeSpec {
@@ -122,13 +133,30 @@ struct SchemeSpec {
 
 enum class Precision { float32, float64 };
 
+// activation.vti (sheets): per node the time v first (and last) crossed `threshold` upwards.
+struct ActivationSpec {
+  bool enabled = true;
+  real threshold = 0.5;
+  bool last = false;  // also the last crossing
+};
+
+// tips.csv (sheets): spiral tips, the crossings of the iso-lines v = v_iso and w = w_iso.
+struct TipSpec {
+  bool enabled = true;
+  real v_iso = 0.5;
+  real w_iso = 0.1;
+};
+
 struct OutputSpec {
   real every = 1.0;             // frame cadence in time units (a multiple of dt)
   index_t every_steps = 10;     // derived: every / dt
   Precision precision = Precision::float64;
-  std::vector<real> probes;     // default: both ends and the middle
-  bool vtk = true;              // .pvd + frames/*.vtu
-  bool spacetime = true;        // spacetime.vti kymograph
+  std::vector<Point> probes;    // default: both ends and the middle (sheet: centre, corners)
+  index_t stride = 1;           // frames keep every stride-th node along each axis
+  bool vtk = true;              // .pvd + frames/*.vtu (cable) or frames/*.vti (sheet)
+  bool spacetime = true;        // spacetime.vti kymograph (cables)
+  ActivationSpec activation;    // sheets
+  TipSpec tips;                 // sheets
   bool newton_log = false;      // newton.csv (Crank-Nicolson): every Newton iteration
   real checkpoint_every = 0.0;  // simulated time between checkpoints; 0: none
   index_t checkpoint_every_steps = 0;  // derived
@@ -137,8 +165,9 @@ struct OutputSpec {
 struct Config {
   std::string name = "fhn";
   std::string source;           // file the config was read from (for messages and run.log)
+  std::vector<std::string> notes;  // what --set replaced in the file (exclusive keys), for run.log
   ModelParams model;
-  DomainSpec domain;
+  Domain domain;
   BoundarySpec boundary;
   InitialSpec initial;
   std::vector<Stimulus> stimulus;

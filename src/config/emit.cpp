@@ -14,25 +14,48 @@ YAML::Emitter& operator<<(YAML::Emitter& out, const std::pair<const char*, real>
   return out << YAML::Key << entry.first << YAML::Value << format_exact(entry.second);
 }
 
-void emit_profile(YAML::Emitter& out, const char* key, const Profile& p) {
+// x (a cable) or [x, y] (a sheet).
+void emit_point(YAML::Emitter& out, const Point& p, int dims) {
+  if (dims == 1) {
+    out << format_exact(p[0]);
+    return;
+  }
+  out << YAML::Flow << YAML::BeginSeq;
+  for (int a = 0; a < dims; ++a) out << format_exact(p[a]);
+  out << YAML::EndSeq;
+}
+
+void emit_profile(YAML::Emitter& out, const char* key, const Profile& p, int dims) {
   out << YAML::Key << key << YAML::Value << YAML::Flow << YAML::BeginMap;
   out << YAML::Key << "type" << YAML::Value << name_of(profile_type_names(), p.type);
+  const bool sheet = dims >= 2;
+  auto emit_axis = [&] {
+    if (sheet) out << YAML::Key << "axis" << YAML::Value << axis_name(p.axis);
+  };
   switch (p.type) {
     case ProfileType::gaussian:
-      out << std::pair{"center", p.center}
-          << std::pair{"width2", p.width2} << std::pair{"amplitude", p.amplitude}
+      out << YAML::Key << "center" << YAML::Value;
+      emit_point(out, p.center, dims);
+      out << std::pair{"width2", p.width2} << std::pair{"amplitude", p.amplitude}
           << std::pair{"background", p.background};
       break;
     case ProfileType::constant:
       out << std::pair{"value", p.value};
       break;
     case ProfileType::step:
+      emit_axis();
       out << std::pair{"position", p.position}
           << std::pair{"left", p.left} << std::pair{"right", p.right};
       break;
     case ProfileType::tanh_front:
+      emit_axis();
       out << std::pair{"position", p.position} << std::pair{"width", p.width}
           << std::pair{"left", p.left} << std::pair{"right", p.right};
+      break;
+    case ProfileType::rectangle:
+      out << std::pair{"x_min", p.x_min} << std::pair{"x_max", p.x_max};
+      if (sheet) out << std::pair{"y_min", p.y_min} << std::pair{"y_max", p.y_max};
+      out << std::pair{"value", p.value} << std::pair{"background", p.background};
       break;
   }
   out << YAML::EndMap;
@@ -57,25 +80,40 @@ std::string to_yaml(const Config& c) {
       << std::pair{"diffusion", c.model.diffusion} << YAML::EndMap;
 
   // nodes is the exact grid; dx is derived from it and not repeated (the keys are exclusive).
-  out << YAML::Key << "domain" << YAML::Value << YAML::BeginMap
-      << std::pair{"length", c.domain.length} << YAML::Key << "nodes" << YAML::Value
-      << c.domain.nodes << YAML::EndMap;
-  out << YAML::Comment("dx = " + format_exact(c.domain.dx));
+  const Domain& d = c.domain;
+  const bool sheet = d.dims >= 2;
+  out << YAML::Key << "domain" << YAML::Value << YAML::BeginMap << YAML::Key << "length"
+      << YAML::Value;
+  if (sheet) {
+    out << YAML::Flow << YAML::BeginSeq << format_exact(d.length[0]) << format_exact(d.length[1])
+        << YAML::EndSeq << YAML::Key << "nodes" << YAML::Value << YAML::Flow << YAML::BeginSeq
+        << d.nodes[0] << d.nodes[1] << YAML::EndSeq;
+  } else {
+    out << format_exact(d.length[0]) << YAML::Key << "nodes" << YAML::Value << d.nodes[0];
+  }
+  out << YAML::EndMap;
+  out << YAML::Comment("dx = " + format_exact(d.dx));
 
   out << YAML::Key << "boundary" << YAML::Value << YAML::BeginMap;
   emit_side(out, "left", c.boundary.left);
   emit_side(out, "right", c.boundary.right);
+  if (sheet) {
+    emit_side(out, "bottom", c.boundary.bottom);
+    emit_side(out, "top", c.boundary.top);
+  }
   out << YAML::Key << "no_flux_order" << YAML::Value << c.boundary.no_flux_order << YAML::EndMap;
 
   out << YAML::Key << "initial" << YAML::Value << YAML::BeginMap;
-  emit_profile(out, "v", c.initial.v);
-  emit_profile(out, "w", c.initial.w);
+  emit_profile(out, "v", c.initial.v, d.dims);
+  emit_profile(out, "w", c.initial.w, d.dims);
   out << YAML::EndMap;
 
   out << YAML::Key << "stimulus" << YAML::Value << YAML::BeginSeq;
   for (const Stimulus& s : c.stimulus) {
     out << YAML::Flow << YAML::BeginMap << std::pair{"x_min", s.x_min}
-        << std::pair{"x_max", s.x_max} << std::pair{"start", s.start}
+        << std::pair{"x_max", s.x_max};
+    if (sheet) out << std::pair{"y_min", s.y_min} << std::pair{"y_max", s.y_max};
+    out << std::pair{"start", s.start}
         << std::pair{"duration", s.duration} << std::pair{"amplitude", s.amplitude}
         << std::pair{"period", s.period} << YAML::Key << "count" << YAML::Value << s.count
         << YAML::EndMap;
@@ -113,12 +151,23 @@ std::string to_yaml(const Config& c) {
       << YAML::Key << "precision" << YAML::Value
       << name_of(precision_names(), c.output.precision);
   out << YAML::Key << "probes" << YAML::Value << YAML::Flow << YAML::BeginSeq;
-  for (real p : c.output.probes) out << format_exact(p);
+  for (const Point& p : c.output.probes) emit_point(out, p, d.dims);
   out << YAML::EndSeq;
+  out << YAML::Key << "stride" << YAML::Value << c.output.stride;
   out << YAML::Key << "vtk" << YAML::Value << c.output.vtk;
   out << YAML::Key << "spacetime" << YAML::Value << c.output.spacetime;
   out << YAML::Key << "newton_log" << YAML::Value << c.output.newton_log;
   out << std::pair{"checkpoint_every", c.output.checkpoint_every};
+  if (sheet) {
+    const ActivationSpec& a = c.output.activation;
+    out << YAML::Key << "activation" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
+        << "enabled" << YAML::Value << a.enabled << std::pair{"threshold", a.threshold}
+        << YAML::Key << "last" << YAML::Value << a.last << YAML::EndMap;
+    const TipSpec& t = c.output.tips;
+    out << YAML::Key << "tips" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
+        << "enabled" << YAML::Value << t.enabled << std::pair{"v", t.v_iso}
+        << std::pair{"w", t.w_iso} << YAML::EndMap;
+  }
   out << YAML::EndMap;
 
   out << YAML::EndMap;

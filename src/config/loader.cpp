@@ -114,7 +114,38 @@ void set_at(YAML::Node node, const std::vector<PathStep>& steps, std::size_t s,
   set_at(node[step.key], steps, s + 1, value, assignment, here);
 }
 
-void apply_override(YAML::Node& root, const std::string& assignment, Context& ctx) {
+// Keys of which a config gives at most one. An override of one of them replaces the file's
+// choice of the other (--set domain.nodes=41 on a file that gives dx); two in the same file, or
+// two on the command line, stay an error (reported by the validation).
+const std::vector<std::pair<std::string, std::string>>& exclusive_keys() {
+  static const std::vector<std::pair<std::string, std::string>> pairs{{"domain.nodes", "domain.dx"}};
+  return pairs;
+}
+
+// After `--set <canonical>=...`: removes the exclusive partner of `canonical` from the document
+// when the file (not an earlier --set) gave it, and says so in `notes`.
+void replace_exclusive_partner(YAML::Node& root, const std::string& canonical,
+                               const std::string& assignment, const Context& ctx,
+                               std::vector<std::string>& notes) {
+  for (const auto& [first, second] : exclusive_keys()) {
+    if (canonical != first && canonical != second) continue;
+    const std::string& partner = canonical == first ? second : first;
+    if (ctx.overridden(partner)) continue;
+    const std::size_t dot = partner.find('.');
+    const YAML::Node& document = root;  // const: looking a key up must not create it
+    if (!document.IsMap()) continue;
+    YAML::Node section = document[partner.substr(0, dot)];
+    const std::string key = partner.substr(dot + 1);
+    if (!section.IsMap() || !section[key].IsDefined()) continue;
+    notes.push_back("--set " + assignment + " replaces " + partner + " = " +
+                    (section[key].IsScalar() ? section[key].Scalar() : std::string("...")) +
+                    " of the config file (the two are exclusive)");
+    section.remove(key);
+  }
+}
+
+void apply_override(YAML::Node& root, const std::string& assignment, Context& ctx,
+                    std::vector<std::string>& notes) {
   const std::size_t eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
     throw ConfigError("--set " + assignment + ": expected KEY=VALUE, e.g. --set time.dt=0.05");
@@ -134,6 +165,7 @@ void apply_override(YAML::Node& root, const std::string& assignment, Context& ct
   }
 
   set_at(root, steps, 0, value, assignment, "");
+  replace_exclusive_partner(root, canonical, assignment, ctx, notes);
   ctx.add_override(canonical, assignment);
 }
 
@@ -172,8 +204,56 @@ bool count_steps(Context& ctx, const std::string& key, real value, real dt,
   return false;
 }
 
+// The domain's centre, the default centre of a gaussian.
+Point domain_centre(const Domain& d) {
+  Point c{0.0, 0.0, 0.0};
+  for (int axis = 0; axis < d.dims; ++axis) c[axis] = 0.5 * d.length[axis];
+  return c;
+}
+
+// A position given as x (cables) or [x, y] (sheets) at `path`; nullopt after reporting why not.
+std::optional<Point> read_point(Context& ctx, const YAML::Node& node, const std::string& path,
+                                const Domain& d) {
+  const std::string form = d.dims == 1 ? "a number x" : "a list [x, y]";
+  Point p{0.0, 0.0, 0.0};
+  auto number_at = [&](const YAML::Node& n, const std::string& where, real& out) {
+    real x = 0.0;
+    if (n.IsScalar() && YAML::convert<real>::decode(n, x) && std::isfinite(x)) {
+      out = x;
+      return true;
+    }
+    ctx.error(path, n.Mark(), where + ": expected " + form + " of finite numbers, got " + node_text(n));
+    return false;
+  };
+  if (d.dims == 1 && !node.IsSequence()) {
+    if (!number_at(node, path, p[0])) return std::nullopt;
+    return p;
+  }
+  if (!node.IsSequence() || node.size() != static_cast<std::size_t>(d.dims)) {
+    ctx.error(path, node.Mark(), path + ": expected " + form + " (the domain has " +
+                                     std::to_string(d.dims) + (d.dims == 1 ? " axis" : " axes") +
+                                     "), got " + node_text(node));
+    return std::nullopt;
+  }
+  for (int axis = 0; axis < d.dims; ++axis)
+    if (!number_at(node[static_cast<std::size_t>(axis)], path + "[" + std::to_string(axis) + "]",
+                   p[axis]))
+      return std::nullopt;
+  return p;
+}
+
+// The axis named at `key` ("x", or "y" on a sheet) of a step or tanh_front profile.
+int read_axis(Section& s, const Domain& d) {
+  const std::string name = s.text("axis", "x");
+  if (name == "x") return 0;
+  if (name == "y" && d.dims >= 2) return 1;
+  s.context().error(s.path_of("axis"), s.path_of("axis") + ": " + quoted(name) + " is not allowed; expected " +
+                                           (d.dims >= 2 ? "x or y" : "x (the domain is a cable)"));
+  return 0;
+}
+
 Profile read_profile(Section& parent, const std::string& key, const Profile& fallback,
-                     real length) {
+                     const Domain& d) {
   Section s = parent.section(key);
   Profile p = fallback;
   const bool given = s.node().IsMap();
@@ -181,49 +261,84 @@ Profile read_profile(Section& parent, const std::string& key, const Profile& fal
   if (given && !s.has("type"))
     s.context().error(s.path(), s.node().Mark(),
                       "missing required key '" + s.path_of("type") +
-                          "' (one of: gaussian, constant, step, tanh_front)");
+                          "' (one of: gaussian, constant, step, tanh_front, rectangle)");
   // Keys of each profile type; keys of the other types are reported as not applicable.
+  const bool sheet = d.dims >= 2;
+  const std::vector<std::string> rectangle_keys =
+      sheet ? std::vector<std::string>{"x_min", "x_max", "y_min", "y_max", "value", "background"}
+            : std::vector<std::string>{"x_min", "x_max", "value", "background"};
   const std::vector<std::pair<ProfileType, std::vector<std::string>>> keys{
       {ProfileType::gaussian, {"center", "width2", "amplitude", "background"}},
       {ProfileType::constant, {"value"}},
-      {ProfileType::step, {"position", "left", "right"}},
-      {ProfileType::tanh_front, {"position", "width", "left", "right"}}};
+      {ProfileType::step, {"position", "axis", "left", "right"}},
+      {ProfileType::tanh_front, {"position", "axis", "width", "left", "right"}},
+      {ProfileType::rectangle, rectangle_keys}};
   std::vector<std::string> own;
   for (const auto& [type, names] : keys)
     if (type == p.type) own = names;
   const std::string& type_name = name_of(profile_type_names(), p.type);
+  if (!sheet)
+    for (const char* name : {"y_min", "y_max"})
+      s.forbid(name, "applies to sheets only (domain.length: [Lx, Ly]); this domain is a cable");
   for (const auto& [type, names] : keys)
     for (const auto& name : names)
       if (std::find(own.begin(), own.end(), name) == own.end())
         s.forbid(name, "not a parameter of a '" + type_name + "' profile (its keys: type, " +
                            join(own) + ")");
 
+  // The coordinate range of the axis a step or front runs along, for its default position.
+  auto axis_length = [&](int axis) { return d.length[axis]; };
   switch (p.type) {
-    case ProfileType::gaussian:
-      p.center = s.number("center", given ? 0.5 * length : fallback.center, any_number());
+    case ProfileType::gaussian: {
+      p.center = given ? domain_centre(d) : fallback.center;
+      const YAML::Node centre = s.raw("center");
+      if (centre.IsDefined())
+        if (auto c = read_point(s.context(), centre, s.path_of("center"), d)) p.center = *c;
       p.width2 = s.number("width2", given ? 10.0 : fallback.width2, positive());
       p.amplitude = s.number("amplitude", given ? 1.0 : fallback.amplitude, any_number());
       p.background = s.number("background", given ? 0.0 : fallback.background, any_number());
       break;
+    }
     case ProfileType::constant:
       p.value = s.number("value", given ? 0.0 : fallback.value, any_number());
       break;
     case ProfileType::step:
-      p.position = s.number("position", 0.5 * length, any_number());
+      p.axis = read_axis(s, d);
+      p.position = s.number("position", 0.5 * axis_length(p.axis), any_number());
       p.left = s.number("left", 1.0, any_number());
       p.right = s.number("right", 0.0, any_number());
       break;
     case ProfileType::tanh_front:
-      p.position = s.number("position", 0.5 * length, any_number());
+      p.axis = read_axis(s, d);
+      p.position = s.number("position", 0.5 * axis_length(p.axis), any_number());
       p.width = s.number("width", 1.0, positive());
       p.left = s.number("left", 1.0, any_number());
       p.right = s.number("right", 0.0, any_number());
+      break;
+    case ProfileType::rectangle:
+      p.x_min = s.required_number("x_min", any_number());
+      p.x_max = s.required_number("x_max", any_number());
+      if (sheet) {
+        p.y_min = s.number("y_min", 0.0, any_number());
+        p.y_max = s.number("y_max", d.length[1], any_number());
+      }
+      p.value = s.number("value", 1.0, any_number());
+      p.background = s.number("background", 0.0, any_number());
+      if (p.x_max < p.x_min || p.y_max < p.y_min)
+        s.context().error(s.path_of(p.x_max < p.x_min ? "x_max" : "y_max"),
+                          s.path() + ": an empty rectangle (" +
+                              (p.x_max < p.x_min ? "x_max < x_min" : "y_max < y_min") + ")");
       break;
   }
   return p;
 }
 
-BoundarySide read_side(Section& parent, const std::string& key) {
+BoundarySide read_side(Section& parent, const std::string& key, bool exists) {
+  if (!exists) {
+    parent.forbid(key, "applies to sheets only (domain.length: [Lx, Ly]); a cable has the "
+                       "ends left and right");
+    return {};
+  }
   Section s = parent.section(key);
   BoundarySide side;
   side.type = s.choice("type", BoundaryType::no_flux, boundary_type_names());
@@ -234,15 +349,16 @@ BoundarySide read_side(Section& parent, const std::string& key) {
   return side;
 }
 
-std::vector<Stimulus> read_stimuli(Section& top) {
+std::vector<Stimulus> read_stimuli(Section& top, const Domain& d) {
   std::vector<Stimulus> stimuli;
   const YAML::Node list = top.raw("stimulus");
   if (!list.IsDefined()) return stimuli;
   Context& ctx = top.context();
   if (!list.IsSequence()) {
     ctx.error("stimulus", list.Mark(),
-              "stimulus: expected a list of {x_min, x_max, start, duration, amplitude[, period, "
-              "count]}, got " + node_text(list));
+              "stimulus: expected a list of {x_min, x_max, " +
+                  std::string(d.dims >= 2 ? "[y_min, y_max, ]" : "") +
+                  "start, duration, amplitude[, period, count]}, got " + node_text(list));
     return stimuli;
   }
   for (std::size_t i = 0; i < list.size(); ++i) {
@@ -251,6 +367,16 @@ std::vector<Stimulus> read_stimuli(Section& top) {
     Stimulus st;
     st.x_min = s.required_number("x_min", any_number());
     st.x_max = s.required_number("x_max", any_number());
+    if (d.dims >= 2) {
+      st.y_min = s.number("y_min", 0.0, any_number());
+      st.y_max = s.number("y_max", d.length[1], any_number());
+      if (st.y_max < st.y_min)
+        ctx.error(s.path_of("y_max"), s.path_of("y_max") + ": " + format_exact(st.y_max) +
+                                          " is below y_min = " + format_exact(st.y_min));
+    } else {
+      for (const char* name : {"y_min", "y_max"})
+        s.forbid(name, "applies to sheets only (domain.length: [Lx, Ly]); this domain is a cable");
+    }
     st.start = s.required_number("start", non_negative());
     st.duration = s.required_number("duration", positive());
     st.amplitude = s.required_number("amplitude", any_number());
@@ -269,46 +395,99 @@ std::vector<Stimulus> read_stimuli(Section& top) {
   return stimuli;
 }
 
+// output.probes: positions x (a cable) or [x, y] (a sheet). Default: both ends and the middle of
+// a cable; the centre and two opposite corners of a sheet.
+std::vector<Point> read_probes(Section& o, const Domain& d) {
+  const Point centre = domain_centre(d);
+  std::vector<Point> probes;
+  if (d.dims == 1) {
+    const auto xs = o.numbers("probes", any_number(), true, "[0.0, 100.0]");
+    if (!xs) return {Point{0.0, 0.0, 0.0}, centre, Point{d.length[0], 0.0, 0.0}};
+    for (real x : *xs) probes.push_back(Point{x, 0.0, 0.0});
+    return probes;
+  }
+  const YAML::Node list = o.raw("probes");
+  if (!list.IsDefined()) return {centre, Point{0.0, 0.0, 0.0}, Point{d.length[0], d.length[1], 0.0}};
+  Context& ctx = o.context();
+  const std::string path = o.path_of("probes");
+  if (!list.IsSequence()) {
+    ctx.error(path, list.Mark(), path + ": expected a list of points, e.g. [[50.0, 50.0], "
+                                        "[100.0, 100.0]], got " + node_text(list));
+    return probes;
+  }
+  for (std::size_t i = 0; i < list.size(); ++i)
+    if (auto p = read_point(ctx, list[i], path + "[" + std::to_string(i) + "]", d)) probes.push_back(*p);
+  return probes;
+}
+
 std::string default_name(const std::string& source) {
   const std::string stem = std::filesystem::path(source).stem().string();
   return stem.empty() ? "fhn" : stem;
+}
+
+// domain.nodes and domain.dx are exclusive: with dx, N_a = L_a / dx + 1 must be whole on every
+// axis; with nodes, dx = L_a / (N_a - 1) must be the same on every axis. False after an error.
+bool resolve_grid(Domain& d, Context& ctx) {
+  const bool has_nodes = ctx.given("domain.nodes");
+  const bool has_dx = ctx.given("domain.dx");
+  if (has_nodes && has_dx) {
+    ctx.error("domain.dx", "domain.nodes and domain.dx are exclusive (nodes given at " +
+                               ctx.where("domain.nodes") + "); keep one of them");
+    return false;
+  }
+  const bool sheet = d.dims >= 2;
+  if (has_dx || (sheet && !has_nodes)) {  // a sheet's default grid is dx = 0.5
+    for (int a = 0; a < d.dims; ++a) {
+      const std::string length_key =
+          sheet ? "domain.length[" + std::to_string(a) + "]" : std::string("domain.length");
+      index_t cells = 0;
+      const Multiple grid = multiple_of(d.length[a], d.dx, kMaxNodes - 1, cells);
+      if (grid == Multiple::too_many) {
+        ctx.error("domain.dx", "domain.dx: " + format_exact(d.dx) + " makes " + length_key +
+                                   " / dx = " + format_exact(d.length[a] / d.dx) +
+                                   " cells; at most " + std::to_string(kMaxNodes - 1) + " (" +
+                                   std::to_string(kMaxNodes) + " nodes) are allowed");
+        return false;
+      }
+      if (grid == Multiple::not_whole) {
+        const index_t nearest = std::max<index_t>(1, cells);
+        ctx.error("domain.dx", "domain.dx: " + format_exact(d.dx) + " does not divide " +
+                                   length_key + " = " + format_exact(d.length[a]) +
+                                   " into whole cells; nearest: dx = " +
+                                   format_exact(d.length[a] / static_cast<real>(nearest)) + " (" +
+                                   std::to_string(nearest + 1) + " nodes)");
+        return false;
+      }
+      d.nodes[a] = cells + 1;
+    }
+  }
+  d.dx = d.length[0] / static_cast<real>(d.nodes[0] - 1);
+  for (int a = 1; a < d.dims; ++a) {
+    const real along = d.length[a] / static_cast<real>(d.nodes[a] - 1);
+    if (std::abs(along - d.dx) > 1e-12 * d.dx) {
+      ctx.error("domain.nodes", "domain.nodes: [" + std::to_string(d.nodes[0]) + ", " +
+                                    std::to_string(d.nodes[a]) + "] gives dx = " +
+                                    format_exact(d.dx) + " along x but " + format_exact(along) +
+                                    " along y; the spacing must be the same on both axes (give "
+                                    "domain.dx instead)");
+      return false;
+    }
+  }
+  if (d.node_count() > kMaxNodes) {
+    ctx.error(has_nodes ? "domain.nodes" : "domain.dx",
+              "domain: " + std::to_string(d.node_count()) + " nodes; at most " +
+                  std::to_string(kMaxNodes) + " are allowed");
+    return false;
+  }
+  return true;
 }
 
 // Cross-field rules: run once every key parsed on its own.
 void check_consistency(Config& c, Section& top, const BuildCapabilities& build) {
   Context& ctx = top.context();
 
-  // Grid: exactly one of nodes and dx; dx must divide the length.
-  const bool has_nodes = ctx.given("domain.nodes");
-  const bool has_dx = ctx.given("domain.dx");
-  if (has_nodes && has_dx) {
-    ctx.error("domain.dx", "domain.nodes and domain.dx are exclusive (nodes given at " +
-                               ctx.where("domain.nodes") + "); keep one of them");
-    return;
-  }
-  if (has_dx) {
-    index_t cells = 0;
-    const Multiple grid = multiple_of(c.domain.length, c.domain.dx, kMaxNodes - 1, cells);
-    if (grid == Multiple::too_many) {
-      ctx.error("domain.dx", "domain.dx: " + format_exact(c.domain.dx) +
-                                 " makes domain.length / dx = " +
-                                 format_exact(c.domain.length / c.domain.dx) + " cells; at most " +
-                                 std::to_string(kMaxNodes - 1) + " (" + std::to_string(kMaxNodes) +
-                                 " nodes) are allowed");
-      return;
-    }
-    if (grid == Multiple::not_whole) {
-      const index_t nearest = std::max<index_t>(1, cells);
-      ctx.error("domain.dx", "domain.dx: " + format_exact(c.domain.dx) +
-                                 " does not divide domain.length = " +
-                                 format_exact(c.domain.length) + " into whole cells; nearest: dx = " +
-                                 format_exact(c.domain.length / static_cast<real>(nearest)) + " (" +
-                                 std::to_string(nearest + 1) + " nodes)");
-      return;
-    }
-    c.domain.nodes = cells + 1;
-  }
-  c.domain.dx = c.domain.length / static_cast<real>(c.domain.nodes - 1);
+  // Grid: exactly one of nodes and dx; dx must divide every length.
+  if (!resolve_grid(c.domain, ctx)) return;
 
   // Time: a whole number of steps, frames on step boundaries.
   if (c.time.dt > c.time.end) {
@@ -327,18 +506,41 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
                 " must be a whole multiple of" + of_dt + " (or 0 for none)",
                 "output.checkpoint_every", c.output.checkpoint_every_steps);
 
-  // Forward Euler on D v_xx is stable for dt <= dx^2 / (2 D).
+  // Forward Euler on D lap(v) is stable for dt <= dx^2 / (2 D d) on d axes: 1/(2D) on a cable,
+  // 1/(4D) on a sheet (the checkerboard mode's factor 1 - 4 d D dt / dx^2 must stay >= -1).
   const real dx = c.domain.dx;
+  const bool sheet = c.domain.dims >= 2;
   if (c.scheme.type == SchemeType::explicit_euler || c.scheme.type == SchemeType::adaptive_explicit) {
-    const real limit = dx * dx / (2.0 * c.model.diffusion);
+    const real limit = dx * dx / (2.0 * c.domain.dims * c.model.diffusion);
     if (c.time.dt > limit * (1.0 + 1e-12)) {
       ctx.error("time.dt", "time.dt = " + format_exact(c.time.dt) +
-                               " exceeds the explicit stability limit dx^2/(2 D) = " +
+                               " exceeds the explicit stability limit " +
+                               (sheet ? "dx^2/(4 D)" : "dx^2/(2 D)") + " = " +
                                format_exact(limit) + " (dx = " + format_exact(dx) +
                                ", D = " + format_exact(c.model.diffusion) +
                                "); the largest stable dt is " + format_exact(limit));
     }
   }
+  if (sheet && c.scheme.type == SchemeType::adaptive_explicit)
+    ctx.error("scheme.type", "scheme.type: adaptive_explicit works on cables only (domain.length "
+                             "with one entry); on a sheet use explicit");
+  if (sheet && c.scheme.type == SchemeType::crank_nicolson)
+    ctx.error("scheme.type", "scheme.type: crank_nicolson is not available on sheets yet (the "
+                             "ADI scheme is planned); on a sheet use explicit");
+  if (c.scheme.type == SchemeType::adaptive_explicit && c.output.stride > 1)
+    ctx.error("output.stride", "output.stride: frames of the adaptive grid keep all of its nodes; "
+                               "remove output.stride (or set it to 1)");
+  if (sheet && c.output.spacetime)
+    ctx.error("output.spacetime", "output.spacetime: the x-t kymograph is drawn for cables only; "
+                                  "a sheet writes its frames (and activation.vti) instead");
+  if (!sheet)
+    for (const char* key : {"output.activation.enabled", "output.tips.enabled"}) {
+      const bool on = std::string(key) == "output.tips.enabled" ? c.output.tips.enabled
+                                                                : c.output.activation.enabled;
+      if (on)
+        ctx.error(key, std::string(key) + ": activation maps and spiral tips are computed on "
+                                          "sheets only (domain.length: [Lx, Ly])");
+    }
 
   if (c.scheme.type == SchemeType::adaptive_explicit && c.scheme.backend != Backend::cpu)
     ctx.error("scheme.backend", "scheme.backend: the adaptive_explicit scheme runs on the cpu "
@@ -363,25 +565,41 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
     ctx.error("output.newton_log", "output.newton_log: Newton iterations exist only with "
                                    "scheme.type: crank_nicolson");
 
+  auto inside = [&](const Point& p) {
+    for (int a = 0; a < c.domain.dims; ++a)
+      if (p[a] < 0.0 || p[a] > c.domain.length[a]) return false;
+    return true;
+  };
+  auto extent = [&] {
+    if (!sheet) return "[0, " + format_exact(c.domain.length[0]) + "]";
+    return "[0, " + format_exact(c.domain.length[0]) + "] x [0, " + format_exact(c.domain.length[1]) + "]";
+  };
   for (std::size_t i = 0; i < c.output.probes.size(); ++i) {
-    const real p = c.output.probes[i];
-    if (p < 0.0 || p > c.domain.length)
-      ctx.error("output.probes", "output.probes[" + std::to_string(i) + "] = " + format_exact(p) +
-                                     " is outside the domain [0, " +
-                                     format_exact(c.domain.length) + "]");
+    const Point& p = c.output.probes[i];
+    if (!inside(p))
+      ctx.error("output.probes", "output.probes[" + std::to_string(i) + "] = " +
+                                     (sheet ? "[" + format_exact(p[0]) + ", " + format_exact(p[1]) + "]"
+                                            : format_exact(p[0])) +
+                                     " is outside the domain " + extent());
   }
   for (std::size_t i = 0; i < c.stimulus.size(); ++i) {
     const Stimulus& s = c.stimulus[i];
     const std::string path = "stimulus[" + std::to_string(i) + "]";
-    if (s.x_max < 0.0 || s.x_min > c.domain.length)
+    const bool outside = s.x_max < 0.0 || s.x_min > c.domain.length[0] ||
+                         (sheet && (s.y_max < 0.0 || s.y_min > c.domain.length[1]));
+    if (outside)
       ctx.error(path + ".x_min", path + ": the region [" + format_exact(s.x_min) + ", " +
-                                     format_exact(s.x_max) + "] lies outside the domain [0, " +
-                                     format_exact(c.domain.length) + "]");
+                                     format_exact(s.x_max) + "]" +
+                                     (sheet ? " x [" + format_exact(s.y_min) + ", " + format_exact(s.y_max) + "]" : "") +
+                                     " lies outside the domain " + extent());
   }
 
   if (!build.vtk) {
-    for (const char* key : {"output.vtk", "output.spacetime"}) {
-      const bool on = std::string(key) == "output.vtk" ? c.output.vtk : c.output.spacetime;
+    for (const char* key : {"output.vtk", "output.spacetime", "output.activation.enabled"}) {
+      const std::string k = key;
+      const bool on = k == "output.vtk"         ? c.output.vtk
+                      : k == "output.spacetime" ? c.output.spacetime
+                                                : c.output.activation.enabled;
       if (on)
         ctx.error(key, std::string(key) + ": this build has no VTK (configured with "
                                           "-DFHN_WITH_VTK=OFF); set " + key +
@@ -409,26 +627,47 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
   }
   {
     Section d = top.section("domain");
-    c.domain.length = d.number("length", c.domain.length, positive());
-    c.domain.nodes = d.integer("nodes", c.domain.nodes, 3, kMaxNodes);
+    // length: L (a cable) or [Lx, Ly] (a sheet); the number of entries is the number of axes.
+    if (const auto lengths = d.number_or_list("length", positive(), 2, "[200.0, 200.0]")) {
+      if (!lengths->empty()) c.domain.dims = static_cast<int>(lengths->size());
+      for (std::size_t a = 0; a < lengths->size() && a < 2; ++a) c.domain.length[a] = (*lengths)[a];
+    }
+    if (const auto nodes = d.integer_or_list("nodes", 3, kMaxNodes, 2)) {
+      if (nodes->size() != static_cast<std::size_t>(c.domain.dims))
+        ctx.error("domain.nodes", "domain.nodes: " + std::to_string(nodes->size()) +
+                                      (nodes->size() == 1 ? " count" : " counts") + " for a domain of " +
+                                      std::to_string(c.domain.dims) + (c.domain.dims == 1 ? " axis" : " axes") +
+                                      " (domain.length has " + std::to_string(c.domain.dims) +
+                                      (c.domain.dims == 1 ? " entry" : " entries") + "); give " +
+                                      (c.domain.dims == 1 ? "one number" : "[nx, ny]") + ", or domain.dx");
+      else
+        for (std::size_t a = 0; a < nodes->size(); ++a) c.domain.nodes[a] = (*nodes)[a];
+    }
     c.domain.dx = d.number("dx", c.domain.dx, positive());
   }
+  const bool sheet = c.domain.dims >= 2;
   {
     Section b = top.section("boundary");
-    c.boundary.left = read_side(b, "left");
-    c.boundary.right = read_side(b, "right");
+    c.boundary.left = read_side(b, "left", true);
+    c.boundary.right = read_side(b, "right", true);
+    c.boundary.bottom = read_side(b, "bottom", sheet);
+    c.boundary.top = read_side(b, "top", sheet);
     c.boundary.no_flux_order = static_cast<int>(b.integer("no_flux_order", 2, 1, 2));
+    if (sheet && c.boundary.no_flux_order == 1)
+      ctx.error("boundary.no_flux_order",
+                "boundary.no_flux_order: 1 (v_0 = v_1, the reference blog's cable) is for cables "
+                "only; a sheet uses the second-order mirrored ghost nodes (no_flux_order: 2)");
   }
   {
     Section init = top.section("initial");
     Profile v0;
     v0.type = ProfileType::gaussian;
-    v0.center = 0.5 * c.domain.length;
+    v0.center = domain_centre(c.domain);
     v0.width2 = 10.0;
-    c.initial.v = read_profile(init, "v", v0, c.domain.length);
-    c.initial.w = read_profile(init, "w", Profile{}, c.domain.length);
+    c.initial.v = read_profile(init, "v", v0, c.domain);
+    c.initial.w = read_profile(init, "w", Profile{}, c.domain);
   }
-  c.stimulus = read_stimuli(top);
+  c.stimulus = read_stimuli(top, c.domain);
   {
     Section t = top.section("time");
     c.time.end = t.number("end", c.time.end, positive());
@@ -459,12 +698,26 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
     Section o = top.section("output");
     c.output.every = o.number("every", c.output.every, positive());
     c.output.precision = o.choice("precision", c.output.precision, precision_names());
+    c.output.stride = o.integer("stride", c.output.stride, 1, 1 << 20);
     c.output.vtk = o.boolean("vtk", c.output.vtk);
-    c.output.spacetime = o.boolean("spacetime", c.output.spacetime);
+    c.output.spacetime = o.boolean("spacetime", !sheet);
     c.output.newton_log = o.boolean("newton_log", c.output.newton_log);
     c.output.checkpoint_every = o.number("checkpoint_every", c.output.checkpoint_every, non_negative());
-    c.output.probes = o.numbers("probes", any_number(), true, "[0.0, 100.0]")
-                          .value_or(std::vector<real>{0.0, 0.5 * c.domain.length, c.domain.length});
+    c.output.probes = read_probes(o, c.domain);
+    {
+      Section a = o.section("activation");
+      ActivationSpec& spec = c.output.activation;
+      spec.enabled = a.boolean("enabled", sheet && c.output.vtk);
+      spec.threshold = a.number("threshold", spec.threshold, any_number());
+      spec.last = a.boolean("last", spec.last);
+    }
+    {
+      Section t = o.section("tips");
+      TipSpec& spec = c.output.tips;
+      spec.enabled = t.boolean("enabled", sheet);
+      spec.v_iso = t.number("v", spec.v_iso, any_number());
+      spec.w_iso = t.number("w", spec.w_iso, any_number());
+    }
   }
   if (ctx.ok()) check_consistency(c, top, build);
   return c;
@@ -474,12 +727,14 @@ Config load(const std::string& text, const std::string& source,
             const std::vector<std::string>& overrides, const BuildCapabilities& build) {
   YAML::Node root = parse_yaml(text, source);
   Context ctx(source);
-  for (const auto& assignment : overrides) apply_override(root, assignment, ctx);
+  std::vector<std::string> notes;
+  for (const auto& assignment : overrides) apply_override(root, assignment, ctx, notes);
   Config config;
   {
     config = read_config(root, ctx, source, build);
   }  // the top-level Section reports unknown keys as it closes
   ctx.throw_if_errors();
+  config.notes = notes;
   return config;
 }
 

@@ -48,7 +48,8 @@ inline const NameTable<ProfileType>& profile_type_names() {
   static const NameTable<ProfileType> table{{"gaussian", ProfileType::gaussian},
                                             {"constant", ProfileType::constant},
                                             {"step", ProfileType::step},
-                                            {"tanh_front", ProfileType::tanh_front}};
+                                            {"tanh_front", ProfileType::tanh_front},
+                                            {"rectangle", ProfileType::rectangle}};
   return table;
 }
 inline const NameTable<Precision>& precision_names() {

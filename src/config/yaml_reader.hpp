@@ -151,6 +151,7 @@ class Context {
 
   void record(const std::string& path, const YAML::Mark& mark) { marks_[path] = mark; }
   bool given(const std::string& path) const { return marks_.count(path) != 0; }
+  bool overridden(const std::string& path) const { return override_text_.count(path) != 0; }
   void add_override(const std::string& path, const std::string& text) {
     override_text_[path] = text;
   }
@@ -227,24 +228,35 @@ class Section {
   std::optional<index_t> optional_integer(const std::string& key, index_t lo, index_t hi) {
     const YAML::Node value = take(key);
     if (!value.IsDefined()) return std::nullopt;
-    const std::string path = path_of(key);
-    const std::string expected = "a whole number in [" + std::to_string(lo) + ", " +
-                                 std::to_string(hi) + "]";
-    const std::optional<real> x = finite_number(path, value, expected);
-    if (!x) return std::nullopt;
-    if (*x != std::floor(*x)) {
-      ctx_.error(path, value.Mark(), path + ": expected " + expected + ", got " + node_text(value));
-      return std::nullopt;
-    }
-    if (*x < static_cast<real>(lo) || *x > static_cast<real>(hi)) {
-      ctx_.error(path, value.Mark(), path + ": value " + abbreviated(value.Scalar()) +
-                                         " is out of range; expected " + expected);
-      return std::nullopt;
-    }
-    return static_cast<index_t>(*x);
+    return parse_integer(path_of(key), value, lo, hi);
   }
   index_t integer(const std::string& key, index_t fallback, index_t lo, index_t hi) {
     return optional_integer(key, lo, hi).value_or(fallback);
+  }
+  // A whole number, or a list of 1..max_entries of them, in [lo, hi] (domain.nodes: 401 or
+  // [401, 201]); absent gives nullopt, a plain number a list of one.
+  std::optional<std::vector<index_t>> integer_or_list(const std::string& key, index_t lo,
+                                                      index_t hi, std::size_t max_entries) {
+    const YAML::Node value = find(key);
+    if (!value.IsDefined() || !value.IsSequence()) {
+      const std::optional<index_t> n = optional_integer(key, lo, hi);
+      if (!n) return std::nullopt;
+      return std::vector<index_t>{*n};
+    }
+    take(key);
+    const std::string path = path_of(key);
+    if (value.size() == 0 || value.size() > max_entries) {
+      ctx_.error(path, value.Mark(), path + ": expected 1 to " + std::to_string(max_entries) +
+                                         " whole numbers (one per axis), got " + node_text(value));
+      return std::nullopt;
+    }
+    std::vector<index_t> values;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      const auto n = parse_integer(path + "[" + std::to_string(i) + "]", value[i], lo, hi);
+      if (!n) return std::nullopt;
+      values.push_back(*n);
+    }
+    return values;
   }
 
   bool boolean(const std::string& key, bool fallback) {
@@ -313,6 +325,25 @@ class Section {
     return values;
   }
 
+  // A number, or a list of 1..max_entries numbers, in `range` (domain.length: 200 or [200, 100]);
+  // absent gives nullopt, a plain number a list of one. `example` shows the list form.
+  std::optional<std::vector<real>> number_or_list(const std::string& key, Range range,
+                                                  std::size_t max_entries,
+                                                  const std::string& example) {
+    const YAML::Node value = find(key);
+    if (value.IsDefined() && value.IsSequence()) {
+      auto values = numbers(key, range, false, example);
+      if (values && value.size() > max_entries)
+        ctx_.error(path_of(key), value.Mark(),
+                   path_of(key) + ": expected at most " + std::to_string(max_entries) +
+                       " entries (one per axis), got " + std::to_string(value.size()));
+      return values;
+    }
+    const std::optional<real> x = optional_number(key, range);
+    if (!x) return std::nullopt;
+    return std::vector<real>{*x};
+  }
+
   // A nested mapping; absent means "all defaults".
   Section section(const std::string& key) { return Section(ctx_, take(key), path_of(key)); }
 
@@ -379,6 +410,24 @@ class Section {
     }
     ctx_.error(path, value.Mark(), path + ": expected " + expected + ", got " + node_text(value));
     return std::nullopt;
+  }
+
+  std::optional<index_t> parse_integer(const std::string& path, const YAML::Node& value,
+                                       index_t lo, index_t hi) {
+    const std::string expected = "a whole number in [" + std::to_string(lo) + ", " +
+                                 std::to_string(hi) + "]";
+    const std::optional<real> x = finite_number(path, value, expected);
+    if (!x) return std::nullopt;
+    if (*x != std::floor(*x)) {
+      ctx_.error(path, value.Mark(), path + ": expected " + expected + ", got " + node_text(value));
+      return std::nullopt;
+    }
+    if (*x < static_cast<real>(lo) || *x > static_cast<real>(hi)) {
+      ctx_.error(path, value.Mark(), path + ": value " + abbreviated(value.Scalar()) +
+                                         " is out of range; expected " + expected);
+      return std::nullopt;
+    }
+    return static_cast<index_t>(*x);
   }
 
   std::optional<real> parse_number(const std::string& path, const YAML::Node& value, Range range) {

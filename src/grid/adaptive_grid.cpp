@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
-#include "io/probes_csv.hpp"
+#include "grid/interpolation.hpp"
 
 namespace fhn {
 

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "grid/interpolation.hpp"
 #include "io/csv_resume.hpp"
 
 namespace fhn {
@@ -13,22 +14,30 @@ namespace {
 
 class ProbeWriter final : public FrameSink {
  public:
-  ProbeWriter(const std::filesystem::path& file, const std::vector<real>& positions, bool append)
-      : path_(file), positions_(positions), out_(open_csv(file, header(positions).c_str(), append)) {}
+  ProbeWriter(const std::filesystem::path& file, const std::vector<Point>& positions, int dims,
+               bool append)
+      : path_(file),
+        positions_(positions),
+        out_(open_csv(file, header(positions, dims).c_str(), append)) {}
 
   void write(const FrameView& f) override {
     std::string row = format_exact(f.t);
-    for (real p : positions_) {
-      row += "," + format_exact(interpolate_at(f.x, f.v, f.n, p));
-      row += "," + format_exact(interpolate_at(f.x, f.w, f.n, p));
+    for (const Point& p : positions_) {
+      const bool sheet = f.sheet();
+      row += "," + format_exact(sheet ? bilinear_at(*f.domain, f.v, p) : interpolate_at(f.x, f.v, f.n, p[0]));
+      row += "," + format_exact(sheet ? bilinear_at(*f.domain, f.w, p) : interpolate_at(f.x, f.w, f.n, p[0]));
     }
     put(row);
   }
 
  private:
-  static std::string header(const std::vector<real>& positions) {
+  static std::string header(const std::vector<Point>& positions, int dims) {
     std::string text = "t";
-    for (real p : positions) text += ",v@" + format_exact(p) + ",w@" + format_exact(p);
+    for (const Point& p : positions) {
+      const std::string at = dims >= 2 ? "(" + format_exact(p[0]) + " " + format_exact(p[1]) + ")"
+                                       : format_exact(p[0]);
+      text += ",v@" + at + ",w@" + at;
+    }
     return text + "\n";
   }
 
@@ -38,24 +47,16 @@ class ProbeWriter final : public FrameSink {
   }
 
   std::filesystem::path path_;
-  std::vector<real> positions_;
+  std::vector<Point> positions_;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> out_;
 };
 
 }  // namespace
 
-real interpolate_at(const real* x, const real* values, index_t n, real p) {
-  if (p <= x[0]) return values[0];
-  if (p >= x[n - 1]) return values[n - 1];
-  const index_t hi = std::upper_bound(x, x + n, p) - x;  // x[hi-1] <= p < x[hi]
-  const index_t lo = hi - 1;
-  const real s = (p - x[lo]) / (x[hi] - x[lo]);
-  return values[lo] + s * (values[hi] - values[lo]);
-}
-
 std::unique_ptr<FrameSink> make_probe_writer(const std::filesystem::path& file,
-                                             const std::vector<real>& positions, bool append) {
-  return std::make_unique<ProbeWriter>(file, positions, append);
+                                             const std::vector<Point>& positions, int dims,
+                                             bool append) {
+  return std::make_unique<ProbeWriter>(file, positions, dims, append);
 }
 
 }  // namespace fhn

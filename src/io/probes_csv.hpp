@@ -1,6 +1,7 @@
 #pragma once
 // probes.csv: t and (v, w) at fixed positions, one row per frame, flushed after every row so
-// an interrupted run keeps a valid file.
+// an interrupted run keeps a valid file. On a cable the values are linear interpolants between
+// the frame's nodes; on a sheet bilinear interpolants (grid/interpolation.hpp).
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -10,11 +11,10 @@
 
 namespace fhn {
 
+// Columns "v@<x>", "w@<x>" per probe on a cable, "v@(<x> <y>)", "w@(<x> <y>)" on a sheet.
 // `append`: continue an existing file (a restarted run).
 std::unique_ptr<FrameSink> make_probe_writer(const std::filesystem::path& file,
-                                             const std::vector<real>& positions, bool append);
-
-// Linear interpolation of values at position p on the increasing nodes x[0..n).
-real interpolate_at(const real* x, const real* values, index_t n, real p);
+                                             const std::vector<Point>& positions, int dims,
+                                             bool append);
 
 }  // namespace fhn

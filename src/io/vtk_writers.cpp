@@ -35,7 +35,9 @@
 
 #include "core/error.hpp"
 #include "core/format.hpp"
-#include "io/atomic_file.hpp"
+#include "io/pvd_collection.hpp"
+#include "schemes/scheme.hpp"
+#include "study/activation.hpp"
 
 namespace fhn {
 
@@ -127,36 +129,11 @@ void write_atomically(vtkXMLWriter* writer, const std::filesystem::path& path) {
   }
 }
 
-std::string xml_escape(const std::string& text) {
-  std::string escaped;
-  for (const char c : text) {
-    switch (c) {
-      case '&': escaped += "&amp;"; break;
-      case '<': escaped += "&lt;"; break;
-      case '>': escaped += "&gt;"; break;
-      case '"': escaped += "&quot;"; break;
-      case '\'': escaped += "&apos;"; break;
-      default: escaped += c;
-    }
-  }
-  return escaped;
-}
-
-// A ParaView collection (.pvd) around the given <DataSet .../> lines.
-std::string collection_xml(const std::string& datasets) {
-  return "<?xml version=\"1.0\"?>\n"
-         "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
-         "  <Collection>\n" +
-         datasets +
-         "  </Collection>\n"
-         "</VTKFile>\n";
-}
-
-// <name>_<index, 6 digits>.vtu
-std::string frame_file_name(const std::string& name, index_t index) {
+// <name>_<index, 6 digits>.vtu (a cable) or .vti (a sheet)
+std::string frame_file_name(const std::string& name, index_t index, bool sheet) {
   char digits[32];
   std::snprintf(digits, sizeof digits, "%06lld", static_cast<long long>(index));
-  return name + "_" + digits + ".vtu";
+  return name + "_" + digits + (sheet ? ".vti" : ".vtu");
 }
 
 // A new one-component array named name holding values[0..n), converted to ArrayT's value type.
@@ -207,64 +184,163 @@ vtkSmartPointer<vtkCellArray> lines_between_neighbours(index_t n) {
   return cells;
 }
 
-// One frame as an unstructured grid; ArrayT (vtkDoubleArray or vtkFloatArray) sets the precision
-// of the points and of v and w. The time is always float64.
+// values[0], values[stride], values[2 stride], ... (count of them).
+std::vector<real> every_nth(const real* values, index_t count, index_t stride) {
+  std::vector<real> kept(static_cast<std::size_t>(count));
+  for (index_t i = 0; i < count; ++i) kept[static_cast<std::size_t>(i)] = values[i * stride];
+  return kept;
+}
+
+// The time of a frame as field data: "TIME" is fhnsim's name; "TimeValue" is the one VTK's XML
+// readers (and so ParaView, when a frame is opened without the .pvd) take the time of a file from.
+void add_time(vtkDataObject* data, real t) {
+  data->GetFieldData()->AddArray(copy_values<vtkDoubleArray>("TIME", &t, 1));
+  data->GetFieldData()->AddArray(copy_values<vtkDoubleArray>("TimeValue", &t, 1));
+}
+
+// One cable frame as an unstructured grid of every stride-th node; ArrayT (vtkDoubleArray or
+// vtkFloatArray) sets the precision of the points and of v and w. The time is always float64.
 template <class ArrayT>
-vtkSmartPointer<vtkUnstructuredGrid> frame_grid(const FrameView& frame) {
+vtkSmartPointer<vtkUnstructuredGrid> cable_frame(const FrameView& frame, index_t stride) {
+  const index_t n = stride == 1 ? frame.n : (frame.n - 1) / stride + 1;
+  const std::vector<real> x = every_nth(frame.x, n, stride);
+  const std::vector<real> v = every_nth(frame.v, n, stride);
+  const std::vector<real> w = every_nth(frame.w, n, stride);
   auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
-  grid->SetPoints(points_on_x_axis<ArrayT>(frame.x, frame.n));
-  grid->SetCells(VTK_LINE, lines_between_neighbours(frame.n));
-  grid->GetPointData()->AddArray(copy_values<ArrayT>("v", frame.v, frame.n));
-  grid->GetPointData()->AddArray(copy_values<ArrayT>("w", frame.w, frame.n));
+  grid->SetPoints(points_on_x_axis<ArrayT>(x.data(), n));
+  grid->SetCells(VTK_LINE, lines_between_neighbours(n));
+  grid->GetPointData()->AddArray(copy_values<ArrayT>("v", v.data(), n));
+  grid->GetPointData()->AddArray(copy_values<ArrayT>("w", w.data(), n));
   grid->GetPointData()->SetActiveScalars("v");
-  // "TIME" is fhnsim's name; "TimeValue" is the one VTK's XML readers (and so ParaView, when a
-  // frame is opened without the .pvd) take the time of a file from.
-  grid->GetFieldData()->AddArray(copy_values<vtkDoubleArray>("TIME", &frame.t, 1));
-  grid->GetFieldData()->AddArray(copy_values<vtkDoubleArray>("TimeValue", &frame.t, 1));
+  add_time(grid, frame.t);
   return grid;
+}
+
+// A new one-component array of the nodes (i, j) = (s a, s b) of a sheet (i + N_x j order), the
+// kept nodes' own order being a + n_a b: every stride-th node along each axis.
+template <class ArrayT>
+vtkSmartPointer<ArrayT> sheet_values(const char* name, const real* values, const Domain& d,
+                                     index_t stride, index_t kept_x, index_t kept_y) {
+  using Value = typename ArrayT::ValueType;
+  auto array = vtkSmartPointer<ArrayT>::New();
+  array->SetName(name);
+  array->SetNumberOfTuples(kept_x * kept_y);
+  Value* out = array->GetPointer(0);
+  for (index_t b = 0; b < kept_y; ++b)
+    for (index_t a = 0; a < kept_x; ++a)
+      *out++ = static_cast<Value>(values[a * stride + d.nodes[0] * (b * stride)]);
+  return array;
+}
+
+// The nodes kept along an axis of n nodes: 0, s, 2 s, ... <= n - 1.
+index_t kept_along(index_t n, index_t stride) { return (n - 1) / stride + 1; }
+
+// An image of the sheet's grid with spacing stride dx from the origin (0, 0, 0).
+vtkSmartPointer<vtkImageData> sheet_image(const Domain& d, index_t stride) {
+  auto image = vtkSmartPointer<vtkImageData>::New();
+  image->SetDimensions(static_cast<int>(kept_along(d.nodes[0], stride)),
+                       static_cast<int>(kept_along(d.nodes[1], stride)), 1);
+  image->SetOrigin(0.0, 0.0, 0.0);
+  const real spacing = d.dx * static_cast<real>(stride);
+  image->SetSpacing(spacing, spacing, 1.0);
+  return image;
+}
+
+// One sheet frame as image data: point arrays v and w in ArrayT's precision.
+template <class ArrayT>
+vtkSmartPointer<vtkImageData> sheet_frame(const FrameView& frame, index_t stride) {
+  const Domain& d = *frame.domain;
+  auto image = sheet_image(d, stride);
+  const index_t kx = kept_along(d.nodes[0], stride), ky = kept_along(d.nodes[1], stride);
+  image->GetPointData()->AddArray(sheet_values<ArrayT>("v", frame.v, d, stride, kx, ky));
+  image->GetPointData()->AddArray(sheet_values<ArrayT>("w", frame.w, d, stride, kx, ky));
+  image->GetPointData()->SetActiveScalars("v");
+  add_time(image, frame.t);
+  return image;
 }
 
 class VtkSeriesWriter final : public FrameSink {
  public:
   VtkSeriesWriter(std::filesystem::path out_dir, std::string name, Precision precision,
-                  real resume_before_t)
-      : out_dir_(std::move(out_dir)), name_(std::move(name)), precision_(precision) {
-    create_directories_or_throw(out_dir_ / "frames");
-    if (resume_before_t >= 0.0) keep_frames_before(resume_before_t);
-  }
+                  index_t stride, real resume_before_t)
+      : out_dir_(std::move(out_dir)),
+        name_(std::move(name)),
+        precision_(precision),
+        stride_(stride),
+        collection_((create_directories_or_throw(out_dir_ / "frames"), out_dir_ / (name_ + ".pvd")),
+                    resume_before_t) {}
 
   void write(const FrameView& frame) override {
-    FHN_ASSERT(frame.n == 0 || (frame.x != nullptr && frame.v != nullptr && frame.w != nullptr));
+    FHN_ASSERT(frame.n == 0 || (frame.v != nullptr && frame.w != nullptr));
     // 1. The frame, complete on disk before the collection names it.
-    const std::string file = "frames/" + frame_file_name(name_, frame.index);
-    vtkNew<vtkXMLUnstructuredGridWriter> writer;
-    configure(writer);
-    writer->SetInputData(precision_ == Precision::float64 ? frame_grid<vtkDoubleArray>(frame)
-                                                          : frame_grid<vtkFloatArray>(frame));
-    write_atomically(writer, out_dir_ / file);
-
-    // 2. The collection with every frame so far, replaced atomically.
-    datasets_ += "    <DataSet timestep=\"" + format_exact(frame.t) +
-                 "\" group=\"\" part=\"0\" file=\"" + xml_escape(file) + "\"/>\n";
-    write_file_atomically(out_dir_ / (name_ + ".pvd"), collection_xml(datasets_));
+    const bool sheet = frame.sheet();
+    const std::string file = "frames/" + frame_file_name(name_, frame.index, sheet);
+    const bool f64 = precision_ == Precision::float64;
+    if (sheet) {
+      vtkNew<vtkXMLImageDataWriter> writer;
+      configure(writer);
+      writer->SetInputData(f64 ? sheet_frame<vtkDoubleArray>(frame, stride_)
+                               : sheet_frame<vtkFloatArray>(frame, stride_));
+      write_atomically(writer, out_dir_ / file);
+    } else {
+      vtkNew<vtkXMLUnstructuredGridWriter> writer;
+      configure(writer);
+      writer->SetInputData(f64 ? cable_frame<vtkDoubleArray>(frame, stride_)
+                               : cable_frame<vtkFloatArray>(frame, stride_));
+      write_atomically(writer, out_dir_ / file);
+    }
+    // 2. The collection names it: one write at the end of the .pvd.
+    collection_.append(frame.t, file);
   }
 
  private:
-  // A restarted run: the existing collection's frames with t < before, in order.
-  void keep_frames_before(real before) {
-    std::ifstream in(out_dir_ / (name_ + ".pvd"));
-    const std::string key = "<DataSet timestep=\"";
-    for (std::string line; std::getline(in, line);) {
-      const std::size_t at = line.find(key);
-      if (at == std::string::npos) continue;
-      if (std::strtod(line.c_str() + at + key.size(), nullptr) < before) datasets_ += line + "\n";
-    }
-  }
-
   std::filesystem::path out_dir_;
   std::string name_;
   Precision precision_;
-  std::string datasets_;  // one <DataSet .../> line per frame written, in order
+  index_t stride_;
+  PvdCollection collection_;
+};
+
+// activation.vti: the sheet's image with point arrays "activation_time" (first crossing),
+// "last_activation_time" (with output.activation.last) and "conduction_velocity"
+// (1 / |grad activation_time|); NaN where undefined. Written by finish(), atomically.
+class ActivationWriter final : public FrameSink {
+ public:
+  ActivationWriter(std::filesystem::path file, const Domain& domain, real threshold, bool last)
+      : file_(std::move(file)), map_(domain, threshold, last) {
+    if (file_.has_parent_path()) create_directories_or_throw(file_.parent_path());
+  }
+
+  void write(const FrameView& frame) override { map_.add_frame(frame.t, frame.v); }
+
+  void finish() override {
+    if (finished_ || map_.empty()) return;
+    finished_ = true;
+    const Domain& d = map_.domain();
+    auto image = sheet_image(d, 1);
+    const index_t n = d.node_count();
+    auto* points = image->GetPointData();
+    points->AddArray(copy_values<vtkDoubleArray>("activation_time", map_.first().data(), n));
+    if (map_.keeps_last())
+      points->AddArray(copy_values<vtkDoubleArray>("last_activation_time", map_.last().data(), n));
+    const std::vector<real> cv = map_.conduction_velocity();
+    points->AddArray(copy_values<vtkDoubleArray>("conduction_velocity", cv.data(), n));
+    points->SetActiveScalars("activation_time");
+    const real threshold = map_.threshold();
+    image->GetFieldData()->AddArray(copy_values<vtkDoubleArray>("THRESHOLD", &threshold, 1));
+    vtkNew<vtkXMLImageDataWriter> writer;
+    configure(writer);
+    writer->SetInputData(image);
+    write_atomically(writer, file_);
+  }
+
+  void save(SchemeState& state) const override { map_.save(state, "activation."); }
+  void restore(const SchemeState& state) override { map_.restore(state, "activation."); }
+
+ private:
+  std::filesystem::path file_;
+  ActivationMap map_;
+  bool finished_ = false;
 };
 
 class SpacetimeWriter final : public FrameSink {
@@ -402,8 +478,13 @@ class SpacetimeWriter final : public FrameSink {
 
 std::unique_ptr<FrameSink> make_vtk_series_writer(const std::filesystem::path& out_dir,
                                                   const std::string& name, Precision precision,
-                                                  real resume_before_t) {
-  return std::make_unique<VtkSeriesWriter>(out_dir, name, precision, resume_before_t);
+                                                  index_t stride, real resume_before_t) {
+  return std::make_unique<VtkSeriesWriter>(out_dir, name, precision, stride, resume_before_t);
+}
+
+std::unique_ptr<FrameSink> make_activation_writer(const std::filesystem::path& file,
+                                                  const Domain& domain, real threshold, bool last) {
+  return std::make_unique<ActivationWriter>(file, domain, threshold, last);
 }
 
 std::unique_ptr<FrameSink> make_spacetime_writer(const std::filesystem::path& file,

@@ -12,19 +12,27 @@
 
 namespace fhn {
 
-// Time series for ParaView. Frame k goes to out_dir/frames/<name>_<kkkkkk>.vtu (k = FrameView::
-// index, 6 digits): an unstructured grid of points (x, 0, 0) joined by VTK_LINE cells, point
-// arrays "v" and "w" in the given precision, field data "TIME" (and "TimeValue", the name VTK's
-// readers take a file's time from) holding t. Appended raw binary, zlib compressed.
-// After every frame out_dir/<name>.pvd is rewritten atomically and lists all frames so far with
-// their physical times, so an interrupted run still leaves a valid collection.
+// Time series for ParaView. Frame k goes to out_dir/frames/<name>_<kkkkkk>.<ext> (k = FrameView::
+// index, 6 digits) with point arrays "v" and "w" in the given precision and field data "TIME"
+// (and "TimeValue", the name VTK's readers take a file's time from) holding t; appended raw
+// binary, zlib compressed. A cable frame is a .vtu: points (x, 0, 0) joined by VTK_LINE cells;
+// a sheet frame a .vti (ImageData, origin (0, 0, 0), spacing stride dx). Only every stride-th
+// node along each axis is kept (0, s, 2s, ...; a fixed grid only).
+// After every frame out_dir/<name>.pvd names it with its physical time (PvdCollection: valid at
+// every moment, constant cost per frame), so an interrupted run still leaves a valid collection.
 // Creates out_dir/frames/ at once. Throws IoError when it cannot, or when a frame cannot be
-// written.
-// A restarted run passes resume_before_t >= 0: the existing .pvd's frames with t < resume_before_t
-// are kept and the new ones follow (frame files of the same index are overwritten).
+// written. A restarted run passes resume_before_t >= 0: the existing .pvd's frames with
+// t < resume_before_t are kept and the new ones follow (frame files of the same index are
+// overwritten).
 std::unique_ptr<FrameSink> make_vtk_series_writer(const std::filesystem::path& out_dir,
                                                   const std::string& name, Precision precision,
-                                                  real resume_before_t = -1.0);
+                                                  index_t stride = 1, real resume_before_t = -1.0);
+
+// activation.vti of a sheet (study/activation.hpp): ImageData with point arrays
+// "activation_time", "last_activation_time" (when `last`) and "conduction_velocity", field data
+// "THRESHOLD"; written by finish(). Its state rides in checkpoints (arrays "activation.*").
+std::unique_ptr<FrameSink> make_activation_writer(const std::filesystem::path& file,
+                                                  const Domain& domain, real threshold, bool last);
 
 // Kymograph of v: a vtkImageData (.vti) of dimensions (columns, frames, 1), x along the first
 // axis and t along the second; origin (x_0, t_first, 0), spacing (column dx, mean frame dt, 1);

@@ -10,13 +10,19 @@ namespace {
 [[noreturn]] void throw_not_compiled() {
   throw ConfigError(
       "VTK output is not compiled into this build (configured with -DFHN_WITH_VTK=OFF); set "
-      "output.vtk: false and output.spacetime: false, or rebuild with VTK");
+      "output.vtk: false, output.spacetime: false and output.activation.enabled: false, or "
+      "rebuild with VTK");
 }
 
 }  // namespace
 
 std::unique_ptr<FrameSink> make_vtk_series_writer(const std::filesystem::path&, const std::string&,
-                                                  Precision, real) {
+                                                  Precision, index_t, real) {
+  throw_not_compiled();
+}
+
+std::unique_ptr<FrameSink> make_activation_writer(const std::filesystem::path&, const Domain&, real,
+                                                  bool) {
   throw_not_compiled();
 }
 

@@ -1,13 +1,15 @@
 #pragma once
-// Initial profiles v(x, 0), w(x, 0) evaluated on a grid.
+// Initial profiles v(r, 0), w(r, 0) evaluated on the nodes of a domain.
 #include <vector>
 
 #include "config/config.hpp"
 
 namespace fhn {
 
-real evaluate_profile(const Profile& profile, real x);
+// The profile at position r (entries beyond the domain's axes are 0).
+real evaluate_profile(const Profile& profile, const Point& r);
 
-std::vector<real> sample_profile(const Profile& profile, const std::vector<real>& x);
+// The profile at every node of the domain, in node order (i + N_x j).
+std::vector<real> sample_profile(const Profile& profile, const Domain& domain);
 
 }  // namespace fhn

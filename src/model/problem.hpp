@@ -11,15 +11,20 @@ namespace fhn {
 struct Problem {
   ModelParams model;
   BoundarySpec boundary;
-  index_t nodes = 0;
+  Domain domain;          // the uniform grid: a cable or a sheet
+  index_t nodes = 0;      // domain.node_count()
   real dx = 0.0;
   real dt = 0.0;
-  std::vector<real> x;   // uniform grid
-  std::vector<real> v0;  // initial v, boundary conditions already applied
-  std::vector<real> w0;  // initial w
+  std::vector<real> x;    // node coordinates along x (N_x of them)
+  std::vector<real> v0;   // initial v at every node (i + N_x j), boundary conditions applied
+  std::vector<real> w0;   // initial w
   StimulusSchedule stimuli;
 };
 
 Problem make_problem(const Config& config);
+
+// The Dirichlet value that holds node `node` of a sheet, if any: the first Dirichlet side of
+// left, right, bottom, top that contains it; nullptr when the node is free.
+const BoundarySide* dirichlet_side(const BoundarySpec& boundary, const Domain& domain, index_t node);
 
 }  // namespace fhn

@@ -5,26 +5,40 @@
 
 namespace fhn {
 
-StimulusSchedule::StimulusSchedule(const std::vector<Stimulus>& stimuli, real dx, index_t nodes,
+namespace {
+
+// The node indices [first, last] of the grid x_i = i dx, i = 0..nodes-1, with lo <= x_i <= hi
+// (a node on an edge counts as inside).
+void nodes_within(real lo, real hi, real dx, index_t nodes, index_t& first, index_t& last) {
+  const real slack = 1e-9 * dx;
+  first = std::max<index_t>(0, static_cast<index_t>(std::ceil((lo - slack) / dx)));
+  last = std::min<index_t>(nodes - 1, static_cast<index_t>(std::floor((hi + slack) / dx)));
+}
+
+}  // namespace
+
+StimulusSchedule::StimulusSchedule(const std::vector<Stimulus>& stimuli, const Domain& domain,
                                    real dt)
-    : tolerance_(1e-6 * dt), dt_(dt) {
+    : row_(domain.nodes[0]), tolerance_(1e-6 * dt), dt_(dt) {
   for (const Stimulus& s : stimuli) {
-    // Nodes with x_min <= i dx <= x_max (a node on an edge counts as inside).
-    const real slack = 1e-9 * dx;
     NodeStimulus ns;
-    ns.first = std::max<index_t>(0, static_cast<index_t>(std::ceil((s.x_min - slack) / dx)));
-    ns.last = std::min<index_t>(nodes - 1, static_cast<index_t>(std::floor((s.x_max + slack) / dx)));
+    nodes_within(s.x_min, s.x_max, domain.dx, domain.nodes[0], ns.first, ns.last);
+    if (domain.dims >= 2)
+      nodes_within(s.y_min, s.y_max, domain.dx, domain.nodes[1], ns.first_y, ns.last_y);
     ns.spec = s;
     stimuli_.push_back(ns);
   }
 }
 
 void StimulusSchedule::currents(real t, real weight_now, real weight_next, real* current) const {
-  for (const NodeStimulus& s : stimuli_)
-    for (index_t i = s.first; i <= s.last; ++i) current[i] = 0.0;
+  auto each_node = [&](const NodeStimulus& s, auto&& f) {
+    for (index_t j = s.first_y; j <= s.last_y; ++j)
+      for (index_t i = s.first; i <= s.last; ++i) f(current[i + row_ * j]);
+  };
+  for (const NodeStimulus& s : stimuli_) each_node(s, [](real& c) { c = 0.0; });
   for (const NodeStimulus& s : stimuli_) {
     const real weight = stimulus_weight(s.spec, t, dt_, tolerance_, weight_now, weight_next);
-    for (index_t i = s.first; i <= s.last; ++i) current[i] += weight * s.spec.amplitude;
+    each_node(s, [&](real& c) { c += weight * s.spec.amplitude; });
   }
 }
 

@@ -4,15 +4,23 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "grid/domain.hpp"
 #include "model/fhn.hpp"
 
 namespace fhn {
 
-// A stimulus resolved onto a uniform grid: nodes [first, last] inclusive get `amplitude`.
+// A stimulus resolved onto a uniform grid: the nodes (i, j) with i in [first, last] and j in
+// [first_y, last_y] (inclusive; j = 0 on a cable) get `amplitude`.
 struct NodeStimulus {
   index_t first = 0;
   index_t last = -1;  // last < first: the region holds no node
+  index_t first_y = 0;
+  index_t last_y = 0;
   Stimulus spec;
+
+  FHN_HOST_DEVICE bool covers(index_t i, index_t j) const {
+    return i >= first && i <= last && j >= first_y && j <= last_y;
+  }
 };
 
 // Is the stimulus switched on at time t? On during [start + j period, start + j period + duration)
@@ -50,28 +58,32 @@ FHN_HOST_DEVICE inline real stimulus_term(const StimulusTable& st, const NodeSti
          s.spec.amplitude;
 }
 
-// I_i = 0 + a_1 w_1 + a_2 w_2 + ... over the stimuli covering node i, in table order (the order
-// of StimulusSchedule::currents).
-FHN_HOST_DEVICE inline real stimulus_current(const StimulusTable& st, index_t i, real t,
+// I_ij = 0 + a_1 w_1 + a_2 w_2 + ... over the stimuli covering node (i, j), in table order (the
+// order of StimulusSchedule::currents); j = 0 on a cable.
+FHN_HOST_DEVICE inline real stimulus_current(const StimulusTable& st, index_t i, index_t j, real t,
                                              real weight_now, real weight_next) {
   real sum = 0.0;
-  for (int j = 0; j < st.count; ++j) {
-    const NodeStimulus& s = st.table[j];
-    if (i >= s.first && i <= s.last) sum += stimulus_term(st, s, t, weight_now, weight_next);
+  for (int m = 0; m < st.count; ++m) {
+    const NodeStimulus& s = st.table[m];
+    if (s.covers(i, j)) sum += stimulus_term(st, s, t, weight_now, weight_next);
   }
   return sum;
+}
+FHN_HOST_DEVICE inline real stimulus_current(const StimulusTable& st, index_t i, real t,
+                                             real weight_now, real weight_next) {
+  return stimulus_current(st, i, 0, t, weight_now, weight_next);
 }
 
 class StimulusSchedule {
  public:
   StimulusSchedule() = default;
-  StimulusSchedule(const std::vector<Stimulus>& stimuli, real dx, index_t nodes, real dt);
+  StimulusSchedule(const std::vector<Stimulus>& stimuli, const Domain& domain, real dt);
 
   bool active(const NodeStimulus& s, real t) const {
     return stimulus_active(s.spec, t, tolerance_);
   }
 
-  // current[i] = sum over the stimuli covering node i, in order, of amplitude * weight (see
+  // current[node] = sum over the stimuli covering the node, in order, of amplitude * weight (see
   // stimulus_weight); touches only the stimulated nodes (zero elsewhere stays zero).
   void currents(real t, real weight_now, real weight_next, real* current) const;
 
@@ -82,6 +94,7 @@ class StimulusSchedule {
 
  private:
   std::vector<NodeStimulus> stimuli_;
+  index_t row_ = 0;  // N_x: node = i + N_x j
   real tolerance_ = 0.0;
   real dt_ = 0.0;
 };

@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <csignal>
 #include <chrono>
 #include <cstring>
@@ -65,7 +66,8 @@ void prepare_output_dir(const fs::path& dir, const std::string& name, bool clean
   if (clean_frames && fs::is_directory(frames)) {
     for (const auto& entry : fs::directory_iterator(frames, ec)) {
       const std::string file = entry.path().filename().string();
-      if (file.rfind(name + "_", 0) == 0 && entry.path().extension() == ".vtu")
+      const auto ext = entry.path().extension();
+      if (file.rfind(name + "_", 0) == 0 && (ext == ".vtu" || ext == ".vti"))
         fs::remove(entry.path(), ec);
     }
   }
@@ -90,14 +92,16 @@ class OutputFolderWatch final : public FrameSink {
 // Writes checkpoints of the running scheme and keeps the two most recent.
 class CheckpointWriter {
  public:
-  CheckpointWriter(fs::path dir, const Config& c, const Scheme& scheme)
-      : dir_(std::move(dir)), config_(c), scheme_(scheme), digest_(config_digest(c)) {}
+  CheckpointWriter(fs::path dir, const Config& c, const Scheme& scheme,
+                   const std::vector<FrameSink*>& sinks)
+      : dir_(std::move(dir)), config_(c), scheme_(scheme), sinks_(sinks), digest_(config_digest(c)) {}
 
   void write() {
     Checkpoint checkpoint;
     checkpoint.digest = digest_;
     checkpoint.scheme = scheme_.name();
     checkpoint.state = scheme_.save_state();
+    for (const FrameSink* sink : sinks_) sink->save(checkpoint.state);
     checkpoint.dt = config_.time.dt;
     checkpoint.t = static_cast<real>(checkpoint.state.step) * config_.time.dt;
     const fs::path file = checkpoint_path(dir_, config_.name, checkpoint.state.step);
@@ -115,6 +119,7 @@ class CheckpointWriter {
   fs::path dir_;
   const Config& config_;
   const Scheme& scheme_;
+  const std::vector<FrameSink*>& sinks_;
   std::string digest_;
   std::vector<fs::path> written_;
 };
@@ -157,15 +162,64 @@ std::string instability_hint(const Config& c) {
   if (c.scheme.type == SchemeType::crank_nicolson)
     return "time.dt = " + format_exact(c.time.dt) +
            " may be too large for Newton to track the solution; try a smaller time.dt";
-  // The odd-even mode grows by |1 - dt (4 D / dx^2 - f'(v))| per step, and f'(v) reaches
-  // -(1 - a) where v = 1 (excited regions): stability there needs dt <= 2 / (4 D/dx^2 + 1 - a).
+  // The odd-even (checkerboard) mode grows by |1 - dt (4 d D / dx^2 - f'(v))| per step on d
+  // axes, and f'(v) reaches -(1 - a) where v = 1 (excited regions): stability there needs
+  // dt <= 2 / (4 d D/dx^2 + 1 - a).
   const real h2 = c.domain.dx * c.domain.dx;
-  const real diffusion_limit = h2 / (2.0 * c.model.diffusion);
-  const real excited_limit = 2.0 / (4.0 * c.model.diffusion / h2 + 1.0 - c.model.a);
-  return "time.dt = " + format_exact(c.time.dt) +
-         " may be too large: forward Euler needs dt <= dx^2/(2 D) = " + format_exact(diffusion_limit) +
-         " for diffusion alone, and dt <= 2/(4 D/dx^2 + 1 - a) = " + format_exact(excited_limit) +
+  const real d = static_cast<real>(c.domain.dims);
+  const real diffusion_limit = h2 / (2.0 * d * c.model.diffusion);
+  const real excited_limit = 2.0 / (4.0 * d * c.model.diffusion / h2 + 1.0 - c.model.a);
+  const std::string four_d = c.domain.dims >= 2 ? "8" : "4";
+  return "time.dt = " + format_exact(c.time.dt) + " may be too large: forward Euler needs dt <= " +
+         (c.domain.dims >= 2 ? "dx^2/(4 D) = " : "dx^2/(2 D) = ") + format_exact(diffusion_limit) +
+         " for diffusion alone, and dt <= 2/(" + four_d + " D/dx^2 + 1 - a) = " +
+         format_exact(excited_limit) +
          " where v is near 1 (the reaction term's slope f'(1) = a - 1); try a smaller time.dt";
+}
+
+// "12.3 MB", "4.5 GB".
+std::string human_bytes(real bytes) {
+  const char* units[] = {"B", "kB", "MB", "GB", "TB"};
+  int u = 0;
+  while (bytes >= 1000.0 && u < 4) {
+    bytes /= 1000.0;
+    ++u;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+  return text;
+}
+
+// Says in run.log and on stderr how much the frames of this run will take (before compression:
+// an upper bound), and warns before the first step when that exceeds the free disk space.
+void announce_output_size(const Config& c, const fs::path& dir, index_t resume_step, RunLog& log,
+                          bool quiet) {
+  if (!c.output.vtk) return;
+  const index_t every = c.output.every_steps;
+  const index_t frames = c.time.steps / every - (resume_step + every - 1) / every + 1 +
+                         (c.time.steps % every != 0 ? 1 : 0);
+  // Nodes kept per frame, and bytes per node: v, w (and a cable's points and line cells).
+  index_t kept = 1;
+  for (int a = 0; a < c.domain.dims; ++a) kept *= (c.domain.nodes[a] - 1) / c.output.stride + 1;
+  const real value = c.output.precision == Precision::float64 ? 8.0 : 4.0;
+  const real per_node = c.domain.dims >= 2 ? 2.0 * value : 5.0 * value + 25.0;
+  const real per_frame = static_cast<real>(kept) * per_node;
+  const real total = per_frame * static_cast<real>(frames);
+  const std::string line = "output: " + std::to_string(frames) + " frames x " +
+                           human_bytes(per_frame) + " = " + human_bytes(total) +
+                           " at most (before compression) in " + dir.string();
+  log.line(line);
+  if (!quiet) std::fprintf(stderr, "fhn: %s\n", line.c_str());
+  std::error_code ec;
+  const fs::space_info space = fs::space(dir, ec);
+  if (!ec && total > static_cast<real>(space.available)) {
+    const std::string warning = "warning: the frames may not fit: " + human_bytes(total) +
+                                " against " + human_bytes(static_cast<real>(space.available)) +
+                                " free; raise output.every, set output.stride or output.precision: "
+                                "float32, or free disk space";
+    log.line(warning);
+    std::fprintf(stderr, "fhn: %s\n", warning.c_str());
+  }
 }
 
 JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string& status,
@@ -177,7 +231,8 @@ JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string
       .add("scheme", name_of(scheme_type_names(), c.scheme.type))
       .add("backend", name_of(backend_names(), c.scheme.backend))
       .add("description", scheme.name())
-      .add("nodes", c.domain.nodes)
+      .add("dims", static_cast<index_t>(c.domain.dims))
+      .add("nodes", c.domain.node_count())
       .add("dx", c.domain.dx)
       .add("dt", c.time.dt)
       .add("steps", loop.steps)
@@ -188,7 +243,7 @@ JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string
   // Node-steps actually computed: the moving grid's own count, else steps x nodes.
   const GridStats* grid = scheme.grid_stats();
   const real node_steps = grid ? grid->node_steps()
-                               : static_cast<real>(loop.steps) * static_cast<real>(c.domain.nodes);
+                               : static_cast<real>(loop.steps) * static_cast<real>(c.domain.node_count());
   if (node_steps > 0)
     s.add("ns_per_node_step", 1e9 * loop.step_seconds / node_steps);
   else
@@ -285,31 +340,39 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
     log.line("restarted from " + options.restart.string() + " at t = " + format_exact(resume_t) +
              " (step " + std::to_string(resume_step) + ")");
   log.line("scheme: " + scheme->name());
-  log.line("grid: " + std::to_string(c.domain.nodes) + " nodes, dx = " + format_exact(c.domain.dx) +
-           ", length = " + format_exact(c.domain.length) +
+  for (const std::string& note : c.notes) log.line("override: " + note);
+  log.line("grid: " + c.domain.summary() +
            (scheme->grid_stats() ? " (the base grid; the adaptive grid is a subset, see grid.csv)"
                                  : ""));
   log.line("time: dt = " + format_exact(c.time.dt) + ", end = " + format_exact(c.time.end) + ", " +
            std::to_string(c.time.steps) + " steps, a frame every " +
            std::to_string(c.output.every_steps) + " steps");
+  announce_output_size(c, dir, resume_step, log, options.quiet);
 
   // 4. Writers, in the order they see each frame.
   const real resume_before = restart ? resume_t - 1e-9 * c.time.dt : -1.0;
   std::vector<std::unique_ptr<FrameSink>> owned;
   owned.push_back(std::make_unique<OutputFolderWatch>(dir));
   if (c.output.vtk)
-    owned.push_back(make_vtk_series_writer(dir, c.name, c.output.precision, resume_before));
+    owned.push_back(
+        make_vtk_series_writer(dir, c.name, c.output.precision, c.output.stride, resume_before));
   if (c.output.spacetime)  // columns from the base grid, also when the scheme's grid moves
     owned.push_back(make_spacetime_writer(dir / "spacetime.vti", 4096, resume_before, problem.x));
   if (!c.output.probes.empty())
-    owned.push_back(make_probe_writer(dir / "probes.csv", c.output.probes, restart));
+    owned.push_back(make_probe_writer(dir / "probes.csv", c.output.probes, c.domain.dims, restart));
   if (const GridStats* grid = scheme->grid_stats())
     owned.push_back(make_grid_writer(dir / "grid.csv", *grid, restart ? resume_step : -1));
-  auto tracker = std::make_unique<FrontTracker>(c.domain.length);
+  if (c.output.activation.enabled)
+    owned.push_back(make_activation_writer(dir / "activation.vti", c.domain,
+                                           c.output.activation.threshold, c.output.activation.last));
+  std::unique_ptr<FrontTracker> tracker;
+  if (c.domain.dims == 1) tracker = std::make_unique<FrontTracker>(c.domain.length[0]);
   std::vector<FrameSink*> sinks;
   for (auto& sink : owned) sinks.push_back(sink.get());
-  sinks.push_back(tracker.get());
+  if (tracker) sinks.push_back(tracker.get());
   if (newton_log) sinks.push_back(newton_log.get());
+  if (restart)
+    for (FrameSink* sink : sinks) sink->restore(checkpoint.state);
 
   // 5. The time loop, with checkpoints and SIGINT/SIGTERM turned into a clean stop; whatever
   // happens, the writers close their files and summary.json says how the run ended.
@@ -317,10 +380,11 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   settings.total_steps = c.time.steps;
   settings.frame_every = c.output.every_steps;
   settings.dt = c.time.dt;
+  settings.domain = &problem.domain;
   settings.instability_hint = instability_hint(c);
   settings.first_frame_index = (resume_step + c.output.every_steps - 1) / c.output.every_steps;
   settings.checkpoint_every = c.output.checkpoint_every_steps;
-  CheckpointWriter checkpoints(dir, c, *scheme);
+  CheckpointWriter checkpoints(dir, c, *scheme, sinks);
   settings.checkpoint = [&checkpoints] { checkpoints.write(); };
   const InterruptGuard interrupt;
   settings.interrupted = interrupt.flag();
@@ -361,7 +425,8 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   summary.frames = loop.frames;
   summary.wall_seconds = std::chrono::duration<double>(Clock::now() - started).count();
   write_file_atomically(dir / "summary.json",
-                        make_summary(c, *scheme, "ok", loop, summary.wall_seconds, tracker->speed())
+                        make_summary(c, *scheme, "ok", loop, summary.wall_seconds,
+                                     tracker ? tracker->speed() : std::nullopt)
                                 .str(2) +
                             "\n");
   log.line("done: " + std::to_string(loop.steps) + " steps, " + std::to_string(loop.frames) +

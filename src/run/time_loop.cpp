@@ -10,14 +10,15 @@ namespace fhn {
 namespace {
 
 void emit_frame(Scheme& scheme, index_t index, const std::vector<FrameSink*>& sinks,
-                Snapshot& snap) {
+                const Domain* domain, Snapshot& snap) {
   scheme.snapshot(snap);
   FrameView view;
   view.index = index;
   view.step = snap.step;
   view.t = snap.t;
   view.n = static_cast<index_t>(snap.v.size());
-  view.x = snap.x.data();
+  view.domain = domain;
+  view.x = view.sheet() ? nullptr : snap.x.data();
   view.v = snap.v.data();
   view.w = snap.w.data();
   for (FrameSink* sink : sinks) sink->write(view);
@@ -29,10 +30,13 @@ void emit_frame(Scheme& scheme, index_t index, const std::vector<FrameSink*>& si
   scheme.snapshot(snap);
   const real t_good = static_cast<real>(last_good_step) * s.dt;
   const real t_bad = static_cast<real>(snap.step) * s.dt;
+  const std::string where =
+      s.domain && s.domain->dims >= 2
+          ? s.domain->describe_node(node)
+          : "x = " + format_exact(snap.x[node]) + " (node " + std::to_string(node) + ")";
   throw NumericalError("the solution stopped being finite: v = " + format_exact(snap.v[node]) +
-                       ", w = " + format_exact(snap.w[node]) + " at x = " +
-                       format_exact(snap.x[node]) + " (node " + std::to_string(node) +
-                       "), appeared between t = " + format_exact(t_good) + " and t = " +
+                       ", w = " + format_exact(snap.w[node]) + " at " + where +
+                       ", appeared between t = " + format_exact(t_good) + " and t = " +
                        format_exact(t_bad) + " (steps " + std::to_string(last_good_step) + " to " +
                        std::to_string(snap.step) + ")" +
                        (s.instability_hint.empty() ? "" : ". Hint: " + s.instability_hint));
@@ -48,7 +52,7 @@ void run_time_loop(Scheme& scheme, const LoopSettings& s, const std::vector<Fram
   index_t last_good = start;
   index_t frame_index = s.first_frame_index;
   auto frame = [&] {
-    emit_frame(scheme, frame_index++, sinks, result.last);
+    emit_frame(scheme, frame_index++, sinks, s.domain, result.last);
     ++result.frames;
   };
   if (start % s.frame_every == 0) frame();
@@ -62,6 +66,7 @@ void run_time_loop(Scheme& scheme, const LoopSettings& s, const std::vector<Fram
     const index_t target = std::min({next_frame, next_check, next_checkpoint, s.total_steps});
     const auto t0 = Clock::now();
     scheme.advance(target - step);
+    scheme.synchronize();  // the clock covers the steps themselves, not just their launch
     result.step_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
     step = target;
     result.steps = step - start;

@@ -17,6 +17,7 @@ struct LoopSettings {
   index_t frame_every = 1;   // steps between frames (a frame is also written at the end)
   index_t check_every = 50;  // steps between NaN/Inf checks (and at every frame)
   real dt = 0.0;
+  const Domain* domain = nullptr;  // the grid, handed to the sinks with every frame
   std::string instability_hint;  // appended to the NaN/Inf message
   index_t first_frame_index = 0;  // frames an interrupted earlier part of the run already wrote
   index_t checkpoint_every = 0;   // steps between checkpoints (0: none)

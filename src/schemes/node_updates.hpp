@@ -3,6 +3,7 @@
 // inline functions: the CPU loops and the CUDA kernels call exactly these, so both backends
 // evaluate the same expressions in the same order.
 #include "config/config.hpp"
+#include "grid/domain.hpp"
 #include "model/fhn.hpp"
 #include "schemes/crank_nicolson_point.hpp"
 
@@ -171,6 +172,104 @@ inline void cn_off_diagonals(const NodeParams& q, real* lower, real* upper) {
     lower[i] = row.lower;
     upper[i] = row.upper;
   }
+}
+
+// ---- Sheets -------------------------------------------------------------------------------------
+// Node (i, j) of an N_x x N_y sheet is u[i + N_x j]. The 5-point Laplacian is the cable's second
+// difference along each axis, summed:
+//   D (L_h u)_ij = D [d_xx + d_yy] / h^2,  d_xx = u_{i-1,j} - 2 u_ij + u_{i+1,j},  d_yy likewise;
+// at a no-flux side the mirrored ghost node gives d = 2 (u_inner - u_side), as on a cable. For a
+// planar wave (u constant along y) d_yy is exactly 0, so a sheet's row equals the cable bit for bit.
+// A Dirichlet side holds v at its value; at a corner the first Dirichlet side of left, right,
+// bottom, top wins (as dirichlet_side in model/problem.hpp).
+struct SheetParams {
+  index_t nx = 0, ny = 0;
+  real k = 0.0;  // dt
+  real r = 0.0;  // D / h^2
+  real a = 0.0, epsilon = 0.0, gamma = 0.0;
+  BoundaryType side[4] = {BoundaryType::no_flux, BoundaryType::no_flux, BoundaryType::no_flux,
+                          BoundaryType::no_flux};  // left (x = 0), right, bottom (y = 0), top
+  real side_value[4] = {0.0, 0.0, 0.0, 0.0};
+};
+
+inline SheetParams sheet_params(const ModelParams& m, const BoundarySpec& bc, const Domain& d,
+                                real dt) {
+  SheetParams q;
+  q.nx = d.nodes[0];
+  q.ny = d.nodes[1];
+  q.k = dt;
+  q.r = m.diffusion / (d.dx * d.dx);
+  q.a = m.a;
+  q.epsilon = m.epsilon;
+  q.gamma = m.gamma;
+  const BoundarySide* sides[4] = {&bc.left, &bc.right, &bc.bottom, &bc.top};
+  for (int s = 0; s < 4; ++s) {
+    q.side[s] = sides[s]->type;
+    q.side_value[s] = sides[s]->value;
+  }
+  return q;
+}
+
+// The second difference along one axis from the values below, at and above a node; `first` and
+// `last` say the node is on the axis's low or high side (the mirrored ghost node).
+FHN_HOST_DEVICE inline real axis_difference(real below, real centre, real above, bool first,
+                                            bool last) {
+  if (first) return 2.0 * (above - centre);
+  if (last) return 2.0 * (below - centre);
+  return below - 2.0 * centre + above;
+}
+
+// D (L_h u)_ij from the four neighbours' values (those across a side are ignored there).
+FHN_HOST_DEVICE inline real sheet_diffusion_of(real west, real east, real south, real north,
+                                               real centre, index_t i, index_t j,
+                                               const SheetParams& q) {
+  return q.r * (axis_difference(west, centre, east, i == 0, i == q.nx - 1) +
+                axis_difference(south, centre, north, j == 0, j == q.ny - 1));
+}
+
+// D (L_h u)_ij at any node of the array u.
+FHN_HOST_DEVICE inline real sheet_diffusion(const real* u, index_t i, index_t j,
+                                            const SheetParams& q) {
+  const index_t c = i + q.nx * j;
+  const real west = i > 0 ? u[c - 1] : 0.0;
+  const real east = i < q.nx - 1 ? u[c + 1] : 0.0;
+  const real south = j > 0 ? u[c - q.nx] : 0.0;
+  const real north = j < q.ny - 1 ? u[c + q.nx] : 0.0;
+  return sheet_diffusion_of(west, east, south, north, u[c], i, j, q);
+}
+
+// Whether a Dirichlet side holds node (i, j), and its value.
+FHN_HOST_DEVICE inline bool sheet_dirichlet(index_t i, index_t j, const SheetParams& q, real& value) {
+  const bool on[4] = {i == 0, i == q.nx - 1, j == 0, j == q.ny - 1};
+  for (int s = 0; s < 4; ++s)
+    if (on[s] && q.side[s] == BoundaryType::dirichlet) {
+      value = q.side_value[s];
+      return true;
+    }
+  return false;
+}
+
+// Forward Euler at an interior node (0 < i < N_x - 1, 0 < j < N_y - 1), branch-free:
+//   v+ = v + k (D (L_h v)_ij + f(v) - w + I),  w+ = w + k eps (v - gamma w).
+FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_sheet_interior_node(const real* v,
+                                                                        const real* w, real current,
+                                                                        index_t c,
+                                                                        const SheetParams& q) {
+  const real vc = v[c];
+  const real d = (v[c - 1] - 2.0 * vc + v[c + 1]) + (v[c - q.nx] - 2.0 * vc + v[c + q.nx]);
+  return explicit_point_update(vc, w[c], q.r * d, current, q.a, q.epsilon, q.gamma, q.k);
+}
+
+// Forward Euler at any node; a Dirichlet side then holds v at its value (w follows its ODE).
+FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_sheet_node(const real* v, const real* w,
+                                                               real current, index_t i, index_t j,
+                                                               const SheetParams& q) {
+  const index_t c = i + q.nx * j;
+  ExplicitPointUpdate out = explicit_point_update(v[c], w[c], sheet_diffusion(v, i, j, q), current,
+                                                  q.a, q.epsilon, q.gamma, q.k);
+  real held = 0.0;
+  if (sheet_dirichlet(i, j, q, held)) out.v = held;
+  return out;
 }
 
 }  // namespace fhn

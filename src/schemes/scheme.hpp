@@ -42,7 +42,9 @@ class Scheme {
   virtual index_t node_count() const = 0;
   // Steps taken so far; the state is at t = steps_done() * dt.
   virtual index_t steps_done() const = 0;
+  // May return before the work is done (a device scheme queues it); synchronize() waits for it.
   virtual void advance(index_t steps) = 0;
+  virtual void synchronize() const {}
   virtual void snapshot(Snapshot& out) const = 0;
   // Index of the first node whose v or w is NaN or infinite, or -1 when all are finite.
   virtual index_t first_non_finite() const = 0;

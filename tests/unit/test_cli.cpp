@@ -57,7 +57,7 @@ TEST_CASE("fhn validate reports config errors with exit code 2") {
   const std::string good = write_text(dir / "good.yaml", kSmall);
   const auto ok = run_cli(with_build_outputs({"validate", good}));
   CHECK(ok.code == 0);
-  CHECK(contains(ok.out, "small: explicit on cpu, 41 nodes (dx = 0.5), dt = 0.1, 20 steps to t = 2, 5 frames"));
+  CHECK(contains(ok.out, "small: explicit on cpu, 41 nodes, dx = 0.5, length = 20, dt = 0.1, 20 steps to t = 2, 5 frames"));
 
   const auto unstable = run_cli(with_build_outputs({"validate", good, "--set", "time.dt=0.2"}));
   CHECK(unstable.code == 2);

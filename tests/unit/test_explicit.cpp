@@ -72,18 +72,18 @@ TEST_CASE("first-order no-flux copies the neighbour, Dirichlet holds the value")
 TEST_CASE("a stimulus adds dt * amplitude while it is on") {
   fhn::Problem p = five_node_problem();
   fhn::Stimulus on{1.5, 2.5, 0.0, 1.0, 0.5, 0.0, 1};
-  p.stimuli = fhn::StimulusSchedule({on}, p.dx, p.nodes, p.dt);
+  p.stimuli = fhn::StimulusSchedule({on}, fhn::cable(p.nodes, p.dx), p.dt);
   check_values(one_step(p).v, {0.08, 0.49, 0.93, 0.49, 0.08});
 
   fhn::Stimulus later{1.5, 2.5, 0.1, 1.0, 0.5, 0.0, 1};  // starts after the first step
-  p.stimuli = fhn::StimulusSchedule({later}, p.dx, p.nodes, p.dt);
+  p.stimuli = fhn::StimulusSchedule({later}, fhn::cable(p.nodes, p.dx), p.dt);
   check_values(one_step(p).v, {0.08, 0.49, 0.88, 0.49, 0.08});
 }
 
 TEST_CASE("stimulus schedule: pulses, periods and edges on step boundaries") {
   const double dt = 0.1;
   fhn::Stimulus s{0.0, 1.0, 1.0, 0.5, 1.0, 2.0, 3};  // on [1, 1.5), [3, 3.5), [5, 5.5)
-  const fhn::StimulusSchedule schedule({s}, 0.5, 11, dt);
+  const fhn::StimulusSchedule schedule({s}, fhn::cable(11, 0.5), dt);
   const fhn::NodeStimulus& ns = schedule.stimuli().front();
   CHECK(ns.first == 0);
   CHECK(ns.last == 2);  // x = 0, 0.5, 1.0

@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "config/loader.hpp"
-#include "io/probes_csv.hpp"
+#include "grid/interpolation.hpp"
 #include "model/problem.hpp"
 #include "run/time_loop.hpp"
 #include "study/front_tracker.hpp"
@@ -50,7 +50,7 @@ TEST_CASE("the travelling pulse runs at 0.627 (a = 0.01, eps = 0.01, gamma = 2)"
   // dx = 0.5, 0.6256 at 0.25, 0.6267 at 0.125).
   const fhn::Config c = fhn::load_config(fhn::test::source_path("configs/pulse_split.yaml"),
                                          {"domain.dx=0.25", "time.dt=0.025", "time.end=150"});
-  fhn::FrontTracker tracker(c.domain.length);
+  fhn::FrontTracker tracker(c.domain.length[0]);
   run(c, {&tracker});
   const auto front = tracker.speed();
   REQUIRE(front.has_value());
@@ -97,7 +97,7 @@ TEST_CASE("a current stimulus at the left end launches a pulse travelling right"
       "initial: {v: {type: constant, value: 0}}\n"
       "stimulus:\n  - {x_min: 0, x_max: 5, start: 5, duration: 2, amplitude: 0.5}\n"
       "time: {end: 250, dt: 0.1}\n");
-  fhn::FrontTracker tracker(c.domain.length);
+  fhn::FrontTracker tracker(c.domain.length[0]);
   SpikeRecorder spikes({100.0});
   run(c, {&tracker, &spikes});
   const auto front = tracker.speed();
@@ -113,7 +113,7 @@ TEST_CASE("a subthreshold stimulus decays without launching a pulse") {
       "stimulus:\n  - {x_min: 0, x_max: 1, start: 0, duration: 0.5, amplitude: 0.02}\n"
       "time: {end: 100, dt: 0.1}\n");
   SpikeRecorder spikes({20.0, 100.0});
-  fhn::FrontTracker tracker(c.domain.length);
+  fhn::FrontTracker tracker(c.domain.length[0]);
   run(c, {&spikes, &tracker});
   CHECK(spikes.spikes(0).empty());
   CHECK_FALSE(tracker.speed().has_value());

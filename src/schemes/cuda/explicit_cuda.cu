@@ -41,6 +41,7 @@ class ExplicitCuda final : public Scheme {
     }
   }
 
+  void synchronize() const override { FHN_CUDA_CHECK(cudaDeviceSynchronize()); }
   void snapshot(Snapshot& out) const override { fields_.download(problem_, step_, out); }
   index_t first_non_finite() const override { return fields_.first_non_finite(); }
   SchemeState save_state() const override {

@@ -1,0 +1,34 @@
+#include "grid/interpolation.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace fhn {
+
+real interpolate_at(const real* x, const real* values, index_t n, real p) {
+  if (p <= x[0]) return values[0];
+  if (p >= x[n - 1]) return values[n - 1];
+  const index_t hi = std::upper_bound(x, x + n, p) - x;  // x[hi-1] <= p < x[hi]
+  const index_t lo = hi - 1;
+  const real s = (p - x[lo]) / (x[hi] - x[lo]);
+  return values[lo] + s * (values[hi] - values[lo]);
+}
+
+real bilinear_at(const Domain& d, const real* values, const Point& p) {
+  // The cell index and the fraction along one axis: p = (k + s) h, 0 <= k <= N - 2, s in [0, 1].
+  auto locate = [&](int axis, index_t& k, real& s) {
+    const real u = std::clamp(p[axis] / d.dx, 0.0, static_cast<real>(d.nodes[axis] - 1));
+    k = std::min(static_cast<index_t>(std::floor(u)), d.nodes[axis] - 2);
+    s = u - static_cast<real>(k);
+  };
+  index_t i = 0, j = 0;
+  real s = 0.0, r = 0.0;
+  locate(0, i, s);
+  locate(1, j, r);
+  const index_t nx = d.nodes[0];
+  const real* c = values + i + nx * j;
+  return (1.0 - s) * (1.0 - r) * c[0] + s * (1.0 - r) * c[1] + (1.0 - s) * r * c[nx] +
+         s * r * c[nx + 1];
+}
+
+}  // namespace fhn

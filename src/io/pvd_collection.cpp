@@ -1,0 +1,96 @@
+#include "io/pvd_collection.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+
+#include "core/error.hpp"
+#include "core/format.hpp"
+#include "io/atomic_file.hpp"
+
+namespace fhn {
+namespace {
+
+constexpr const char* kHead =
+    "<?xml version=\"1.0\"?>\n"
+    "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+    "  <Collection>\n";
+constexpr const char* kTail =
+    "  </Collection>\n"
+    "</VTKFile>\n";
+
+std::string xml_escape(const std::string& text) {
+  std::string escaped;
+  for (const char c : text) {
+    switch (c) {
+      case '&': escaped += "&amp;"; break;
+      case '<': escaped += "&lt;"; break;
+      case '>': escaped += "&gt;"; break;
+      case '"': escaped += "&quot;"; break;
+      case '\'': escaped += "&apos;"; break;
+      default: escaped += c;
+    }
+  }
+  return escaped;
+}
+
+// The <DataSet> lines of an existing collection with t < before, in order.
+std::string datasets_before(const std::filesystem::path& file, real before) {
+  std::string kept;
+  std::ifstream in(file);
+  const std::string key = "<DataSet timestep=\"";
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t at = line.find(key);
+    if (at == std::string::npos) continue;
+    if (std::strtod(line.c_str() + at + key.size(), nullptr) < before) kept += line + "\n";
+  }
+  return kept;
+}
+
+// Writes all of `text` at `offset`; false (errno set) when the system wrote less.
+bool write_at(int fd, const std::string& text, long long offset) {
+  const ssize_t written = ::pwrite(fd, text.data(), text.size(), static_cast<off_t>(offset));
+  if (written == static_cast<ssize_t>(text.size())) return true;
+  if (written >= 0) errno = ENOSPC;  // a short write: the disk or the size limit is full
+  return false;
+}
+
+}  // namespace
+
+std::string pvd_dataset_line(real t, const std::string& relative_file) {
+  return "    <DataSet timestep=\"" + format_exact(t) + "\" group=\"\" part=\"0\" file=\"" +
+         xml_escape(relative_file) + "\"/>\n";
+}
+
+PvdCollection::PvdCollection(std::filesystem::path file, real keep_before_t)
+    : file_(std::move(file)) {
+  const std::string kept = keep_before_t >= 0.0 ? datasets_before(file_, keep_before_t) : "";
+  write_file_atomically(file_, kHead + kept + kTail);
+  fd_ = ::open(file_.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd_ < 0) throw IoError("cannot open '" + file_.string() + "': " + std::strerror(errno));
+  tail_offset_ = static_cast<long long>(std::strlen(kHead) + kept.size());
+}
+
+PvdCollection::~PvdCollection() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::size_t PvdCollection::append(real t, const std::string& relative_file) {
+  const std::string line = pvd_dataset_line(t, relative_file);
+  if (!write_at(fd_, line + kTail, tail_offset_)) {
+    const std::string reason = std::strerror(errno);
+    // Put the old tail back where it was and drop whatever the failed write left after it.
+    if (write_at(fd_, kTail, tail_offset_))
+      if (::ftruncate(fd_, static_cast<off_t>(tail_offset_ + static_cast<long long>(std::strlen(kTail)))) != 0) {
+      }  // best effort: the error below is what matters
+    throw IoError("cannot write '" + file_.string() + "': " + reason);
+  }
+  tail_offset_ += static_cast<long long>(line.size());
+  return line.size() + std::strlen(kTail);
+}
+
+}  // namespace fhn

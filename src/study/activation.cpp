@@ -1,0 +1,88 @@
+#include "study/activation.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "schemes/scheme.hpp"
+
+namespace fhn {
+namespace {
+
+constexpr real kNaN = std::numeric_limits<real>::quiet_NaN();
+
+}  // namespace
+
+ActivationMap::ActivationMap(const Domain& domain, real threshold, bool keep_last)
+    : domain_(domain),
+      threshold_(threshold),
+      keep_last_(keep_last),
+      first_(static_cast<std::size_t>(domain.node_count()), kNaN),
+      last_(keep_last ? first_.size() : 0, kNaN) {}
+
+void ActivationMap::add_frame(real t, const real* v) {
+  const std::size_t n = first_.size();
+  if (frames_ > 0 && t <= previous_t_) return;
+  if (frames_ > 0) {
+    const real t0 = previous_t_;
+    const real dt = t - t0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const real v0 = previous_v_[i];
+      const real v1 = v[i];
+      if (!(v0 < threshold_ && v1 >= threshold_)) continue;
+      // t* = t0 + (threshold - v0) / (v1 - v0) (t1 - t0)
+      const real crossing = t0 + (threshold_ - v0) / (v1 - v0) * dt;
+      if (std::isnan(first_[i])) first_[i] = crossing;
+      if (keep_last_) last_[i] = crossing;
+    }
+  }
+  previous_v_.assign(v, v + n);
+  previous_t_ = t;
+  ++frames_;
+}
+
+std::vector<real> ActivationMap::conduction_velocity() const {
+  const index_t nx = domain_.nodes[0];
+  const index_t ny = domain_.nodes[1];
+  const real h = domain_.dx;
+  std::vector<real> cv(first_.size(), kNaN);
+  auto at = [&](index_t i, index_t j) { return first_[static_cast<std::size_t>(i + nx * j)]; };
+  // d t / d s along one axis at index k of m, from the values at k - 1, k, k + 1: central where
+  // both neighbours activated, one-sided where one did, none (NaN) otherwise.
+  auto derivative = [h](real below, real centre, real above) {
+    const bool has_below = !std::isnan(below), has_above = !std::isnan(above);
+    if (has_below && has_above) return (above - below) / (2.0 * h);
+    if (has_above) return (above - centre) / h;
+    if (has_below) return (centre - below) / h;
+    return kNaN;
+  };
+  for (index_t j = 0; j < ny; ++j)
+    for (index_t i = 0; i < nx; ++i) {
+      const real c = at(i, j);
+      if (std::isnan(c)) continue;
+      const real tx = derivative(i > 0 ? at(i - 1, j) : kNaN, c, i + 1 < nx ? at(i + 1, j) : kNaN);
+      const real ty = derivative(j > 0 ? at(i, j - 1) : kNaN, c, j + 1 < ny ? at(i, j + 1) : kNaN);
+      if (std::isnan(tx) || std::isnan(ty)) continue;
+      const real slowness = std::hypot(tx, ty);  // |grad t_act|
+      if (slowness > 0.0) cv[static_cast<std::size_t>(i + nx * j)] = 1.0 / slowness;
+    }
+  return cv;
+}
+
+void ActivationMap::save(SchemeState& state, const std::string& prefix) const {
+  state.add(prefix + "first", first_);
+  state.add(prefix + "last", last_);
+  state.add(prefix + "previous_v", previous_v_);
+  state.add(prefix + "previous_t", {frames_ > 0 ? previous_t_ : kNaN});
+}
+
+void ActivationMap::restore(const SchemeState& state, const std::string& prefix) {
+  const std::size_t n = first_.size();
+  first_ = state.get(prefix + "first", n);
+  last_ = state.get(prefix + "last", keep_last_ ? n : 0);
+  const real t = state.get(prefix + "previous_t", 1)[0];
+  frames_ = std::isnan(t) ? 0 : 1;
+  previous_t_ = std::isnan(t) ? 0.0 : t;
+  previous_v_ = state.get(prefix + "previous_v", frames_ > 0 ? n : 0);
+}
+
+}  // namespace fhn

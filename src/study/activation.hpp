@@ -1,0 +1,51 @@
+#pragma once
+// Activation times and conduction velocity on a sheet, from its frames (activation.vti).
+//
+// A node activates when v crosses the threshold upwards. Between two frames (t0, v0) and
+// (t1, v1) with v0 < threshold <= v1 the crossing time is the linear interpolant
+//   t* = t0 + (threshold - v0) / (v1 - v0) (t1 - t0),
+// so its resolution is the frame interval (output.every), to first order in it. A node that is
+// already at or above the threshold in the first frame seen is not counted (nothing crossed).
+// The conduction velocity is the speed of the activation front, from the first activation times:
+//   CV = 1 / |grad t_act|,  grad by central differences, (t_{i+1} - t_{i-1}) / (2 h), one-sided
+// where a neighbour is outside the sheet or never activated; NaN where no difference exists or
+// |grad t_act| = 0. Nodes that never activated hold NaN.
+#include <vector>
+
+#include "io/frame_sink.hpp"
+
+namespace fhn {
+
+class ActivationMap {
+ public:
+  ActivationMap(const Domain& domain, real threshold, bool keep_last);
+
+  // The next frame (t increasing); a frame at the previous frame's t is ignored (a restart
+  // repeats the frame of its checkpoint's step).
+  void add_frame(real t, const real* v);
+
+  const Domain& domain() const { return domain_; }
+  real threshold() const { return threshold_; }
+  bool keeps_last() const { return keep_last_; }
+  bool empty() const { return frames_ == 0; }
+  const std::vector<real>& first() const { return first_; }  // NaN: never activated
+  const std::vector<real>& last() const { return last_; }    // empty unless keep_last
+  // 1 / |grad t_first| at every node (NaN where undefined).
+  std::vector<real> conduction_velocity() const;
+
+  // The state to continue exactly after a restart: arrays "<prefix>first", "<prefix>last",
+  // "<prefix>previous_v", "<prefix>previous_t" (one value: t, or NaN before the first frame).
+  void save(SchemeState& state, const std::string& prefix) const;
+  void restore(const SchemeState& state, const std::string& prefix);
+
+ private:
+  Domain domain_;
+  real threshold_;
+  bool keep_last_;
+  index_t frames_ = 0;
+  real previous_t_ = 0.0;
+  std::vector<real> previous_v_;
+  std::vector<real> first_, last_;
+};
+
+}  // namespace fhn
