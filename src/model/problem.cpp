@@ -29,6 +29,7 @@ Problem make_problem(const Config& c) {
   p.dx = c.domain.dx;
   p.dt = c.time.dt;
   p.x = uniform_nodes(c.domain.length[0], c.domain.nodes[0]);
+  if (c.domain.dims >= 2) p.y = uniform_nodes(c.domain.length[1], c.domain.nodes[1]);
   p.v0 = sample_profile(c.initial.v, c.domain);
   p.w0 = sample_profile(c.initial.w, c.domain);
   p.stimuli = StimulusSchedule(c.stimulus, c.domain, p.dt);

@@ -16,6 +16,7 @@ struct Problem {
   real dx = 0.0;
   real dt = 0.0;
   std::vector<real> x;    // node coordinates along x (N_x of them)
+  std::vector<real> y;    // along y on a sheet (N_y of them); empty on a cable
   std::vector<real> v0;   // initial v at every node (i + N_x j), boundary conditions applied
   std::vector<real> w0;   // initial w
   StimulusSchedule stimuli;

@@ -23,6 +23,7 @@ class HostScheme : public Scheme {
     out.step = step_;
     out.t = static_cast<real>(step_) * problem_.dt;
     out.x = problem_.x;
+    out.y = problem_.y;
     out.v = v_;
     out.w = w_;
   }

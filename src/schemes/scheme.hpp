@@ -16,7 +16,8 @@ namespace fhn {
 struct Snapshot {
   index_t step = 0;
   real t = 0.0;
-  std::vector<real> x;
+  std::vector<real> x;  // node coordinates along x
+  std::vector<real> y;  // along y on a sheet (v, w in node order i + N_x j); empty on a cable
   std::vector<real> v;
   std::vector<real> w;
 };

@@ -17,40 +17,54 @@ Snapshot final_state(const Config& config) {
   return out;
 }
 
-std::vector<real> restrict_to(const std::vector<real>& coarse_x, const std::vector<real>& fine_x,
-                              const std::vector<real>& fine_values) {
-  FHN_VERIFY(!coarse_x.empty() && fine_x.size() == fine_values.size() &&
-                 fine_x.size() >= coarse_x.size(),
-             InternalError, "restrict_to: inconsistent sizes");
-  const real spacing = fine_x.size() > 1 ? fine_x[1] - fine_x[0] : 1.0;
-  std::vector<real> values(coarse_x.size());
+namespace {
+
+// For each coarse coordinate, the index of the fine coordinate at the same position (both
+// sorted; every coarse node must be a fine node).
+std::vector<std::size_t> matching_nodes(const std::vector<real>& coarse, const std::vector<real>& fine) {
+  FHN_VERIFY(!coarse.empty() && fine.size() >= coarse.size(), InternalError,
+             "restrict_to: inconsistent sizes");
+  const real spacing = fine.size() > 1 ? fine[1] - fine[0] : 1.0;
+  std::vector<std::size_t> match(coarse.size());
   std::size_t j = 0;
-  for (std::size_t i = 0; i < coarse_x.size(); ++i) {
-    // Advance in the fine grid to the node nearest coarse_x[i] (both sorted).
-    while (j + 1 < fine_x.size() &&
-           std::abs(fine_x[j + 1] - coarse_x[i]) <= std::abs(fine_x[j] - coarse_x[i]))
-      ++j;
-    FHN_VERIFY(std::abs(fine_x[j] - coarse_x[i]) <= 1e-6 * spacing, InternalError,
-               "restrict_to: coarse node x = " + std::to_string(coarse_x[i]) +
-                   " is not on the fine grid");
-    values[i] = fine_values[j];
+  for (std::size_t i = 0; i < coarse.size(); ++i) {
+    // Advance in the fine grid to the node nearest coarse[i].
+    while (j + 1 < fine.size() && std::abs(fine[j + 1] - coarse[i]) <= std::abs(fine[j] - coarse[i])) ++j;
+    FHN_VERIFY(std::abs(fine[j] - coarse[i]) <= 1e-6 * spacing, InternalError,
+               "restrict_to: coarse node at " + std::to_string(coarse[i]) + " is not on the fine grid");
+    match[i] = j;
   }
+  return match;
+}
+
+}  // namespace
+
+std::vector<real> restrict_to(const Snapshot& coarse, const Snapshot& fine,
+                              const std::vector<real>& fine_values) {
+  FHN_VERIFY(coarse.y.empty() == fine.y.empty() &&
+                 fine_values.size() == fine.x.size() * std::max<std::size_t>(1, fine.y.size()),
+             InternalError, "restrict_to: inconsistent grids");
+  const std::vector<std::size_t> ix = matching_nodes(coarse.x, fine.x);
+  const std::vector<std::size_t> iy =
+      coarse.y.empty() ? std::vector<std::size_t>{0} : matching_nodes(coarse.y, fine.y);
+  std::vector<real> values;
+  values.reserve(ix.size() * iy.size());
+  for (std::size_t j : iy)
+    for (std::size_t i : ix) values.push_back(fine_values[i + fine.x.size() * j]);
   return values;
 }
 
-real distance_on_common_nodes(const std::vector<real>& coarse_x, const std::vector<real>& coarse_v,
-                              const std::vector<real>& fine_x, const std::vector<real>& fine_v,
-                              Norm norm) {
-  FHN_VERIFY(coarse_x.size() == coarse_v.size(), InternalError,
+real distance_on_common_nodes(const Snapshot& coarse, const Snapshot& fine, Norm norm) {
+  const std::vector<real> fine_at_coarse = restrict_to(coarse, fine, fine.v);
+  FHN_VERIFY(coarse.v.size() == fine_at_coarse.size(), InternalError,
              "distance_on_common_nodes: inconsistent sizes");
-  const std::vector<real> fine_at_coarse = restrict_to(coarse_x, fine_x, fine_v);
   real sum = 0.0, largest = 0.0;
-  for (std::size_t i = 0; i < coarse_x.size(); ++i) {
-    const real d = coarse_v[i] - fine_at_coarse[i];
+  for (std::size_t i = 0; i < coarse.v.size(); ++i) {
+    const real d = coarse.v[i] - fine_at_coarse[i];
     sum += d * d;
     largest = std::max(largest, std::abs(d));
   }
-  return norm == Norm::rmse ? std::sqrt(sum / static_cast<real>(coarse_x.size())) : largest;
+  return norm == Norm::rmse ? std::sqrt(sum / static_cast<real>(coarse.v.size())) : largest;
 }
 
 real observed_order(real error_coarse, real error_fine, real ratio) {
@@ -60,8 +74,7 @@ real observed_order(real error_coarse, real error_fine, real ratio) {
 std::vector<real> successive_orders(const std::vector<Snapshot>& levels, Norm norm, real ratio) {
   std::vector<real> differences;
   for (std::size_t k = 0; k + 1 < levels.size(); ++k)
-    differences.push_back(distance_on_common_nodes(levels[k].x, levels[k].v, levels[k + 1].x,
-                                                   levels[k + 1].v, norm));
+    differences.push_back(distance_on_common_nodes(levels[k], levels[k + 1], norm));
   std::vector<real> orders;
   for (std::size_t k = 0; k + 1 < differences.size(); ++k)
     orders.push_back(observed_order(differences[k], differences[k + 1], ratio));

@@ -11,18 +11,15 @@ namespace fhn {
 // Runs `config` to time.end in memory and returns the final state.
 Snapshot final_state(const Config& config);
 
-// The fine solution's values at the coarse nodes. The fine grid must contain every coarse node
-// (fine spacing = coarse spacing / integer); each coarse node is matched with the fine node at
-// the same position.
-std::vector<real> restrict_to(const std::vector<real>& coarse_x, const std::vector<real>& fine_x,
+// The fine solution's values (fine_values, in the fine grid's node order) at the coarse nodes,
+// on a cable (y empty) or a sheet (node (i, j) at (x_i, y_j), order i + N_x j). The fine grid
+// must contain every coarse node (fine spacing = coarse spacing / integer); each coarse node is
+// matched with the fine node at the same position, axis by axis.
+std::vector<real> restrict_to(const Snapshot& coarse, const Snapshot& fine,
                               const std::vector<real>& fine_values);
 
-// Distance between a coarse and a fine solution on the coarse nodes. The fine grid must
-// contain every coarse node (fine spacing = coarse spacing / integer); each coarse node is
-// matched with the fine node at the same position.
-real distance_on_common_nodes(const std::vector<real>& coarse_x, const std::vector<real>& coarse_v,
-                              const std::vector<real>& fine_x, const std::vector<real>& fine_v,
-                              Norm norm);
+// Distance between a coarse and a fine solution's v on the coarse nodes (as restrict_to).
+real distance_on_common_nodes(const Snapshot& coarse, const Snapshot& fine, Norm norm);
 
 // Observed order from errors at step sizes h and h / ratio: log(e_h / e_{h/ratio}) / log(ratio).
 real observed_order(real error_coarse, real error_fine, real ratio = 2.0);

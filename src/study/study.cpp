@@ -345,8 +345,8 @@ std::vector<ConvergenceRow> convergence_table(const std::vector<std::vector<Snap
                                               const std::vector<real>& times, real ratio, Norm norm) {
   // Each level is compared on the coarser of its own and the reference's nodes.
   auto distance = [norm](const Snapshot& a, const Snapshot& b) {
-    return a.x.size() <= b.x.size() ? distance_on_common_nodes(a.x, a.v, b.x, b.v, norm)
-                                    : distance_on_common_nodes(b.x, b.v, a.x, a.v, norm);
+    return a.v.size() <= b.v.size() ? distance_on_common_nodes(a, b, norm)
+                                    : distance_on_common_nodes(b, a, norm);
   };
   std::vector<ConvergenceRow> rows;
   for (std::size_t t = 0; t < times.size(); ++t) {
@@ -356,7 +356,7 @@ std::vector<ConvergenceRow> convergence_table(const std::vector<std::vector<Snap
       row.time = times[t];
       row.level = static_cast<index_t>(l);
       row.value = values[l];
-      row.nodes = static_cast<index_t>(levels[l][t].x.size());
+      row.nodes = static_cast<index_t>(levels[l][t].v.size());
       row.error = distance(levels[l][t], reference[t]);
       row.order = l > 0 ? observed_order(previous, row.error, ratio) : kNaN;
       previous = row.error;
@@ -368,8 +368,8 @@ std::vector<ConvergenceRow> convergence_table(const std::vector<std::vector<Snap
 
 Snapshot richardson(const Snapshot& coarse, const Snapshot& fine, real ratio, real order) {
   Snapshot result = coarse;
-  const std::vector<real> fine_v = restrict_to(coarse.x, fine.x, fine.v);
-  const std::vector<real> fine_w = restrict_to(coarse.x, fine.x, fine.w);
+  const std::vector<real> fine_v = restrict_to(coarse, fine, fine.v);
+  const std::vector<real> fine_w = restrict_to(coarse, fine, fine.w);
   const real factor = 1.0 / (std::pow(ratio, order) - 1.0);
   for (std::size_t i = 0; i < result.v.size(); ++i) {
     result.v[i] = fine_v[i] + (fine_v[i] - coarse.v[i]) * factor;

@@ -31,6 +31,7 @@ void DeviceFields::download(const Problem& problem, index_t step, Snapshot& out)
   out.step = step;
   out.t = static_cast<real>(step) * problem.dt;
   out.x = problem.x;
+  out.y = problem.y;
   out.v.resize(static_cast<std::size_t>(n_));
   out.w.resize(static_cast<std::size_t>(n_));
   v_.download(out.v.data(), out.v.size());

@@ -1,0 +1,385 @@
+// Sheets (2-D domains): the explicit scheme against hand-computed steps and the cable, its
+// symmetries and convergence orders, the 2-D config keys and their errors, activation times,
+// bilinear probes, the .pvd collection at constant cost, restarts and kills.
+#include <doctest/doctest.h>
+
+#include <signal.h>
+
+#include <chrono>
+#include <cmath>
+#include <random>
+#include <thread>
+
+#include "config/loader.hpp"
+#include "grid/interpolation.hpp"
+#include "io/pvd_collection.hpp"
+#include "io/vtk_writers.hpp"
+#include "model/problem.hpp"
+#include "run/checkpoint.hpp"
+#include "run/run.hpp"
+#include "schemes/scheme.hpp"
+#include "study/activation.hpp"
+#include "study/convergence.hpp"
+#include "support.hpp"
+
+using fhn::test::config_error;
+using fhn::test::config_from;
+using fhn::test::contains;
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fhn::Snapshot advance(const fhn::Config& c, fhn::index_t steps) {
+  const fhn::Problem problem = fhn::make_problem(c);
+  auto scheme = fhn::make_scheme(c, problem);
+  scheme->advance(steps);
+  fhn::Snapshot s;
+  scheme->snapshot(s);
+  return s;
+}
+
+// Overrides that switch off the VTK writers of a build without VTK.
+std::vector<std::string> without_vtk_if_absent(std::vector<std::string> overrides = {}) {
+  if (!fhn::vtk_compiled()) overrides.push_back("output.vtk=false");
+  return overrides;
+}
+
+}  // namespace
+
+TEST_CASE("sheet: one explicit step on a 3x3 sheet, by hand, with no-flux and Dirichlet sides") {
+  // dx = 1, D = 1, dt = 0.1 (the limit dx^2/(4D) = 0.25); v = 1 at the centre, 0 elsewhere.
+  const std::string base =
+      "domain: {length: [2, 2], dx: 1}\n"
+      "initial: {v: {type: rectangle, x_min: 0.9, x_max: 1.1, y_min: 0.9, y_max: 1.1}}\n"
+      "time: {end: 0.1, dt: 0.1}\n";
+  const fhn::Snapshot s = advance(config_from(base), 1);
+  // centre: 1 + 0.1 (0 + 0 + 0 + 0 - 4 + f(1)) = 0.6 (f(1) = 0); side midpoints: the ghost node
+  // doubles the centre, 0 + 0.1 (2 (1 - 0) + f(0)) = 0.2; corners: both neighbours 0, so 0.
+  const std::vector<double> expected{0.0, 0.2, 0.0, 0.2, 0.6, 0.2, 0.0, 0.2, 0.0};
+  REQUIRE(s.v.size() == 9);
+  for (std::size_t i = 0; i < 9; ++i) CHECK(s.v[i] == doctest::Approx(expected[i]).epsilon(1e-14));
+
+  // Dirichlet left (0.3) and bottom (0.7): the left side holds 0.3 on every row, the corner
+  // (0, 0) included (left comes before bottom); the rest of the bottom row holds 0.7.
+  const fhn::Snapshot d = advance(
+      config_from(base + "boundary: {left: {type: dirichlet, value: 0.3}, bottom: {type: dirichlet, value: 0.7}}\n"), 1);
+  CHECK(d.v[0] == 0.3);
+  CHECK(d.v[3] == 0.3);
+  CHECK(d.v[6] == 0.3);
+  CHECK(d.v[1] == 0.7);
+  CHECK(d.v[2] == 0.7);
+  // The centre now sees 0.3 (west) and 0.7 (south): 1 + 0.1 (0.3 + 0.7 - 4) = 0.7.
+  CHECK(d.v[4] == doctest::Approx(0.7).epsilon(1e-14));
+}
+
+TEST_CASE("sheet: a planar wave equals the cable run bit for bit") {
+  const std::string physics =
+      "initial: {v: {type: tanh_front, position: 10, width: 2, left: 1, right: 0}}\n"
+      "boundary: {left: {type: dirichlet, value: 1}}\n"
+      "stimulus: [{x_min: 30, x_max: 32, start: 5, duration: 1, amplitude: 0.8}]\n"
+      "time: {end: 20, dt: 0.05}\n";
+  const fhn::Snapshot cable = advance(config_from("domain: {length: 40, dx: 0.5}\n" + physics), 400);
+  const fhn::Snapshot sheet = advance(config_from("domain: {length: [40, 3], dx: 0.5}\n" + physics), 400);
+  const std::size_t nx = cable.v.size();
+  REQUIRE(sheet.v.size() == nx * 7);
+  CHECK(*std::max_element(cable.v.begin(), cable.v.end()) > 0.9);  // a wave is under way
+  for (std::size_t j = 0; j < 7; ++j)
+    for (std::size_t i = 0; i < nx; ++i) {
+      CHECK(sheet.v[i + nx * j] == cable.v[i]);
+      CHECK(sheet.w[i + nx * j] == cable.w[i]);
+    }
+  // The same wave running along y.
+  const fhn::Snapshot along_y = advance(
+      config_from("domain: {length: [3, 40], dx: 0.5}\n"
+                  "initial: {v: {type: tanh_front, axis: y, position: 10, width: 2, left: 1, right: 0}}\n"
+                  "boundary: {bottom: {type: dirichlet, value: 1}}\n"
+                  "stimulus: [{x_min: 0, x_max: 3, y_min: 30, y_max: 32, start: 5, duration: 1, amplitude: 0.8}]\n"
+                  "time: {end: 20, dt: 0.05}\n"),
+      400);
+  for (std::size_t j = 0; j < nx; ++j) CHECK(along_y.v[3 + 7 * j] == cable.v[j]);
+}
+
+TEST_CASE("sheet: a centred gaussian keeps the square's symmetries") {
+  const fhn::Snapshot s = advance(config_from("domain: {length: [30, 30], dx: 0.5}\n"
+                                              "initial: {v: {type: gaussian, center: [15, 15], width2: 8}}\n"
+                                              "time: {end: 30, dt: 0.05}\n"),
+                                  600);
+  const std::size_t n = 61;
+  REQUIRE(s.v.size() == n * n);
+  CHECK(*std::max_element(s.v.begin(), s.v.end()) > 0.5);  // a target wave is under way
+  double transpose = 0.0, mirror = 0.0;
+  for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t i = 0; i < n; ++i) {
+      // x <-> y: the stencil adds the two axes' differences, a + b = b + a exactly.
+      transpose = std::max(transpose, std::abs(s.v[i + n * j] - s.v[j + n * i]));
+      // x -> L - x: the same sums in another order, equal to round-off.
+      mirror = std::max(mirror, std::abs(s.v[i + n * j] - s.v[(n - 1 - i) + n * j]));
+    }
+  CHECK(transpose == 0.0);
+  CHECK(mirror < 1e-12);
+}
+
+TEST_CASE("sheet: the explicit scheme converges with order 2 in dx and 1 in dt") {
+  const std::string smooth =
+      "domain: {length: [8, 6]}\n"
+      "initial: {v: {type: gaussian, center: [4, 2.5], width2: 3, amplitude: 0.8}}\n"
+      "time: {end: 1}\n";
+  // dx: dt fixed at the finest grid's limit, so the time error cancels between levels.
+  std::vector<fhn::Snapshot> dx_levels;
+  for (const char* dx : {"0.5", "0.25", "0.125", "0.0625"})
+    dx_levels.push_back(fhn::final_state(config_from(smooth, {std::string("domain.dx=") + dx, "time.dt=0.0009765625"})));
+  for (double p : fhn::successive_orders(dx_levels, fhn::Norm::max)) CHECK(p == doctest::Approx(2.0).epsilon(0.1));
+  std::vector<fhn::Snapshot> dt_levels;
+  for (const char* dt : {"0.04", "0.02", "0.01", "0.005"})
+    dt_levels.push_back(fhn::final_state(config_from(smooth, {"domain.dx=0.5", std::string("time.dt=") + dt})));
+  for (double p : fhn::successive_orders(dt_levels, fhn::Norm::max)) CHECK(p == doctest::Approx(1.0).epsilon(0.1));
+}
+
+TEST_CASE("sheet config: keys, defaults and the resolved copy") {
+  const fhn::Config c = config_from(
+      "domain: {length: [20, 10], dx: 0.5}\n"
+      "boundary: {top: {type: dirichlet, value: 0.2}}\n"
+      "initial: {v: {type: rectangle, x_min: 1, x_max: 3, y_min: 0, y_max: 10, value: 1}, w: {type: step, axis: y, position: 5, left: 0.3, right: 0}}\n"
+      "stimulus: [{x_min: 5, x_max: 6, start: 1, duration: 1, amplitude: 0.5}]\n"
+      "time: {end: 1, dt: 0.05}\n"
+      "output: {probes: [[1, 2], [20, 10]], stride: 2, tips: {w: 0.15}}\n");
+  CHECK(c.domain.dims == 2);
+  CHECK(c.domain.nodes[0] == 41);
+  CHECK(c.domain.nodes[1] == 21);
+  CHECK(c.domain.node_count() == 861);
+  CHECK(c.boundary.top.type == fhn::BoundaryType::dirichlet);
+  CHECK(c.initial.w.axis == 1);
+  CHECK(c.stimulus[0].y_min == 0.0);   // a stimulus spans the whole height by default
+  CHECK(c.stimulus[0].y_max == 10.0);
+  CHECK(c.output.probes[1] == fhn::Point{20.0, 10.0, 0.0});
+  CHECK_FALSE(c.output.spacetime);  // cables only
+  CHECK(c.output.tips.enabled);
+  CHECK(c.output.tips.w_iso == 0.15);
+  CHECK(c.output.activation.enabled == fhn::vtk_compiled());
+  const fhn::Config again = fhn::load_config_text(fhn::to_yaml(c), "config.yaml");
+  CHECK(fhn::to_yaml(again) == fhn::to_yaml(c));
+
+  // The initial state: the rectangle of v, the step of w along y.
+  const fhn::Problem p = fhn::make_problem(c);
+  CHECK(p.v0[4 + 41 * 3] == 1.0);   // (2, 1.5) inside the rectangle
+  CHECK(p.v0[10 + 41 * 3] == 0.0);  // (5, 1.5) outside
+  CHECK(p.w0[0] == 0.3);
+  CHECK(p.w0[41 * 20] == 0.0);
+  CHECK(p.v0[41 * 20 + 10] == 0.2);  // the top side holds its Dirichlet value from t = 0
+}
+
+TEST_CASE("sheet config: keys of the wrong dimension and impossible grids are located errors") {
+  CHECK(contains(config_error("domain: {length: [20, 10], nodes: 41}\n"),
+                 "test.yaml:1:35: domain.nodes: 1 count for a domain of 2 axes"));
+  CHECK(contains(config_error("domain: {length: [20, 10], nodes: [41, 41]}\n"),
+                 "gives dx = 0.5 along x but 0.25 along y"));
+  CHECK(contains(config_error("domain: {length: [20, 10.3], dx: 0.5}\n"),
+                 "domain.dx: 0.5 does not divide domain.length[1] = 10.3"));
+  CHECK(contains(config_error("domain: {length: [20, 10, 5]}\n"), "domain.length: expected at most 2 entries"));
+  CHECK(contains(config_error("boundary: {bottom: {type: no_flux}}\n"),
+                 "boundary.bottom: applies to sheets only (domain.length: [Lx, Ly])"));
+  CHECK(contains(config_error("stimulus: [{x_min: 0, x_max: 1, y_min: 0, start: 0, duration: 1, amplitude: 1}]\n"),
+                 "stimulus[0].y_min: applies to sheets only"));
+  CHECK(contains(config_error("initial: {v: {type: gaussian, center: [1, 2]}}\n"),
+                 "initial.v.center: expected a number x (the domain has 1 axis), got a list"));
+  const std::string sheet = "domain: {length: [20, 10], dx: 0.5}\ntime: {dt: 0.05}\n";
+  CHECK(contains(config_error(sheet + "initial: {v: {type: gaussian, center: 3}}\n"),
+                 "initial.v.center: expected a list [x, y] (the domain has 2 axes), got '3'"));
+  CHECK(contains(config_error(sheet + "output: {probes: [3, 4]}\n"),
+                 "output.probes[0]: expected a list [x, y] (the domain has 2 axes), got '3'"));
+  CHECK(contains(config_error(sheet + "output: {probes: [[3, 40]]}\n"),
+                 "output.probes[0] = [3, 40] is outside the domain [0, 20] x [0, 10]"));
+  CHECK(contains(config_error(sheet + "scheme: {type: adaptive_explicit}\n"),
+                 "scheme.type: adaptive_explicit works on cables only"));
+  CHECK(contains(config_error(sheet + "scheme: {type: crank_nicolson}\n"),
+                 "scheme.type: crank_nicolson is not available on sheets yet"));
+  CHECK(contains(config_error(sheet + "output: {spacetime: true}\n"),
+                 "output.spacetime: the x-t kymograph is drawn for cables only"));
+  CHECK(contains(config_error(sheet + "boundary: {no_flux_order: 1}\n"), "is for cables only"));
+  CHECK(contains(config_error(sheet + "initial: {v: {type: step, axis: z}}\n"),
+                 "initial.v.axis: 'z' is not allowed; expected x or y"));
+  CHECK(contains(config_error("initial: {v: {type: step, axis: y}}\n"), "expected x (the domain is a cable)"));
+  CHECK(contains(config_error("output: {tips: {enabled: true}}\n"),
+                 "output.tips.enabled: activation maps and spiral tips are computed on sheets only"));
+  // The sheet's explicit limit is dx^2 / (4 D).
+  CHECK(contains(config_error("domain: {length: [20, 10], dx: 0.5}\ntime: {end: 7, dt: 0.07}\n"),
+                 "exceeds the explicit stability limit dx^2/(4 D) = 0.0625"));
+}
+
+TEST_CASE("--set replaces the file's choice of an exclusive pair, and says so") {
+  const std::string file = "domain: {length: 20, dx: 0.5}\ntime: {end: 1, dt: 0.05}\n";
+  const fhn::Config c = config_from(file, {"domain.nodes=21"});
+  CHECK(c.domain.nodes[0] == 21);
+  CHECK(c.domain.dx == 1.0);
+  REQUIRE(c.notes.size() == 1);
+  CHECK(contains(c.notes[0], "--set domain.nodes=21 replaces domain.dx = 0.5 of the config file"));
+  const fhn::Config d = config_from("domain: {length: 20, nodes: 41}\ntime: {end: 1, dt: 0.05}\n", {"domain.dx=1"});
+  CHECK(d.domain.nodes[0] == 21);
+  // Both in the file, or both on the command line: still an error.
+  CHECK(contains(config_error("domain: {length: 20, nodes: 41, dx: 0.5}\n"), "domain.nodes and domain.dx are exclusive"));
+  CHECK(contains(config_error(file, {"domain.nodes=21", "domain.dx=1"}),
+                 "domain.nodes and domain.dx are exclusive (nodes given at --set domain.nodes=21)"));
+}
+
+TEST_CASE("bilinear interpolation on a sheet is exact for bilinear functions and at nodes") {
+  fhn::Domain d;
+  d.dims = 2;
+  d.length = {4.0, 3.0, 0.0};
+  d.nodes = {9, 7, 1};
+  d.dx = 0.5;
+  std::vector<double> values(63);
+  auto f = [](double x, double y) { return 1.0 + 2.0 * x - 3.0 * y + 0.5 * x * y; };
+  for (int j = 0; j < 7; ++j)
+    for (int i = 0; i < 9; ++i) values[static_cast<std::size_t>(i + 9 * j)] = f(0.5 * i, 0.5 * j);
+  for (const fhn::Point& p : {fhn::Point{0.3, 0.7, 0}, fhn::Point{3.99, 2.2, 0}, fhn::Point{4, 3, 0}, fhn::Point{0, 0, 0}})
+    CHECK(fhn::bilinear_at(d, values.data(), p) == doctest::Approx(f(p[0], p[1])).epsilon(1e-14));
+  CHECK(fhn::bilinear_at(d, values.data(), {9.0, -1.0, 0.0}) == doctest::Approx(f(4.0, 0.0)));  // clamped
+}
+
+TEST_CASE("activation times and conduction velocity of a planar front at a known speed") {
+  // v = 1/2 + 1/2 tanh((c t - x) / 2): v crosses 1/2 at x = c t; frames every 0.5.
+  fhn::Domain d;
+  d.dims = 2;
+  d.length = {20.0, 4.0, 0.0};
+  d.nodes = {41, 9, 1};
+  d.dx = 0.5;
+  const double c = 0.8;
+  fhn::ActivationMap map(d, 0.5, true);
+  std::vector<double> v(static_cast<std::size_t>(d.node_count()));
+  auto frame = [&](double t) {
+    for (fhn::index_t node = 0; node < d.node_count(); ++node)
+      v[static_cast<std::size_t>(node)] = 0.5 + 0.5 * std::tanh((c * t - d.position(node)[0]) / 2.0);
+    map.add_frame(t, v.data());
+  };
+  for (int k = 0; k <= 20; ++k) frame(0.5 * k);
+  // x = 0 was already at 1/2 in the first frame: no crossing seen; x = 4 crossed at t = 5,
+  // linear interpolation of tanh within one frame interval: close to the exact time.
+  CHECK(std::isnan(map.first()[0]));
+  CHECK(map.first()[8] == doctest::Approx(4.0 / c).epsilon(1e-3));
+  CHECK(std::isnan(map.first()[40]));  // x = 20 is reached only at t = 25
+  const std::vector<double> cv = map.conduction_velocity();
+  for (fhn::index_t i = 2; i < 10; ++i) CHECK(cv[static_cast<std::size_t>(i + 41 * 4)] == doctest::Approx(c).epsilon(0.01));
+  CHECK(map.last()[8] == map.first()[8]);
+
+  // Saved and restored half-way, the map continues exactly.
+  fhn::ActivationMap resumed(d, 0.5, true);
+  fhn::ActivationMap straight(d, 0.5, true);
+  for (int k = 0; k <= 10; ++k) {
+    for (fhn::index_t node = 0; node < d.node_count(); ++node)
+      v[static_cast<std::size_t>(node)] = 0.5 + 0.5 * std::tanh((c * 0.5 * k - d.position(node)[0]) / 2.0);
+    straight.add_frame(0.5 * k, v.data());
+    resumed.add_frame(0.5 * k, v.data());
+  }
+  fhn::SchemeState state;
+  resumed.save(state, "activation.");
+  fhn::ActivationMap restored(d, 0.5, true);
+  restored.restore(state, "activation.");
+  for (int k = 10; k <= 20; ++k) {  // k = 10 repeats the checkpoint's frame and is ignored
+    for (fhn::index_t node = 0; node < d.node_count(); ++node)
+      v[static_cast<std::size_t>(node)] = 0.5 + 0.5 * std::tanh((c * 0.5 * k - d.position(node)[0]) / 2.0);
+    straight.add_frame(0.5 * k, v.data());
+    restored.add_frame(0.5 * k, v.data());
+  }
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    CHECK((restored.first()[i] == straight.first()[i] || (std::isnan(restored.first()[i]) && std::isnan(straight.first()[i]))));
+  }
+}
+
+TEST_CASE("the .pvd collection costs the same bytes at every frame and stays valid") {
+  fhn::test::TempDir dir;
+  const fs::path file = dir / "a.pvd";
+  std::size_t bytes_at_2000 = 0, bytes_at_20000 = 0;
+  {
+    fhn::PvdCollection pvd(file);
+    for (int k = 0; k < 20001; ++k) {
+      char name[64];
+      std::snprintf(name, sizeof name, "frames/a_%06d.vti", k);
+      const std::size_t bytes = pvd.append(1.0, name);  // the same time text: the same line length
+      if (k == 2000) bytes_at_2000 = bytes;
+      if (k == 20000) bytes_at_20000 = bytes;
+    }
+  }
+  CHECK(bytes_at_2000 == bytes_at_20000);
+  const std::string text = fhn::test::read_text(file);
+  const std::string tail = "  </Collection>\n</VTKFile>\n";
+  CHECK(text.rfind(tail) == text.size() - tail.size());
+  CHECK(std::count(text.begin(), text.end(), '\n') == 20001 + 5);
+
+  // A restart keeps the frames before its time and continues after them.
+  {
+    fhn::PvdCollection first(dir / "b.pvd");
+    for (int k = 0; k < 5; ++k) first.append(k, "frames/b_" + std::to_string(k) + ".vti");
+  }
+  fhn::PvdCollection resumed(dir / "b.pvd", 2.5);
+  resumed.append(3, "frames/b_again.vti");
+  const std::string b = fhn::test::read_text(dir / "b.pvd");
+  CHECK(contains(b, "timestep=\"2\" group=\"\" part=\"0\" file=\"frames/b_2.vti\"/>\n    <DataSet timestep=\"3\" group=\"\" part=\"0\" file=\"frames/b_again.vti\"/>\n  </Collection>"));
+  CHECK_FALSE(contains(b, "b_3.vti"));
+}
+
+TEST_CASE("a sheet run restarted from a checkpoint writes the same files as the run that never stopped") {
+  const std::string config =
+      "name: sheet\n"
+      "domain: {length: [12, 8], dx: 0.5}\n"
+      "initial: {v: {type: rectangle, x_min: 0, x_max: 1.5, y_min: 0, y_max: 8}}\n"
+      "stimulus: [{x_min: 5, x_max: 6, y_min: 6, y_max: 8, start: 12, duration: 1, amplitude: 0.5}]\n"
+      "time: {end: 20, dt: 0.05}\n"
+      "output: {every: 1, probes: [[3, 3]], checkpoint_every: 5, activation: {last: true}}\n";
+  auto run = [&](const std::vector<std::string>& extra, const fs::path& dir, const fs::path& restart = {}) {
+    fhn::RunOptions options;
+    options.output_dir = dir;
+    options.quiet = true;
+    options.restart = restart;
+    fhn::run_simulation(config_from(config, without_vtk_if_absent(extra)), options);
+  };
+  fhn::test::TempDir dir;
+  run({}, dir / "a");
+  run({"time.end=13"}, dir / "b");
+  const fs::path checkpoint = fhn::checkpoint_path(dir / "b", "sheet", 200);
+  REQUIRE(fs::exists(checkpoint));
+  run({}, dir / "b", checkpoint);
+  std::vector<std::string> files{"probes.csv"};
+  if (fhn::vtk_compiled()) files.insert(files.end(), {"sheet.pvd", "activation.vti", "frames/sheet_000020.vti"});
+  for (const std::string& file : files) {
+    CAPTURE(file);
+    CHECK(fhn::test::read_text(dir / "a" / file) == fhn::test::read_text(dir / "b" / file));
+  }
+  const std::string summary = fhn::test::read_text(dir / "a" / "summary.json");
+  CHECK(contains(summary, "\"dims\": 2"));
+  CHECK(contains(summary, "\"nodes\": 425"));
+}
+
+TEST_CASE("a sheet run killed at random moments leaves a .pvd that parses and lists complete frames") {
+  if (!fhn::vtk_compiled()) return;
+  fhn::test::TempDir dir;
+  const std::string config = fhn::test::write_text(dir / "k.yaml",
+                                                   "name: k\n"
+                                                   "domain: {length: [40, 40], dx: 0.5}\n"
+                                                   "time: {end: 1000, dt: 0.0625}\n"
+                                                   "output: {every: 0.0625, probes: [[1, 1]]}\n");
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 5; ++trial) {
+    const fs::path out = dir / ("out" + std::to_string(trial));
+    const int child = fhn::test::spawn_cli({"run", config, "--quiet", "--output", out.string()}, dir / "err.txt");
+    for (int i = 0; i < 400 && !fs::exists(out / "k.pvd"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(150, 600)(rng)));
+    kill(child, SIGKILL);
+    CHECK(fhn::test::wait_exit_code(child) == -SIGKILL);
+    const std::string pvd = fhn::test::read_text(out / "k.pvd");
+    CHECK(pvd.rfind("<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\"", 0) == 0);
+    const std::string tail = "  </Collection>\n</VTKFile>\n";
+    REQUIRE(pvd.size() >= tail.size());
+    CHECK(pvd.compare(pvd.size() - tail.size(), tail.size(), tail) == 0);
+    // Every frame it lists is complete on disk.
+    std::size_t listed = 0;
+    for (std::size_t at = pvd.find("file=\""); at != std::string::npos; at = pvd.find("file=\"", at + 1)) {
+      const std::string file = pvd.substr(at + 6, pvd.find('"', at + 6) - at - 6);
+      const std::string frame = fhn::test::read_text(out / file);
+      CHECK(frame.size() > 100);
+      CHECK(frame.compare(frame.size() - 11, 11, "</VTKFile>\n") == 0);
+      ++listed;
+    }
+    CHECK(listed > 0);
+  }
+}
