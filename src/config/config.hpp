@@ -106,7 +106,14 @@ struct NewtonSpec {
   index_t max_iterations = 20;
 };
 
+// How the Crank-Nicolson step is solved.
+//   newton: Newton on the coupled system of the step, a tridiagonal solve per iteration (cables).
+//   adi:    Strang splitting: reaction half-steps around a diffusion step by Crank-Nicolson
+//           (cable) or Peaceman-Rachford ADI (sheet), constant matrices factored once.
+enum class Formulation { newton, adi };
+
 struct CrankNicolsonSpec {
+  Formulation formulation = Formulation::newton;  // default: newton on cables, adi on sheets
   WUpdate w_update = WUpdate::trapezoidal;
   // Default: thomas on the cpu backend, partitioned on cuda.
   solvers::TridiagonalBackend tridiagonal = solvers::TridiagonalBackend::thomas;

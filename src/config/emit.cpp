@@ -129,6 +129,10 @@ std::string to_yaml(const Config& c) {
   out << YAML::Key << "backend" << YAML::Value << name_of(backend_names(), c.scheme.backend);
   const CrankNicolsonSpec& cn = c.scheme.crank_nicolson;
   out << YAML::Key << "crank_nicolson" << YAML::Value << YAML::BeginMap;
+  // Written where it is not a cable's newton, so the resolved cable configs (and the digests of
+  // their checkpoints) stay as they were.
+  if (sheet || cn.formulation != Formulation::newton)
+    out << YAML::Key << "formulation" << YAML::Value << name_of(formulation_names(), cn.formulation);
   out << YAML::Key << "w_update" << YAML::Value << name_of(w_update_names(), cn.w_update);
   out << YAML::Key << "tridiagonal" << YAML::Value << name_of(tridiagonal_names(), cn.tridiagonal);
   out << YAML::Key << "newton" << YAML::Value << YAML::Flow << YAML::BeginMap

@@ -524,9 +524,27 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
   if (sheet && c.scheme.type == SchemeType::adaptive_explicit)
     ctx.error("scheme.type", "scheme.type: adaptive_explicit works on cables only (domain.length "
                              "with one entry); on a sheet use explicit");
-  if (sheet && c.scheme.type == SchemeType::crank_nicolson)
-    ctx.error("scheme.type", "scheme.type: crank_nicolson is not available on sheets yet (the "
-                             "ADI scheme is planned); on a sheet use explicit");
+  const CrankNicolsonSpec& cn = c.scheme.crank_nicolson;
+  if (c.scheme.type == SchemeType::crank_nicolson && cn.formulation == Formulation::adi) {
+    if (cn.w_update == WUpdate::leapfrog)
+      ctx.error("scheme.crank_nicolson.w_update",
+                "scheme.crank_nicolson.w_update: leapfrog needs the coupled Newton formulation; "
+                "formulation: adi advances w with v by the trapezoidal rule (w_update: trapezoidal)");
+    if (c.boundary.no_flux_order == 1)
+      ctx.error("boundary.no_flux_order", "boundary.no_flux_order: 1 needs scheme.crank_nicolson."
+                                          "formulation: newton; adi uses the mirrored ghost nodes (2)");
+    if (cn.tridiagonal == solvers::TridiagonalBackend::cyclic_reduction ||
+        cn.tridiagonal == solvers::TridiagonalBackend::cusparse_pivot)
+      ctx.error("scheme.crank_nicolson.tridiagonal",
+                "scheme.crank_nicolson.tridiagonal: '" +
+                    std::string(solvers::backend_name(cn.tridiagonal)) +
+                    "' has no batched form; formulation: adi solves batches of lines with thomas "
+                    "(cpu), partitioned or cusparse (cuda)");
+  }
+  if (sheet && c.scheme.type == SchemeType::crank_nicolson && cn.formulation == Formulation::newton)
+    ctx.error("scheme.crank_nicolson.formulation",
+              "scheme.crank_nicolson.formulation: newton (the coupled system of a step) is for "
+              "cables; on a sheet use adi (the default there)");
   if (c.scheme.type == SchemeType::adaptive_explicit && c.output.stride > 1)
     ctx.error("output.stride", "output.stride: frames of the adaptive grid keep all of its nodes; "
                                "remove output.stride (or set it to 1)");
@@ -679,6 +697,8 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
     c.scheme.backend = s.choice("backend", c.scheme.backend, backend_names());
     Section cn = s.section("crank_nicolson");
     CrankNicolsonSpec& spec = c.scheme.crank_nicolson;
+    spec.formulation = cn.choice("formulation", sheet ? Formulation::adi : Formulation::newton,
+                                 formulation_names());
     spec.w_update = cn.choice("w_update", spec.w_update, w_update_names());
     spec.tridiagonal = cn.choice("tridiagonal", spec.tridiagonal, tridiagonal_names());
     Section newton = cn.section("newton");

@@ -18,6 +18,10 @@ inline const NameTable<SchemeType>& scheme_type_names() {
                                            {"crank_nicolson", SchemeType::crank_nicolson}};
   return table;
 }
+inline const NameTable<Formulation>& formulation_names() {
+  static const NameTable<Formulation> table{{"newton", Formulation::newton}, {"adi", Formulation::adi}};
+  return table;
+}
 inline const NameTable<Backend>& backend_names() {
   static const NameTable<Backend> table{{"cpu", Backend::cpu}, {"cuda", Backend::cuda}};
   return table;

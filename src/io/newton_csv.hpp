@@ -1,6 +1,7 @@
 #pragma once
-// newton.csv: one row per Newton iteration (step, iteration, ||du||_inf, ||F||_inf). Rows are
-// buffered and flushed at every frame, so the file is complete up to the last frame written.
+// newton.csv: one row per Newton iteration (step, iteration, ||du||_inf, ||F||_inf, and for a
+// scheme with several Newton solves per step, the stage). Rows are buffered and flushed at every
+// frame, so the file is complete up to the last frame written.
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -12,8 +13,8 @@ namespace fhn {
 
 class NewtonCsvWriter final : public NewtonLog, public FrameSink {
  public:
-  // `append`: continue an existing file (a restarted run).
-  NewtonCsvWriter(const std::filesystem::path& file, bool append);
+  // `append`: continue an existing file (a restarted run); `stages`: add the stage column.
+  NewtonCsvWriter(const std::filesystem::path& file, bool append, bool stages = false);
   void record(const NewtonIteration& iteration) override;
   void write(const FrameView& frame) override;  // flushes
   void finish() override;
@@ -22,6 +23,7 @@ class NewtonCsvWriter final : public NewtonLog, public FrameSink {
   void check(int status);
 
   std::filesystem::path path_;
+  bool stages_;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> out_;
 };
 

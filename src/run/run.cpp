@@ -328,7 +328,9 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
 
   // 3. The problem and the scheme.
   std::unique_ptr<NewtonCsvWriter> newton_log;
-  if (c.output.newton_log) newton_log = std::make_unique<NewtonCsvWriter>(dir / "newton.csv", restart);
+  if (c.output.newton_log)
+    newton_log = std::make_unique<NewtonCsvWriter>(
+        dir / "newton.csv", restart, c.scheme.crank_nicolson.formulation == Formulation::adi);
   const Problem problem = make_problem(c);
   std::unique_ptr<Scheme> scheme = make_scheme(c, problem, newton_log.get());
   if (restart) scheme->restore_state(checkpoint.state);

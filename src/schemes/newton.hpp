@@ -13,6 +13,7 @@ struct NewtonIteration {
   index_t iteration = 0;  // 1, 2, ...
   real du_inf = 0.0;      // ||du||_inf of this iteration's update
   real residual_inf = 0.0;  // ||F(u)||_inf before the update
+  int stage = 0;  // which Newton solve of the step (ADI: 0 = first reaction half-step, 1 = second)
 };
 
 class NewtonLog {

@@ -5,6 +5,7 @@
 #include "core/error.hpp"
 
 #include "schemes/adaptive_explicit_cpu.hpp"
+#include "schemes/adi_cpu.hpp"
 #include "schemes/crank_nicolson_cpu.hpp"
 #include "schemes/cuda_schemes.hpp"
 #include "schemes/explicit_cpu.hpp"
@@ -39,6 +40,8 @@ std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem
     case SchemeType::adaptive_explicit:
       return std::make_unique<AdaptiveExplicitCpu>(problem, config.scheme.adaptive);
     case SchemeType::crank_nicolson:
+      if (config.scheme.crank_nicolson.formulation == Formulation::adi)
+        return std::make_unique<AdiCpu>(problem, config.scheme.crank_nicolson, newton_log);
       return std::make_unique<CrankNicolsonCpu>(problem, config.scheme.crank_nicolson, newton_log);
   }
   return nullptr;

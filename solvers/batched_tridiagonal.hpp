@@ -1,0 +1,65 @@
+#pragma once
+// Batches of independent tridiagonal systems behind one interface: the lines of a sheet along x
+// or along y (ADI), the members of a sweep, a cable's pieces across ranks. Which backend runs is
+// a config choice, as for the single-system solvers (tridiagonal.hpp).
+//
+// A batch is `count` systems of size n stored in one array; entry k of system s lives at
+//   s * system_stride + k * element_stride.
+// The rows of an Nx x Ny sheet (node i + Nx j):    n = Nx, count = Ny, element 1,  system Nx;
+// its columns (interleaved: entry k of consecutive systems is contiguous):
+//                                                  n = Ny, count = Nx, element Nx, system 1.
+//
+// Two kinds of coefficients:
+// - constant: every system has the same matrix (an ADI step's I - (k/2) D delta^2). The solver
+//   factors it once, in set_matrix(); a solve then reads the right sides and writes the
+//   solutions: 16 bytes per unknown.
+// - per system: lower, diag, upper have the layout of the right sides (a sweep's Newton
+//   Jacobians); a solve reads four arrays and writes one: 40 bytes per unknown.
+// lower[0] and upper[n-1] of each system lie outside its matrix and must be zero. No pivoting:
+// the matrices must be diagonally dominant (the solvers check it where it costs nothing and
+// throw NumericalError naming the system and row otherwise).
+#include <memory>
+#include <string_view>
+
+#include "core/types.hpp"
+#include "solvers/tridiagonal.hpp"
+
+namespace fhn::solvers {
+
+struct BatchLayout {
+  index_t n = 0;      // unknowns per system
+  index_t count = 0;  // systems
+  index_t element_stride = 1;
+  index_t system_stride = 0;
+
+  static BatchLayout rows(index_t nx, index_t ny) { return {nx, ny, 1, nx}; }
+  static BatchLayout columns(index_t nx, index_t ny) { return {ny, nx, nx, 1}; }
+  index_t at(index_t system, index_t k) const { return system * system_stride + k * element_stride; }
+};
+
+class BatchedTridiagonalSolver {
+ public:
+  virtual ~BatchedTridiagonalSolver() = default;
+  virtual std::string_view name() const = 0;
+  // Where the pointers handed to solve() must live (set_matrix always takes host arrays).
+  virtual MemorySpace space() const = 0;
+
+  // The matrix every system of the constant-coefficient solve() shares: host arrays of n entries
+  // (lower[0] = upper[n-1] = 0). Factors it once; throws NumericalError when it is not
+  // diagonally dominant.
+  virtual void set_matrix(const real* lower, const real* diag, const real* upper, index_t n) = 0;
+  // Constant coefficients (set_matrix first, layout.n equal to its n): rhs overwritten with x.
+  virtual void solve(const BatchLayout& layout, real* rhs_in_solution_out) = 0;
+  // Per-system coefficients, in the layout of rhs: rhs overwritten with x; the coefficients are
+  // left untouched.
+  virtual void solve(const BatchLayout& layout, const real* lower, const real* diag,
+                     const real* upper, real* rhs_in_solution_out) = 0;
+};
+
+// thomas (CPU: one system per task, spread over the cores), partitioned (our GPU batched
+// solver), cusparse (cuSPARSE gtsv2StridedBatch for contiguous systems, gtsvInterleavedBatch for
+// interleaved ones). Throws DeviceError when the backend is not compiled into this build, and
+// ConfigError for a backend without a batched form (cyclic_reduction, cusparse_pivot).
+std::unique_ptr<BatchedTridiagonalSolver> make_batched_tridiagonal_solver(TridiagonalBackend backend);
+
+}  // namespace fhn::solvers

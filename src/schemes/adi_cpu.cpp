@@ -1,0 +1,173 @@
+#include "schemes/adi_cpu.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "config/names.hpp"
+#include "core/error.hpp"
+#include "schemes/node_updates.hpp"
+
+namespace fhn {
+
+AdiSetup adi_setup(const Problem& problem, const CrankNicolsonSpec& spec) {
+  const Domain& d = problem.domain;
+  AdiSetup s;
+  s.reaction.h = 0.5 * problem.dt;
+  s.reaction.a = problem.model.a;
+  s.reaction.epsilon = problem.model.epsilon;
+  s.reaction.gamma = problem.model.gamma;
+  s.reaction.tolerance = spec.newton.tolerance;
+  s.reaction.max_iterations = static_cast<int>(spec.newton.max_iterations);
+  s.r = problem.dt * problem.model.diffusion / (d.dx * d.dx);
+  for (int axis = 0; axis < d.dims; ++axis) {
+    const index_t n = d.nodes[axis];
+    const bool low = problem.boundary.side(axis, false).type == BoundaryType::dirichlet;
+    const bool high = problem.boundary.side(axis, true).type == BoundaryType::dirichlet;
+    for (index_t i = 0; i < n; ++i) {
+      const AdiRow row = adi_row(i, n, s.r, low, high);
+      s.lower[axis].push_back(row.lower);
+      s.diag[axis].push_back(row.diag);
+      s.upper[axis].push_back(row.upper);
+    }
+  }
+  for (index_t node = 0; node < problem.nodes; ++node)
+    if (const BoundarySide* side = dirichlet_side(problem.boundary, d, node))
+      s.held.emplace_back(node, side->value);
+  return s;
+}
+
+AdiCpu::AdiCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log)
+    : HostScheme(problem),
+      spec_(spec),
+      log_(log),
+      setup_(adi_setup(problem, spec)),
+      rows_(solvers::make_batched_tridiagonal_solver(spec.tridiagonal)),
+      rhs_(problem.nodes) {
+  FHN_VERIFY(rows_->space() == MemorySpace::host, ConfigError,
+             "scheme.crank_nicolson.tridiagonal: '" + std::string(rows_->name()) +
+                 "' works on device memory; the cpu backend needs 'thomas'");
+  const Domain& d = problem.domain;
+  rows_->set_matrix(setup_.lower[0].data(), setup_.diag[0].data(), setup_.upper[0].data(), d.nodes[0]);
+  if (d.dims >= 2) {
+    columns_ = solvers::make_batched_tridiagonal_solver(spec.tridiagonal);
+    columns_->set_matrix(setup_.lower[1].data(), setup_.diag[1].data(), setup_.upper[1].data(),
+                         d.nodes[1]);
+  }
+  if (!problem.stimuli.empty())
+    for (auto& current : current_) current.assign(static_cast<std::size_t>(problem.nodes), 0.0);
+}
+
+std::string AdiCpu::name() const {
+  return std::string("Crank-Nicolson by Strang splitting, diffusion ") +
+         (problem_.domain.dims >= 2 ? "by Peaceman-Rachford ADI" : "by Crank-Nicolson") + " (cpu, " +
+         std::string(rows_->name()) + ", " + std::to_string(omp_get_max_threads()) + " threads)";
+}
+
+void AdiCpu::hold(std::vector<real>& u) const {
+  for (const auto& [node, value] : setup_.held) u[static_cast<std::size_t>(node)] = value;
+}
+
+void AdiCpu::react(const real* i0, const real* i1, int stage) {
+  const index_t n = problem_.nodes;
+  const int max_it = setup_.reaction.max_iterations;
+  // Per iteration k: the largest |du| and |g| over the nodes still iterating.
+  std::vector<real> du_max(static_cast<std::size_t>(max_it), 0.0), g_max(du_max.size(), 0.0);
+  index_t failed = -1;
+#pragma omp parallel if (n >= (index_t{1} << 15))
+  {
+    std::vector<real> du_local(du_max.size(), 0.0), g_local(du_max.size(), 0.0);
+    index_t failed_local = -1;
+#pragma omp for schedule(static)
+    for (index_t i = 0; i < n; ++i) {
+      const ReactionResult out = reaction_half_step(
+          v_[i], w_[i], i0 ? i0[i] : 0.0, i1 ? i1[i] : 0.0, setup_.reaction,
+          [&](int k, real du, real g) {
+            du_local[k] = std::max(du_local[k], du);
+            g_local[k] = std::max(g_local[k], g);
+          });
+      v_[i] = out.v;
+      w_[i] = out.w;
+      if (!out.converged && failed_local < 0) failed_local = i;
+    }
+#pragma omp critical
+    {
+      for (std::size_t k = 0; k < du_max.size(); ++k) {
+        du_max[k] = std::max(du_max[k], du_local[k]);
+        g_max[k] = std::max(g_max[k], g_local[k]);
+      }
+      if (failed_local >= 0 && (failed < 0 || failed_local < failed)) failed = failed_local;
+    }
+  }
+  // The iterations the slowest node needed: the history up to the first k with nothing left.
+  std::vector<real> du_history, g_history;
+  for (int k = 0; k < max_it && (k == 0 || du_max[static_cast<std::size_t>(k - 1)] >= setup_.reaction.tolerance); ++k) {
+    du_history.push_back(du_max[static_cast<std::size_t>(k)]);
+    g_history.push_back(g_max[static_cast<std::size_t>(k)]);
+    if (log_) log_->record({step_, k + 1, du_max[static_cast<std::size_t>(k)], g_max[static_cast<std::size_t>(k)], stage});
+  }
+  if (failed >= 0)
+    throw newton_failure(step_, static_cast<real>(step_) * problem_.dt, problem_.dt, spec_.newton,
+                         du_history, g_history);
+  stats_.add_step(du_history);
+}
+
+// One step: reaction k/2, diffusion k, reaction k/2 (adi_point.hpp). Bytes per node: the two
+// reaction passes read and write v, w (64 B); a sheet's diffusion builds two right sides
+// (16 B each) and makes two constant-matrix solves (16 B each): 128 B per node and step.
+void AdiCpu::step() {
+  const real k = problem_.dt;
+  const real t = static_cast<real>(step_) * k;
+  const Domain& d = problem_.domain;
+  const bool stimulated = !current_[0].empty();
+  if (stimulated)
+    for (int m = 0; m < 3; ++m) problem_.stimuli.currents(t + 0.5 * k * m, 1.0, 0.0, current_[m].data());
+  auto current = [&](int m) { return stimulated ? current_[m].data() : nullptr; };
+
+  // 1. Reaction from t to t + k/2.
+  react(current(0), current(1), 0);
+  hold(v_);
+
+  // 2. Diffusion over k. rhs = u + (r/2) d(u) across the lines to be solved, then the solve.
+  const real r = setup_.r;
+  const index_t nx = d.nodes[0];
+  if (d.dims == 1) {
+    for (index_t i = 0; i < nx; ++i)
+      rhs_[i] = adi_rhs(v_[i], axis_difference(i > 0 ? v_[i - 1] : 0.0, v_[i], i + 1 < nx ? v_[i + 1] : 0.0,
+                                               i == 0, i == nx - 1), r);
+    hold(rhs_);
+    rows_->solve(solvers::BatchLayout::rows(nx, 1), rhs_.data());  // v+ in rhs_
+  } else {
+    const index_t ny = d.nodes[1];
+    // (I - (k/2) D dxx) v* = (I + (k/2) D dyy) v: the right side differences along y.
+#pragma omp parallel for schedule(static) if (nx * ny >= (index_t{1} << 15))
+    for (index_t j = 0; j < ny; ++j)
+      for (index_t i = 0; i < nx; ++i) {
+        const index_t c = i + nx * j;
+        rhs_[c] = adi_rhs(v_[c], axis_difference(j > 0 ? v_[c - nx] : 0.0, v_[c], j + 1 < ny ? v_[c + nx] : 0.0,
+                                                 j == 0, j == ny - 1), r);
+      }
+    hold(rhs_);
+    rows_->solve(solvers::BatchLayout::rows(nx, ny), rhs_.data());
+    hold(rhs_);  // the rows lying on a Dirichlet bottom or top side
+    // (I - (k/2) D dyy) v+ = (I + (k/2) D dxx) v*: the right side differences along x.
+#pragma omp parallel for schedule(static) if (nx * ny >= (index_t{1} << 15))
+    for (index_t j = 0; j < ny; ++j)
+      for (index_t i = 0; i < nx; ++i) {
+        const index_t c = i + nx * j;
+        v_[c] = adi_rhs(rhs_[c], axis_difference(i > 0 ? rhs_[c - 1] : 0.0, rhs_[c], i + 1 < nx ? rhs_[c + 1] : 0.0,
+                                                 i == 0, i == nx - 1), r);
+      }
+    hold(v_);
+    columns_->solve(solvers::BatchLayout::columns(nx, ny), v_.data());
+  }
+  if (d.dims == 1) v_.swap(rhs_);
+  hold(v_);
+
+  // 3. Reaction from t + k/2 to t + k.
+  react(current(1), current(2), 1);
+  hold(v_);
+}
+
+}  // namespace fhn

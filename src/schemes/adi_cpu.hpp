@@ -1,0 +1,49 @@
+#pragma once
+// Crank-Nicolson by operator splitting on the CPU (scheme.crank_nicolson.formulation: adi):
+// Strang splitting of reaction and diffusion, the diffusion by Crank-Nicolson on a cable and by
+// Peaceman-Rachford ADI on a sheet: each step is two reaction half-steps (a scalar Newton
+// iteration per node) and one (cable) or two (sheet: the rows along x, then the columns along y)
+// batched tridiagonal solves with constant matrices, factored once. Maths in adi_point.hpp.
+#include <memory>
+#include <utility>
+
+#include "schemes/adi_point.hpp"
+#include "schemes/host_scheme.hpp"
+#include "solvers/batched_tridiagonal.hpp"
+
+namespace fhn {
+
+// The parts of the split scheme that do not depend on where it runs: the reaction parameters,
+// the line matrices and the nodes a Dirichlet side holds.
+struct AdiSetup {
+  ReactionParams reaction;
+  real r = 0.0;  // k D / h^2
+  // Per axis: the matrix I - (k/2) D d of its lines (host arrays of N_axis entries).
+  std::vector<real> lower[2], diag[2], upper[2];
+  std::vector<std::pair<index_t, real>> held;  // (node, v) of every Dirichlet node
+};
+AdiSetup adi_setup(const Problem& problem, const CrankNicolsonSpec& spec);
+
+class AdiCpu final : public HostScheme {
+ public:
+  AdiCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log);
+
+  std::string name() const override;
+  const NewtonStats* newton_stats() const override { return &stats_; }
+
+ private:
+  void step() override;
+  // One reaction half-step of every node from time t (currents i0 at t, i1 at t + k/2).
+  void react(const real* i0, const real* i1, int stage);
+  void hold(std::vector<real>& u) const;
+
+  CrankNicolsonSpec spec_;
+  NewtonLog* log_;
+  AdiSetup setup_;
+  std::unique_ptr<solvers::BatchedTridiagonalSolver> rows_, columns_;
+  NewtonStats stats_;
+  std::vector<real> rhs_;
+  std::vector<real> current_[3];  // I at t, t + k/2, t + k (empty without stimuli)
+};
+
+}  // namespace fhn

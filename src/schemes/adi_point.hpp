@@ -1,0 +1,77 @@
+#pragma once
+// Per-node algebra of the split Crank-Nicolson scheme (scheme.crank_nicolson.formulation: adi),
+// shared by the CPU loops and the CUDA kernels. One step of length k from t:
+//
+//   1. reaction, k/2:  (v, w)' = (f(v) - w + I(t), eps (v - gamma w)) by the trapezoidal rule
+//   2. diffusion, k:   v' = D lap(v), Crank-Nicolson on a cable; Peaceman-Rachford on a sheet:
+//        (I - (k/2) D dxx) v* = (I + (k/2) D dyy) v,   (I - (k/2) D dyy) v+ = (I + (k/2) D dxx) v*
+//   3. reaction, k/2:  as 1, from t + k/2
+//
+// Strang splitting keeps second order in time; every sub-step is second order and A-stable, the
+// diffusion unconditionally stable. The diffusion matrices have constant coefficients (factored
+// once per run); d is the 1-D second difference of a line with its mirrored ghost node at a
+// no-flux end (as the explicit scheme's axis_difference).
+#include "model/fhn.hpp"
+#include "schemes/crank_nicolson_point.hpp"
+
+namespace fhn {
+
+struct ReactionParams {
+  real h = 0.0;  // the sub-step, k / 2
+  real a = 0.0, epsilon = 0.0, gamma = 0.0;
+  real tolerance = 1e-10;  // Newton stops when |du| < tolerance
+  int max_iterations = 20;
+};
+
+struct ReactionResult {
+  real v, w;
+  int iterations;
+  bool converged;
+};
+
+// One trapezoidal reaction sub-step at a node, from (v0, w0) with the currents i0 at its start
+// and i1 at its end:
+//   w1 = p + c v1  (trapezoidal_w with k = h)
+//   g(u) = u - v0 - (h/2) [(f(v0) - w0 + i0) + (f(u) - (p + c u) + i1)] = 0,
+//   g'(u) = 1 - (h/2) (f'(u) - c);
+// Newton from u = v0, u -= g/g', until |du| < tolerance (at most max_iterations). record(k, du,
+// g) sees every iteration k = 0, 1, ... (|du| and |g(u)| before the update).
+template <class Record>
+FHN_HOST_DEVICE inline ReactionResult reaction_half_step(real v0, real w0, real i0, real i1,
+                                                         const ReactionParams& q, Record&& record) {
+  const TrapezoidalW trap = trapezoidal_w(q.h, q.epsilon, q.gamma);
+  const real p = trap.keep * w0 + trap.c * v0;
+  const real known = v0 + 0.5 * q.h * (reaction(v0, q.a) - w0 + i0 + i1 - p);
+  const real half_h = 0.5 * q.h;
+  real u = v0;
+  for (int k = 0; k < q.max_iterations; ++k) {
+    const real g = u - half_h * (reaction(u, q.a) - trap.c * u) - known;
+    const real slope = 1.0 - half_h * (reaction_derivative(u, q.a) - trap.c);
+    const real du = g / slope;
+    u -= du;
+    record(k, du < 0.0 ? -du : du, g < 0.0 ? -g : g);
+    if (du < q.tolerance && -du < q.tolerance) return {u, p + trap.c * u, k + 1, true};
+  }
+  return {u, p + trap.c * u, q.max_iterations, false};
+}
+
+// The right side of a Peaceman-Rachford (or cable Crank-Nicolson) half: u + (r/2) d, with
+// r = k D / h^2 and d the second difference across the lines being solved (axis_difference).
+FHN_HOST_DEVICE inline real adi_rhs(real centre, real difference, real r) {
+  return centre + 0.5 * r * difference;
+}
+
+// Row `i` of I - (k/2) D d on a line of n nodes (r = k D / h^2): interior (-r/2, 1 + r, -r/2);
+// a no-flux end's ghost node doubles the inner neighbour, (1 + r, -r); a Dirichlet end holds
+// its value, (1, 0). lower of row 0 and upper of row n-1 are 0.
+struct AdiRow {
+  real lower, diag, upper;
+};
+FHN_HOST_DEVICE inline AdiRow adi_row(index_t i, index_t n, real r, bool low_dirichlet,
+                                      bool high_dirichlet) {
+  if (i == 0) return low_dirichlet ? AdiRow{0.0, 1.0, 0.0} : AdiRow{0.0, 1.0 + r, -r};
+  if (i == n - 1) return high_dirichlet ? AdiRow{0.0, 1.0, 0.0} : AdiRow{-r, 1.0 + r, 0.0};
+  return {-0.5 * r, 1.0 + r, -0.5 * r};
+}
+
+}  // namespace fhn
