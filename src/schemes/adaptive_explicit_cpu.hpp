@@ -54,11 +54,13 @@ class AdaptiveExplicitCpu final : public Scheme {
 
   Problem problem_;
   AdaptiveSpec spec_;
+  real reach_;         // how far a wave can travel between two regrids (wave_reach)
   NodeParams params_;  // model, boundary rows; params_.n is the current node count
   index_t step_ = 0;
   std::vector<index_t> nodes_;
   std::vector<real> x_, v_, w_;          // current grid and state at t = step_ dt
   std::vector<real> v_xx_;               // u_xx of v_ (evaluate() and regrid())
+  std::vector<real> w_xx_;               // u_xx of w_ (regrid())
   std::vector<real> v_next_, w_next_;    // written by evaluate()
   std::vector<real> rate_;               // v_t at the nodes, for the next regrid
   NonUniformLaplacian laplacian_;
