@@ -16,6 +16,7 @@
 #include "run/run.hpp"
 #include "schemes/adaptive_explicit_cpu.hpp"
 #include "study/convergence.hpp"
+#include "study/study.hpp"
 #include "support.hpp"
 
 namespace {
@@ -342,6 +343,35 @@ TEST_CASE("adaptive: grid invariants hold after every regrid") {
     REQUIRE(stats != nullptr);
     const auto regrids = static_cast<std::size_t>(c.time.steps / spec.regrid_every + 1);
     CHECK(stats->regrids().size() == regrids);
+  }
+}
+
+TEST_CASE("adaptive: at the default tolerance, at most 1.2x the uniform run's error") {
+  // The adaptive studies (configs/studies/adaptive_*.yaml, docs/VERIFICATION.md): the error of
+  // v against a reference with dx/4 and dt/16 (RMSE on the base grid, the adaptive v
+  // interpolated onto it), adaptive over uniform on the same base grid, at every compared time.
+  struct Case {
+    const char* study;
+    double most_nodes;  // largest time-averaged node ratio
+  };
+  for (const Case& c : {Case{"configs/studies/adaptive_pulse_split.yaml", 0.4},
+                        Case{"configs/studies/adaptive_front.yaml", 0.4},
+                        Case{"configs/studies/adaptive_wave_train.yaml", 0.65}}) {
+    const std::string file = c.study;
+    CAPTURE(file);
+    const fhn::StudyConfig study = fhn::load_study(fhn::test::source_path(file));
+    const fhn::Config base = fhn::load_config(study.base, study.overrides);
+    CHECK(base.scheme.adaptive.tolerance == fhn::AdaptiveSpec{}.tolerance);
+    const fhn::AdaptiveAccuracy a = fhn::adaptive_accuracy(study);
+    MESSAGE(file << ": mean node ratio " << a.mean_ratio());
+    CHECK(a.mean_ratio() <= c.most_nodes);
+    REQUIRE(a.rows.size() == study.times.size());
+    for (const fhn::AdaptiveAccuracyRow& r : a.rows) {
+      MESSAGE("  t = " << r.time << ": " << r.adaptive_nodes << " nodes, error uniform "
+                       << r.uniform_error << ", adaptive " << r.adaptive_error << ", ratio "
+                       << r.ratio());
+      CHECK(r.ratio() <= 1.2);
+    }
   }
 }
 
