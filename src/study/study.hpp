@@ -59,19 +59,25 @@ struct StabilityRow {
 };
 
 // ---- adaptive accuracy --------------------------------------------------------------------------
-// The base config (an adaptive_explicit run) three times, to the last of `times`: on its adaptive
-// grid, on the uniform base grid it picks its nodes from (scheme.type explicit), and as the
-// reference, explicit with dx / dx_divisor and dt / dt_divisor. The error of a run at time t is
+// The base config (an adaptive_explicit run) to the last of `times`: on its adaptive grid, on the
+// uniform base grid it picks its nodes from (scheme.type explicit), and as the reference,
+// explicit with dx / dx_divisor and dt / dt_divisor. The error of a run at time t is
 //   e = || I(v_run) - v_ref ||  over the base-grid nodes x_j = j dx,
 // I the linear interpolation from the run's nodes onto the base grid (the identity for the
 // uniform run), rmse or max norm: the same measure for both, so ratio = e_adaptive / e_uniform
 // is what the adaptive grid adds to the base grid's own discretisation error.
+// The adaptive and the uniform run are also made with the reference's dt (and regrid_every
+// times dt_divisor, so the grid is rebuilt at the same times): then their error is the spatial
+// discretisation's alone, and space_ratio shows what the grid adds to that smaller error.
 struct AdaptiveAccuracyRow {
   real time = 0.0;
   index_t adaptive_nodes = 0;  // the adaptive grid's node count at `time`
   real uniform_error = 0.0;
   real adaptive_error = 0.0;
+  real uniform_space_error = 0.0;   // both runs with dt / dt_divisor
+  real adaptive_space_error = 0.0;
   real ratio() const { return adaptive_error / uniform_error; }
+  real space_ratio() const { return adaptive_space_error / uniform_space_error; }
 };
 
 struct AdaptiveAccuracy {
@@ -81,7 +87,7 @@ struct AdaptiveAccuracy {
   std::vector<AdaptiveAccuracyRow> rows;  // one per comparison time, ascending
 };
 
-// The three runs of an adaptive study (in parallel); its times default to the base's time.end.
+// The five runs of an adaptive study (in parallel); its times default to the base's time.end.
 AdaptiveAccuracy adaptive_accuracy(const StudyConfig& study, const BuildCapabilities& build = {});
 
 // ---- running ------------------------------------------------------------------------------------
