@@ -358,6 +358,7 @@ TEST_CASE("adaptive: at the default tolerance, at most 1.2x the uniform run's er
   };
   for (const Case& c : {Case{"configs/studies/adaptive_pulse_split.yaml", 0.4},
                         Case{"configs/studies/adaptive_front.yaml", 0.4},
+                        Case{"configs/studies/adaptive_front_recovering.yaml", 0.4},
                         Case{"configs/studies/adaptive_wave_train.yaml", 0.65}}) {
     const std::string file = c.study;
     CAPTURE(file);
