@@ -496,3 +496,21 @@ TEST_CASE("adaptive: a run writes grid.csv, grid statistics, moving frames, a un
     CHECK(image.find("Spacing=\"0.5 10 1\"") != std::string::npos);
   }
 }
+
+TEST_CASE("adaptive: the resolved config reads back every adaptive key exactly") {
+  const fhn::Config original = config_file(
+      "configs/pulse_split_adaptive.yaml",
+      {"scheme.adaptive={tolerance: 3.7e-4, coarse_stride: 12, gradient_stride: 4, rate_stride: 2, "
+       "gradient_threshold: 0.02, rate_threshold: 0.003, inflection_radius: 2.5, regrid_every: 7}"});
+  const fhn::Config again = fhn::test::config_from(fhn::to_yaml(original));
+  const fhn::AdaptiveSpec& a = again.scheme.adaptive;
+  CHECK(a.tolerance == 3.7e-4);
+  CHECK(a.coarse_stride == 12);
+  CHECK(a.gradient_stride == 4);
+  CHECK(a.rate_stride == 2);
+  CHECK(a.gradient_threshold == 0.02);
+  CHECK(a.rate_threshold == 0.003);
+  CHECK(a.inflection_radius == 2.5);
+  CHECK(a.regrid_every == 7);
+  CHECK(fhn::to_yaml(again) == fhn::to_yaml(original));
+}
