@@ -103,7 +103,9 @@ std::vector<real> front_inflections(const GridSample& s, real slope_threshold);
 //               with C_j = max(|v_xx_i|, |w_xx_i|) over the current nodes i whose neighbourhood
 //               [x_{i-1} - reach, x_{i+1} + reach] holds x_j: the curvature a node sees on both
 //               of its intervals, carried as far as a wave can move (`reach`) before the next
-//               regrid;
+//               regrid. With hysteresis, node i's stride is max(min(g_i, S(tolerance)),
+//               S(tolerance / 4)), g_i the wider of its current intervals: kept until it errs
+//               by more than tolerance, widened only where tolerance / 4 allows;
 //   coarse:     coarse_stride everywhere;
 //   gradient:   gradient_stride on [nodes[i], nodes[i+1]] for every interval with
 //               |v_{i+1} - v_i| / (x_{i+1} - x_i) > gradient_threshold (when gradient_stride > 0);
