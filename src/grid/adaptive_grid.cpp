@@ -68,7 +68,8 @@ std::vector<index_t> select_nodes(const AdaptiveSpec& spec, index_t base_nodes, 
   const auto reach_nodes = static_cast<index_t>(std::ceil(reach / dx - 1e-9));
   auto stride_for = [&](real curvature, real tol) {
     const real spacing = std::sqrt(8.0 * tol / curvature) / dx;
-    return spacing >= static_cast<real>(coarse) ? coarse : std::max<index_t>(1, static_cast<index_t>(spacing));
+    if (spacing >= static_cast<real>(coarse)) return coarse;
+    return std::max<index_t>(1, static_cast<index_t>(spacing));
   };
   for (index_t i = 0; i < s.n; ++i) {
     const real curvature = std::max(std::abs(s.v_xx[i]), std::abs(s.w_xx[i]));

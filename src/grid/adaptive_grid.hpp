@@ -122,11 +122,11 @@ std::vector<real> front_inflections(const GridSample& s, real slope_threshold);
 // no interval is wider than the spacing allowed at a base node inside it, and aligned steps put a
 // node back where it was when the allowed spacing has not changed.
 // Why the error bound holds: the current grid's v is piecewise linear with slope jumps
-// v_xx_k (h_l + h_r) / 2 at its nodes k, so on a new interval [a, b] of width H its distance from
-// the chord is sum_k G(x, x_k) v_xx_k (h_l + h_r) / 2, G(x, xi) = (min(x,xi) - a)(b - max(x,xi)) / H
-// the Green's function of u'' on [a, b]; at a node x that sum is the trapezoid rule, exact for G,
-// so |error| <= C int_a^b G dxi = C (x - a)(b - x) / 2 <= C H^2 / 8 <= tolerance at every dropped
-// node, v and w alike.
+// v_xx_k (h_l + h_r) / 2 at its nodes k, so on a new interval [a, b] of width H its distance
+// from the chord is sum_k G(x, x_k) v_xx_k (h_l + h_r) / 2, with the Green's function of u'' on
+// [a, b], G(x, xi) = (min(x, xi) - a)(b - max(x, xi)) / H. At a node x that sum is the
+// trapezoid rule, exact for G, so at every dropped node, v and w alike,
+//   |error| <= C int_a^b G dxi = C (x - a)(b - x) / 2 <= C H^2 / 8 <= tolerance.
 std::vector<index_t> select_nodes(const AdaptiveSpec& spec, index_t base_nodes, real dx,
                                   real reach, const GridSample& s,
                                   const std::vector<NodeRange>& keep);
