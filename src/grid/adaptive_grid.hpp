@@ -124,9 +124,12 @@ std::vector<real> front_inflections(const GridSample& s, real slope_threshold);
 // Why the error bound holds: the current grid's v is piecewise linear with slope jumps
 // v_xx_k (h_l + h_r) / 2 at its nodes k, so on a new interval [a, b] of width H its distance
 // from the chord is sum_k G(x, x_k) v_xx_k (h_l + h_r) / 2, with the Green's function of u'' on
-// [a, b], G(x, xi) = (min(x, xi) - a)(b - max(x, xi)) / H. At a node x that sum is the
-// trapezoid rule, exact for G, so at every dropped node, v and w alike,
+// [a, b], G(x, xi) = (min(x, xi) - a)(b - max(x, xi)) / H. At a node x, with a and b nodes of
+// the current grid, that sum is the trapezoid rule, exact for G, so at every dropped node, v and
+// w alike,
 //   |error| <= C int_a^b G dxi = C (x - a)(b - x) / 2 <= C H^2 / 8 <= tolerance.
+// (Where the new grid refines, an end a inside a current interval [x_{k-1}, x_k] adds to the
+// sum the part of that interval outside [a, b]: the bound then holds to within that share.)
 std::vector<index_t> select_nodes(const AdaptiveSpec& spec, index_t base_nodes, real dx,
                                   real reach, const GridSample& s,
                                   const std::vector<NodeRange>& keep);
