@@ -121,13 +121,15 @@ struct CrankNicolsonSpec {
 };
 
 // The adaptive-grid explicit scheme: nodes are a subset of the uniform base grid (domain.dx).
+// The grid follows an error estimate (tolerance); the other keys are limits on the spacing.
 struct AdaptiveSpec {
-  index_t coarse_stride = 8;       // every coarse_stride-th base node is always kept
-  index_t gradient_stride = 4;     // spacing (in base nodes) where |v_x| > gradient_threshold
-  index_t rate_stride = 2;         // spacing where |v_t| > rate_threshold
+  real tolerance = 1e-3;           // v units: largest error of linear interpolation across a gap
+  index_t coarse_stride = 16;      // widest spacing (base nodes); its multiples are always kept
+  index_t gradient_stride = 0;     // widest spacing where |v_x| > gradient_threshold (0: no limit)
+  index_t rate_stride = 0;         // widest spacing where |v_t| > rate_threshold (0: no limit)
   real gradient_threshold = 0.01;  // |v_x|, v units per space unit
   real rate_threshold = 0.001;     // |v_t|, v units per time unit
-  real inflection_radius = 5.0;    // every base node within this distance of a front's v_xx = 0
+  real inflection_radius = 0.0;    // every base node within this distance of a front's v_xx = 0
   index_t regrid_every = 10;       // steps between regrids
 };
 

@@ -140,7 +140,8 @@ std::string to_yaml(const Config& c) {
       << YAML::Value << cn.newton.max_iterations << YAML::EndMap;
   out << YAML::EndMap;
   const AdaptiveSpec& ad = c.scheme.adaptive;
-  out << YAML::Key << "adaptive" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "adaptive" << YAML::Value << YAML::BeginMap
+      << std::pair{"tolerance", ad.tolerance};
   out << YAML::Key << "coarse_stride" << YAML::Value << ad.coarse_stride;
   out << YAML::Key << "gradient_stride" << YAML::Value << ad.gradient_stride;
   out << YAML::Key << "rate_stride" << YAML::Value << ad.rate_stride;

@@ -706,9 +706,10 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
     spec.newton.max_iterations = newton.integer("max_iterations", spec.newton.max_iterations, 1, 1000);
     Section ad = s.section("adaptive");
     AdaptiveSpec& a = c.scheme.adaptive;
+    a.tolerance = ad.number("tolerance", a.tolerance, positive());
     a.coarse_stride = ad.integer("coarse_stride", a.coarse_stride, 1, 1 << 20);
-    a.gradient_stride = ad.integer("gradient_stride", a.gradient_stride, 1, 1 << 20);
-    a.rate_stride = ad.integer("rate_stride", a.rate_stride, 1, 1 << 20);
+    a.gradient_stride = ad.integer("gradient_stride", a.gradient_stride, 0, 1 << 20);
+    a.rate_stride = ad.integer("rate_stride", a.rate_stride, 0, 1 << 20);
     a.gradient_threshold = ad.number("gradient_threshold", a.gradient_threshold, positive());
     a.rate_threshold = ad.number("rate_threshold", a.rate_threshold, positive());
     a.inflection_radius = ad.number("inflection_radius", a.inflection_radius, non_negative());

@@ -4,7 +4,9 @@
 //                at given times, report errors and observed orders;
 //   stability:   sweep dt/dx^2 for each tridiagonal solver, report where the solution stops
 //                being bounded or oscillation-free;
-//   newton:      iterations per step and ||du|| per iteration for each tridiagonal solver.
+//   newton:      iterations per step and ||du|| per iteration for each tridiagonal solver;
+//   adaptive:    an adaptive_explicit config against the uniform run on its base grid, both
+//                measured against a finer reference run, with the adaptive run's node count.
 // configs/studies/README.md documents every key.
 #include <string>
 #include <vector>
@@ -13,7 +15,7 @@
 
 namespace fhn {
 
-enum class StudyKind { convergence, stability, newton };
+enum class StudyKind { convergence, stability, newton, adaptive };
 enum class ReferenceKind { finest, value, richardson };
 enum class Norm { rmse, max };
 
@@ -33,6 +35,10 @@ struct StudyConfig {
   real reference_value = 0.0;          // reference: {value: ...}
   std::vector<real> times;             // comparison times (default: the base config's end)
   Norm norm = Norm::rmse;
+
+  // adaptive (and times, norm): the reference run's dx and dt are the base's divided by these
+  index_t dx_divisor = 4;
+  index_t dt_divisor = 16;
 
   // stability
   std::vector<real> ratios;            // dt / dx^2

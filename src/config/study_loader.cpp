@@ -12,7 +12,8 @@ using namespace config_detail;
 const NameTable<StudyKind>& study_kind_names() {
   static const NameTable<StudyKind> table{{"convergence", StudyKind::convergence},
                                           {"stability", StudyKind::stability},
-                                          {"newton", StudyKind::newton}};
+                                          {"newton", StudyKind::newton},
+                                          {"adaptive", StudyKind::adaptive}};
   return table;
 }
 
@@ -52,7 +53,7 @@ StudyConfig read_study(const YAML::Node& root, Context& ctx, const std::string& 
   check_output_name(ctx, st.name);
   st.kind = top.choice("study", st.kind, study_kind_names());
   if (!top.has("study"))
-    ctx.error("study", root.Mark(), "missing required key 'study' (convergence, stability or newton)");
+    ctx.error("study", root.Mark(), "missing required key 'study' (convergence, stability, newton or adaptive)");
 
   // The base config, relative to the study file.
   const std::string base = top.text("base", "");
@@ -109,9 +110,10 @@ StudyConfig read_study(const YAML::Node& root, Context& ctx, const std::string& 
     }
     if (st.reference == ReferenceKind::richardson && st.levels < 3)
       ctx.error("refine.levels", "refine.levels: richardson extrapolation needs at least 3 levels");
-    Section compare = top.section("compare");
-    st.times = compare.numbers("times", {0.0, kInf, true, false}, false, "[0.5, 1.0]").value_or(st.times);
-    st.norm = compare.choice("norm", st.norm, NameTable<Norm>{{"rmse", Norm::rmse}, {"max", Norm::max}});
+  } else if (st.kind == StudyKind::adaptive) {
+    Section reference = top.section("reference");
+    st.dx_divisor = reference.integer("dx_divisor", st.dx_divisor, 1, 1 << 10);
+    st.dt_divisor = reference.integer("dt_divisor", st.dt_divisor, 1, 1 << 20);
   } else if (st.kind == StudyKind::stability) {
     Section sweep = top.section("sweep");
     st.ratios = sweep.numbers("ratios", {0.0, kInf, true, false}, false, "[0.5, 1, 2]").value_or(st.ratios);
@@ -121,10 +123,15 @@ StudyConfig read_study(const YAML::Node& root, Context& ctx, const std::string& 
     st.end = sweep.number("end", st.end, {0.0, kInf, true, false});
     st.bound = sweep.number("bound", st.bound, {0.0, kInf, true, false});
     st.oscillation_tolerance = sweep.number("oscillation_tolerance", st.oscillation_tolerance, {0.0, kInf, true, false});
-  } else {
+  } else if (st.kind == StudyKind::newton) {
     Section newton = top.section("newton");
     st.solvers = read_solvers(newton);
     st.steps = newton.integer("steps", st.steps, 1, 1 << 30);
+  }
+  if (st.kind == StudyKind::convergence || st.kind == StudyKind::adaptive) {
+    Section compare = top.section("compare");
+    st.times = compare.numbers("times", {0.0, kInf, true, false}, false, "[0.5, 1.0]").value_or(st.times);
+    st.norm = compare.choice("norm", st.norm, NameTable<Norm>{{"rmse", Norm::rmse}, {"max", Norm::max}});
   }
   return st;
 }

@@ -48,43 +48,78 @@ std::vector<real> front_inflections(const GridSample& s, real slope_threshold) {
 }
 
 std::vector<index_t> select_nodes(const AdaptiveSpec& spec, index_t base_nodes, real dx,
-                                  const GridSample& s, const std::vector<NodeRange>& keep) {
+                                  real reach, const GridSample& s,
+                                  const std::vector<NodeRange>& keep) {
   const index_t last = base_nodes - 1;
-  std::vector<char> on(static_cast<std::size_t>(base_nodes), 0);
-  // Multiples of `stride` in [first, last_j].
-  auto mark_every = [&](index_t first, index_t last_j, index_t stride) {
-    for (index_t j = (first + stride - 1) / stride * stride; j <= last_j; j += stride) on[j] = 1;
+  const index_t coarse = spec.coarse_stride;
+  // allowed[j] = S_j, the widest spacing any interval holding base node j may have.
+  std::vector<index_t> allowed(static_cast<std::size_t>(base_nodes), coarse);
+  auto limit = [&](index_t first, index_t last_j, index_t stride) {
+    for (index_t j = std::max<index_t>(first, 0); j <= std::min(last_j, last); ++j)
+      allowed[j] = std::min(allowed[j], stride);
   };
+  auto node = [&](index_t i) { return s.nodes[std::clamp<index_t>(i, 0, s.n - 1)]; };
 
-  mark_every(0, last, spec.coarse_stride);
-  on[last] = 1;
-  for (const NodeRange& r : keep)
-    for (index_t j = std::max<index_t>(r.first, 0); j <= std::min(r.last, last); ++j) on[j] = 1;
+  // error: H = sqrt(8 tolerance / C) keeps H^2 C / 8 <= tolerance; S = floor(H / dx). With
+  // hysteresis: a node's current spacing g (the wider of its two intervals) stays until it errs
+  // by more than tolerance, and widens only where a quarter of the tolerance allows it,
+  //   S = max(min(g, S(tolerance)), S(tolerance / 4)),
+  // so a node is not dropped and re-interpolated again and again as its estimate wavers.
+  const auto reach_nodes = static_cast<index_t>(std::ceil(reach / dx - 1e-9));
+  auto stride_for = [&](real curvature, real tol) {
+    const real spacing = std::sqrt(8.0 * tol / curvature) / dx;
+    if (spacing >= static_cast<real>(coarse)) return coarse;
+    return std::max<index_t>(1, static_cast<index_t>(spacing));
+  };
+  for (index_t i = 0; i < s.n; ++i) {
+    const real curvature = std::max(std::abs(s.v_xx[i]), std::abs(s.w_xx[i]));
+    if (!(curvature > 0.0)) continue;
+    const index_t current = std::max(node(i) - node(i - 1), node(i + 1) - node(i));
+    const index_t stride = std::max(std::min(current, stride_for(curvature, spec.tolerance)),
+                                    stride_for(curvature, 0.25 * spec.tolerance));
+    if (stride < coarse) limit(node(i - 1) - reach_nodes, node(i + 1) + reach_nodes, stride);
+  }
 
-  for (index_t i = 0; i + 1 < s.n; ++i)
-    if (std::abs(s.v[i + 1] - s.v[i]) > spec.gradient_threshold * (s.x[i + 1] - s.x[i]))
-      mark_every(s.nodes[i], s.nodes[i + 1], spec.gradient_stride);
+  if (spec.gradient_stride > 0)
+    for (index_t i = 0; i + 1 < s.n; ++i)
+      if (std::abs(s.v[i + 1] - s.v[i]) > spec.gradient_threshold * (s.x[i + 1] - s.x[i]))
+        limit(s.nodes[i], s.nodes[i + 1], spec.gradient_stride);
 
   for (index_t i = 0; i < s.n; ++i) {
-    if (std::abs(s.v_t[i]) > spec.rate_threshold)
-      mark_every(s.nodes[std::max<index_t>(i - 1, 0)], s.nodes[std::min(i + 1, s.n - 1)],
-                 spec.rate_stride);
+    if (spec.rate_stride > 0 && std::abs(s.v_t[i]) > spec.rate_threshold)
+      limit(node(i - 1), node(i + 1), spec.rate_stride);
     // A blow-up stays in the grid for the time loop's NaN/Inf check to find.
-    if (!std::isfinite(s.v[i]) || !std::isfinite(s.v_t[i])) on[s.nodes[i]] = 1;
+    if (!std::isfinite(s.v[i]) || !std::isfinite(s.w[i]) || !std::isfinite(s.v_t[i]))
+      limit(s.nodes[i], s.nodes[i], 1);
   }
 
   // Base nodes within the radius; the 1e-9 dx slack keeps a node exactly at the radius inside.
-  for (const real centre : front_inflections(s, spec.gradient_threshold)) {
-    const real from = (centre - spec.inflection_radius) / dx - 1e-9;
-    const real to = (centre + spec.inflection_radius) / dx + 1e-9;
-    const index_t first = std::max<index_t>(0, static_cast<index_t>(std::ceil(from)));
-    const index_t last_j = std::min(last, static_cast<index_t>(std::floor(to)));
-    for (index_t j = first; j <= last_j; ++j) on[j] = 1;
+  if (spec.inflection_radius > 0.0) {
+    for (const real centre : front_inflections(s, spec.gradient_threshold)) {
+      const real from = (centre - spec.inflection_radius) / dx - 1e-9;
+      const real to = (centre + spec.inflection_radius) / dx + 1e-9;
+      limit(static_cast<index_t>(std::ceil(from)), static_cast<index_t>(std::floor(to)), 1);
+    }
   }
+  for (const NodeRange& r : keep) limit(r.first, r.last, 1);
 
-  std::vector<index_t> nodes;
-  for (index_t j = 0; j <= last; ++j)
-    if (on[j]) nodes.push_back(j);
+  // The widest aligned power-of-two step from j within j's coarse cell that no S_k of a base
+  // node strictly inside it forbids.
+  index_t widest_step = 1;
+  while (2 * widest_step <= coarse) widest_step *= 2;
+  std::vector<index_t> nodes{0};
+  for (index_t j = 0; j < last;) {
+    const index_t cell = j / coarse * coarse;
+    const index_t cell_end = std::min(cell + coarse, last);
+    index_t step = widest_step;
+    auto fits = [&] {
+      if ((j - cell) % step != 0 || j + step > cell_end) return false;
+      return step == 1 || *std::min_element(&allowed[j + 1], &allowed[j + step]) >= step;
+    };
+    while (step > 1 && !fits()) step /= 2;
+    j += step;
+    nodes.push_back(j);
+  }
   return nodes;
 }
 

@@ -77,7 +77,9 @@ struct GridSample {
   const index_t* nodes = nullptr;  // base-grid index of each node, ascending
   const real* x = nullptr;
   const real* v = nullptr;
+  const real* w = nullptr;
   const real* v_xx = nullptr;      // NonUniformLaplacian::apply of v
+  const real* w_xx = nullptr;      // NonUniformLaplacian::apply of w
   const real* v_t = nullptr;       // rate of change of v over the last time step
 };
 
@@ -91,21 +93,46 @@ struct GridSample {
 // Zeros of v_xx in flat regions (round-off, exponential tails) and minima of |v_x| are not fronts.
 std::vector<real> front_inflections(const GridSample& s, real slope_threshold);
 
-// The nodes of the next grid, ascending base-grid indices of a grid of base_nodes nodes and
-// spacing dx (DESIGN.md section 3), the union of
-//   coarse:     j = 0, coarse_stride, 2 coarse_stride, ... and j = N-1;
-//   gradient:   the multiples of gradient_stride in [nodes[i], nodes[i+1]] for every interval
-//               with |v_{i+1} - v_i| / (x_{i+1} - x_i) > gradient_threshold;
-//   rate:       the multiples of rate_stride in [nodes[i-1], nodes[i+1]] (clamped to the ends)
-//               for every node with |v_t| > rate_threshold: the two intervals next to a changing
-//               node, so that a wave moving into a coarse stretch is refined ahead of it;
-//   inflection: every j with |j dx - x*| <= inflection_radius for each front_inflections point
-//               x* (with gradient_threshold as its slope threshold);
-//   keep:       every j of the given ranges (the scheme's: stimulated regions, the layer next
-//               to a Dirichlet end, the base neighbour of a first-order no-flux end);
-//   non-finite: every node whose v or v_t is NaN or infinite, so a blow-up is never dropped.
+// The nodes of the next grid: ascending base-grid indices of a grid of base_nodes nodes and
+// spacing dx (DESIGN.md section 3).
+//
+// Each base node j gets a widest allowed spacing S_j (in base nodes), the least of
+//   error:      the spacing at which linear interpolation errs by at most `tolerance`. On an
+//               interval of width H, |u - linear interpolant| <= H^2 max|u_xx| / 8, so
+//                 H_j = sqrt(8 tolerance / C_j),  S_j = floor(H_j / dx),
+//               with C_j = max(|v_xx_i|, |w_xx_i|) over the current nodes i whose neighbourhood
+//               [x_{i-1} - reach, x_{i+1} + reach] holds x_j: the curvature a node sees on both
+//               of its intervals, carried as far as a wave can move (`reach`) before the next
+//               regrid. With hysteresis, node i's stride is max(min(g_i, S(tolerance)),
+//               S(tolerance / 4)), g_i the wider of its current intervals: kept until it errs
+//               by more than tolerance, widened only where tolerance / 4 allows;
+//   coarse:     coarse_stride everywhere;
+//   gradient:   gradient_stride on [nodes[i], nodes[i+1]] for every interval with
+//               |v_{i+1} - v_i| / (x_{i+1} - x_i) > gradient_threshold (when gradient_stride > 0);
+//   rate:       rate_stride on [nodes[i-1], nodes[i+1]] (clamped to the ends) for every node with
+//               |v_t| > rate_threshold (when rate_stride > 0);
+//   inflection: 1 within inflection_radius of each front_inflections point x* (with
+//               gradient_threshold as its slope threshold; when inflection_radius > 0);
+//   keep:       1 on the given ranges (the scheme's: stimulated regions, the layer next to a
+//               Dirichlet end, the base neighbour of a first-order no-flux end);
+//   non-finite: 1 at every node whose v, w or v_t is NaN or infinite, so a blow-up stays.
+// The grid then steps from j = 0 through each coarse cell [c, c + coarse_stride] (c a multiple
+// of coarse_stride; both ends and every c are nodes) by the widest power of two s with
+//   (j - c) mod s = 0,   j + s <= c + coarse_stride (or N-1),   s <= S_k for every j < k < j+s:
+// no interval is wider than the spacing allowed at a base node inside it, and aligned steps put a
+// node back where it was when the allowed spacing has not changed.
+// Why the error bound holds: the current grid's v is piecewise linear with slope jumps
+// v_xx_k (h_l + h_r) / 2 at its nodes k, so on a new interval [a, b] of width H its distance
+// from the chord is sum_k G(x, x_k) v_xx_k (h_l + h_r) / 2, with the Green's function of u'' on
+// [a, b], G(x, xi) = (min(x, xi) - a)(b - max(x, xi)) / H. At a node x, with a and b nodes of
+// the current grid, that sum is the trapezoid rule, exact for G, so at every dropped node, v and
+// w alike,
+//   |error| <= C int_a^b G dxi = C (x - a)(b - x) / 2 <= C H^2 / 8 <= tolerance.
+// (Where the new grid refines, an end a inside a current interval [x_{k-1}, x_k] adds to the
+// sum the part of that interval outside [a, b]: the bound then holds to within that share.)
 std::vector<index_t> select_nodes(const AdaptiveSpec& spec, index_t base_nodes, real dx,
-                                  const GridSample& s, const std::vector<NodeRange>& keep);
+                                  real reach, const GridSample& s,
+                                  const std::vector<NodeRange>& keep);
 
 // ---- Moving the solution ----------------------------------------------------------------------
 // values[0..n) (on the ascending nodes old_x[0..n), n >= 2) at the ascending new_x, every

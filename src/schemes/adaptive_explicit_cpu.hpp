@@ -5,13 +5,15 @@
 // the current grid, u_xx from NonUniformLaplacian; the ends as in the uniform scheme (mirror
 // ghost node, or the row replaced by a Dirichlet value or the first-order copy v_0 = v_1).
 // Every regrid_every steps (and once at t = 0, from the initial state on the full base grid) the
-// grid is rebuilt by select_nodes from v, its v_xx and v_t = (v+ - v) / k of the step just taken,
-// and v, w move onto it by interpolate_onto.
-// Besides what select_nodes picks, every grid holds (required_ranges):
+// grid is rebuilt by select_nodes from v, w, their second derivatives and v_t = (v+ - v) / k of
+// the step just taken, so that linear interpolation between the kept nodes errs by at most
+// scheme.adaptive.tolerance, and v, w move onto it by interpolate_onto.
+// Besides what select_nodes picks, every grid holds (required_ranges), within a layer of
+// width max(inflection_radius, reach + 4 sqrt(D k regrid_every)) (see required_ranges):
 //   - while a stimulus is on during any step before the next regrid, every base node of its
-//     region and within inflection_radius of it: each node the uniform scheme stimulates gets the
-//     same current, and the steep edges the current raises are resolved from the start;
-//   - every base node within inflection_radius of a Dirichlet end, where fronts are born;
+//     region and of the layer around it: each node the uniform scheme stimulates gets the same
+//     current, and the steep edges the current raises are resolved from the start;
+//   - every base node of the layer next to a Dirichlet end, where fronts are born;
 //   - the base neighbour of a first-order no-flux end, so v_0 = v_1 copies the same node as on
 //     the uniform grid.
 #include "grid/adaptive_grid.hpp"
@@ -54,11 +56,13 @@ class AdaptiveExplicitCpu final : public Scheme {
 
   Problem problem_;
   AdaptiveSpec spec_;
+  real reach_;         // how far a wave can travel between two regrids (wave_reach)
   NodeParams params_;  // model, boundary rows; params_.n is the current node count
   index_t step_ = 0;
   std::vector<index_t> nodes_;
   std::vector<real> x_, v_, w_;          // current grid and state at t = step_ dt
   std::vector<real> v_xx_;               // u_xx of v_ (evaluate() and regrid())
+  std::vector<real> w_xx_;               // u_xx of w_ (regrid())
   std::vector<real> v_next_, w_next_;    // written by evaluate()
   std::vector<real> rate_;               // v_t at the nodes, for the next regrid
   NonUniformLaplacian laplacian_;

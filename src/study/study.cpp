@@ -14,6 +14,7 @@
 #include "core/error.hpp"
 #include "core/format.hpp"
 #include "io/atomic_file.hpp"
+#include "grid/adaptive_grid.hpp"
 #include "model/problem.hpp"
 #include "study/convergence.hpp"
 
@@ -319,9 +320,91 @@ std::filesystem::path run_newton(const StudyConfig& st, const StudyOptions& opti
   return dir / "newton.csv";
 }
 
+// ---- adaptive accuracy --------------------------------------------------------------------------
+
+std::filesystem::path run_adaptive(const StudyConfig& st, const StudyOptions& options,
+                                   const std::filesystem::path& dir, std::ostream& out) {
+  const AdaptiveAccuracy a = adaptive_accuracy(st, options.build);
+  out << "adaptive study '" << st.name << "': adaptive_explicit against explicit on the base grid of "
+      << a.base_nodes << " nodes, both against a reference with dx / " << st.dx_divisor << ", dt / "
+      << st.dt_divisor << "; error: " << (st.norm == Norm::rmse ? "RMSE" : "max norm")
+      << " of v on the base grid (adaptive v interpolated linearly); 'space': both runs with the "
+         "reference's dt\n"
+      << "  adaptive nodes averaged over the time steps: " << number(a.mean_nodes) << " (ratio "
+      << number(a.mean_ratio(), 3) << ")\n\n  " << pad("t", 9) << pad("nodes", 7)
+      << pad("uniform", 11) << pad("adaptive", 11) << pad("ratio", 7) << pad("uniform space", 15)
+      << pad("adaptive space", 16) << "ratio\n";
+  std::string csv =
+      "time,base_nodes,adaptive_nodes,mean_nodes,uniform_error,adaptive_error,ratio,"
+      "uniform_space_error,adaptive_space_error,space_ratio\n";
+  for (const AdaptiveAccuracyRow& r : a.rows) {
+    out << "  " << pad(number(r.time), 9) << pad(std::to_string(r.adaptive_nodes), 7)
+        << pad(number(r.uniform_error), 11) << pad(number(r.adaptive_error), 11)
+        << pad(number(r.ratio(), 3), 7) << pad(number(r.uniform_space_error), 15)
+        << pad(number(r.adaptive_space_error), 16) << number(r.space_ratio(), 3) << "\n";
+    csv += format_exact(r.time) + "," + std::to_string(a.base_nodes) + "," +
+           std::to_string(r.adaptive_nodes) + "," + format_exact(a.mean_nodes) + "," +
+           format_exact(r.uniform_error) + "," + format_exact(r.adaptive_error) + "," +
+           format_exact(r.ratio()) + "," + format_exact(r.uniform_space_error) + "," +
+           format_exact(r.adaptive_space_error) + "," + format_exact(r.space_ratio()) + "\n";
+  }
+  write_file_atomically(dir / "adaptive.csv", csv);
+  return dir / "adaptive.csv";
+}
+
 }  // namespace
 
-std::vector<Snapshot> states_at(const Config& config, const std::vector<real>& times) {
+AdaptiveAccuracy adaptive_accuracy(const StudyConfig& st, const BuildCapabilities& build) {
+  const Config base = study_run(st, {"scheme.type=adaptive_explicit"}, build);
+  std::vector<real> times = st.times.empty() ? std::vector<real>{base.time.end} : st.times;
+  std::sort(times.begin(), times.end());
+  const std::vector<std::string> end = end_at(times.back());
+  auto run = [&](std::vector<std::string> extra) {
+    extra.insert(extra.end(), end.begin(), end.end());
+    return study_run(st, extra, build);
+  };
+  const std::string dx = assign("domain.dx", base.domain.dx / static_cast<real>(st.dx_divisor));
+  const std::string dt = assign("time.dt", base.time.dt / static_cast<real>(st.dt_divisor));
+  const std::string regrid = "scheme.adaptive.regrid_every=" +
+                             std::to_string(base.scheme.adaptive.regrid_every * st.dt_divisor);
+  enum { adaptive, uniform, reference, adaptive_space, uniform_space };
+  const std::vector<Config> configs{run({"scheme.type=adaptive_explicit"}),
+                                    run({"scheme.type=explicit"}),
+                                    run({"scheme.type=explicit", "domain.nodes=~", dx, dt}),
+                                    run({"scheme.type=adaptive_explicit", dt, regrid}),
+                                    run({"scheme.type=explicit", dt})};
+  std::vector<std::vector<Snapshot>> states(configs.size());
+  GridStats grid;
+  parallel_for(configs.size(), false, [&](std::size_t i) {
+    states[i] = states_at(configs[i], times, i == adaptive ? &grid : nullptr);
+  });
+
+  AdaptiveAccuracy result;
+  result.base_nodes = grid.base_nodes();
+  result.mean_nodes = grid.mean_nodes();
+  for (std::size_t t = 0; t < times.size(); ++t) {
+    const std::vector<real>& base_x = states[uniform][t].x;
+    const Snapshot& ref = states[reference][t];
+    // || I(v_run) - v_ref || on the base grid.
+    auto error = [&](std::size_t run_index) {
+      const Snapshot& s = states[run_index][t];
+      const std::vector<real> on_base =
+          interpolate_onto(s.x.data(), s.v.data(), static_cast<index_t>(s.x.size()), base_x);
+      return distance_on_common_nodes(base_x, on_base, ref.x, ref.v, st.norm);
+    };
+    AdaptiveAccuracyRow row;
+    row.time = times[t];
+    row.adaptive_nodes = static_cast<index_t>(states[adaptive][t].x.size());
+    row.uniform_error = error(uniform);
+    row.adaptive_error = error(adaptive);
+    row.uniform_space_error = error(uniform_space);
+    row.adaptive_space_error = error(adaptive_space);
+    result.rows.push_back(row);
+  }
+  return result;
+}
+
+std::vector<Snapshot> states_at(const Config& config, const std::vector<real>& times, GridStats* grid) {
   const Problem problem = make_problem(config);
   std::unique_ptr<Scheme> scheme = make_scheme(config, problem);
   std::vector<Snapshot> states;
@@ -336,6 +419,7 @@ std::vector<Snapshot> states_at(const Config& config, const std::vector<real>& t
     states.emplace_back();
     scheme->snapshot(states.back());
   }
+  if (grid != nullptr && scheme->grid_stats() != nullptr) *grid = *scheme->grid_stats();
   return states;
 }
 
@@ -400,6 +484,7 @@ std::filesystem::path run_study(const StudyConfig& study, const StudyOptions& op
     case StudyKind::convergence: return run_convergence(study, options, dir, out);
     case StudyKind::stability: return run_stability(study, options, dir, out);
     case StudyKind::newton: return run_newton(study, options, dir, out);
+    case StudyKind::adaptive: return run_adaptive(study, options, dir, out);
   }
   return dir;
 }

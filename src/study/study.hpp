@@ -8,6 +8,7 @@
 
 #include "config/loader.hpp"
 #include "config/study_config.hpp"
+#include "grid/grid_stats.hpp"
 #include "schemes/scheme.hpp"
 
 namespace fhn {
@@ -34,8 +35,10 @@ std::vector<ConvergenceRow> convergence_table(const std::vector<std::vector<Snap
 //   u_R = u_fine + (u_fine - u_coarse) / (ratio^p - 1).
 Snapshot richardson(const Snapshot& coarse, const Snapshot& fine, real ratio, real order);
 
-// States of a run config at each of `times` (each a whole number of steps).
-std::vector<Snapshot> states_at(const Config& config, const std::vector<real>& times);
+// States of a run config at each of `times` (each a whole number of steps). With `grid` given,
+// it receives the node-count statistics of a scheme whose grid changes (adaptive_explicit).
+std::vector<Snapshot> states_at(const Config& config, const std::vector<real>& times,
+                                GridStats* grid = nullptr);
 
 // ---- stability --------------------------------------------------------------------------------
 // Strength of odd-even (grid-scale) oscillation: the largest min(|d_i|, |d_{i+1}|, |d_{i+2}|)
@@ -54,6 +57,38 @@ struct StabilityRow {
   real oscillation = 0.0;
   std::string detail;
 };
+
+// ---- adaptive accuracy --------------------------------------------------------------------------
+// The base config (an adaptive_explicit run) to the last of `times`: on its adaptive grid, on the
+// uniform base grid it picks its nodes from (scheme.type explicit), and as the reference,
+// explicit with dx / dx_divisor and dt / dt_divisor. The error of a run at time t is
+//   e = || I(v_run) - v_ref ||  over the base-grid nodes x_j = j dx,
+// I the linear interpolation from the run's nodes onto the base grid (the identity for the
+// uniform run), rmse or max norm: the same measure for both, so ratio = e_adaptive / e_uniform
+// is what the adaptive grid adds to the base grid's own discretisation error.
+// The adaptive and the uniform run are also made with the reference's dt (and regrid_every
+// times dt_divisor, so the grid is rebuilt at the same times): then their error is the spatial
+// discretisation's alone, and space_ratio shows what the grid adds to that smaller error.
+struct AdaptiveAccuracyRow {
+  real time = 0.0;
+  index_t adaptive_nodes = 0;  // the adaptive grid's node count at `time`
+  real uniform_error = 0.0;
+  real adaptive_error = 0.0;
+  real uniform_space_error = 0.0;   // both runs with dt / dt_divisor
+  real adaptive_space_error = 0.0;
+  real ratio() const { return adaptive_error / uniform_error; }
+  real space_ratio() const { return adaptive_space_error / uniform_space_error; }
+};
+
+struct AdaptiveAccuracy {
+  index_t base_nodes = 0;
+  real mean_nodes = 0.0;  // adaptive node count averaged over the time steps (GridStats)
+  real mean_ratio() const { return mean_nodes / static_cast<real>(base_nodes); }
+  std::vector<AdaptiveAccuracyRow> rows;  // one per comparison time, ascending
+};
+
+// The five runs of an adaptive study (in parallel); its times default to the base's time.end.
+AdaptiveAccuracy adaptive_accuracy(const StudyConfig& study, const BuildCapabilities& build = {});
 
 // ---- running ------------------------------------------------------------------------------------
 struct StudyOptions {
