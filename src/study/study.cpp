@@ -388,9 +388,10 @@ AdaptiveAccuracy adaptive_accuracy(const StudyConfig& st, const BuildCapabilitie
     // || I(v_run) - v_ref || on the base grid.
     auto error = [&](std::size_t run_index) {
       const Snapshot& s = states[run_index][t];
-      const std::vector<real> on_base =
-          interpolate_onto(s.x.data(), s.v.data(), static_cast<index_t>(s.x.size()), base_x);
-      return distance_on_common_nodes(base_x, on_base, ref.x, ref.v, st.norm);
+      Snapshot on_base;
+      on_base.x = base_x;
+      on_base.v = interpolate_onto(s.x.data(), s.v.data(), static_cast<index_t>(s.x.size()), base_x);
+      return distance_on_common_nodes(on_base, ref, st.norm);
     };
     AdaptiveAccuracyRow row;
     row.time = times[t];
