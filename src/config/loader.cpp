@@ -618,7 +618,9 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
       const bool on = k == "output.vtk"         ? c.output.vtk
                       : k == "output.spacetime" ? c.output.spacetime
                                                 : c.output.activation.enabled;
-      if (on)
+      // The activation map follows output.vtk by default: one message (about output.vtk) is enough.
+      const bool implied = k == "output.activation.enabled" && !ctx.given(key) && c.output.vtk;
+      if (on && !implied)
         ctx.error(key, std::string(key) + ": this build has no VTK (configured with "
                                           "-DFHN_WITH_VTK=OFF); set " + key +
                            ": false (or --set " + key + "=false), or rebuild with VTK" +

@@ -29,6 +29,7 @@
 #include "run/time_loop.hpp"
 #include "schemes/scheme.hpp"
 #include "study/front_tracker.hpp"
+#include "study/spiral_tips.hpp"
 
 namespace fs = std::filesystem;
 
@@ -224,7 +225,7 @@ void announce_output_size(const Config& c, const fs::path& dir, index_t resume_s
 
 JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string& status,
                         const LoopResult& loop, double wall_seconds,
-                        const std::optional<FrontSpeed>& front) {
+                        const std::optional<FrontSpeed>& front, const TipTracker* tips) {
   JsonObject s;
   s.add("name", c.name)
       .add("status", status)
@@ -283,9 +284,10 @@ JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string
         .add("samples", front->samples)
         .add("threshold", 0.5);
     s.add("pulse_speed", front->speed).add("pulse_speed_fit", f);
-  } else {
+  } else if (c.domain.dims == 1) {
     s.add_null("pulse_speed");
   }
+  if (tips) tips->add_summary(s);
   return s;
 }
 
@@ -324,6 +326,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
     keep_rows_before(dir / "probes.csv", resume_t - 1e-9 * c.time.dt, false);
     keep_rows_before(dir / "newton.csv", static_cast<real>(resume_step), false);
     keep_rows_before(dir / "grid.csv", static_cast<real>(resume_step), true);
+    keep_rows_before(dir / "tips.csv", resume_t - 1e-9 * c.time.dt, false);
   }
 
   // 3. The problem and the scheme.
@@ -369,9 +372,13 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
                                            c.output.activation.threshold, c.output.activation.last));
   std::unique_ptr<FrontTracker> tracker;
   if (c.domain.dims == 1) tracker = std::make_unique<FrontTracker>(c.domain.length[0]);
+  std::unique_ptr<TipTracker> tips;
+  if (c.output.tips.enabled)
+    tips = std::make_unique<TipTracker>(dir / "tips.csv", c.output.tips.v_iso, c.output.tips.w_iso, restart);
   std::vector<FrameSink*> sinks;
   for (auto& sink : owned) sinks.push_back(sink.get());
   if (tracker) sinks.push_back(tracker.get());
+  if (tips) sinks.push_back(tips.get());
   if (newton_log) sinks.push_back(newton_log.get());
   if (restart)
     for (FrameSink* sink : sinks) sink->restore(checkpoint.state);
@@ -410,7 +417,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
       write_file_atomically(dir / "summary.json",
                             make_summary(c, *scheme, status, loop,
                                          std::chrono::duration<double>(Clock::now() - started).count(),
-                                         std::nullopt)
+                                         std::nullopt, tips.get())
                                     .str(2) +
                                 "\n");
     } catch (const Error&) {
@@ -428,12 +435,20 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   summary.wall_seconds = std::chrono::duration<double>(Clock::now() - started).count();
   write_file_atomically(dir / "summary.json",
                         make_summary(c, *scheme, "ok", loop, summary.wall_seconds,
-                                     tracker ? tracker->speed() : std::nullopt)
+                                     tracker ? tracker->speed() : std::nullopt, tips.get())
                                 .str(2) +
                             "\n");
   log.line("done: " + std::to_string(loop.steps) + " steps, " + std::to_string(loop.frames) +
            " frames, " + format_exact(summary.wall_seconds) + " s wall, " +
            format_exact(loop.step_seconds) + " s stepping");
+  if (tips) {
+    const Rotation rotation = tips->rotation();
+    log.line("spiral tips: " + std::to_string(tips->tips_at_end()) + " in the last frame; " +
+             (rotation.period ? "rotation period " + format_exact(*rotation.period) + " (" +
+                                    std::to_string(rotation.rotations) + " turns from t = " +
+                                    format_exact(rotation.t_from) + ")"
+                              : std::string("no rotation period (fewer than 2 turns of one tip)")));
+  }
   if (const GridStats* grid = scheme->grid_stats())
     log.line("adaptive grid: " + format_exact(grid->mean_nodes()) + " nodes on average, at most " +
              std::to_string(grid->max_nodes()) + ", of " + std::to_string(grid->base_nodes()) +

@@ -218,7 +218,7 @@ std::filesystem::path run_stability(const StudyConfig& st, const StudyOptions& o
       row.max_abs_v = std::max(row.max_abs_v, std::abs(final.v[j]));
     }
     if (!finite) row.max_abs_v = std::numeric_limits<real>::infinity();
-    row.oscillation = finite ? zigzag_amplitude(final.v) : kNaN;
+    row.oscillation = finite ? zigzag_amplitude(final) : kNaN;
     if (!finite || row.max_abs_v > st.bound)
       row.status = "unbounded";
     else if (row.oscillation > st.oscillation_tolerance)
@@ -463,13 +463,32 @@ Snapshot richardson(const Snapshot& coarse, const Snapshot& fine, real ratio, re
   return result;
 }
 
-real zigzag_amplitude(const std::vector<real>& v, real floor) {
+namespace {
+
+// zigzag_amplitude along one line: the n values v[0], v[stride], v[2 stride], ...
+real zigzag_along(const real* v, std::size_t n, std::size_t stride, real floor) {
   real largest = 0.0;
-  for (std::size_t i = 0; i + 3 < v.size(); ++i) {
-    const real d0 = v[i + 1] - v[i], d1 = v[i + 2] - v[i + 1], d2 = v[i + 3] - v[i + 2];
+  for (std::size_t i = 0; i + 3 < n; ++i) {
+    const real* p = v + i * stride;
+    const real d0 = p[stride] - p[0], d1 = p[2 * stride] - p[stride], d2 = p[3 * stride] - p[2 * stride];
     const bool alternating = (d0 > floor && d1 < -floor && d2 > floor) || (d0 < -floor && d1 > floor && d2 < -floor);
     if (alternating) largest = std::max(largest, std::min({std::abs(d0), std::abs(d1), std::abs(d2)}));
   }
+  return largest;
+}
+
+}  // namespace
+
+real zigzag_amplitude(const std::vector<real>& v, real floor) {
+  return zigzag_along(v.data(), v.size(), 1, floor);
+}
+
+real zigzag_amplitude(const Snapshot& s, real floor) {
+  if (s.y.empty()) return zigzag_amplitude(s.v, floor);
+  const std::size_t nx = s.x.size(), ny = s.y.size();
+  real largest = 0.0;
+  for (std::size_t j = 0; j < ny; ++j) largest = std::max(largest, zigzag_along(&s.v[nx * j], nx, 1, floor));
+  for (std::size_t i = 0; i < nx; ++i) largest = std::max(largest, zigzag_along(&s.v[i], ny, nx, floor));
   return largest;
 }
 

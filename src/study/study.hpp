@@ -47,6 +47,8 @@ std::vector<Snapshot> states_at(const Config& config, const std::vector<real>& t
 // grid-scale zig-zags; an odd-even mode of amplitude A on a flat background gives 2A. 0 when
 // there is none.
 real zigzag_amplitude(const std::vector<real>& v, real floor = 1e-12);
+// The same over every line of a cable or of a sheet (its rows along x and columns along y).
+real zigzag_amplitude(const Snapshot& s, real floor = 1e-12);
 
 struct StabilityRow {
   std::string solver;

@@ -192,8 +192,6 @@ TEST_CASE("sheet config: keys of the wrong dimension and impossible grids are lo
                  "output.probes[0] = [3, 40] is outside the domain [0, 20] x [0, 10]"));
   CHECK(contains(config_error(sheet + "scheme: {type: adaptive_explicit}\n"),
                  "scheme.type: adaptive_explicit works on cables only"));
-  CHECK(contains(config_error(sheet + "scheme: {type: crank_nicolson}\n"),
-                 "scheme.type: crank_nicolson is not available on sheets yet"));
   CHECK(contains(config_error(sheet + "output: {spacetime: true}\n"),
                  "output.spacetime: the x-t kymograph is drawn for cables only"));
   CHECK(contains(config_error(sheet + "boundary: {no_flux_order: 1}\n"), "is for cables only"));

@@ -13,4 +13,8 @@ std::unique_ptr<Scheme> make_crank_nicolson_cuda(const Problem& problem,
                                                  const CrankNicolsonSpec& spec,
                                                  NewtonLog* newton_log, bool use_graphs = true);
 
+// scheme.crank_nicolson.formulation: adi (adi_cuda.cu).
+std::unique_ptr<Scheme> make_adi_cuda(const Problem& problem, const CrankNicolsonSpec& spec,
+                                      NewtonLog* newton_log);
+
 }  // namespace fhn::cuda

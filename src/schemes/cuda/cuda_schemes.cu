@@ -13,6 +13,8 @@ std::unique_ptr<Scheme> make_cuda_scheme(const Config& config, const Problem& pr
     case SchemeType::explicit_euler:
       return cuda::make_explicit_cuda(problem);
     case SchemeType::crank_nicolson:
+      if (config.scheme.crank_nicolson.formulation == Formulation::adi)
+        return cuda::make_adi_cuda(problem, config.scheme.crank_nicolson, newton_log);
       return cuda::make_crank_nicolson_cuda(problem, config.scheme.crank_nicolson, newton_log);
     case SchemeType::adaptive_explicit:
       break;  // refused by the config loader: the adaptive scheme is CPU only
