@@ -6,6 +6,7 @@
 #include "schemes/cuda/cuda_scheme_factories.hpp"
 #include "schemes/cuda/device_fields.cuh"
 #include "schemes/cuda/explicit_kernels.cuh"
+#include "schemes/cuda/sheet_kernels.cuh"
 
 namespace fhn::cuda {
 namespace {
@@ -65,9 +66,64 @@ class ExplicitCuda final : public Scheme {
   index_t step_ = 0;
 };
 
+// The same on a sheet: the blocked kernel of sheet_kernels.cu, kSheetStepsPerPass steps per pass.
+class ExplicitSheetCuda final : public Scheme {
+ public:
+  explicit ExplicitSheetCuda(const Problem& problem)
+      : problem_(problem),
+        params_(sheet_params(problem.model, problem.boundary, problem.domain, problem.dt)),
+        fields_(problem),
+        stimuli_(problem.stimuli),
+        v_next_(problem.nodes, "v (next)"),
+        w_next_(problem.nodes, "w (next)"),
+        device_name_(current_device_name()) {}
+
+  std::string name() const override {
+    return "explicit forward Euler on a sheet (cuda, " + device_name_ + ")";
+  }
+  index_t node_count() const override { return problem_.nodes; }
+  index_t steps_done() const override { return step_; }
+  // Full passes, then a shorter one; every step goes through the same kernel (restarts exact).
+  void advance(index_t steps) override {
+    const StimulusTable table = stimuli_.view();
+    while (steps > 0) {
+      const int pass = static_cast<int>(std::min<index_t>(steps, kSheetStepsPerPass));
+      launch_sheet_steps_blocked(fields_.v(), fields_.w(), v_next_.data(), w_next_.data(), params_,
+                                 table, step_, pass);
+      std::swap(fields_.v_buffer(), v_next_);
+      std::swap(fields_.w_buffer(), w_next_);
+      step_ += pass;
+      steps -= pass;
+    }
+  }
+  void synchronize() const override { FHN_CUDA_CHECK(cudaDeviceSynchronize()); }
+  void snapshot(Snapshot& out) const override { fields_.download(problem_, step_, out); }
+  index_t first_non_finite() const override { return fields_.first_non_finite(); }
+  SchemeState save_state() const override {
+    SchemeState state;
+    state.step = step_;
+    fields_.save(state);
+    return state;
+  }
+  void restore_state(const SchemeState& state) override {
+    fields_.restore(state);
+    step_ = state.step;
+  }
+
+ private:
+  Problem problem_;
+  SheetParams params_;
+  DeviceFields fields_;
+  DeviceStimuli stimuli_;
+  DeviceBuffer<real> v_next_, w_next_;
+  std::string device_name_;
+  index_t step_ = 0;
+};
+
 }  // namespace
 
 std::unique_ptr<Scheme> make_explicit_cuda(const Problem& problem) {
+  if (problem.domain.dims >= 2) return std::make_unique<ExplicitSheetCuda>(problem);
   return std::make_unique<ExplicitCuda>(problem);
 }
 
