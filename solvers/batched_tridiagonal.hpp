@@ -20,6 +20,7 @@
 // throw NumericalError naming the system and row otherwise).
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "core/types.hpp"
 #include "solvers/tridiagonal.hpp"
@@ -55,6 +56,18 @@ class BatchedTridiagonalSolver {
   virtual void solve(const BatchLayout& layout, const real* lower, const real* diag,
                      const real* upper, real* rhs_in_solution_out) = 0;
 };
+
+// The LU factors of a matrix shared by a batch (Thomas without pivoting, l_0 = u_{n-1} = 0):
+//   m_0 = d_0,  m_k = d_k - l_k c'_{k-1},  c'_k = u_k / m_k.
+// Every backend's set_matrix() starts here. Throws NumericalError naming `solver` and the row
+// when |d_k| < |l_k| + |u_k| or a pivot vanishes (|m_k| <= 1e-14 |d_k|).
+struct SharedFactors {
+  std::vector<real> lower;          // l_k (l_0 = 0)
+  std::vector<real> inverse_pivot;  // 1 / m_k
+  std::vector<real> c_prime;        // c'_k (c'_{n-1} = 0)
+};
+SharedFactors factor_shared_matrix(const real* lower, const real* diag, const real* upper,
+                                   index_t n, std::string_view solver);
 
 // thomas (CPU: one system per task, spread over the cores), partitioned (our GPU batched
 // solver), cusparse (cuSPARSE gtsv2StridedBatch for contiguous systems, gtsvInterleavedBatch for

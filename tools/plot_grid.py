@@ -3,32 +3,19 @@
 blog's Fig. 8) and v on the nodes at a few times, optionally over a uniform run's v.
 
 Reads the run's .pvd collection and the point coordinates and "v" of every .vtu frame directly,
-without the vtk Python module (the decoder of plot_kymograph.py parses the XML and the appended
-raw binary). Works for any fhnsim run; on a uniform grid every row of dots is the same.
+without the vtk Python module (tools/lib/vtk_xml.py parses the XML and the appended raw
+binary). Works for any fhnsim run; on a uniform grid every row of dots is the same.
 """
 import argparse
-import lzma
 import sys
-import xml.etree.ElementTree as ET
-import zlib
 from pathlib import Path
 
-from plot_kymograph import VtiError, VtkXmlFile
+from lib.vtk_xml import READ_ERRORS, VtiError, VtkXmlFile, read_collection
 
 try:
     import numpy as np
 except ImportError:  # reported by main() after --help had its chance
     np = None
-
-
-def read_collection(pvd):
-    """[(t, frame path)] of a .pvd collection, in file order."""
-    root = ET.parse(pvd).getroot()
-    frames = [(float(d.get("timestep")), Path(pvd).parent / d.get("file"))
-              for d in root.iter("DataSet")]
-    if not frames:
-        raise VtiError("the collection lists no frames")
-    return frames
 
 
 def read_frame(path):
@@ -117,7 +104,7 @@ def main():
     out = args.output or args.pvd.with_name(args.pvd.stem + "_grid.png")
     try:
         plot(args.pvd, out, args.times, args.reference)
-    except (OSError, VtiError, ET.ParseError, zlib.error, lzma.LZMAError) as error:
+    except (VtiError, *READ_ERRORS) as error:
         sys.exit(f"plot_grid: {error}")
     print(out)
 

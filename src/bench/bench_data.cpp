@@ -38,6 +38,37 @@ std::vector<real> thomas_solution(const HostSystem& s) {
   return x;
 }
 
+HostBatch random_batch(const solvers::BatchLayout& layout, std::uint64_t seed) {
+  HostBatch b{layout, random_system(layout.n, seed + 1), random_system(layout.n * layout.count, seed)};
+  for (index_t s = 0; s < layout.count; ++s) {
+    b.systems.lower[static_cast<std::size_t>(layout.at(s, 0))] = 0.0;
+    b.systems.upper[static_cast<std::size_t>(layout.at(s, layout.n - 1))] = 0.0;
+  }
+  return b;
+}
+
+std::vector<real> batch_thomas_solution(const HostBatch& b, bool constant) {
+  const solvers::BatchLayout& l = b.layout;
+  const auto n = static_cast<std::size_t>(l.n);
+  std::vector<real> x(b.systems.rhs.size());
+  HostSystem one{std::vector<real>(n), std::vector<real>(n), std::vector<real>(n),
+                 std::vector<real>(n)};
+  for (index_t s = 0; s < l.count; ++s) {
+    for (std::size_t k = 0; k < n; ++k) {
+      const auto at = static_cast<std::size_t>(l.at(s, static_cast<index_t>(k)));
+      const HostSystem& m = constant ? b.matrix : b.systems;
+      const std::size_t from = constant ? k : at;
+      one.lower[k] = m.lower[from];
+      one.diag[k] = m.diag[from];
+      one.upper[k] = m.upper[from];
+      one.rhs[k] = b.systems.rhs[at];
+    }
+    const std::vector<real> y = thomas_solution(one);
+    for (std::size_t k = 0; k < n; ++k) x[static_cast<std::size_t>(l.at(s, static_cast<index_t>(k)))] = y[k];
+  }
+  return x;
+}
+
 double max_relative_error(const std::vector<real>& x, const std::vector<real>& truth) {
   if (x.size() != truth.size()) return std::numeric_limits<double>::infinity();
   double scale = 0.0, worst = 0.0;

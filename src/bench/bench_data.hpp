@@ -6,6 +6,7 @@
 
 #include "core/types.hpp"
 #include "model/problem.hpp"
+#include "solvers/batched_tridiagonal.hpp"
 
 namespace fhn::bench {
 
@@ -21,6 +22,20 @@ HostSystem random_system(index_t n, std::uint64_t seed);
 
 // x solving `s` by Thomas (the oracle).
 std::vector<real> thomas_solution(const HostSystem& s);
+
+// A batch of systems in a dense layout (n count entries): the systems are random_system(n count)
+// cut apart in that layout (lower[0] and upper[n-1] of each system zeroed), and a shared matrix
+// random_system(n) for the constant-coefficient solves.
+struct HostBatch {
+  solvers::BatchLayout layout;
+  HostSystem matrix;   // shared matrix (its rhs unused)
+  HostSystem systems;  // per-system coefficients and the right sides, in the layout
+};
+HostBatch random_batch(const solvers::BatchLayout& layout, std::uint64_t seed);
+
+// x of every system of the batch by Thomas (the oracle), in the batch's layout; `constant`:
+// with the shared matrix.
+std::vector<real> batch_thomas_solution(const HostBatch& b, bool constant);
 
 // max_i |x_i - truth_i| / max_i |truth_i| (infinity when a value is NaN or the sizes differ).
 double max_relative_error(const std::vector<real>& x, const std::vector<real>& truth);

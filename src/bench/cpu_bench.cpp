@@ -1,6 +1,9 @@
 // The CPU part of `fhn bench`: the single-thread copy bandwidth (the roofline of the CPU rows),
-// the Thomas solver against LAPACK's dgtsv, and one step of the explicit scheme. Each variant
-// is run once, checked against its reference, then timed.
+// the Thomas solver against LAPACK's dgtsv, the batched Thomas solver against the single-system
+// one, and one step of the explicit scheme. Each variant is run once, checked against its
+// reference, then timed.
+#include <omp.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -13,6 +16,7 @@
 #include "bench/lapack.hpp"
 #include "model/problem.hpp"
 #include "schemes/explicit_cpu.hpp"
+#include "solvers/batched_tridiagonal.hpp"
 #include "solvers/tridiagonal.hpp"
 
 namespace fhn::bench {
@@ -169,6 +173,59 @@ void bench_tridiagonal(index_t n, int repetitions, std::vector<BenchRow>& rows) 
   rows.push_back(thomas);
 }
 
+// The side of a square sheet of n nodes, or 0 when n is not a square (an even power of two).
+index_t square_side(index_t n) {
+  index_t side = 1;
+  while (side * side < n) side *= 2;
+  return side * side == n ? side : 0;
+}
+
+// batched tridiagonal: the lines of a sqrt(n) x sqrt(n) sheet, along x (rows: contiguous
+// systems) and along y (columns: interleaved), with the matrix shared by all (constant: read r,
+// write x = 16 n bytes) or one per system (per-system: read l, d, u, r, write x = 40 n bytes);
+// on one thread and on all. Baseline: the single-system Thomas on one system of n unknowns
+// (kernel tridiagonal, same n), so the speed-up compares time per unknown.
+void bench_batched(index_t n, int repetitions, std::vector<BenchRow>& rows) {
+  const index_t side = square_side(n);
+  if (side == 0) return;
+  const int threads = omp_get_max_threads();
+  for (const bool columns : {false, true}) {
+    const solvers::BatchLayout layout = columns ? solvers::BatchLayout::columns(side, side)
+                                                : solvers::BatchLayout::rows(side, side);
+    const HostBatch batch = random_batch(layout, kSeed);
+    const HostSystem& m = batch.matrix;
+    const HostSystem& a = batch.systems;
+    for (const bool constant : {true, false}) {
+      const std::vector<real> reference = batch_thomas_solution(batch, constant);
+      auto solver = solvers::make_batched_tridiagonal_solver(solvers::TridiagonalBackend::thomas);
+      if (constant) solver->set_matrix(m.lower.data(), m.diag.data(), m.upper.data(), side);
+      std::vector<real> x(a.rhs.size());
+      auto solve = [&] {
+        if (constant)
+          solver->solve(layout, x.data());
+        else
+          solver->solve(layout, a.lower.data(), a.diag.data(), a.upper.data(), x.data());
+      };
+      for (const int t : {1, threads}) {
+        const std::string variant = std::string("thomas ") + (columns ? "columns" : "rows") +
+                                    (constant ? ", constant" : ", per-system") + ", " +
+                                    std::to_string(t) + (t == 1 ? " thread" : " threads");
+        BenchRow row = make_row("batched tridiagonal", variant, n,
+                                (constant ? 16.0 : 40.0) * static_cast<double>(n), "thomas",
+                                std::to_string(side) + " systems of " + std::to_string(side) +
+                                    "; speed-up per unknown over the 1-D thomas");
+        omp_set_num_threads(t);
+        measure(
+            row, repetitions, [&] { std::copy(a.rhs.begin(), a.rhs.end(), x.begin()); }, solve,
+            [&] { return max_relative_error(x, reference); });
+        omp_set_num_threads(threads);
+        rows.push_back(row);
+        if (threads == 1) break;
+      }
+    }
+  }
+}
+
 // explicit step: one step of the CPU scheme (ExplicitCpu) on a wavy state; reads v, w and writes
 // v+, w+ (32 n bytes). The first step is checked against explicit_node at every node.
 void bench_explicit_step(index_t n, int repetitions, std::vector<BenchRow>& rows) {
@@ -195,6 +252,7 @@ void run_cpu_benchmarks(const BenchOptions& options, std::vector<BenchRow>& rows
     if (n > options.cpu_max_n) continue;
     bench_copy(n, options.repetitions, rows);
     bench_tridiagonal(n, options.repetitions, rows);
+    bench_batched(n, options.repetitions, rows);
     bench_explicit_step(n, options.repetitions, rows);
   }
 }

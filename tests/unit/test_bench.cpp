@@ -167,7 +167,7 @@ TEST_CASE("the CSV: every field, the derived columns, quotes around commas") {
         "kernel,variant,device,n,median_ms,min_ms,max_ms,repetitions,bytes,gb_per_s,"
         "percent_of_copy,speed_up,check,baseline,note");
   REQUIRE(rows.size() == 7);
-  const auto& thomas = find_row(rows, "thomas");
+  const auto thomas = find_row(rows, "thomas");
   CHECK(thomas.at("n") == "1024");
   CHECK(thomas.at("median_ms") == "0.005");
   CHECK(thomas.at("min_ms") == "0.0025");
@@ -179,10 +179,10 @@ TEST_CASE("the CSV: every field, the derived columns, quotes around commas") {
   CHECK(thomas.at("note") == "two passes, 64 B/unknown");  // was quoted: it has a comma
   CHECK(contains(fhn::test::read_text(path), "\"two passes, 64 B/unknown\""));
 
-  const auto& gpu = find_row(rows, "gpu solver");
+  const auto gpu = find_row(rows, "gpu solver");
   CHECK(gpu.at("percent_of_copy").empty());
   CHECK(gpu.at("speed_up").empty());
-  const auto& skipped = find_row(rows, "skipped");
+  const auto skipped = find_row(rows, "skipped");
   CHECK(skipped.at("median_ms").empty());
   CHECK(skipped.at("gb_per_s").empty());
   CHECK(skipped.at("repetitions") == "0");
@@ -221,7 +221,7 @@ TEST_CASE("fhn bench --cpu-only: every CPU variant checked, timed and written to
   std::vector<std::string> measured{"memcpy", "thomas", "forward euler"};
   if (lapack) measured.push_back("lapack dgtsv");
   for (const std::string& variant : measured) {
-    const auto& row = find_row(rows, variant);
+    const auto row = find_row(rows, variant);
     INFO(variant);
     CHECK(row.at("device") == "cpu");
     CHECK(row.at("n") == "1024");

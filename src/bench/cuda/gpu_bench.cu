@@ -1,5 +1,6 @@
 // The GPU half of `fhn bench`: copy bandwidth, tridiagonal solves (ours and cuSPARSE's, with and
-// without host-device transfers), explicit steps (one and several per pass) and Crank-Nicolson
+// without host-device transfers), batched tridiagonal solves (ours and cuSPARSE's, the lines of a
+// square sheet in both layouts), explicit steps (one and several per pass) and Crank-Nicolson
 // Newton iterations, each checked against the CPU before it is timed. Times are CUDA-event
 // medians on the default stream.
 #include <cuda_runtime.h>
@@ -17,8 +18,11 @@
 #include "schemes/crank_nicolson_cpu.hpp"
 #include "schemes/cuda/cuda_scheme_factories.hpp"
 #include "schemes/cuda/device_fields.cuh"
+#include "schemes/adi_cpu.hpp"
 #include "schemes/cuda/explicit_kernels.cuh"
+#include "schemes/cuda/sheet_kernels.cuh"
 #include "schemes/node_updates.hpp"
+#include "solvers/batched_tridiagonal.hpp"
 #include "solvers/cuda/partitioned.hpp"
 #include "solvers/tridiagonal.hpp"
 
@@ -207,6 +211,66 @@ void bench_tridiagonal(Context& ctx, index_t n) {
   }
 }
 
+// ---- Batched tridiagonal solves --------------------------------------------------------------
+// The lines of a sqrt(n) x sqrt(n) sheet (n an even power of two): rows (contiguous systems) and
+// columns (interleaved), a shared matrix (constant: read r, write x = 16 B/unknown) or one per
+// system (per-system: read l, d, u, r, write x = 40 B/unknown). Ours against the matching
+// cuSPARSE routine (gtsv2StridedBatch for rows, gtsvInterleavedBatch for columns), each checked
+// against Thomas system by system first.
+void bench_batched(Context& ctx, index_t n) {
+  index_t side = 1;
+  while (side * side < n) side *= 2;
+  if (side * side != n) return;
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(real);
+  for (const bool columns : {false, true}) {
+    const solvers::BatchLayout layout = columns ? solvers::BatchLayout::columns(side, side)
+                                                : solvers::BatchLayout::rows(side, side);
+    const HostBatch batch = random_batch(layout, 20261203u + static_cast<unsigned>(n));
+    const HostSystem& m = batch.matrix;
+    DeviceBuffer<real> lower = to_device(batch.systems.lower, "batch lower"),
+                       diag = to_device(batch.systems.diag, "batch diag"),
+                       upper = to_device(batch.systems.upper, "batch upper"),
+                       rhs = to_device(batch.systems.rhs, "batch rhs");
+    DeviceBuffer<real> x(static_cast<std::size_t>(n), "batch solution");
+    auto restore_rhs = [&] {
+      FHN_CUDA_CHECK(cudaMemcpyAsync(x.data(), rhs.data(), bytes, cudaMemcpyDeviceToDevice));
+    };
+    const std::string shape = columns ? "columns" : "rows";
+    const std::string routine = columns ? "gtsvInterleavedBatch" : "gtsv2StridedBatch";
+    for (const bool constant : {true, false}) {
+      const std::vector<real> truth = batch_thomas_solution(batch, constant);
+      const std::string kind = constant ? ", constant" : ", per-system";
+      const std::string baseline = "cusparse " + shape + kind;
+      const double model = (constant ? 16.0 : 40.0) * static_cast<double>(n);
+      for (const TridiagonalBackend backend :
+           {TridiagonalBackend::partitioned, TridiagonalBackend::cusparse}) {
+        const bool ours = backend == TridiagonalBackend::partitioned;
+        const std::string name = std::string(ours ? "partitioned " : "cusparse ") + shape + kind;
+        auto solver = solvers::make_batched_tridiagonal_solver(backend);
+        if (constant) solver->set_matrix(m.lower.data(), m.diag.data(), m.upper.data(), side);
+        auto solve = [&] {
+          if (constant)
+            solver->solve(layout, x.data());
+          else
+            solver->solve(layout, lower.data(), diag.data(), upper.data(), x.data());
+        };
+        FHN_CUDA_CHECK(cudaMemset(x.data(), 0xff, bytes));  // NaN pattern
+        restore_rhs();
+        solve();  // the check (and, for cuSPARSE's constant form, the matrix's replication)
+        const double check = max_relative_error(cuda::to_host(x), truth);
+        const Timing t = time_gpu(ctx.options.repetitions, restore_rhs, solve);
+        const std::string note =
+            std::to_string(side) + " systems of " + std::to_string(side) + "; " +
+            (ours ? (constant ? "3 kernels, reads r twice: 24 B/unknown"
+                              : "3 kernels, reads l, d, u, r twice: 72 B/unknown")
+                  : "cusparseD" + routine +
+                        (constant ? " on the matrix replicated per system (40 B/unknown)" : ""));
+        ctx.add("batched tridiagonal", name, n, t, model, check, ours ? baseline : "", note);
+      }
+    }
+  }
+}
+
 // ---- Explicit step ---------------------------------------------------------------------------
 void bench_explicit(Context& ctx, index_t n) {
   const Problem problem = bench_problem(n, 7);
@@ -307,6 +371,82 @@ void bench_newton(Context& ctx, index_t n) {
   }
 }
 
+// ---- A step on a sheet ---------------------------------------------------------------------------
+// A sqrt(n) x sqrt(n) sheet (n an even power of two), dx = 0.5, dt = 0.05 (0.8 of the explicit
+// limit dx^2/(4 D)), no-flux sides, the smooth noisy state of pulse_state. The explicit step with
+// one step per pass (32 B/node: read v, w, write v+, w+; the baseline), the blocked kernel per
+// step, and one whole Crank-Nicolson step by Strang splitting + Peaceman-Rachford ADI with each
+// batched solver (two reaction passes, two right sides, two constant-matrix solves: 128 B/node;
+// one host synchronisation per step for the reaction Newton log), each checked against the CPU
+// (the sheet node update; AdiCpu with batched Thomas) first.
+void bench_sheet(Context& ctx, index_t n) {
+  index_t side = 1;
+  while (side * side < n) side *= 2;
+  if (side * side != n || n < (index_t{1} << 10)) return;
+  Config c;
+  c.domain.dims = 2;
+  c.domain.nodes = {side, side, 1};
+  c.domain.length = {0.5 * static_cast<real>(side - 1), 0.5 * static_cast<real>(side - 1), 0.0};
+  c.domain.dx = 0.5;
+  c.time.dt = 0.05;
+  Problem problem = make_problem(c);
+  State state = pulse_state(n, 17);
+  problem.v0 = std::move(state.v);
+  problem.w0 = std::move(state.w);
+  const SheetParams q = sheet_params(problem.model, problem.boundary, problem.domain, problem.dt);
+  const double explicit_bytes = 32.0 * static_cast<double>(n);
+
+  // The oracle of the explicit kernels: one step node by node.
+  std::vector<real> reference(static_cast<std::size_t>(n));
+  for (index_t j = 0; j < side; ++j)
+    for (index_t i = 0; i < side; ++i)
+      reference[static_cast<std::size_t>(i + side * j)] =
+          explicit_sheet_node(problem.v0.data(), problem.w0.data(), 0.0, i, j, q).v;
+  const StimulusTable none{};
+  DeviceBuffer<real> v = to_device(problem.v0, "v"), w = to_device(problem.w0, "w");
+  DeviceBuffer<real> v2(problem.v0.size(), "v+"), w2(problem.v0.size(), "w+");
+  cuda::launch_sheet_step(v.data(), w.data(), v2.data(), w2.data(), q, none, 0);
+  const double check_one = max_relative_error(cuda::to_host(v2), reference);
+  const Timing one = time_gpu(ctx.options.repetitions, [] {}, [&] {
+    cuda::launch_sheet_step(v.data(), w.data(), v2.data(), w2.data(), q, none, 0);
+  });
+  ctx.add("sheet step", "explicit, one step per pass", n, one, explicit_bytes, check_one, "",
+          "floor: read v, w, write v+, w+ = 32 B/node");
+  const int k = cuda::kSheetStepsPerPass;
+  cuda::launch_sheet_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q, none, 0, 1);
+  const double check_blocked = max_relative_error(cuda::to_host(v2), reference);
+  const Timing blocked = time_gpu(
+      ctx.options.repetitions, [] {},
+      [&] { cuda::launch_sheet_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q, none, 0, k); },
+      [k] { return static_cast<double>(k); });
+  ctx.add("sheet step", "explicit, " + std::to_string(k) + " steps per pass", n, blocked,
+          explicit_bytes, check_blocked, "explicit, one step per pass",
+          "per step; shared-memory tiles of 32 x 32 with a halo of " + std::to_string(k));
+
+  // ADI: one step of the CPU scheme is the oracle (skipped above cpu_max_n: then the first GPU
+  // variant is the reference).
+  CrankNicolsonSpec spec;
+  spec.formulation = Formulation::adi;
+  std::vector<real> adi_reference;
+  if (n <= ctx.options.cpu_max_n) {
+    spec.tridiagonal = TridiagonalBackend::thomas;
+    AdiCpu cpu(problem, spec, nullptr);
+    adi_reference = v_after_one_step(cpu);
+  }
+  for (const TridiagonalBackend backend : {TridiagonalBackend::partitioned, TridiagonalBackend::cusparse}) {
+    spec.tridiagonal = backend;
+    const std::string name = std::string("adi step, ") + std::string(solvers::backend_name(backend));
+    std::unique_ptr<Scheme> scheme = cuda::make_adi_cuda(problem, spec, nullptr);
+    const std::vector<real> after = v_after_one_step(*scheme);
+    if (adi_reference.empty()) adi_reference = after;
+    const double check = max_relative_error(after, adi_reference);
+    const Timing t = time_gpu(ctx.options.repetitions, [] {}, [&] { scheme->advance(1); });
+    ctx.add("sheet step", name, n, t, 128.0 * static_cast<double>(n), check, "explicit, one step per pass",
+            "a whole step (one host sync included); floor: 2 reactions (32 B/node each), 2 right "
+            "sides and 2 constant-matrix solves (16 B/node each) = 128 B/node");
+  }
+}
+
 }  // namespace
 
 bool run_gpu_benchmarks(const BenchOptions& options, std::vector<BenchRow>& rows,
@@ -321,8 +461,10 @@ bool run_gpu_benchmarks(const BenchOptions& options, std::vector<BenchRow>& rows
   for (const index_t n : options.sizes) {
     bench_copy(ctx, n);
     bench_tridiagonal(ctx, n);
+    bench_batched(ctx, n);
     bench_explicit(ctx, n);
     bench_newton(ctx, n);
+    bench_sheet(ctx, n);
   }
   return true;
 }

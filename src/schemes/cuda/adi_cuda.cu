@@ -41,39 +41,42 @@ __device__ __forceinline__ bool held_value(index_t i, index_t j, const SheetPara
 }
 
 // One reaction half-step from t0 to t0 + k/2 at every node, Dirichlet nodes held before and
-// after (as AdiCpu::step: hold, react, hold).
-__global__ void reaction_kernel(real* __restrict__ v, real* __restrict__ w, SheetParams q,
-                                ReactionParams rp, StimulusTable st, real t0, int stage,
-                                ReactionLog* log) {
-  const index_t node = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
-  const index_t n = q.nx * q.ny;
+// after (as AdiCpu::step: hold, react, hold). A grid of a few blocks per SM strides over the rows
+// (blockIdx.y, threadIdx.x along a row: no index division); each thread keeps its own maxima
+// per iteration, reduced over the warp, then the block, then one atomic per block and entry: the
+// log costs a few thousand atomics per kernel, not one per warp.
+constexpr int kReactionThreads = 256;
+__global__ void __launch_bounds__(kReactionThreads)
+    reaction_kernel(real* __restrict__ v, real* __restrict__ w, SheetParams q, ReactionParams rp,
+                    StimulusTable st, real t0, int stage, ReactionLog* log) {
   real du_max[kHistory], g_max[kHistory];
 #pragma unroll
   for (int k = 0; k < kHistory; ++k) du_max[k] = g_max[k] = 0.0;
   int iterations = 0;
   bool failed = false;
-  if (node < n) {
-    const index_t i = node % q.nx, j = node / q.nx;
-    real held = 0.0;
-    const bool is_held = held_value(i, j, q, held);
-    const real v0 = is_held ? held : v[node];
-    const real i0 = st.count > 0 ? stimulus_current(st, i, j, t0, 1.0, 0.0) : 0.0;
-    const real i1 = st.count > 0 ? stimulus_current(st, i, j, t0 + rp.h, 1.0, 0.0) : 0.0;
-    const ReactionResult out = reaction_half_step(v0, w[node], i0, i1, rp, [&](int k, real du, real g) {
+  for (index_t j = blockIdx.y; j < q.ny; j += gridDim.y)
+    for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < q.nx;
+         i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+      const index_t node = i + q.nx * j;
+      real held = 0.0;
+      const bool is_held = held_value(i, j, q, held);
+      const real v0 = is_held ? held : v[node];
+      const real i0 = st.count > 0 ? stimulus_current(st, i, j, t0, 1.0, 0.0) : 0.0;
+      const real i1 = st.count > 0 ? stimulus_current(st, i, j, t0 + rp.h, 1.0, 0.0) : 0.0;
+      const ReactionResult out = reaction_half_step(v0, w[node], i0, i1, rp, [&](int k, real du, real g) {
 #pragma unroll
-      for (int m = 0; m < kHistory; ++m)
-        if (m == k) {
-          du_max[m] = du;
-          g_max[m] = g;
-        }
-    });
-    v[node] = is_held ? held : out.v;
-    w[node] = out.w;
-    iterations = out.iterations;
-    failed = !out.converged;
-  }
-  // Warp maxima, one atomic per warp and entry.
-  const unsigned lane = threadIdx.x & 31u;
+        for (int m = 0; m < kHistory; ++m)
+          if (m == k) {
+            du_max[m] = fmax(du_max[m], du);
+            g_max[m] = fmax(g_max[m], g);
+          }
+      });
+      v[node] = is_held ? held : out.v;
+      w[node] = out.w;
+      iterations = max(iterations, out.iterations);
+      failed = failed || !out.converged;
+    }
+  // Warp maxima, then the block's through shared memory, then one atomic per entry.
   for (int offset = 16; offset > 0; offset /= 2) {
 #pragma unroll
     for (int k = 0; k < kHistory; ++k) {
@@ -82,34 +85,59 @@ __global__ void reaction_kernel(real* __restrict__ v, real* __restrict__ w, Shee
     }
     iterations = max(iterations, __shfl_down_sync(0xffffffffu, iterations, offset));
   }
-  const bool any_failed = __any_sync(0xffffffffu, failed);
+  const bool warp_failed = __any_sync(0xffffffffu, failed);
+  constexpr int kWarps = kReactionThreads / 32;
+  __shared__ real block_du[kWarps][kHistory], block_g[kWarps][kHistory];
+  __shared__ int block_iterations[kWarps], block_failed[kWarps];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   if (lane == 0) {
 #pragma unroll
     for (int k = 0; k < kHistory; ++k) {
-      if (du_max[k] > 0.0) atomicMax(&log->du[stage][k], static_cast<unsigned long long>(__double_as_longlong(du_max[k])));
-      if (g_max[k] > 0.0) atomicMax(&log->g[stage][k], static_cast<unsigned long long>(__double_as_longlong(g_max[k])));
+      block_du[warp][k] = du_max[k];
+      block_g[warp][k] = g_max[k];
     }
-    atomicMax(&log->iterations[stage], static_cast<unsigned int>(iterations));
-    if (any_failed) atomicMax(&log->failed[stage], 1u);
+    block_iterations[warp] = iterations;
+    block_failed[warp] = warp_failed ? 1 : 0;
+  }
+  __syncthreads();
+  if (threadIdx.x < kHistory) {
+    real du = 0.0, g = 0.0;
+    for (int m = 0; m < kWarps; ++m) {
+      du = fmax(du, block_du[m][threadIdx.x]);
+      g = fmax(g, block_g[m][threadIdx.x]);
+    }
+    // Non-negative doubles order like their bit patterns.
+    if (du > 0.0) atomicMax(&log->du[stage][threadIdx.x], static_cast<unsigned long long>(__double_as_longlong(du)));
+    if (g > 0.0) atomicMax(&log->g[stage][threadIdx.x], static_cast<unsigned long long>(__double_as_longlong(g)));
+  } else if (threadIdx.x == kHistory) {
+    int most = 0, any = 0;
+    for (int m = 0; m < kWarps; ++m) {
+      most = max(most, block_iterations[m]);
+      any |= block_failed[m];
+    }
+    atomicMax(&log->iterations[stage], static_cast<unsigned int>(most));
+    if (any) atomicMax(&log->failed[stage], 1u);
   }
 }
 
 // out = in + (r/2) d(in) along `axis` (0: x, 1: y), Dirichlet nodes set to their value: the right
 // side of the diffusion half-step whose lines run along the other axis (a cable: axis 0, its own).
+// Row j = blockIdx.y.
 __global__ void adi_rhs_kernel(const real* __restrict__ in, real* __restrict__ out, SheetParams q,
                                real r, int axis) {
-  const index_t node = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
-  if (node >= q.nx * q.ny) return;
-  const index_t i = node % q.nx, j = node / q.nx;
+  const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  const index_t j = blockIdx.y;
+  if (i >= q.nx) return;
+  const index_t node = i + q.nx * j;
   real held = 0.0;
   if (held_value(i, j, q, held)) {
     out[node] = held;
     return;
   }
   const index_t k = axis == 0 ? i : j, m = axis == 0 ? q.nx : q.ny, stride = axis == 0 ? 1 : q.nx;
-  const real below = k > 0 ? in[node - stride] : 0.0;
-  const real above = k + 1 < m ? in[node + stride] : 0.0;
-  out[node] = adi_rhs(in[node], axis_difference(below, in[node], above, k == 0, k == m - 1), r);
+  const real below = k > 0 ? __ldg(in + node - stride) : 0.0;
+  const real above = k + 1 < m ? __ldg(in + node + stride) : 0.0;
+  out[node] = adi_rhs(__ldg(in + node), axis_difference(below, __ldg(in + node), above, k == 0, k == m - 1), r);
 }
 
 // A cable as the sheet parameters the kernels read: one row, its ends the left and right sides.
@@ -135,6 +163,12 @@ class AdiCuda final : public Scheme {
         log_device_(1, "reaction Newton log"),
         rows_(solvers::make_batched_tridiagonal_solver(spec.tridiagonal)),
         device_name_(current_device_name()) {
+    // Enough blocks for about 8 per SM; each strides over the rows.
+    int device = 0, sms = 1;
+    FHN_CUDA_CHECK(cudaGetDevice(&device));
+    FHN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const index_t row_blocks = std::min<index_t>(64, (params_.nx + kBlock - 1) / kBlock);
+    reaction_rows_ = std::max<index_t>(1, 8 * sms / row_blocks);
     FHN_VERIFY(rows_->space() == MemorySpace::device, ConfigError,
                "scheme.crank_nicolson.tridiagonal: 'thomas' works on host memory; the cuda backend "
                "needs partitioned or cusparse");
@@ -181,17 +215,20 @@ class AdiCuda final : public Scheme {
   void step() {
     const real k = problem_.dt;
     const real t = static_cast<real>(step_) * k;
-    const index_t n = problem_.nodes;
     const Domain& d = problem_.domain;
     const StimulusTable table = stimuli_.view();
     FHN_CUDA_CHECK(cudaMemsetAsync(log_device_.data(), 0, sizeof(ReactionLog)));
+    // Rows of the sheet along blockIdx.y (a cable is one row).
+    const auto row_blocks = static_cast<unsigned>((params_.nx + kBlock - 1) / kBlock);
     auto react = [&](real t0, int stage) {
-      reaction_kernel<<<blocks_for(n), kBlock>>>(fields_.v(), fields_.w(), params_, setup_.reaction,
-                                                 table, t0, stage, log_device_.data());
+      const dim3 grid(std::min(row_blocks, 64u), static_cast<unsigned>(std::min<index_t>(params_.ny, reaction_rows_)));
+      reaction_kernel<<<grid, kReactionThreads>>>(fields_.v(), fields_.w(), params_, setup_.reaction,
+                                                  table, t0, stage, log_device_.data());
       FHN_CUDA_CHECK_LAUNCH();
     };
     auto rhs = [&](const real* in, real* out, int axis) {
-      adi_rhs_kernel<<<blocks_for(n), kBlock>>>(in, out, params_, setup_.r, axis);
+      adi_rhs_kernel<<<dim3(row_blocks, static_cast<unsigned>(params_.ny)), kBlock>>>(in, out, params_,
+                                                                                      setup_.r, axis);
       FHN_CUDA_CHECK_LAUNCH();
     };
     // 1. Reaction from t to t + k/2.
@@ -248,6 +285,7 @@ class AdiCuda final : public Scheme {
   ReactionLog* host_log_ = nullptr;
   NewtonStats stats_;
   std::string device_name_;
+  index_t reaction_rows_ = 1;  // blocks of the reaction grid along y
   index_t step_ = 0;
 };
 

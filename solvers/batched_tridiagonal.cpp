@@ -1,0 +1,58 @@
+#include "solvers/batched_tridiagonal.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "core/error.hpp"
+#include "core/format.hpp"
+#include "solvers/cpu/batched_thomas.hpp"
+#include "solvers/device_solvers.hpp"
+
+namespace fhn::solvers {
+
+SharedFactors factor_shared_matrix(const real* lower, const real* diag, const real* upper,
+                                   index_t n, std::string_view solver) {
+  FHN_VERIFY(n >= 1, InternalError,
+             std::string(solver) + ": set_matrix with n = " + std::to_string(n));
+  const auto size = static_cast<std::size_t>(n);
+  SharedFactors f{std::vector<real>(size), std::vector<real>(size), std::vector<real>(size)};
+  for (index_t k = 0; k < n; ++k) {
+    const real l = k > 0 ? lower[k] : 0.0;
+    const real u = k + 1 < n ? upper[k] : 0.0;
+    const real d = diag[k];
+    if (std::abs(d) < std::abs(l) + std::abs(u))
+      throw NumericalError(std::string(solver) +
+                           ": the batch's matrix is not diagonally dominant at row " +
+                           std::to_string(k) + ": |diag| = " + format_exact(std::abs(d)) +
+                           " < |lower| + |upper| = " + format_exact(std::abs(l) + std::abs(u)) +
+                           "; elimination without pivoting may be unstable (for "
+                           "Crank-Nicolson: reduce time.dt)");
+    const real m = d - (k > 0 ? l * f.c_prime[k - 1] : 0.0);
+    if (std::abs(m) <= 1e-14 * std::abs(d))
+      throw NumericalError(std::string(solver) + ": the pivot vanishes at row " +
+                           std::to_string(k) +
+                           " of the batch's matrix (the matrix is singular or nearly so)");
+    f.lower[k] = l;
+    f.inverse_pivot[k] = 1.0 / m;
+    f.c_prime[k] = u / m;
+  }
+  return f;
+}
+
+std::unique_ptr<BatchedTridiagonalSolver> make_batched_tridiagonal_solver(TridiagonalBackend backend) {
+  switch (backend) {
+    case TridiagonalBackend::thomas:
+      return std::make_unique<BatchedThomasSolver>();
+    case TridiagonalBackend::partitioned:
+    case TridiagonalBackend::cusparse:
+      return make_device_batched_solver(backend);
+    case TridiagonalBackend::cyclic_reduction:
+    case TridiagonalBackend::cusparse_pivot:
+      break;
+  }
+  throw ConfigError("tridiagonal backend '" + std::string(backend_name(backend)) +
+                    "' has no batched form; batches of systems are solved by thomas (cpu), "
+                    "partitioned or cusparse (cuda)");
+}
+
+}  // namespace fhn::solvers

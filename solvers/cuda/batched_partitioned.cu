@@ -1,0 +1,527 @@
+// The batched partitioned solver: kernels and host side (see batched_partitioned.hpp).
+//
+// Geometry. A system of n rows is cut into chunks of C consecutive rows (the last one padded).
+// Thread = (system, chunk). A warp takes one chunk of 32 consecutive systems (a "tile": C rows x
+// 32 systems) and stages it in shared memory as tile[row][system] (pitch 33: no bank conflicts),
+// loading it coalesced whatever the layout: for interleaved systems (columns) a load instruction
+// takes one row of 32 consecutive systems, for contiguous systems (rows) 32 consecutive rows of
+// one system (two systems of 16 rows for C = 16). Each thread then sweeps its own column.
+// Consecutive warps take consecutive chunks of one group of systems (contiguous layouts) or
+// consecutive groups of one chunk (interleaved), so that a block reads neighbouring memory.
+#include "solvers/cuda/batched_partitioned.hpp"
+
+#include <cuda_pipeline_primitives.h>
+#include <cuda_runtime.h>
+
+#include <string>
+#include <vector>
+
+#include "core/cuda/cuda_check.hpp"
+#include "core/error.hpp"
+#include "solvers/cuda/partitioned.cuh"
+
+namespace fhn::solvers {
+
+namespace {
+
+using partitioned::reciprocal;
+
+constexpr int kLanes = 32;              // systems per tile
+constexpr int kPitch = kLanes + 1;      // shared-memory stride of a tile row (odd)
+constexpr int kConstantChunk = 32;      // rows per thread, constant coefficients (r only)
+constexpr int kConstantWarps = 4;       // 4 tiles of 32 x 33 reals: 33.8 KB per block
+constexpr int kSystemChunk = 16;        // rows per thread, per-system coefficients (4 arrays)
+constexpr int kSystemWarps = 2;         // 2 x 4 tiles of 16 x 33 reals: 33.8 KB per block
+constexpr int kInterfaceThreads = 128;  // interface kernels: one thread per system
+
+// A batch as the kernels see it, for chunks of C rows.
+struct Batch {
+  index_t n, count, es, ss;  // rows, systems, element stride, system stride
+  index_t groups, chunks;    // groups of 32 systems, chunks per system
+  bool contiguous;           // element stride 1: tiles load one system's rows per instruction
+};
+
+Batch batch_for(const BatchLayout& l, int chunk_rows) {
+  return {l.n,
+          l.count,
+          l.element_stride,
+          l.system_stride,
+          (l.count + kLanes - 1) / kLanes,
+          (l.n + chunk_rows - 1) / chunk_rows,
+          l.element_stride == 1};
+}
+
+unsigned blocks_for_tiles(const Batch& b, int warps_per_block) {
+  return static_cast<unsigned>((b.groups * b.chunks + warps_per_block - 1) / warps_per_block);
+}
+
+// The calling warp's tile: systems system0 .. system0 + 31, rows row0 .. row0 + C - 1.
+// `reversed`: the last tile first. The substitute kernels run reversed, so that they begin with
+// the tiles the reduce kernel read last, while those are still in the L2 cache (50 MB on an
+// H100, against 128 MB of right sides at 2^24 unknowns).
+struct Tile {
+  index_t system0, row0, chunk;
+};
+template <int C>
+__device__ inline bool warp_tile(const Batch& b, Tile& t, bool reversed = false) {
+  const index_t tiles = b.groups * b.chunks;
+  index_t warp = (blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x) / kLanes;
+  if (warp >= tiles) return false;
+  if (reversed) warp = tiles - 1 - warp;
+  const index_t group = b.contiguous ? warp / b.chunks : warp % b.groups;
+  const index_t chunk = b.contiguous ? warp % b.chunks : warp / b.groups;
+  t = {group * kLanes, chunk * C, chunk};
+  return true;
+}
+
+__device__ inline int lane_id() { return static_cast<int>(threadIdx.x) % kLanes; }
+
+// Element q (0 .. C-1) of the calling lane's share of a tile: (system, row) within the tile.
+template <int C>
+__device__ inline void tile_element(bool contiguous, int q, int& system, int& row) {
+  if (contiguous) {
+    const int e = q * kLanes + lane_id();
+    system = e / C;
+    row = e % C;
+  } else {
+    system = lane_id();
+    row = q;
+  }
+}
+
+// Copies a tile of `global` (layout b) into `tile` asynchronously (cp.async: all C copies of a
+// lane in flight at once); entries outside the batch get `pad`. Then wait_staged().
+template <int C>
+__device__ void stage(const Batch& b, const Tile& t, const real* __restrict__ global, real* tile,
+                      real pad) {
+#pragma unroll
+  for (int q = 0; q < C; ++q) {
+    int i, k;
+    tile_element<C>(b.contiguous, q, i, k);
+    const index_t s = t.system0 + i, row = t.row0 + k;
+    real* slot = tile + k * kPitch + i;
+    if (s < b.count && row < b.n)
+      __pipeline_memcpy_async(slot, global + s * b.ss + row * b.es, sizeof(real));
+    else
+      *slot = pad;
+  }
+}
+// Waits for the lane's own copies, then for the warp's (every lane reads other lanes' copies).
+__device__ inline void wait_staged() {
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+  __syncwarp();
+}
+
+// Writes the tile back to `global` (layout b), coalesced as it was staged.
+template <int C>
+__device__ void write_back(const Batch& b, const Tile& t, const real* tile, real* global) {
+  __syncwarp();
+#pragma unroll
+  for (int q = 0; q < C; ++q) {
+    int i, k;
+    tile_element<C>(b.contiguous, q, i, k);
+    const index_t s = t.system0 + i, row = t.row0 + k;
+    if (s < b.count && row < b.n) global[s * b.ss + row * b.es] = tile[k * kPitch + i];
+  }
+}
+
+// ---- Constant coefficients -----------------------------------------------------------------
+// Thomas with the shared LU factors, written as two first-order recurrences:
+//   y_k = mu_k r_k + alpha_k y_{k-1}     (mu_k = 1/m_k, alpha_k = -l_k / m_k)
+//   x_k = y_k + gamma_k x_{k+1}          (gamma_k = -c'_k)
+// On chunk j (rows s..e) with the carries Y = y_{s-1} and X = x_{e+1}:
+//   y_k = yh_k + beta_k Y,   beta_k = alpha_s ... alpha_k,   yh: the sweep from Y = 0;
+//   x_s = xh_s + rho_j Y + Q_j X,  xh: the backward sweep over yh from X = 0,
+//   rho_j = the backward sweep over beta from 0 at s,  Q_j = gamma_s ... gamma_e;
+//   y_e = yh_e + P_j Y,  P_j = beta_e.
+// Kernel 1 computes yh_e and xh_s per chunk; kernel 2 runs the carries along each system,
+//   Y_j = yh_{e_j} + P_j Y_{j-1},   X_j = xh_{s_j} + rho_j Y_{j-1} + Q_j X_{j+1};
+// kernel 3 repeats the chunk's Thomas sweeps from its true carries (the arithmetic of Thomas
+// itself) and writes x. Bytes per unknown: read r (kernel 1), read r and write x (kernel 3):
+// 24 B, plus 4 interface values per 32 rows (kernel 1 writes 2, kernel 2 reads and writes 2,
+// kernel 3 reads 2): 2 B.
+struct RowFactors {
+  const real* __restrict__ mu;
+  const real* __restrict__ alpha;
+  const real* __restrict__ gamma;
+};
+
+// Forward sweep of the calling lane's column from y = carry; yh (or y) replaces r in the tile.
+// The factors are the same for the whole warp (one row at a time): broadcast loads.
+__device__ inline real forward_sweep(real* column, const RowFactors& f, index_t row0, real y) {
+#pragma unroll 8
+  for (int k = 0; k < kConstantChunk; ++k) {
+    y = fma(f.alpha[row0 + k], y, f.mu[row0 + k] * column[k * kPitch]);
+    column[k * kPitch] = y;
+  }
+  return y;
+}
+
+__global__ void __launch_bounds__(kConstantWarps* kLanes)
+    constant_reduce_kernel(Batch b, const real* __restrict__ r, RowFactors f,
+                           real* __restrict__ y_end, real* __restrict__ x_start) {
+  __shared__ real tiles[kConstantWarps][kConstantChunk * kPitch];
+  Tile t;
+  if (!warp_tile<kConstantChunk>(b, t)) return;
+  real* tile = tiles[threadIdx.x / kLanes];
+  stage<kConstantChunk>(b, t, r, tile, 0.0);
+  wait_staged();
+  real* column = tile + lane_id();
+  const real y = forward_sweep(column, f, t.row0, 0.0);
+  real x = 0.0;
+#pragma unroll 8
+  for (int k = kConstantChunk - 1; k >= 0; --k) x = fma(f.gamma[t.row0 + k], x, column[k * kPitch]);
+  const index_t s = t.system0 + lane_id();
+  if (s < b.count) {
+    y_end[t.chunk * b.count + s] = y;
+    x_start[t.chunk * b.count + s] = x;
+  }
+}
+
+// One thread per system: the carries in place (y_end -> Y_{j-1}, x_start -> X_{j+1}). The
+// loads of kAhead chunks are issued before the recurrence uses them (one latency per kAhead).
+constexpr int kAhead = 16;
+__global__ void constant_interface_kernel(index_t count, index_t chunks,
+                                          const real* __restrict__ chunk_factors,
+                                          real* __restrict__ y_end, real* __restrict__ x_start) {
+  const index_t s = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  if (s >= count) return;
+  const real* p = chunk_factors;
+  const real* rho = chunk_factors + chunks;
+  const real* q = chunk_factors + 2 * chunks;
+  real y = 0.0;
+  for (index_t j0 = 0; j0 < chunks; j0 += kAhead) {
+    real end[kAhead];
+#pragma unroll
+    for (int u = 0; u < kAhead; ++u) end[u] = j0 + u < chunks ? y_end[(j0 + u) * count + s] : 0.0;
+#pragma unroll
+    for (int u = 0; u < kAhead; ++u) {
+      if (j0 + u >= chunks) break;
+      y_end[(j0 + u) * count + s] = y;
+      y = fma(p[j0 + u], y, end[u]);
+    }
+  }
+  real x = 0.0;
+  for (index_t j1 = chunks - 1; j1 >= 0; j1 -= kAhead) {
+    real start[kAhead], carry[kAhead];
+#pragma unroll
+    for (int u = 0; u < kAhead; ++u) {
+      const index_t j = j1 - u;
+      start[u] = j >= 0 ? x_start[j * count + s] : 0.0;
+      carry[u] = j >= 0 ? y_end[j * count + s] : 0.0;
+    }
+#pragma unroll
+    for (int u = 0; u < kAhead; ++u) {
+      const index_t j = j1 - u;
+      if (j < 0) break;
+      x_start[j * count + s] = x;
+      x = start[u] + rho[j] * carry[u] + q[j] * x;
+    }
+  }
+}
+
+__global__ void __launch_bounds__(kConstantWarps* kLanes)
+    constant_substitute_kernel(Batch b, real* __restrict__ r, RowFactors f,
+                               const real* __restrict__ y_in, const real* __restrict__ x_in) {
+  __shared__ real tiles[kConstantWarps][kConstantChunk * kPitch];
+  Tile t;
+  if (!warp_tile<kConstantChunk>(b, t, true)) return;
+  real* tile = tiles[threadIdx.x / kLanes];
+  stage<kConstantChunk>(b, t, r, tile, 0.0);
+  wait_staged();
+  real* column = tile + lane_id();
+  const index_t s = t.system0 + lane_id();
+  const bool valid = s < b.count;
+  forward_sweep(column, f, t.row0, valid ? y_in[t.chunk * b.count + s] : 0.0);
+  real x = valid ? x_in[t.chunk * b.count + s] : 0.0;
+#pragma unroll 8
+  for (int k = kConstantChunk - 1; k >= 0; --k) {
+    x = fma(f.gamma[t.row0 + k], x, column[k * kPitch]);
+    column[k * kPitch] = x;
+  }
+  write_back<kConstantChunk>(b, t, tile, r);
+}
+
+// ---- Per-system coefficients ------------------------------------------------------------------
+// The partition method of partitioned.cuh on chunks of C = 16 rows (j = 0 .. C-1 within the chunk,
+// x_0 = x_s, x_{C-1} = x_e): kernel 1 reduces each chunk to two rows coupling only chunk ends,
+//   x_s + a''_0 x_{e of the chunk before} + beta_0 x_e = d''_0     (upward sweep)
+//   x_e + alpha_{C-1} x_s + c'_{C-1} x_{s of the chunk after} = d'_{C-1}   (downward sweep)
+// (downward: alpha_1 = a_1/b_1, c'_1 = c_1/b_1, d'_1 = d_1/b_1, then with g = 1/(b_j - a_j c'_{j-1})
+//  alpha_j = -a_j alpha_{j-1} g, c'_j = c_j g, d'_j = (d_j - a_j d'_{j-1}) g;
+//  upward from row C-2 the mirror image); kernel 2 solves each system's reduced system of
+// 2 chunks rows by Thomas; kernel 3 solves each chunk's interior rows by Thomas with x_s, x_e
+// known. Rows past n are identity rows (x = 0). Bytes per unknown: read a, b, c, d twice, write x
+// (72 B), plus 10 interface values per 16 rows (kernel 1 writes 8, kernel 3 reads 2) and what
+// kernel 2 reads and writes (10): 10 B.
+struct Coefficients {
+  const real* __restrict__ a;
+  const real* __restrict__ b;
+  const real* __restrict__ c;
+};
+// The reduced systems, row-major: row i of system s at i * count + s.
+struct Reduced {
+  real *a, *b, *c, *d;
+};
+
+struct SystemTile {
+  real* a;
+  real* b;
+  real* c;
+  real* d;
+};
+__device__ inline SystemTile system_tile(real* shared) {
+  constexpr int size = kSystemChunk * kPitch;
+  return {shared, shared + size, shared + 2 * size, shared + 3 * size};
+}
+
+// Stages the four arrays of the tile; a_0 and c_{n-1} of the lane's system become 0 (they lie
+// outside its matrix), padding rows identity rows.
+__device__ inline void stage_system(const Batch& b, const Tile& t, const Coefficients& m,
+                                    const real* __restrict__ rhs, const SystemTile& tile) {
+  stage<kSystemChunk>(b, t, m.a, tile.a, 0.0);
+  stage<kSystemChunk>(b, t, m.b, tile.b, 1.0);
+  stage<kSystemChunk>(b, t, m.c, tile.c, 0.0);
+  stage<kSystemChunk>(b, t, rhs, tile.d, 0.0);
+  wait_staged();
+  const int lane = lane_id();
+  if (t.row0 == 0) tile.a[lane] = 0.0;
+  const index_t last = b.n - 1 - t.row0;
+  if (last >= 0 && last < kSystemChunk) tile.c[last * kPitch + lane] = 0.0;
+}
+
+__global__ void __launch_bounds__(kSystemWarps* kLanes)
+    system_reduce_kernel(Batch b, Coefficients m, const real* __restrict__ rhs, Reduced out) {
+  __shared__ real tiles[kSystemWarps][4 * kSystemChunk * kPitch];
+  Tile t;
+  if (!warp_tile<kSystemChunk>(b, t)) return;
+  const SystemTile tile = system_tile(tiles[threadIdx.x / kLanes]);
+  stage_system(b, t, m, rhs, tile);
+  const int lane = lane_id();
+  auto at = [&](int j) { return j * kPitch + lane; };
+  constexpr int last = kSystemChunk - 1;
+  real g = reciprocal(tile.b[at(1)]);
+  real alpha = tile.a[at(1)] * g, cp = tile.c[at(1)] * g, dp = tile.d[at(1)] * g;
+  g = reciprocal(tile.b[at(last - 1)]);
+  real beta = tile.c[at(last - 1)] * g, ap = tile.a[at(last - 1)] * g, dq = tile.d[at(last - 1)] * g;
+#pragma unroll
+  for (int k = 0; k < kSystemChunk - 2; ++k) {
+    const int down = at(2 + k), up = at(last - 2 - k);
+    const real a = tile.a[down];
+    const real gd = reciprocal(tile.b[down] - a * cp);
+    alpha = -a * alpha * gd;
+    dp = (tile.d[down] - a * dp) * gd;
+    cp = tile.c[down] * gd;
+    const real c = tile.c[up];
+    const real gu = reciprocal(tile.b[up] - c * ap);
+    beta = -c * beta * gu;
+    dq = (tile.d[up] - c * dq) * gu;
+    ap = tile.a[up] * gu;
+  }
+  const index_t s = t.system0 + lane;
+  if (s >= b.count) return;
+  const index_t row_s = 2 * t.chunk * b.count + s, row_e = row_s + b.count;
+  out.a[row_s] = ap;  // row of x_s
+  out.b[row_s] = 1.0;
+  out.c[row_s] = beta;
+  out.d[row_s] = dq;
+  out.a[row_e] = alpha;  // row of x_e
+  out.b[row_e] = 1.0;
+  out.c[row_e] = cp;
+  out.d[row_e] = dp;
+}
+
+// One thread per system: Thomas on its reduced system (c' into c, x into d), the loads of
+// kRowsAhead rows issued before the recurrence uses them.
+//   c'_0 = c_0 / b_0, d'_0 = d_0 / b_0; g = 1 / (b_i - a_i c'_{i-1}), c'_i = c_i g,
+//   d'_i = (d_i - a_i d'_{i-1}) g; x_last = d'_last, x_i = d'_i - c'_i x_{i+1}.
+constexpr int kRowsAhead = 8;
+__global__ void system_interface_kernel(index_t count, index_t rows, Reduced red) {
+  const index_t s = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  if (s >= count) return;
+  real cp = 0.0, dp = 0.0;
+  for (index_t i0 = 0; i0 < rows; i0 += kRowsAhead) {
+    real a[kRowsAhead], b[kRowsAhead], c[kRowsAhead], d[kRowsAhead];
+#pragma unroll
+    for (int u = 0; u < kRowsAhead; ++u) {
+      const index_t at = (i0 + u) * count + s;
+      const bool inside = i0 + u < rows;
+      a[u] = inside ? red.a[at] : 0.0;
+      b[u] = inside ? red.b[at] : 1.0;
+      c[u] = inside ? red.c[at] : 0.0;
+      d[u] = inside ? red.d[at] : 0.0;
+    }
+#pragma unroll
+    for (int u = 0; u < kRowsAhead; ++u) {
+      if (i0 + u >= rows) break;
+      const index_t at = (i0 + u) * count + s;
+      const real g = 1.0 / (b[u] - a[u] * cp);
+      cp = c[u] * g;
+      dp = (d[u] - a[u] * dp) * g;
+      red.c[at] = cp;
+      red.d[at] = dp;
+    }
+  }
+  real x = dp;
+  for (index_t i1 = rows - 2; i1 >= 0; i1 -= kRowsAhead) {
+    real c[kRowsAhead], d[kRowsAhead];
+#pragma unroll
+    for (int u = 0; u < kRowsAhead; ++u) {
+      const index_t i = i1 - u;
+      c[u] = i >= 0 ? red.c[i * count + s] : 0.0;
+      d[u] = i >= 0 ? red.d[i * count + s] : 0.0;
+    }
+#pragma unroll
+    for (int u = 0; u < kRowsAhead; ++u) {
+      const index_t i = i1 - u;
+      if (i < 0) break;
+      x = d[u] - c[u] * x;
+      red.d[i * count + s] = x;
+    }
+  }
+}
+
+__global__ void __launch_bounds__(kSystemWarps* kLanes)
+    system_substitute_kernel(Batch b, Coefficients m, real* __restrict__ rhs,
+                             const real* __restrict__ x_interface) {
+  __shared__ real tiles[kSystemWarps][4 * kSystemChunk * kPitch];
+  Tile t;
+  if (!warp_tile<kSystemChunk>(b, t, true)) return;
+  const SystemTile tile = system_tile(tiles[threadIdx.x / kLanes]);
+  stage_system(b, t, m, rhs, tile);
+  const int lane = lane_id();
+  auto at = [&](int j) { return j * kPitch + lane; };
+  constexpr int last = kSystemChunk - 1;
+  const index_t s = t.system0 + lane;
+  const index_t row_s = 2 * t.chunk * b.count + s;
+  const real xs = s < b.count ? x_interface[row_s] : 0.0;
+  const real xe = s < b.count ? x_interface[row_s + b.count] : 0.0;
+  // Thomas on rows 1 .. C-2 with x_0 = xs, x_{C-1} = xe: c'_1 = c_1 / b_1,
+  // d'_1 = (d_1 - a_1 xs) / b_1, ...; then x_j = d'_j - c'_j x_{j+1} from x_{C-1} = xe.
+  real g = reciprocal(tile.b[at(1)]);
+  real cp = tile.c[at(1)] * g, dp = (tile.d[at(1)] - tile.a[at(1)] * xs) * g;
+  tile.c[at(1)] = cp;
+  tile.d[at(1)] = dp;
+#pragma unroll
+  for (int j = 2; j < last; ++j) {
+    const real a = tile.a[at(j)];
+    g = reciprocal(tile.b[at(j)] - a * cp);
+    cp = tile.c[at(j)] * g;
+    dp = (tile.d[at(j)] - a * dp) * g;
+    tile.c[at(j)] = cp;
+    tile.d[at(j)] = dp;
+  }
+  real x = xe;
+  tile.d[at(last)] = xe;
+#pragma unroll
+  for (int j = last - 1; j >= 1; --j) {
+    x = tile.d[at(j)] - tile.c[at(j)] * x;
+    tile.d[at(j)] = x;
+  }
+  tile.d[at(0)] = xs;
+  write_back<kSystemChunk>(b, t, tile.d, rhs);
+}
+
+void check_layout(const BatchLayout& l) {
+  FHN_VERIFY(l.n >= 1 && l.count >= 0 && l.element_stride >= 1 && l.system_stride >= 1,
+             InternalError,
+             "partitioned: batch layout with n = " + std::to_string(l.n) + ", count = " +
+                 std::to_string(l.count) + ", strides " + std::to_string(l.element_stride) +
+                 " and " + std::to_string(l.system_stride));
+}
+
+}  // namespace
+
+// The shared matrix's factors, padded to whole chunks (padding rows: mu = alpha = gamma = 0, so
+// they hold 0 and couple to nothing), and per chunk P_j, rho_j, Q_j (see the kernels' maths).
+void BatchedPartitionedSolver::set_matrix(const real* lower, const real* diag, const real* upper,
+                                          index_t n) {
+  const SharedFactors f = factor_shared_matrix(lower, diag, upper, n, "partitioned");
+  const index_t chunks = (n + kConstantChunk - 1) / kConstantChunk;
+  const auto padded = static_cast<std::size_t>(chunks * kConstantChunk);
+  std::vector<real> rows(3 * padded, 0.0);
+  real* mu = rows.data();
+  real* alpha = mu + padded;
+  real* gamma = alpha + padded;
+  for (index_t k = 0; k < n; ++k) {
+    mu[k] = f.inverse_pivot[k];
+    alpha[k] = -f.lower[k] * f.inverse_pivot[k];
+    gamma[k] = -f.c_prime[k];
+  }
+  std::vector<real> per_chunk(3 * static_cast<std::size_t>(chunks));
+  std::vector<real> beta(kConstantChunk);
+  for (index_t j = 0; j < chunks; ++j) {
+    const index_t s = j * kConstantChunk;
+    real product = 1.0, q = 1.0;
+    for (int k = 0; k < kConstantChunk; ++k) {
+      product *= alpha[s + k];
+      beta[k] = product;
+      q *= gamma[s + k];
+    }
+    real rho = 0.0;
+    for (int k = kConstantChunk - 1; k >= 0; --k) rho = beta[k] + gamma[s + k] * rho;
+    per_chunk[j] = product;
+    per_chunk[chunks + j] = rho;
+    per_chunk[2 * chunks + j] = q;
+  }
+  row_factors_ = cuda::DeviceBuffer<real>(rows.size(), "partitioned batch: matrix factors");
+  row_factors_.upload(rows.data(), rows.size());
+  chunk_factors_ = cuda::DeviceBuffer<real>(per_chunk.size(), "partitioned batch: chunk factors");
+  chunk_factors_.upload(per_chunk.data(), per_chunk.size());
+  n_ = n;
+}
+
+real* BatchedPartitionedSolver::interface_workspace(index_t count) {
+  if (interface_.size() < static_cast<std::size_t>(count))
+    interface_ = cuda::DeviceBuffer<real>(static_cast<std::size_t>(count),
+                                          "partitioned batch: interface systems");
+  return interface_.data();
+}
+
+void BatchedPartitionedSolver::solve(const BatchLayout& layout, real* r) {
+  FHN_VERIFY(n_ > 0, InternalError, "partitioned: batched solve() before set_matrix()");
+  check_layout(layout);
+  FHN_VERIFY(layout.n == n_, InternalError,
+             "partitioned: systems of size " + std::to_string(layout.n) +
+                 " for a matrix set with n = " + std::to_string(n_));
+  if (layout.count == 0) return;
+  const Batch b = batch_for(layout, kConstantChunk);
+  const index_t values = b.chunks * b.count;
+  real* y_end = interface_workspace(2 * values);
+  real* x_start = y_end + values;
+  const auto padded = static_cast<std::size_t>(b.chunks * kConstantChunk);
+  const real* rows = row_factors_.data();
+  const RowFactors f{rows, rows + padded, rows + 2 * padded};
+  const unsigned blocks = blocks_for_tiles(b, kConstantWarps);
+  constant_reduce_kernel<<<blocks, kConstantWarps * kLanes>>>(b, r, f, y_end, x_start);
+  FHN_CUDA_CHECK_LAUNCH();
+  const auto systems = static_cast<unsigned>((b.count + kInterfaceThreads - 1) / kInterfaceThreads);
+  constant_interface_kernel<<<systems, kInterfaceThreads>>>(b.count, b.chunks,
+                                                            chunk_factors_.data(), y_end, x_start);
+  FHN_CUDA_CHECK_LAUNCH();
+  constant_substitute_kernel<<<blocks, kConstantWarps * kLanes>>>(b, r, f, y_end, x_start);
+  FHN_CUDA_CHECK_LAUNCH();
+}
+
+void BatchedPartitionedSolver::solve(const BatchLayout& layout, const real* lower,
+                                     const real* diag, const real* upper, real* r) {
+  check_layout(layout);
+  if (layout.count == 0) return;
+  const Batch b = batch_for(layout, kSystemChunk);
+  const index_t rows = 2 * b.chunks;
+  const index_t values = rows * b.count;
+  real* w = interface_workspace(4 * values);
+  const Reduced red{w, w + values, w + 2 * values, w + 3 * values};
+  const Coefficients m{lower, diag, upper};
+  const unsigned blocks = blocks_for_tiles(b, kSystemWarps);
+  system_reduce_kernel<<<blocks, kSystemWarps * kLanes>>>(b, m, r, red);
+  FHN_CUDA_CHECK_LAUNCH();
+  const auto systems = static_cast<unsigned>((b.count + kInterfaceThreads - 1) / kInterfaceThreads);
+  system_interface_kernel<<<systems, kInterfaceThreads>>>(b.count, rows, red);
+  FHN_CUDA_CHECK_LAUNCH();
+  system_substitute_kernel<<<blocks, kSystemWarps * kLanes>>>(b, m, r, red.d);
+  FHN_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace fhn::solvers

@@ -1,0 +1,275 @@
+#include "study/spiral_tips.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <string>
+
+#include "core/error.hpp"
+#include "core/format.hpp"
+#include "io/csv_resume.hpp"
+#include "io/json.hpp"
+#include "schemes/scheme.hpp"
+
+namespace fhn {
+namespace {
+
+constexpr real kTwoPi = 6.283185307179586476925286766559;
+// A root may lie this far outside its cell (in cell widths) and still count: it is then put on
+// the edge, where the neighbouring cell finds it too.
+constexpr real kEdgeTolerance = 1e-9;
+// Two tips closer than this (in cell widths) are one tip found by two cells.
+constexpr real kSameTip = 1e-6;
+
+// A tip in grid units: g = (i + s, j + r).
+struct GridTip {
+  real gx;
+  real gy;
+};
+
+bool changes_sign(real c00, real c10, real c01, real c11) {
+  return std::min({c00, c10, c01, c11}) <= 0.0 && std::max({c00, c10, c01, c11}) >= 0.0;
+}
+
+// The common zeros (s, r) in [0, 1]^2 of the bilinear interpolants of V and W over one cell,
+// from their corner values V_sr; calls found(s, r) for each.
+template <class Found>
+void cell_crossings(real v00, real v10, real v01, real v11, real w00, real w10, real w01,
+                    real w11, Found found) {
+  // V(s, r) = a0 + a1 s + a2 r + a3 s r,  W(s, r) = b0 + b1 s + b2 r + b3 s r
+  const real a0 = v00, a1 = v10 - v00, a2 = v01 - v00, a3 = v11 - v10 - v01 + v00;
+  const real b0 = w00, b1 = w10 - w00, b2 = w01 - w00, b3 = w11 - w10 - w01 + w00;
+  // For fixed s both are linear in r: [P(s) Q(s); R(s) S(s)] (1, r)^T = 0 with
+  //   P = a0 + a1 s, Q = a2 + a3 s, R = b0 + b1 s, S = b2 + b3 s,
+  // which has a solution only where P S - Q R = 0:  q2 s^2 + q1 s + q0 = 0 with
+  const real q2 = a1 * b3 - b1 * a3;
+  const real q1 = a0 * b3 + a1 * b2 - b0 * a3 - b1 * a2;
+  const real q0 = a0 * b2 - b0 * a2;
+  // q2 = q1 = 0: no isolated root (q0 != 0: none; q0 = 0: the iso-lines coincide). The a_k and
+  // b_k carry rounding errors of order eps max|V_sr| and eps max|W_sr|, so a q_k below
+  // 64 eps max|V_sr| max|W_sr| is rounding alone: taking such a q2 and q1 for coefficients would
+  // turn coincident iso-lines into roots made of rounding.
+  const real scale = 64.0 * std::numeric_limits<real>::epsilon() *
+                     std::max({std::abs(v00), std::abs(v10), std::abs(v01), std::abs(v11)}) *
+                     std::max({std::abs(w00), std::abs(w10), std::abs(w01), std::abs(w11)});
+  if (std::abs(q2) <= scale && std::abs(q1) <= scale) return;
+  // D = q1^2 - 4 q2 q0 < 0: the iso-lines do not meet (a touching pair, D = 0, is kept).
+  const real discriminant = q1 * q1 - 4.0 * q2 * q0;
+  if (discriminant < 0.0) return;
+  // Without cancellation: q = -(q1 + sign(q1) sqrt(D)) / 2, then s = q0 / q and s = q / q2
+  // (as q2 -> 0, q0 / q -> -q0 / q1, the linear root, and q / q2 leaves the cell; q = 0 only
+  // for q1 = D = 0, where q0 = 0 and s = 0 = q / q2). A double root (D = 0) comes out twice and
+  // is merged with the other duplicates.
+  const real q = -0.5 * (q1 + std::copysign(std::sqrt(discriminant), q1));
+  real roots[2];
+  int count = 0;
+  if (q != 0.0) roots[count++] = q0 / q;
+  if (q2 != 0.0) roots[count++] = q / q2;
+  auto inside = [](real u) { return u >= -kEdgeTolerance && u <= 1.0 + kEdgeTolerance; };
+  for (int k = 0; k < count; ++k) {
+    const real s = roots[k];
+    if (!inside(s)) continue;
+    // r from the better-conditioned row: r = -P / Q or r = -R / S. Q = S = 0 leaves r free: the
+    // iso-lines run together along s = const, no isolated crossing.
+    const real qs = a2 + a3 * s, ss = b2 + b3 * s;
+    if (qs == 0.0 && ss == 0.0) continue;
+    const real r = std::abs(qs) >= std::abs(ss) ? -(a0 + a1 * s) / qs : -(b0 + b1 * s) / ss;
+    if (!inside(r)) continue;
+    found(std::clamp(s, 0.0, 1.0), std::clamp(r, 0.0, 1.0));
+  }
+}
+
+// Drops the later (in the order found) of any two tips closer than kSameTip in both grid
+// coordinates: a tip on a shared edge or corner is found by two or four cells.
+std::vector<GridTip> without_duplicates(const std::vector<GridTip>& tips) {
+  std::vector<std::size_t> by_x(tips.size());
+  std::iota(by_x.begin(), by_x.end(), std::size_t{0});
+  std::stable_sort(by_x.begin(), by_x.end(),
+                   [&](std::size_t a, std::size_t b) { return tips[a].gx < tips[b].gx; });
+  std::vector<bool> duplicate(tips.size(), false);
+  for (std::size_t p = 1; p < by_x.size(); ++p) {
+    const GridTip& tip = tips[by_x[p]];
+    for (std::size_t q = p; q-- > 0 && tip.gx - tips[by_x[q]].gx <= kSameTip;) {
+      if (std::abs(tip.gy - tips[by_x[q]].gy) <= kSameTip)
+        duplicate[std::max(by_x[p], by_x[q])] = true;
+    }
+  }
+  std::vector<GridTip> kept;
+  for (std::size_t k = 0; k < tips.size(); ++k)
+    if (!duplicate[k]) kept.push_back(tips[k]);
+  return kept;
+}
+
+real distance_squared(const TipPoint& a, const TipPoint& b) {
+  return (a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y);
+}
+
+}  // namespace
+
+std::vector<TipPoint> find_tips(const Domain& domain, const real* v, const real* w, real v_iso,
+                                real w_iso) {
+  FHN_VERIFY(domain.dims == 2, InternalError, "find_tips: tips are found on sheets only");
+  const index_t nx = domain.nodes[0], ny = domain.nodes[1];
+  std::vector<GridTip> found;
+  // Cell (i, j) has corners (i, j), (i+1, j), (i, j+1), (i+1, j+1): s along x, r along y.
+  for (index_t j = 0; j + 1 < ny; ++j) {
+    const real* v0 = v + nx * j;  // row j
+    const real* v1 = v0 + nx;     // row j + 1
+    const real* w0 = w + nx * j;
+    const real* w1 = w0 + nx;
+    for (index_t i = 0; i + 1 < nx; ++i) {
+      // V = v - v_iso, W = w - w_iso at the corners; a zero of both needs a sign change of each.
+      const real v00 = v0[i] - v_iso, v10 = v0[i + 1] - v_iso;
+      const real v01 = v1[i] - v_iso, v11 = v1[i + 1] - v_iso;
+      if (!changes_sign(v00, v10, v01, v11)) continue;
+      const real w00 = w0[i] - w_iso, w10 = w0[i + 1] - w_iso;
+      const real w01 = w1[i] - w_iso, w11 = w1[i + 1] - w_iso;
+      if (!changes_sign(w00, w10, w01, w11)) continue;
+      cell_crossings(v00, v10, v01, v11, w00, w10, w01, w11, [&](real s, real r) {
+        found.push_back({static_cast<real>(i) + s, static_cast<real>(j) + r});
+      });
+    }
+  }
+  // x = L_x (i + s) / (N_x - 1), y = L_y (j + r) / (N_y - 1), as Domain::coordinate.
+  const real to_x = domain.length[0] / static_cast<real>(nx - 1);
+  const real to_y = domain.length[1] / static_cast<real>(ny - 1);
+  std::vector<TipPoint> tips;
+  for (const GridTip& g : without_duplicates(found)) tips.push_back({g.gx * to_x, g.gy * to_y});
+  return tips;
+}
+
+Rotation measure_rotation(const std::vector<real>& t, const std::vector<real>& x,
+                          const std::vector<real>& y) {
+  Rotation rotation;
+  const std::size_t n = t.size();
+  if (n < 2) return rotation;
+  // Window: t_k >= (t_0 + t_last) / 2.
+  const real t_middle = t[0] + 0.5 * (t[n - 1] - t[0]);
+  const std::size_t k0 = static_cast<std::size_t>(
+      std::lower_bound(t.begin(), t.end(), t_middle) - t.begin());
+  rotation.t_from = t[k0];
+  rotation.t_to = t[n - 1];
+  // c = mean of the window's positions
+  real cx = 0.0, cy = 0.0;
+  for (std::size_t k = k0; k < n; ++k) {
+    cx += x[k];
+    cy += y[k];
+  }
+  cx /= static_cast<real>(n - k0);
+  cy /= static_cast<real>(n - k0);
+  // u_k = u_{k-1} + remainder(theta_k - theta_{k-1}, 2 pi), u_k0 = theta_k0
+  std::vector<real> u(n - k0);
+  real previous = std::atan2(y[k0] - cy, x[k0] - cx);
+  u[0] = previous;
+  for (std::size_t k = k0 + 1; k < n; ++k) {
+    const real theta = std::atan2(y[k] - cy, x[k] - cx);
+    u[k - k0] = u[k - k0 - 1] + std::remainder(theta - previous, kTwoPi);
+    previous = theta;
+  }
+  // M = floor(|u_last - u_k0| / 2 pi)
+  const real turned = u.back() - u.front();
+  rotation.rotations = static_cast<index_t>(std::floor(std::abs(turned) / kTwoPi));
+  if (rotation.rotations < 2) return rotation;
+  // tau: first time sigma u >= sigma (u_k0 + sigma 2 pi M), interpolated; T = (tau - t_k0) / M.
+  const real sigma = turned > 0.0 ? 1.0 : -1.0;
+  const real level = u.front() + sigma * kTwoPi * static_cast<real>(rotation.rotations);
+  for (std::size_t k = 1; k < u.size(); ++k) {
+    if (sigma * u[k] < sigma * level) continue;
+    const real t0 = t[k0 + k - 1], t1 = t[k0 + k];
+    const real tau = t0 + (level - u[k - 1]) / (u[k] - u[k - 1]) * (t1 - t0);
+    rotation.period = (tau - t[k0]) / static_cast<real>(rotation.rotations);
+    break;
+  }
+  return rotation;
+}
+
+TipTracker::TipTracker(const std::filesystem::path& file, real v_iso, real w_iso, bool append)
+    : file_(file), v_iso_(v_iso), w_iso_(w_iso), out_(open_csv(file, "t,tip,x,y\n", append)) {}
+
+void TipTracker::write(const FrameView& f) {
+  FHN_VERIFY(f.sheet(), InternalError, "TipTracker: tips are found on sheets only");
+  std::vector<TipPoint> tips = find_tips(*f.domain, f.v, f.w, v_iso_, w_iso_);
+
+  // 1. Order: tip 0 nearest to the previous principal tip, the rest by distance to tip 0.
+  if (!tips.empty()) {
+    if (!path_t_.empty()) {
+      const TipPoint previous{path_x_.back(), path_y_.back()};
+      const auto nearest =
+          std::min_element(tips.begin(), tips.end(), [&](const TipPoint& a, const TipPoint& b) {
+            return distance_squared(a, previous) < distance_squared(b, previous);
+          });
+      std::rotate(tips.begin(), nearest, nearest + 1);
+    }
+    const TipPoint first = tips.front();
+    std::stable_sort(tips.begin() + 1, tips.end(), [&](const TipPoint& a, const TipPoint& b) {
+      return distance_squared(a, first) < distance_squared(b, first);
+    });
+  }
+
+  // 2. tips.csv: one row per tip, the frame's rows flushed together.
+  std::string rows;
+  for (std::size_t k = 0; k < tips.size(); ++k)
+    rows += format_exact(f.t) + "," + std::to_string(k) + "," + format_exact(tips[k].x) + "," +
+            format_exact(tips[k].y) + "\n";
+  if (!rows.empty() &&
+      (std::fputs(rows.c_str(), out_.get()) < 0 || std::fflush(out_.get()) != 0))
+    throw IoError(file_.string() + ": write failed (" + std::strerror(errno) + ")");
+
+  // 3. The principal tip's path and the counts (a repeated frame is already in them).
+  if (frames_ > 0 && f.t <= last_t_) return;
+  const bool path_ended = tips_at_end_ == 0;  // the previous frame had no tip (or there was none)
+  ++frames_;
+  last_t_ = f.t;
+  tips_at_end_ = static_cast<index_t>(tips.size());
+  if (tips.empty()) return;
+  ++frames_with_tips_;
+  if (path_ended) {
+    path_t_.clear();
+    path_x_.clear();
+    path_y_.clear();
+  }
+  path_t_.push_back(f.t);
+  path_x_.push_back(tips.front().x);
+  path_y_.push_back(tips.front().y);
+}
+
+void TipTracker::save(SchemeState& state) const {
+  state.add("tips.state", {static_cast<real>(frames_), last_t_, static_cast<real>(tips_at_end_),
+                           static_cast<real>(frames_with_tips_),
+                           static_cast<real>(path_t_.size())});
+  state.add("tips.t", path_t_);
+  state.add("tips.x", path_x_);
+  state.add("tips.y", path_y_);
+}
+
+void TipTracker::restore(const SchemeState& state) {
+  const std::vector<real>& counts = state.get("tips.state", 5);
+  frames_ = static_cast<index_t>(counts[0]);
+  last_t_ = counts[1];
+  tips_at_end_ = static_cast<index_t>(counts[2]);
+  frames_with_tips_ = static_cast<index_t>(counts[3]);
+  const auto length = static_cast<std::size_t>(counts[4]);
+  path_t_ = state.get("tips.t", length);
+  path_x_ = state.get("tips.x", length);
+  path_y_ = state.get("tips.y", length);
+}
+
+void TipTracker::add_summary(JsonObject& summary) const {
+  const Rotation r = rotation();
+  JsonObject tips;
+  tips.add("count_at_end", tips_at_end_);
+  if (r.period)
+    tips.add("rotation_period", *r.period);
+  else
+    tips.add_null("rotation_period");
+  tips.add("rotations", r.rotations)
+      .add("frames_with_tips", frames_with_tips_)
+      .add("v_iso", v_iso_)
+      .add("w_iso", w_iso_);
+  summary.add("tips", tips);
+}
+
+}  // namespace fhn

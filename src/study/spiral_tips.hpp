@@ -1,0 +1,99 @@
+#pragma once
+// Spiral tips on a sheet, from its frames: tips.csv and the "tips" entry of summary.json.
+//
+// A tip is a point where the iso-lines v = v_iso and w = w_iso cross: the end of a wave, where
+// the excited front (v rising through v_iso) meets the recovering back (w through w_iso). Each
+// grid cell is searched with the bilinear interpolants of v and w, so a tip is located inside its
+// cell, not only to the nearest node (find_tips below gives the formulas).
+//
+// The tip nearest to the previous frame's principal tip is the principal tip; its path over the
+// consecutive frames that have tips gives the rotation period (measure_rotation below).
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "io/frame_sink.hpp"
+
+namespace fhn {
+
+class JsonObject;
+
+struct TipPoint {
+  real x = 0.0;
+  real y = 0.0;
+};
+
+// The crossings of v = v_iso and w = w_iso on a sheet (v, w in node order i + N_x j), in the
+// order of the cells they lie in (j, then i). A tip on an edge or a corner shared by several
+// cells is reported once. A cell where the two iso-lines coincide has no isolated crossing and
+// gives no tip. Work is O(cells) with a four-corner sign test; only cells where both v - v_iso
+// and w - w_iso change sign solve for the crossing.
+std::vector<TipPoint> find_tips(const Domain& domain, const real* v, const real* w, real v_iso,
+                                real w_iso);
+
+// The rotation of a path (t_k, x_k, y_k), t increasing, about the centroid of its second half.
+//
+// Window: the samples with t_k >= (t_0 + t_last) / 2 (the first half is the spiral's formation),
+// k = k0..last. Centroid c = mean of the window's positions. The angle about it,
+//   theta_k = atan2(y_k - c_y, x_k - c_x),
+// is unwrapped sample to sample, u_k = u_{k-1} + remainder(theta_k - theta_{k-1}, 2 pi), which
+// assumes fewer than half a turn between frames. With sigma = sign(u_last - u_k0) and
+//   M = floor(|u_last - u_k0| / (2 pi))   full turns in the window,
+// tau is the first time u reaches u_k0 + sigma 2 pi M (linear interpolation between samples),
+// and the period is T = (tau - t_k0) / M. Only full turns enter, so a path that repeats with
+// period T gives T whatever the position of the centroid inside it (the error is that of the
+// linear interpolation of u between two frames). There is no period when the window holds
+// fewer than 2 full turns (a short path, no path, a tip that does not circle a point, e.g. a
+// spiral that drifts by more than its core radius per turn).
+struct Rotation {
+  index_t rotations = 0;       // M
+  std::optional<real> period;  // T, when M >= 2
+  real t_from = 0.0;           // the window
+  real t_to = 0.0;
+};
+Rotation measure_rotation(const std::vector<real>& t, const std::vector<real>& x,
+                          const std::vector<real>& y);
+
+// Writes tips.csv (header t,tip,x,y; one row per tip and frame, flushed per frame; a frame
+// without tips writes no row) and follows the principal tip. Within a frame, tip 0 is the tip
+// nearest to the previous principal tip (the first found when there is none) and the others
+// follow by their distance to tip 0. A frame without tips ends the principal tip's path; the
+// next frame with tips starts a new one, and the rotation is that of the latest path.
+// Sheets only. Only the path is kept, never a frame.
+class TipTracker final : public FrameSink {
+ public:
+  // `append`: continue an existing tips.csv (a restarted run; the caller first removes the
+  // rows at or after the restart time, which this sink writes again).
+  TipTracker(const std::filesystem::path& file, real v_iso, real w_iso, bool append);
+
+  // A frame at or before the previous frame's t (a restart repeats its checkpoint's frame)
+  // writes its rows but leaves the path and the counts alone.
+  void write(const FrameView& frame) override;
+  // Arrays "tips.state" (frames seen, last t, tips in the last frame, frames with tips, path
+  // length) and "tips.t", "tips.x", "tips.y" (the principal tip's path).
+  void save(SchemeState& state) const override;
+  void restore(const SchemeState& state) override;
+
+  Rotation rotation() const { return measure_rotation(path_t_, path_x_, path_y_); }
+  std::optional<real> period() const { return rotation().period; }
+  index_t tips_at_end() const { return tips_at_end_; }
+  index_t frames_with_tips() const { return frames_with_tips_; }
+  // Adds "tips": {count_at_end, rotation_period (or null), rotations, frames_with_tips, v_iso,
+  // w_iso}.
+  void add_summary(JsonObject& summary) const;
+
+ private:
+  std::filesystem::path file_;
+  real v_iso_;
+  real w_iso_;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> out_;
+  index_t frames_ = 0;
+  real last_t_ = 0.0;
+  index_t tips_at_end_ = 0;
+  index_t frames_with_tips_ = 0;
+  std::vector<real> path_t_, path_x_, path_y_;  // the principal tip, latest path
+};
+
+}  // namespace fhn

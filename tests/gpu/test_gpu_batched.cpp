@@ -1,0 +1,154 @@
+// Every batched GPU backend (partitioned, cusparse) against the single-system Thomas solver
+// applied system by system: both layouts, both kinds of coefficients, odd sizes and counts,
+// fresh random diagonally dominant systems. Inputs are checked untouched and the entries between
+// systems unwritten; the solvers' workspace is poisoned first by a solve of NaN right sides.
+#include <doctest/doctest.h>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/cuda/device_buffer.hpp"
+#include "core/error.hpp"
+#include "solvers/batched_tridiagonal.hpp"
+#include "solvers/cpu/thomas.hpp"
+#include "batched_support.hpp"
+#include "schemes/cuda/device_fields.cuh"
+#include "support.hpp"
+
+namespace {
+
+using fhn::index_t;
+using fhn::real;
+using fhn::cuda::DeviceBuffer;
+using fhn::solvers::BatchLayout;
+using fhn::solvers::TridiagonalBackend;
+using fhn::cuda::to_host;
+using fhn::test::HostBatch;
+using fhn::test::HostSystem;
+using fhn::test::make_batch;
+using fhn::test::reference;
+using fhn::test::same_bits;
+using fhn::test::worst_relative_error;
+
+constexpr TridiagonalBackend kBackends[] = {TridiagonalBackend::partitioned,
+                                            TridiagonalBackend::cusparse};
+
+DeviceBuffer<real> to_device(const std::vector<real>& host) {
+  DeviceBuffer<real> d(host.size(), "test batch array");
+  d.upload(host.data(), host.size());
+  return d;
+}
+
+
+// Solves h on the device with `backend` and returns the worst relative error against Thomas.
+// First a solve of the same layout with NaN right sides (and NaN coefficients) fills whatever
+// workspace the solver keeps with NaN, so that a read of a stale entry shows in the result.
+real gpu_error(TridiagonalBackend backend, const HostBatch& h, bool constant) {
+  const std::vector<real> truth = reference(h, constant);
+  auto solver = fhn::solvers::make_batched_tridiagonal_solver(backend);
+  REQUIRE(solver->space() == fhn::MemorySpace::device);
+  DeviceBuffer<real> l = to_device(h.lower), d = to_device(h.diag), u = to_device(h.upper);
+  {
+    const std::vector<real> nans(h.rhs.size(), fhn::test::kGap);
+    DeviceBuffer<real> poison = to_device(nans), coefficients = to_device(nans);
+    if (constant) {
+      solver->set_matrix(h.matrix.lower.data(), h.matrix.diag.data(), h.matrix.upper.data(),
+                         h.layout.n);
+      solver->solve(h.layout, poison.data());
+    } else {
+      const real* c = coefficients.data();
+      solver->solve(h.layout, c, c, c, poison.data());
+    }
+    FHN_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+  DeviceBuffer<real> x = to_device(h.rhs);
+  if (constant)
+    solver->solve(h.layout, x.data());
+  else
+    solver->solve(h.layout, l.data(), d.data(), u.data(), x.data());
+  FHN_CUDA_CHECK(cudaDeviceSynchronize());
+  CHECK(same_bits(to_host(l), h.lower));
+  CHECK(same_bits(to_host(d), h.diag));
+  CHECK(same_bits(to_host(u), h.upper));
+  return worst_relative_error(h.layout, to_host(x), truth);
+}
+
+std::string layout_name(bool columns) { return columns ? "columns" : "rows"; }
+
+}  // namespace
+
+namespace {
+
+// Every backend, layout and kind of coefficients on batches of each (n, count).
+void check_every_backend(const std::vector<std::pair<index_t, index_t>>& shapes, std::mt19937_64& rng) {
+  for (const TridiagonalBackend backend : kBackends)
+    for (const bool columns : {false, true})
+      for (const bool constant : {true, false})
+        for (const auto& [n, count] : shapes) {
+          const std::string solver = std::string(fhn::solvers::backend_name(backend));
+          const std::string shape = layout_name(columns);
+          CAPTURE(solver);
+          CAPTURE(shape);
+          CAPTURE(constant);
+          CAPTURE(n);
+          CAPTURE(count);
+          CHECK(gpu_error(backend, make_batch(n, count, columns, 0, rng), constant) < 1e-12);
+        }
+}
+
+}  // namespace
+
+TEST_CASE("every batched GPU backend matches Thomas system by system") {
+  std::mt19937_64 rng(20261202);
+  std::vector<std::pair<index_t, index_t>> shapes;
+  for (const index_t n : fhn::test::kBatchSizes)
+    for (const index_t count : fhn::test::kBatchCounts) shapes.emplace_back(n, count);
+  check_every_backend(shapes, rng);
+}
+
+TEST_CASE("batched GPU backends on large batches: many chunks and groups, a partial last group") {
+  std::mt19937_64 rng(7);
+  check_every_backend({{1024, 1024}, {4097, 65}}, rng);
+}
+
+TEST_CASE("batched GPU backends take strided layouts and leave the entries between systems alone") {
+  std::mt19937_64 rng(9);
+  for (const bool constant : {true, false}) {
+    CAPTURE(constant);
+    // partitioned: any strides; cusparse: contiguous systems at any system stride.
+    CHECK(gpu_error(TridiagonalBackend::partitioned, make_batch(257, 45, false, 7, rng), constant) < 1e-12);
+    CHECK(gpu_error(TridiagonalBackend::partitioned, make_batch(257, 45, true, 5, rng), constant) < 1e-12);
+    CHECK(gpu_error(TridiagonalBackend::cusparse, make_batch(257, 45, false, 7, rng), constant) < 1e-12);
+  }
+  // An interleaved layout whose element stride is not the count is not cuSPARSE's.
+  const HostBatch h = make_batch(40, 5, true, 3, rng);
+  auto solver = fhn::solvers::make_batched_tridiagonal_solver(TridiagonalBackend::cusparse);
+  DeviceBuffer<real> x = to_device(h.rhs), l = to_device(h.lower), d = to_device(h.diag),
+                     u = to_device(h.upper);
+  CHECK_THROWS_AS(solver->solve(h.layout, l.data(), d.data(), u.data(), x.data()),
+                  fhn::InternalError);
+}
+
+TEST_CASE("batched GPU backends check the shared matrix in set_matrix") {
+  std::mt19937_64 rng(13);
+  HostSystem m = fhn::test::random_dominant_system(50, rng);
+  m.diag[31] = 0.2 * (std::abs(m.lower[31]) + std::abs(m.upper[31]));
+  for (const TridiagonalBackend backend : kBackends) {
+    const std::string name = std::string(fhn::solvers::backend_name(backend));
+    CAPTURE(name);
+    auto solver = fhn::solvers::make_batched_tridiagonal_solver(backend);
+    try {
+      solver->set_matrix(m.lower.data(), m.diag.data(), m.upper.data(), 50);
+      FAIL("no NumericalError");
+    } catch (const fhn::NumericalError& e) {
+      CHECK(fhn::test::contains(e.what(), "matrix is not diagonally dominant at row 31"));
+    }
+  }
+}
