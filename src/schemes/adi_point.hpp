@@ -34,25 +34,44 @@ struct ReactionResult {
 //   w1 = p + c v1  (trapezoidal_w with k = h)
 //   g(u) = u - v0 - (h/2) [(f(v0) - w0 + i0) + (f(u) - (p + c u) + i1)] = 0,
 //   g'(u) = 1 - (h/2) (f'(u) - c);
-// Newton from u = v0, u -= g/g', until |du| < tolerance (at most max_iterations). record(k, du,
-// g) sees every iteration k = 0, 1, ... (|du| and |g(u)| before the update).
+// Newton from u = v0: u -= g/g', until |du| < tolerance (at most max_iterations). The iteration
+// is a stepper, so that a caller can unroll its loop (the GPU keeps per-iteration maxima in
+// registers); reaction_half_step below is the plain loop.
+struct ReactionNewton {
+  TrapezoidalW trap;
+  real p, known, half_h, u;
+
+  FHN_HOST_DEVICE ReactionNewton(real v0, real w0, real i0, real i1, const ReactionParams& q)
+      : trap(trapezoidal_w(q.h, q.epsilon, q.gamma)),
+        p(trap.keep * w0 + trap.c * v0),
+        known(v0 + 0.5 * q.h * (reaction(v0, q.a) - w0 + i0 + i1 - p)),
+        half_h(0.5 * q.h),
+        u(v0) {}
+
+  // One update; returns |du| and sets g_abs = |g(u)| before it.
+  FHN_HOST_DEVICE real iterate(real a, real& g_abs) {
+    const real g = u - half_h * (reaction(u, a) - trap.c * u) - known;
+    const real slope = 1.0 - half_h * (reaction_derivative(u, a) - trap.c);
+    const real du = g / slope;
+    u -= du;
+    g_abs = g < 0.0 ? -g : g;
+    return du < 0.0 ? -du : du;
+  }
+  FHN_HOST_DEVICE real w() const { return p + trap.c * u; }
+};
+
+// The whole sub-step; record(k, |du|, |g|) sees every iteration k = 0, 1, ...
 template <class Record>
 FHN_HOST_DEVICE inline ReactionResult reaction_half_step(real v0, real w0, real i0, real i1,
                                                          const ReactionParams& q, Record&& record) {
-  const TrapezoidalW trap = trapezoidal_w(q.h, q.epsilon, q.gamma);
-  const real p = trap.keep * w0 + trap.c * v0;
-  const real known = v0 + 0.5 * q.h * (reaction(v0, q.a) - w0 + i0 + i1 - p);
-  const real half_h = 0.5 * q.h;
-  real u = v0;
+  ReactionNewton newton(v0, w0, i0, i1, q);
   for (int k = 0; k < q.max_iterations; ++k) {
-    const real g = u - half_h * (reaction(u, q.a) - trap.c * u) - known;
-    const real slope = 1.0 - half_h * (reaction_derivative(u, q.a) - trap.c);
-    const real du = g / slope;
-    u -= du;
-    record(k, du < 0.0 ? -du : du, g < 0.0 ? -g : g);
-    if (du < q.tolerance && -du < q.tolerance) return {u, p + trap.c * u, k + 1, true};
+    real g = 0.0;
+    const real du = newton.iterate(q.a, g);
+    record(k, du, g);
+    if (du < q.tolerance) return {newton.u, newton.w(), k + 1, true};
   }
-  return {u, p + trap.c * u, q.max_iterations, false};
+  return {newton.u, newton.w(), q.max_iterations, false};
 }
 
 // The right side of a Peaceman-Rachford (or cable Crank-Nicolson) half: u + (r/2) d, with

@@ -46,7 +46,7 @@ __device__ __forceinline__ bool held_value(index_t i, index_t j, const SheetPara
 // per iteration, reduced over the warp, then the block, then one atomic per block and entry: the
 // log costs a few thousand atomics per kernel, not one per warp.
 constexpr int kReactionThreads = 256;
-__global__ void __launch_bounds__(kReactionThreads)
+__global__ void __launch_bounds__(kReactionThreads, 4)
     reaction_kernel(real* __restrict__ v, real* __restrict__ w, SheetParams q, ReactionParams rp,
                     StimulusTable st, real t0, int stage, ReactionLog* log) {
   real du_max[kHistory], g_max[kHistory];
@@ -63,18 +63,30 @@ __global__ void __launch_bounds__(kReactionThreads)
       const real v0 = is_held ? held : v[node];
       const real i0 = st.count > 0 ? stimulus_current(st, i, j, t0, 1.0, 0.0) : 0.0;
       const real i1 = st.count > 0 ? stimulus_current(st, i, j, t0 + rp.h, 1.0, 0.0) : 0.0;
-      const ReactionResult out = reaction_half_step(v0, w[node], i0, i1, rp, [&](int k, real du, real g) {
+      // reaction_half_step with its first kHistory iterations unrolled: the maxima stay in
+      // registers at fixed indices.
+      ReactionNewton newton(v0, w[node], i0, i1, rp);
+      bool done = false;
+      int used = 0;
 #pragma unroll
-        for (int m = 0; m < kHistory; ++m)
-          if (m == k) {
-            du_max[m] = fmax(du_max[m], du);
-            g_max[m] = fmax(g_max[m], g);
-          }
-      });
-      v[node] = is_held ? held : out.v;
-      w[node] = out.w;
-      iterations = max(iterations, out.iterations);
-      failed = failed || !out.converged;
+      for (int k = 0; k < kHistory; ++k) {
+        if (done || k >= rp.max_iterations) continue;
+        real g = 0.0;
+        const real du = newton.iterate(rp.a, g);
+        du_max[k] = fmax(du_max[k], du);
+        g_max[k] = fmax(g_max[k], g);
+        used = k + 1;
+        done = du < rp.tolerance;
+      }
+      for (int k = kHistory; !done && k < rp.max_iterations; ++k) {
+        real g = 0.0;
+        done = newton.iterate(rp.a, g) < rp.tolerance;
+        used = k + 1;
+      }
+      v[node] = is_held ? held : newton.u;
+      w[node] = newton.w();
+      iterations = max(iterations, used);
+      failed = failed || !done;
     }
   // Warp maxima, then the block's through shared memory, then one atomic per entry.
   for (int offset = 16; offset > 0; offset /= 2) {

@@ -98,9 +98,28 @@ __global__ void __launch_bounds__(kBlockedX * kBlockedY)
   const int i_limit = q.nx - x0 < edge ? static_cast<int>(q.nx - x0) : edge;
   const int j_limit = q.ny - y0 < edge ? static_cast<int>(q.ny - y0) : edge;
   const int i_first = x0 < 0 ? static_cast<int>(-x0) : 0, j_first = y0 < 0 ? static_cast<int>(-y0) : 0;
+  // A region whose updated nodes are all interior nodes of the sheet, without stimuli (most
+  // blocks): the branch-free update, explicit_sheet_interior_node's expression.
+  const bool interior = st.count == 0 && x0 >= 0 && y0 >= 0 && x0 + edge <= q.nx && y0 + edge <= q.ny;
   for (int s = 0; s < steps; ++s) {
     const real t = static_cast<real>(first_step + s) * q.k;
     const int lo = s + 1, hi = edge - s - 2;  // inclusive
+    if (interior) {
+      for (int ly = lo + ty; ly <= hi; ly += kBlockedY)
+        for (int lx = lo + tx; lx <= hi; lx += kBlockedX) {
+          const int c = lx + kRegion * ly;
+          const real vc = sv[c];
+          const real d = (sv[c - 1] - 2.0 * vc + sv[c + 1]) + (sv[c - kRegion] - 2.0 * vc + sv[c + kRegion]);
+          const ExplicitPointUpdate u = explicit_point_update(vc, sw[c], q.r * d, 0.0, q.a, q.epsilon, q.gamma, q.k);
+          sv_next[c] = u.v;
+          sw[c] = u.w;
+        }
+      __syncthreads();
+      real* swap = sv;
+      sv = sv_next;
+      sv_next = swap;
+      continue;
+    }
     for (int ly = max(lo, j_first) + ty; ly <= min(hi, j_limit - 1); ly += kBlockedY) {
       for (int lx = max(lo, i_first) + tx; lx <= min(hi, i_limit - 1); lx += kBlockedX) {
         const int c = lx + kRegion * ly;
