@@ -1,8 +1,8 @@
 // The GPU half of `fhn bench`: copy bandwidth, tridiagonal solves (ours and cuSPARSE's, with and
 // without host-device transfers), batched tridiagonal solves (ours and cuSPARSE's, the lines of a
-// square sheet in both layouts), explicit steps (one and several per pass) and Crank-Nicolson
-// Newton iterations, each checked against the CPU before it is timed. Times are CUDA-event
-// medians on the default stream.
+// square sheet in both layouts), explicit steps (one and several per pass) on a cable and on a
+// sheet, and Crank-Nicolson Newton iterations, each checked against the CPU before it is timed.
+// Times are CUDA-event medians on the default stream.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -20,6 +20,7 @@
 #include "schemes/cuda/device_fields.cuh"
 #include "schemes/adi_cpu.hpp"
 #include "schemes/cuda/explicit_kernels.cuh"
+#include "schemes/cuda/explicit_sheet_kernels.cuh"
 #include "schemes/cuda/sheet_kernels.cuh"
 #include "schemes/node_updates.hpp"
 #include "solvers/batched_tridiagonal.hpp"
@@ -447,6 +448,99 @@ void bench_sheet(Context& ctx, index_t n) {
   }
 }
 
+// ---- The explicit step on a sheet --------------------------------------------------------------
+// A sqrt(n) x sqrt(n) sheet (n an even power of two, from 2^10), dx = 0.5, dt = 0.05 (0.8 of the
+// explicit limit dx^2 / (4 D)), no-flux sides, the smooth noisy state of pulse_state. One step per
+// pass (32 B/node: read v, w, write v+, w+; the baseline) and the blocked kernel at each even depth
+// up to kExplicitSheetMaxSteps (odd depths pay the next even halo), per step; then the scheme's
+// depth with a stimulus on a quarter of the sheet (the kernel's stimulus variant). Checked first:
+// one step against the CPU node update (explicit_sheet_node) at every node, each blocked pass
+// against as many one-step passes.
+void bench_sheet_explicit(Context& ctx, index_t n) {
+  index_t side = 1;
+  while (side * side < n) side *= 2;
+  if (side * side != n || n < (index_t{1} << 10)) return;
+  Config c;
+  c.domain.dims = 2;
+  c.domain.nodes = {side, side, 1};
+  const real length = 0.5 * static_cast<real>(side - 1);
+  c.domain.length = {length, length, 0.0};
+  c.domain.dx = 0.5;
+  c.time.dt = 0.05;
+  Stimulus quarter;
+  quarter.x_max = quarter.y_max = 0.5 * length;
+  quarter.start = 0.0;
+  quarter.duration = 1e9;
+  quarter.amplitude = 0.3;
+  c.stimulus = {quarter};
+  Problem problem = make_problem(c);
+  State state = pulse_state(n, 19);
+  problem.v0 = std::move(state.v);
+  problem.w0 = std::move(state.w);
+  const SheetParams q = sheet_params(problem.model, problem.boundary, problem.domain, problem.dt);
+  const cuda::DeviceStimuli stimuli(problem.stimuli);
+  const StimulusTable none{};
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(real);
+  const double model = 32.0 * static_cast<double>(n);
+  DeviceBuffer<real> v = to_device(problem.v0, "v"), w = to_device(problem.w0, "w");
+  DeviceBuffer<real> v2(static_cast<std::size_t>(n), "v next"), w2(static_cast<std::size_t>(n), "w next");
+  DeviceBuffer<real> v3(static_cast<std::size_t>(n), "v next"), w3(static_cast<std::size_t>(n), "w next");
+
+  // One step against the CPU node update.
+  std::vector<real> cpu_v(static_cast<std::size_t>(n)), cpu_w(static_cast<std::size_t>(n));
+  for (index_t j = 0; j < side; ++j)
+    for (index_t i = 0; i < side; ++i) {
+      const ExplicitPointUpdate u = explicit_sheet_node(problem.v0.data(), problem.w0.data(), 0.0, i, j, q);
+      cpu_v[static_cast<std::size_t>(i + side * j)] = u.v;
+      cpu_w[static_cast<std::size_t>(i + side * j)] = u.w;
+    }
+  FHN_CUDA_CHECK(cudaMemset(v2.data(), 0xff, bytes));  // NaN pattern
+  FHN_CUDA_CHECK(cudaMemset(w2.data(), 0xff, bytes));
+  cuda::launch_explicit_sheet_step(v.data(), w.data(), v2.data(), w2.data(), q, none, 0);
+  const double check_one = std::max(max_relative_error(cuda::to_host(v2), cpu_v),
+                                    max_relative_error(cuda::to_host(w2), cpu_w));
+  const Timing one = time_gpu(ctx.options.repetitions, [] {}, [&] {
+    cuda::launch_explicit_sheet_step(v.data(), w.data(), v2.data(), w2.data(), q, none, 0);
+  });
+  const std::string baseline = "one step per pass";
+  ctx.add("sheet explicit step", baseline, n, one, model, check_one, "",
+          "read v, w; write v+, w+: 32 B/node; 32 x 8 threads over 64 x 8 nodes");
+
+  // A blocked pass of k steps against k one-step passes (v3/w3 -> v2/w2 -> v3/w3 ...).
+  auto check_blocked = [&](int k, const StimulusTable& table) {
+    FHN_CUDA_CHECK(cudaMemcpy(v3.data(), v.data(), bytes, cudaMemcpyDeviceToDevice));
+    FHN_CUDA_CHECK(cudaMemcpy(w3.data(), w.data(), bytes, cudaMemcpyDeviceToDevice));
+    for (int s = 0; s < k; ++s) {
+      cuda::launch_explicit_sheet_step(v3.data(), w3.data(), v2.data(), w2.data(), q, table, s);
+      std::swap(v2, v3);
+      std::swap(w2, w3);
+    }
+    FHN_CUDA_CHECK(cudaMemset(v2.data(), 0xff, bytes));
+    FHN_CUDA_CHECK(cudaMemset(w2.data(), 0xff, bytes));
+    cuda::launch_explicit_sheet_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q, table, 0, k);
+    return std::max(max_relative_error(cuda::to_host(v2), cuda::to_host(v3)),
+                    max_relative_error(cuda::to_host(w2), cuda::to_host(w3)));
+  };
+  auto time_blocked = [&](int k, const StimulusTable& table) {
+    return time_gpu(
+        ctx.options.repetitions, [] {},
+        [&] { cuda::launch_explicit_sheet_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q, table, 0, k); },
+        [k] { return static_cast<double>(k); });
+  };
+  for (int k = 2; k <= cuda::kExplicitSheetMaxSteps; k += 2) {
+    const double check = check_blocked(k, none);
+    ctx.add("sheet explicit step", std::to_string(k) + " steps per pass", n, time_blocked(k, none),
+            model, check, baseline,
+            "time per step; 64 x 64 regions in registers, halo " + std::to_string(k) +
+                (k == cuda::kExplicitSheetStepsPerPass ? "; the scheme's depth" : ""));
+  }
+  const int k = cuda::kExplicitSheetStepsPerPass;
+  const double check = check_blocked(k, stimuli.view());
+  ctx.add("sheet explicit step", std::to_string(k) + " steps per pass, stimulus on", n,
+          time_blocked(k, stimuli.view()), model, check, baseline,
+          "time per step; a stimulus on a quarter of the sheet (the kernel's stimulus variant)");
+}
+
 }  // namespace
 
 bool run_gpu_benchmarks(const BenchOptions& options, std::vector<BenchRow>& rows,
@@ -465,6 +559,7 @@ bool run_gpu_benchmarks(const BenchOptions& options, std::vector<BenchRow>& rows
     bench_explicit(ctx, n);
     bench_newton(ctx, n);
     bench_sheet(ctx, n);
+    bench_sheet_explicit(ctx, n);
   }
   return true;
 }

@@ -1,12 +1,12 @@
-// Forward Euler on the GPU, state resident on the device: the temporally blocked kernel of
-// explicit_kernels.cu advances kStepsPerPass steps per pass over memory, stimuli computed in
-// the kernel from the device stimulus table.
+// Forward Euler on the GPU, state resident on the device: the temporally blocked kernels of
+// explicit_kernels.cu (cable) and explicit_sheet_kernels.cu (sheet) advance several steps per
+// pass over memory, stimuli computed in the kernel from the device stimulus table.
 #include <algorithm>
 
 #include "schemes/cuda/cuda_scheme_factories.hpp"
 #include "schemes/cuda/device_fields.cuh"
 #include "schemes/cuda/explicit_kernels.cuh"
-#include "schemes/cuda/sheet_kernels.cuh"
+#include "schemes/cuda/explicit_sheet_kernels.cuh"
 
 namespace fhn::cuda {
 namespace {
@@ -66,7 +66,8 @@ class ExplicitCuda final : public Scheme {
   index_t step_ = 0;
 };
 
-// The same on a sheet: the blocked kernel of sheet_kernels.cu, kSheetStepsPerPass steps per pass.
+// The same on a sheet: the blocked kernel of explicit_sheet_kernels.cu, kExplicitSheetStepsPerPass
+// steps per pass, the rest by one shorter pass.
 class ExplicitSheetCuda final : public Scheme {
  public:
   explicit ExplicitSheetCuda(const Problem& problem)
@@ -83,13 +84,14 @@ class ExplicitSheetCuda final : public Scheme {
   }
   index_t node_count() const override { return problem_.nodes; }
   index_t steps_done() const override { return step_; }
-  // Full passes, then a shorter one; every step goes through the same kernel (restarts exact).
+  // Full passes, then a shorter one. A node takes the same expression in every pass and tile, so
+  // the result does not depend on how the steps are split (restarts exact).
   void advance(index_t steps) override {
     const StimulusTable table = stimuli_.view();
     while (steps > 0) {
-      const int pass = static_cast<int>(std::min<index_t>(steps, kSheetStepsPerPass));
-      launch_sheet_steps_blocked(fields_.v(), fields_.w(), v_next_.data(), w_next_.data(), params_,
-                                 table, step_, pass);
+      const int pass = static_cast<int>(std::min<index_t>(steps, kExplicitSheetStepsPerPass));
+      launch_explicit_sheet_steps_blocked(fields_.v(), fields_.w(), v_next_.data(),
+                                          w_next_.data(), params_, table, step_, pass);
       std::swap(fields_.v_buffer(), v_next_);
       std::swap(fields_.w_buffer(), w_next_);
       step_ += pass;
