@@ -380,8 +380,16 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   if (tracker) sinks.push_back(tracker.get());
   if (tips) sinks.push_back(tips.get());
   if (newton_log) sinks.push_back(newton_log.get());
+  // A sink switched on at the restart (output.* may change) finds nothing of its own in the
+  // checkpoint: it starts afresh from the restart on, and run.log says so.
   if (restart)
-    for (FrameSink* sink : sinks) sink->restore(checkpoint.state);
+    for (FrameSink* sink : sinks) {
+      try {
+        sink->restore(checkpoint.state);
+      } catch (const IoError& e) {
+        log.line(std::string("restart: ") + e.what() + "; that output covers only the time after the restart");
+      }
+    }
 
   // 5. The time loop, with checkpoints and SIGINT/SIGTERM turned into a clean stop; whatever
   // happens, the writers close their files and summary.json says how the run ended.
