@@ -106,6 +106,28 @@ Problem bench_problem(index_t n, std::uint64_t seed) {
   return p;
 }
 
+index_t sheet_side(index_t n) {
+  index_t side = 1;
+  while (side * side < n) side *= 2;
+  return side * side == n && n >= (index_t{1} << 10) ? side : 0;
+}
+
+Problem bench_sheet_problem(index_t side, std::uint64_t seed, const std::vector<Stimulus>& stimuli) {
+  Config c;
+  c.domain.dims = 2;
+  c.domain.nodes = {side, side, 1};
+  const real length = 0.5 * static_cast<real>(side - 1);
+  c.domain.length = {length, length, 0.0};
+  c.domain.dx = 0.5;
+  c.time.dt = 0.05;
+  c.stimulus = stimuli;
+  Problem p = make_problem(c);
+  State state = pulse_state(side * side, seed);
+  p.v0 = std::move(state.v);
+  p.w0 = std::move(state.w);
+  return p;
+}
+
 State explicit_reference_step(const Problem& problem) {
   const index_t n = problem.nodes;
   const NodeParams q = node_params(problem.model, problem.boundary, n, problem.dx, problem.dt);

@@ -51,6 +51,13 @@ State pulse_state(index_t n, std::uint64_t seed);
 // inside the explicit limit), default model, no-flux ends, no stimulus, pulse_state(n, seed).
 Problem bench_problem(index_t n, std::uint64_t seed);
 
+// The side of a square sheet of n nodes (n an even power of two, at least 2^10), else 0.
+index_t sheet_side(index_t n);
+
+// A side x side sheet, dx = 0.5, dt = 0.05 (0.8 of the explicit limit dx^2 / (4 D)), default
+// model, no-flux sides, the given stimuli, the state pulse_state(side^2, seed) in node order.
+Problem bench_sheet_problem(index_t side, std::uint64_t seed, const std::vector<Stimulus>& stimuli = {});
+
 // One forward Euler step from the problem's initial state, node by node with explicit_node:
 // the reference of the explicit-step checks.
 State explicit_reference_step(const Problem& problem);

@@ -21,7 +21,6 @@
 #include "schemes/adi_cpu.hpp"
 #include "schemes/cuda/explicit_kernels.cuh"
 #include "schemes/cuda/explicit_sheet_kernels.cuh"
-#include "schemes/cuda/sheet_kernels.cuh"
 #include "schemes/node_updates.hpp"
 #include "solvers/batched_tridiagonal.hpp"
 #include "solvers/cuda/partitioned.hpp"
@@ -372,77 +371,34 @@ void bench_newton(Context& ctx, index_t n) {
   }
 }
 
-// ---- A step on a sheet ---------------------------------------------------------------------------
-// A sqrt(n) x sqrt(n) sheet (n an even power of two), dx = 0.5, dt = 0.05 (0.8 of the explicit
-// limit dx^2/(4 D)), no-flux sides, the smooth noisy state of pulse_state. The explicit step with
-// one step per pass (32 B/node: read v, w, write v+, w+; the baseline), the blocked kernel per
-// step, and one whole Crank-Nicolson step by Strang splitting + Peaceman-Rachford ADI with each
-// batched solver (two reaction passes, two right sides, two constant-matrix solves: 128 B/node;
-// one host synchronisation per step for the reaction Newton log), each checked against the CPU
-// (the sheet node update; AdiCpu with batched Thomas) first.
-void bench_sheet(Context& ctx, index_t n) {
-  index_t side = 1;
-  while (side * side < n) side *= 2;
-  if (side * side != n || n < (index_t{1} << 10)) return;
-  Config c;
-  c.domain.dims = 2;
-  c.domain.nodes = {side, side, 1};
-  c.domain.length = {0.5 * static_cast<real>(side - 1), 0.5 * static_cast<real>(side - 1), 0.0};
-  c.domain.dx = 0.5;
-  c.time.dt = 0.05;
-  Problem problem = make_problem(c);
-  State state = pulse_state(n, 17);
-  problem.v0 = std::move(state.v);
-  problem.w0 = std::move(state.w);
-  const SheetParams q = sheet_params(problem.model, problem.boundary, problem.domain, problem.dt);
-  const double explicit_bytes = 32.0 * static_cast<double>(n);
-
-  // The oracle of the explicit kernels: one step node by node.
-  std::vector<real> reference(static_cast<std::size_t>(n));
-  for (index_t j = 0; j < side; ++j)
-    for (index_t i = 0; i < side; ++i)
-      reference[static_cast<std::size_t>(i + side * j)] =
-          explicit_sheet_node(problem.v0.data(), problem.w0.data(), 0.0, i, j, q).v;
-  const StimulusTable none{};
-  DeviceBuffer<real> v = to_device(problem.v0, "v"), w = to_device(problem.w0, "w");
-  DeviceBuffer<real> v2(problem.v0.size(), "v+"), w2(problem.v0.size(), "w+");
-  cuda::launch_sheet_step(v.data(), w.data(), v2.data(), w2.data(), q, none, 0);
-  const double check_one = max_relative_error(cuda::to_host(v2), reference);
-  const Timing one = time_gpu(ctx.options.repetitions, [] {}, [&] {
-    cuda::launch_sheet_step(v.data(), w.data(), v2.data(), w2.data(), q, none, 0);
-  });
-  ctx.add("sheet step", "explicit, one step per pass", n, one, explicit_bytes, check_one, "",
-          "floor: read v, w, write v+, w+ = 32 B/node");
-  const int k = cuda::kSheetStepsPerPass;
-  cuda::launch_sheet_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q, none, 0, 1);
-  const double check_blocked = max_relative_error(cuda::to_host(v2), reference);
-  const Timing blocked = time_gpu(
-      ctx.options.repetitions, [] {},
-      [&] { cuda::launch_sheet_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q, none, 0, k); },
-      [k] { return static_cast<double>(k); });
-  ctx.add("sheet step", "explicit, " + std::to_string(k) + " steps per pass", n, blocked,
-          explicit_bytes, check_blocked, "explicit, one step per pass",
-          "per step; shared-memory tiles of 32 x 32 with a halo of " + std::to_string(k));
-
-  // ADI: one step of the CPU scheme is the oracle (skipped above cpu_max_n: then the first GPU
-  // variant is the reference).
+// ---- A Crank-Nicolson step on a sheet -----------------------------------------------------------
+// The sheet of bench_sheet_explicit (bench_sheet_problem, no stimulus): one whole step by Strang
+// splitting + Peaceman-Rachford ADI with each batched solver (two reaction passes, two right
+// sides, two constant-matrix solves: 128 B/node; one host synchronisation per step for the
+// reaction Newton log), against the explicit one-step kernel of the same run, checked against
+// one step of AdiCpu with batched Thomas first (above cpu_max_n: against the first GPU variant).
+void bench_sheet_adi(Context& ctx, index_t n) {
+  const index_t side = sheet_side(n);
+  if (side == 0) return;
+  const Problem problem = bench_sheet_problem(side, 17);
   CrankNicolsonSpec spec;
   spec.formulation = Formulation::adi;
-  std::vector<real> adi_reference;
+  std::vector<real> reference;
   if (n <= ctx.options.cpu_max_n) {
     spec.tridiagonal = TridiagonalBackend::thomas;
     AdiCpu cpu(problem, spec, nullptr);
-    adi_reference = v_after_one_step(cpu);
+    reference = v_after_one_step(cpu);
   }
   for (const TridiagonalBackend backend : {TridiagonalBackend::partitioned, TridiagonalBackend::cusparse}) {
     spec.tridiagonal = backend;
     const std::string name = std::string("adi step, ") + std::string(solvers::backend_name(backend));
     std::unique_ptr<Scheme> scheme = cuda::make_adi_cuda(problem, spec, nullptr);
     const std::vector<real> after = v_after_one_step(*scheme);
-    if (adi_reference.empty()) adi_reference = after;
-    const double check = max_relative_error(after, adi_reference);
+    if (reference.empty()) reference = after;
+    const double check = max_relative_error(after, reference);
     const Timing t = time_gpu(ctx.options.repetitions, [] {}, [&] { scheme->advance(1); });
-    ctx.add("sheet step", name, n, t, 128.0 * static_cast<double>(n), check, "explicit, one step per pass",
+    ctx.add("sheet step", name, n, t, 128.0 * static_cast<double>(n), check,
+            "explicit, one step per pass",
             "a whole step (one host sync included); floor: 2 reactions (32 B/node each), 2 right "
             "sides and 2 constant-matrix solves (16 B/node each) = 128 B/node");
   }
@@ -457,40 +413,30 @@ void bench_sheet(Context& ctx, index_t n) {
 // one step against the CPU node update (explicit_sheet_node) at every node, each blocked pass
 // against as many one-step passes.
 void bench_sheet_explicit(Context& ctx, index_t n) {
-  index_t side = 1;
-  while (side * side < n) side *= 2;
-  if (side * side != n || n < (index_t{1} << 10)) return;
-  Config c;
-  c.domain.dims = 2;
-  c.domain.nodes = {side, side, 1};
-  const real length = 0.5 * static_cast<real>(side - 1);
-  c.domain.length = {length, length, 0.0};
-  c.domain.dx = 0.5;
-  c.time.dt = 0.05;
-  Stimulus quarter;
-  quarter.x_max = quarter.y_max = 0.5 * length;
+  const index_t side = sheet_side(n);
+  if (side == 0) return;
+  Stimulus quarter;  // on a quarter of the sheet for the whole run
+  quarter.x_max = quarter.y_max = 0.25 * static_cast<real>(side - 1);
   quarter.start = 0.0;
   quarter.duration = 1e9;
   quarter.amplitude = 0.3;
-  c.stimulus = {quarter};
-  Problem problem = make_problem(c);
-  State state = pulse_state(n, 19);
-  problem.v0 = std::move(state.v);
-  problem.w0 = std::move(state.w);
+  const Problem problem = bench_sheet_problem(side, 19, {quarter});
   const SheetParams q = sheet_params(problem.model, problem.boundary, problem.domain, problem.dt);
   const cuda::DeviceStimuli stimuli(problem.stimuli);
   const StimulusTable none{};
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(real);
   const double model = 32.0 * static_cast<double>(n);
   DeviceBuffer<real> v = to_device(problem.v0, "v"), w = to_device(problem.w0, "w");
-  DeviceBuffer<real> v2(static_cast<std::size_t>(n), "v next"), w2(static_cast<std::size_t>(n), "w next");
-  DeviceBuffer<real> v3(static_cast<std::size_t>(n), "v next"), w3(static_cast<std::size_t>(n), "w next");
+  const auto count = static_cast<std::size_t>(n);
+  DeviceBuffer<real> v2(count, "v next"), w2(count, "w next"), v3(count, "v next"),
+      w3(count, "w next");
 
   // One step against the CPU node update.
   std::vector<real> cpu_v(static_cast<std::size_t>(n)), cpu_w(static_cast<std::size_t>(n));
   for (index_t j = 0; j < side; ++j)
     for (index_t i = 0; i < side; ++i) {
-      const ExplicitPointUpdate u = explicit_sheet_node(problem.v0.data(), problem.w0.data(), 0.0, i, j, q);
+      const ExplicitPointUpdate u =
+          explicit_sheet_node(problem.v0.data(), problem.w0.data(), 0.0, i, j, q);
       cpu_v[static_cast<std::size_t>(i + side * j)] = u.v;
       cpu_w[static_cast<std::size_t>(i + side * j)] = u.w;
     }
@@ -502,8 +448,8 @@ void bench_sheet_explicit(Context& ctx, index_t n) {
   const Timing one = time_gpu(ctx.options.repetitions, [] {}, [&] {
     cuda::launch_explicit_sheet_step(v.data(), w.data(), v2.data(), w2.data(), q, none, 0);
   });
-  const std::string baseline = "one step per pass";
-  ctx.add("sheet explicit step", baseline, n, one, model, check_one, "",
+  const std::string baseline = "explicit, one step per pass";
+  ctx.add("sheet step", baseline, n, one, model, check_one, "",
           "read v, w; write v+, w+: 32 B/node; 32 x 8 threads over 64 x 8 nodes");
 
   // A blocked pass of k steps against k one-step passes (v3/w3 -> v2/w2 -> v3/w3 ...).
@@ -517,26 +463,30 @@ void bench_sheet_explicit(Context& ctx, index_t n) {
     }
     FHN_CUDA_CHECK(cudaMemset(v2.data(), 0xff, bytes));
     FHN_CUDA_CHECK(cudaMemset(w2.data(), 0xff, bytes));
-    cuda::launch_explicit_sheet_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q, table, 0, k);
+    cuda::launch_explicit_sheet_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q, table,
+                                              0, k);
     return std::max(max_relative_error(cuda::to_host(v2), cuda::to_host(v3)),
                     max_relative_error(cuda::to_host(w2), cuda::to_host(w3)));
   };
   auto time_blocked = [&](int k, const StimulusTable& table) {
     return time_gpu(
         ctx.options.repetitions, [] {},
-        [&] { cuda::launch_explicit_sheet_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q, table, 0, k); },
+        [&] {
+          cuda::launch_explicit_sheet_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q,
+                                                    table, 0, k);
+        },
         [k] { return static_cast<double>(k); });
   };
   for (int k = 2; k <= cuda::kExplicitSheetMaxSteps; k += 2) {
     const double check = check_blocked(k, none);
-    ctx.add("sheet explicit step", std::to_string(k) + " steps per pass", n, time_blocked(k, none),
+    ctx.add("sheet step", "explicit, " + std::to_string(k) + " steps per pass", n, time_blocked(k, none),
             model, check, baseline,
             "time per step; 64 x 64 regions in registers, halo " + std::to_string(k) +
                 (k == cuda::kExplicitSheetStepsPerPass ? "; the scheme's depth" : ""));
   }
   const int k = cuda::kExplicitSheetStepsPerPass;
   const double check = check_blocked(k, stimuli.view());
-  ctx.add("sheet explicit step", std::to_string(k) + " steps per pass, stimulus on", n,
+  ctx.add("sheet step", "explicit, " + std::to_string(k) + " steps per pass, stimulus on", n,
           time_blocked(k, stimuli.view()), model, check, baseline,
           "time per step; a stimulus on a quarter of the sheet (the kernel's stimulus variant)");
 }
@@ -558,8 +508,8 @@ bool run_gpu_benchmarks(const BenchOptions& options, std::vector<BenchRow>& rows
     bench_batched(ctx, n);
     bench_explicit(ctx, n);
     bench_newton(ctx, n);
-    bench_sheet(ctx, n);
     bench_sheet_explicit(ctx, n);
+    bench_sheet_adi(ctx, n);
   }
   return true;
 }

@@ -47,7 +47,8 @@ __device__ __forceinline__ bool held_value(index_t i, index_t j, const SheetPara
 // log costs a few thousand atomics per kernel, not one per warp.
 constexpr int kReactionThreads = 256;
 __global__ void __launch_bounds__(kReactionThreads, 4)
-    reaction_kernel(real* __restrict__ v, real* __restrict__ w, SheetParams q, ReactionParams rp,
+    reaction_kernel(real* __restrict__ v, real* __restrict__ w, const __grid_constant__ SheetParams q,
+                    ReactionParams rp,
                     StimulusTable st, real t0, int stage, ReactionLog* log) {
   real du_max[kHistory], g_max[kHistory];
 #pragma unroll
@@ -135,7 +136,8 @@ __global__ void __launch_bounds__(kReactionThreads, 4)
 // out = in + (r/2) d(in) along `axis` (0: x, 1: y), Dirichlet nodes set to their value: the right
 // side of the diffusion half-step whose lines run along the other axis (a cable: axis 0, its own).
 // Row j = blockIdx.y.
-__global__ void adi_rhs_kernel(const real* __restrict__ in, real* __restrict__ out, SheetParams q,
+__global__ void adi_rhs_kernel(const real* __restrict__ in, real* __restrict__ out,
+                               const __grid_constant__ SheetParams q,
                                real r, int axis) {
   const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
   const index_t j = blockIdx.y;

@@ -85,13 +85,16 @@ class ExplicitSheetCuda final : public Scheme {
   index_t node_count() const override { return problem_.nodes; }
   index_t steps_done() const override { return step_; }
   // Full passes, then a shorter one. A node takes the same expression in every pass and tile, so
-  // the result does not depend on how the steps are split (restarts exact).
+  // the result does not depend on how the steps are split (restarts exact). A pass in which no
+  // stimulus is on takes the kernel without stimulus code (I = 0 either way, bit for bit).
   void advance(index_t steps) override {
     const StimulusTable table = stimuli_.view();
     while (steps > 0) {
       const int pass = static_cast<int>(std::min<index_t>(steps, kExplicitSheetStepsPerPass));
       launch_explicit_sheet_steps_blocked(fields_.v(), fields_.w(), v_next_.data(),
-                                          w_next_.data(), params_, table, step_, pass);
+                                          w_next_.data(), params_,
+                                          stimulus_on(step_, pass) ? table : StimulusTable{},
+                                          step_, pass);
       std::swap(fields_.v_buffer(), v_next_);
       std::swap(fields_.w_buffer(), w_next_);
       step_ += pass;
@@ -113,6 +116,15 @@ class ExplicitSheetCuda final : public Scheme {
   }
 
  private:
+  // Whether a stimulus is on at t = s dt for some step s of [first, first + steps) (the kernels'
+  // t and the schedule's tolerance).
+  bool stimulus_on(index_t first, int steps) const {
+    for (const NodeStimulus& s : problem_.stimuli.stimuli())
+      for (index_t step = first; step < first + steps; ++step)
+        if (problem_.stimuli.active(s, static_cast<real>(step) * problem_.dt)) return true;
+    return false;
+  }
+
   Problem problem_;
   SheetParams params_;
   DeviceFields fields_;

@@ -1,0 +1,337 @@
+// Forward Euler kernels on a sheet: one step per pass at the copy bandwidth, and a temporally
+// blocked kernel that advances up to kExplicitSheetMaxSteps steps per pass over memory.
+//
+// The step, per node (i, j) and step s (t = s dt, k = dt, r = D / h^2, f(v) = v (1 - v)(v - a)):
+//   I_ij(t) = 0 + a_1 w_1(t) + a_2 w_2(t) + ...   over the stimuli covering (i, j), in table order
+//   v+_ij   = v_ij + k (r [(v_W - 2 v_ij + v_E) + (v_S - 2 v_ij + v_N)] + f(v_ij) - w_ij + I_ij(t))
+//   w+_ij   = w_ij + k eps (v_ij - gamma w_ij)
+// sides (explicit_sheet_node): a no-flux side's mirrored ghost node turns its axis's difference
+// into 2 (v_inner - v_ij); a Dirichlet side sets v+ to its value (corners: left, right, bottom,
+// top first). Interior nodes take explicit_sheet_interior_node's expression, side nodes
+// explicit_sheet_node's, in both kernels and on the CPU: which kernel or tile computes a node
+// never changes its bits.
+//
+// Cost per node and step: 32 bytes of device memory when every step is a pass (read v, w; write
+// v+, w+), about 21 fp64 instructions without FMA contraction (Laplacian: 2 v, 5 add, times r;
+// f: 2 add, 2 mul; v+: 4 add, mul; w+: 3 mul, 2 add). At 4096 x 4096 on an H100 (about 2.8 TB/s
+// copy, 132 SMs x 64 fp64 lanes x ~1.75 GHz = 15 T instructions/s) one step is 537 MB / 2.8 TB/s
+// = 0.19 ms of memory against 21 x 2^24 / 15e12 = 0.023 ms of arithmetic: memory-bound by 8x, so
+// only fusing steps (temporal blocking) goes faster; its floor is the arithmetic plus the halo's
+// redundant work.
+//
+// ---- One step per pass ----
+// Block 32 x 8 threads over 64 x 8 nodes; a thread owns nodes (i0, j), (i0 + 1, j), i0 even, and
+// reads them with 16-byte loads (8-byte ones where N_x is odd: rows then start unaligned). v_W and
+// v_E come from the neighbouring lanes (shuffles; the warp's outer lanes read memory), v_S and
+// v_N are 16-byte loads of the rows below and above: cache hits, as the blocks of one band of 8
+// rows run together and the band below was read just before. DRAM traffic: 32 B/node.
+//
+// ---- Several steps per pass (temporal blocking) ----
+// A block of 32 x 8 threads owns a 64 x 64 region of nodes and keeps it in registers: lane l of
+// warp y holds columns 2l, 2l + 1 and rows 8y .. 8y + 7 of the region (v and w: 32 doubles). Per
+// step the west/east neighbours come from the adjacent lanes (shuffles), the south/north ones from
+// the thread's own registers except at its first and last row, which the warps below and above
+// publish in shared memory (16 KB, double buffered: one barrier per step). The region's outermost
+// nodes lack a neighbour (their own v stands in), so after s steps only the nodes at least s from
+// the region's edge are exact: the region is the written interior plus a halo of H = steps,
+// rounded up to even (16-byte pairs), per side; N_x, N_y are covered by ceil(N / (64 - 2H))
+// blocks each. Sides of the sheet are handled where they fall (nodes outside the sheet are
+// zeros and never read by nodes inside); blocks whose region holds no side node skip the side
+// tests.
+// DRAM traffic per node and step: (16 (64 / (64 - 2H))^2 + 16) / steps bytes (H = 6: 6.7 B);
+// arithmetic: (64 / (64 - 2H))^2 times the useful work (H = 6: 1.52x), plus per node 2 64-bit
+// shuffles and per thread 4 shared stores and 4 loads per step. The regions away from the sides
+// (all but a ring of blocks) run a variant without the side tests: 122 registers, no spills,
+// 2 blocks (16 warps) per SM; the side variant (141) and the stimulus variants (148, 174) run one
+// block per SM. FMA contraction is off for this file (CMakeLists.txt): with it, the interior
+// expression inlined in different kernels rounded differently (blocked != one-step at 203 x 197).
+//
+// Measured on an H100 at 4096 x 4096 fp64 (`fhn bench`, one run; copy 2.81 TB/s): one step per
+// pass 0.192 ms (100% of the copy bandwidth). Blocked, ms per step over steps per pass: 2: 0.120,
+// 4: 0.069, 6: 0.063, 8: 0.066, 10: 0.079, 12: 0.081; 6 is the fastest, 3.05x the one-step kernel
+// (the model above: memory 6.7 B/node-step = 0.040 ms, arithmetic 1.52 x 0.023 = 0.036 ms; load,
+// compute and store phases overlap only in part). With a stimulus on, 0.163 ms per step (the
+// stimulus variant, one block per SM): the scheme launches it only for passes in which one is on.
+#include "schemes/cuda/explicit_sheet_kernels.cuh"
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+#include "core/cuda/cuda_check.hpp"
+#include "core/error.hpp"
+
+namespace fhn::cuda {
+namespace {
+
+// ---- Node updates from values (the sheet node functions of node_updates.hpp) -------------------
+
+// Interior node (0 < i < N_x - 1, 0 < j < N_y - 1), as explicit_sheet_interior_node:
+// D (L_h v) = r [(v_W - 2 v + v_E) + (v_S - 2 v + v_N)].
+__device__ __forceinline__ ExplicitPointUpdate interior_update(real west, real east, real south,
+                                                               real north, real v, real w,
+                                                               real current, const SheetParams& q) {
+  const real d = (west - 2.0 * v + east) + (south - 2.0 * v + north);
+  return explicit_point_update(v, w, q.r * d, current, q.a, q.epsilon, q.gamma, q.k);
+}
+
+// Any node, as explicit_sheet_node: interior nodes as above, side nodes by sheet_diffusion_of
+// (neighbours across a side ignored) with a Dirichlet side's v held.
+__device__ __forceinline__ ExplicitPointUpdate node_update(real west, real east, real south,
+                                                           real north, real v, real w,
+                                                           real current, index_t i, index_t j,
+                                                           const SheetParams& q) {
+  if (i > 0 && i < q.nx - 1 && j > 0 && j < q.ny - 1)
+    return interior_update(west, east, south, north, v, w, current, q);
+  ExplicitPointUpdate out =
+      explicit_point_update(v, w, sheet_diffusion_of(west, east, south, north, v, i, j, q),
+                            current, q.a, q.epsilon, q.gamma, q.k);
+  real held = 0.0;
+  if (sheet_dirichlet(i, j, q, held)) out.v = held;
+  return out;
+}
+
+// Nodes i0, i0 + 1 (i0 even, >= 0) of the row holding index c = i0 + N_x j: one 16-byte load
+// where rows are 16-byte aligned (N_x even) and both are inside, else 8-byte loads; zeros past
+// the row's end.
+__device__ __forceinline__ double2 load_pair(const real* __restrict__ a, index_t c, index_t i0,
+                                             index_t nx, bool pairs) {
+  if (pairs && i0 + 1 < nx) return __ldg(reinterpret_cast<const double2*>(a + c));
+  return make_double2(i0 < nx ? __ldg(a + c) : 0.0, i0 + 1 < nx ? __ldg(a + c + 1) : 0.0);
+}
+
+// The same for stores; nodes past the row's end are not written.
+__device__ __forceinline__ void store_pair(real* __restrict__ a, index_t c, index_t i0, index_t nx,
+                                           bool pairs, real first, real second) {
+  if (pairs && i0 + 1 < nx) {
+    *reinterpret_cast<double2*>(a + c) = make_double2(first, second);
+    return;
+  }
+  if (i0 < nx) a[c] = first;
+  if (i0 + 1 < nx) a[c + 1] = second;
+}
+
+// ---- One step per pass ----------------------------------------------------------------------
+constexpr int kStepLanes = 32, kStepRows = 8;  // threads per block along x (2 nodes each) and y
+
+__global__ void __launch_bounds__(kStepLanes * kStepRows)
+    sheet_step_kernel(const real* __restrict__ v, const real* __restrict__ w,
+                      real* __restrict__ v_next, real* __restrict__ w_next,
+                      const __grid_constant__ SheetParams q, StimulusTable st, real t) {
+  const index_t nx = q.nx, ny = q.ny;
+  const index_t i0 = 2 * (blockIdx.x * static_cast<index_t>(kStepLanes) + threadIdx.x);
+  const index_t j = blockIdx.y * static_cast<index_t>(kStepRows) + threadIdx.y;
+  if (j >= ny) return;  // a whole warp (one row per warp): the shuffles below see all lanes
+  const unsigned lane = threadIdx.x;
+  const bool pairs = (nx & 1) == 0;
+  const index_t c = i0 + nx * j;
+  const double2 vv = load_pair(v, c, i0, nx, pairs);
+  const double2 ww = load_pair(w, c, i0, nx, pairs);
+  const double2 south = j > 0 ? load_pair(v, c - nx, i0, nx, pairs) : make_double2(0.0, 0.0);
+  const double2 north = j + 1 < ny ? load_pair(v, c + nx, i0, nx, pairs) : make_double2(0.0, 0.0);
+  real west = __shfl_up_sync(0xffffffffu, vv.y, 1);
+  real east = __shfl_down_sync(0xffffffffu, vv.x, 1);
+  if (i0 >= nx) return;
+  if (lane == 0) west = i0 > 0 ? __ldg(v + c - 1) : 0.0;
+  if (lane == kStepLanes - 1) east = i0 + 2 < nx ? __ldg(v + c + 2) : 0.0;
+
+  const bool stimuli = st.count > 0;
+  const real c0 = stimuli ? stimulus_current(st, i0, j, t, 1.0, 0.0) : 0.0;
+  const real c1 = stimuli && i0 + 1 < nx ? stimulus_current(st, i0 + 1, j, t, 1.0, 0.0) : 0.0;
+  const ExplicitPointUpdate u0 =
+      node_update(west, vv.y, south.x, north.x, vv.x, ww.x, c0, i0, j, q);
+  const ExplicitPointUpdate u1 =
+      node_update(vv.x, east, south.y, north.y, vv.y, ww.y, c1, i0 + 1, j, q);
+  store_pair(v_next, c, i0, nx, pairs, u0.v, u1.v);
+  store_pair(w_next, c, i0, nx, pairs, u0.w, u1.w);
+}
+
+// ---- Several steps per pass (temporal blocking) ----------------------------------------------
+constexpr int kLanes = 32;                  // a warp spans the region's width, 2 columns per lane
+constexpr int kWarps = 8;                   // warps stacked along y
+constexpr int kRows = 8;                    // rows per thread
+constexpr int kRegion = 2 * kLanes;         // region edge, along x and y
+constexpr int kBlockedMinBlocks = 2;        // __launch_bounds__ minimum blocks per SM
+static_assert(kWarps * kRows == kRegion, "the region is square");
+
+int sheet_halo(int steps) { return (steps + 1) & ~1; }
+
+static_assert(kRegion - 2 * ((kExplicitSheetMaxSteps + 1) & ~1) >= kRegion / 2,
+              "the halo of the deepest pass must leave at least half the region's edge");
+
+// The blocks of a pass: block (bx, by) writes the interior of the region whose lower left node is
+// (bx (64 - 2H) - H, by (64 - 2H) - H). A launch covers the blocks [bx0, bx0 + grid.x) x
+// [by0, by0 + grid.y). kSides: whether the regions may hold side nodes (then each node takes the
+// interior or the side expression; else the interior one everywhere, with fewer registers).
+template <bool kStimuli, bool kSides>
+__global__ void __launch_bounds__(kLanes * kWarps, kSides || kStimuli ? 1 : kBlockedMinBlocks)
+    sheet_blocked_kernel(const real* __restrict__ v, const real* __restrict__ w,
+                         real* __restrict__ v_next, real* __restrict__ w_next,
+                         const __grid_constant__ SheetParams q, StimulusTable st,
+                         index_t first_step, int steps, int halo, index_t bx0, index_t by0) {
+  __shared__ real edges[2][2][kWarps][kRegion];  // [buffer][first, last row][warp][column]
+  const int lane = threadIdx.x, warp = threadIdx.y;
+  const index_t nx = q.nx, ny = q.ny;
+  const int interior = kRegion - 2 * halo;
+  const index_t x0 = (bx0 + blockIdx.x) * interior - halo;  // even
+  const index_t y0 = (by0 + blockIdx.y) * interior - halo;
+  const index_t i0 = x0 + 2 * lane;    // this thread's columns i0, i0 + 1 (i0 even)
+  const index_t j0 = y0 + kRows * warp;  // and rows j0 .. j0 + kRows - 1
+  const bool pairs = (nx & 1) == 0;
+
+  // 1. Load the region (zeros outside the sheet; i0 even, so i0 < 0 puts both columns outside).
+  real vr[kRows][2], wr[kRows][2];
+#pragma unroll
+  for (int r = 0; r < kRows; ++r) {
+    const index_t j = j0 + r;
+    double2 a = make_double2(0.0, 0.0), b = make_double2(0.0, 0.0);
+    if (j >= 0 && j < ny && i0 >= 0 && i0 < nx) {
+      a = load_pair(v, i0 + nx * j, i0, nx, pairs);
+      b = load_pair(w, i0 + nx * j, i0, nx, pairs);
+    }
+    vr[r][0] = a.x;
+    vr[r][1] = a.y;
+    wr[r][0] = b.x;
+    wr[r][1] = b.y;
+  }
+
+  // Fixed for the pass: whether a stimulus covers one of this thread's nodes.
+  bool stimulated = false;
+  if (kStimuli)
+    for (int m = 0; m < st.count; ++m) {
+      const NodeStimulus& s = st.table[m];
+      stimulated |= s.first <= i0 + 1 && s.last >= i0 && s.first_y <= j0 + (kRows - 1) &&
+                    s.last_y >= j0;
+    }
+
+  // 2. The steps: v+ of row r from the old v of rows r - 1, r, r + 1 (below[] carries row r - 1's).
+  for (int s = 0; s < steps; ++s) {
+    const int b = s & 1;
+    edges[b][0][warp][2 * lane] = vr[0][0];
+    edges[b][0][warp][2 * lane + 1] = vr[0][1];
+    edges[b][1][warp][2 * lane] = vr[kRows - 1][0];
+    edges[b][1][warp][2 * lane + 1] = vr[kRows - 1][1];
+    __syncthreads();
+    real below[2], north[2];
+#pragma unroll
+    for (int col = 0; col < 2; ++col) {
+      below[col] = warp > 0 ? edges[b][1][warp - 1][2 * lane + col] : vr[0][col];
+      north[col] = warp < kWarps - 1 ? edges[b][0][warp + 1][2 * lane + col] : vr[kRows - 1][col];
+    }
+    const real t = static_cast<real>(first_step + s) * q.k;
+#pragma unroll
+    for (int r = 0; r < kRows; ++r) {
+      real west = __shfl_up_sync(0xffffffffu, vr[r][1], 1);
+      real east = __shfl_down_sync(0xffffffffu, vr[r][0], 1);
+      if (lane == 0) west = vr[r][0];  // the region's edge: any finite value will do
+      if (lane == kLanes - 1) east = vr[r][1];
+      const real above0 = r + 1 < kRows ? vr[r + 1][0] : north[0];
+      const real above1 = r + 1 < kRows ? vr[r + 1][1] : north[1];
+      const index_t j = j0 + r;
+      real c0 = 0.0, c1 = 0.0;
+      if (kStimuli && stimulated) {
+        c0 = stimulus_current(st, i0, j, t, 1.0, 0.0);
+        c1 = stimulus_current(st, i0 + 1, j, t, 1.0, 0.0);
+      }
+      ExplicitPointUpdate u0, u1;
+      if (kSides) {
+        u0 = node_update(west, vr[r][1], below[0], above0, vr[r][0], wr[r][0], c0, i0, j, q);
+        u1 = node_update(vr[r][0], east, below[1], above1, vr[r][1], wr[r][1], c1, i0 + 1, j, q);
+      } else {
+        u0 = interior_update(west, vr[r][1], below[0], above0, vr[r][0], wr[r][0], c0, q);
+        u1 = interior_update(vr[r][0], east, below[1], above1, vr[r][1], wr[r][1], c1, q);
+      }
+      below[0] = vr[r][0];
+      below[1] = vr[r][1];
+      vr[r][0] = u0.v;
+      vr[r][1] = u1.v;
+      wr[r][0] = u0.w;
+      wr[r][1] = u1.w;
+    }
+  }
+
+  // 3. Store the interior: region rows and columns [halo, kRegion - halo) inside the sheet (halo
+  //    even: a thread's column pair is wholly in or out).
+  if (2 * lane < halo || 2 * lane >= kRegion - halo || i0 >= nx) return;
+#pragma unroll
+  for (int r = 0; r < kRows; ++r) {
+    const int local = kRows * warp + r;
+    const index_t j = j0 + r;
+    if (local < halo || local >= kRegion - halo || j >= ny) continue;
+    store_pair(v_next, i0 + nx * j, i0, nx, pairs, vr[r][0], vr[r][1]);
+    store_pair(w_next, i0 + nx * j, i0, nx, pairs, wr[r][0], wr[r][1]);
+  }
+}
+
+// ---- Host side --------------------------------------------------------------------------------
+
+void check_arguments(const real* v, const real* w, const real* v_next, const real* w_next,
+                     const SheetParams& q, const StimulusTable& stimuli) {
+  FHN_VERIFY(q.nx >= 3 && q.ny >= 3, InternalError,
+             "sheet kernels need at least 3 x 3 nodes, got " + std::to_string(q.nx) + " x " +
+                 std::to_string(q.ny));
+  for (const real* p : {v, w, static_cast<const real*>(v_next), static_cast<const real*>(w_next)})
+    FHN_VERIFY(p != nullptr && reinterpret_cast<std::uintptr_t>(p) % 16 == 0, InternalError,
+               "sheet kernels need 16-byte aligned device arrays");
+  const index_t n = q.nx * q.ny;
+  auto disjoint = [&](const real* a, const real* b) { return a + n <= b || b + n <= a; };
+  FHN_VERIFY(disjoint(v, v_next) && disjoint(v, w_next) && disjoint(w, v_next) &&
+                 disjoint(w, w_next) && disjoint(v_next, w_next),
+             InternalError, "sheet kernels write out of place: outputs overlap an array");
+  FHN_VERIFY(stimuli.count == 0 || stimuli.table != nullptr, InternalError,
+             "sheet kernels: stimulus table missing");
+}
+
+}  // namespace
+
+void launch_explicit_sheet_step(const real* v, const real* w, real* v_next, real* w_next,
+                                const SheetParams& q, const StimulusTable& stimuli, index_t step) {
+  check_arguments(v, w, v_next, w_next, q, stimuli);
+  const dim3 block(kStepLanes, kStepRows);
+  const dim3 grid(static_cast<unsigned>((q.nx + 2 * kStepLanes - 1) / (2 * kStepLanes)),
+                  static_cast<unsigned>((q.ny + kStepRows - 1) / kStepRows));
+  const real t = static_cast<real>(step) * q.k;
+  sheet_step_kernel<<<grid, block>>>(v, w, v_next, w_next, q, stimuli, t);
+  FHN_CUDA_CHECK_LAUNCH();
+}
+
+void launch_explicit_sheet_steps_blocked(const real* v, const real* w, real* v_next, real* w_next,
+                                         const SheetParams& q, const StimulusTable& stimuli,
+                                         index_t first_step, int steps) {
+  FHN_VERIFY(steps >= 1 && steps <= kExplicitSheetMaxSteps, InternalError,
+             "blocked sheet kernel: steps must be 1.." + std::to_string(kExplicitSheetMaxSteps) +
+                 ", got " + std::to_string(steps));
+  check_arguments(v, w, v_next, w_next, q, stimuli);
+  const int halo = sheet_halo(steps);
+  const index_t interior = kRegion - 2 * halo;
+  const index_t nbx = (q.nx + interior - 1) / interior, nby = (q.ny + interior - 1) / interior;
+  // Blocks [1, ex) x [1, ey) hold no side node: x0 >= 1 and x0 + 64 <= N_x - 1, i.e.
+  // (bx + 1) (64 - 2H) + H <= N_x - 1. The rest (a ring of blocks) takes the side kernel.
+  const index_t ex = (q.nx - 1 - halo) / interior, ey = (q.ny - 1 - halo) / interior;
+  auto launch = [&](auto kernel, index_t bx0, index_t bx1, index_t by0, index_t by1) {
+    if (bx1 <= bx0 || by1 <= by0) return;
+    const dim3 grid(static_cast<unsigned>(bx1 - bx0), static_cast<unsigned>(by1 - by0));
+    kernel<<<grid, dim3(kLanes, kWarps)>>>(v, w, v_next, w_next, q, stimuli, first_step, steps,
+                                           halo, bx0, by0);
+    FHN_CUDA_CHECK_LAUNCH();
+  };
+  auto launch_all = [&](auto inner_kernel, auto side_kernel) {
+    if (ex <= 1 || ey <= 1) {
+      launch(side_kernel, 0, nbx, 0, nby);
+      return;
+    }
+    launch(inner_kernel, 1, ex, 1, ey);
+    launch(side_kernel, 0, nbx, 0, 1);      // bottom
+    launch(side_kernel, 0, nbx, ey, nby);   // top
+    launch(side_kernel, 0, 1, 1, ey);       // left
+    launch(side_kernel, ex, nbx, 1, ey);    // right
+  };
+  // Without stimuli the stimulus code is compiled out.
+  if (stimuli.count > 0)
+    launch_all(sheet_blocked_kernel<true, false>, sheet_blocked_kernel<true, true>);
+  else
+    launch_all(sheet_blocked_kernel<false, false>, sheet_blocked_kernel<false, true>);
+}
+
+}  // namespace fhn::cuda
