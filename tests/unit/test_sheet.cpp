@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "config/loader.hpp"
+#include "core/error.hpp"
 #include "grid/interpolation.hpp"
 #include "io/pvd_collection.hpp"
 #include "io/vtk_writers.hpp"
@@ -380,4 +381,28 @@ TEST_CASE("a sheet run killed at random moments leaves a .pvd that parses and li
     }
     CHECK(listed > 0);
   }
+}
+
+TEST_CASE("a sheet run that blows up names the node by x, y and i, j and keeps its finite output") {
+  fhn::test::TempDir dir;
+  // A stimulus of 1e300 at one node drives its v past the largest double within two steps.
+  const fhn::Config c = config_from(
+      "name: blowup\n"
+      "domain: {length: [10, 6], dx: 0.5}\n"
+      "stimulus: [{x_min: 7, x_max: 7, y_min: 2, y_max: 2, start: 1, duration: 1, amplitude: 1.0e300}]\n"
+      "time: {end: 3, dt: 0.05}\n"
+      "output: {every: 0.05, probes: [[1, 1]]}\n",  // checked at every step
+      without_vtk_if_absent());
+  fhn::RunOptions options;
+  options.output_dir = dir / "out";
+  options.quiet = true;
+  try {
+    fhn::run_simulation(c, options);
+    FAIL("no NumericalError");
+  } catch (const fhn::NumericalError& e) {
+    CHECK(contains(e.what(), "at x = 7, y = 2 (node i = 14, j = 4)"));
+    CHECK(contains(e.what(), "dx^2/(4 D)"));
+  }
+  CHECK(contains(fhn::test::read_text(dir / "out" / "summary.json"), "\"status\": \"numerical_failure\""));
+  if (fhn::vtk_compiled()) CHECK(contains(fhn::test::read_text(dir / "out" / "blowup.pvd"), "timestep=\"1\""));
 }
