@@ -38,23 +38,30 @@ AdiSetup adi_setup(const Problem& problem, const CrankNicolsonSpec& spec) {
   return s;
 }
 
+AdiSolvers adi_solvers(const AdiSetup& setup, const Domain& domain,
+                       solvers::TridiagonalBackend backend, MemorySpace space) {
+  AdiSolvers out;
+  for (int axis = 0; axis < domain.dims; ++axis) {
+    auto solver = solvers::make_batched_tridiagonal_solver(backend);
+    FHN_VERIFY(solver->space() == space, ConfigError,
+               "scheme.crank_nicolson.tridiagonal: '" + std::string(solver->name()) +
+                   (space == MemorySpace::host
+                        ? "' works on device memory; the cpu backend needs 'thomas'"
+                        : "' works on host memory; the cuda backend needs partitioned or cusparse"));
+    solver->set_matrix(setup.lower[axis].data(), setup.diag[axis].data(), setup.upper[axis].data(),
+                       domain.nodes[axis]);
+    (axis == 0 ? out.rows : out.columns) = std::move(solver);
+  }
+  return out;
+}
+
 AdiCpu::AdiCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log)
     : HostScheme(problem),
       spec_(spec),
       log_(log),
       setup_(adi_setup(problem, spec)),
-      rows_(solvers::make_batched_tridiagonal_solver(spec.tridiagonal)),
+      solvers_(adi_solvers(setup_, problem.domain, spec.tridiagonal, MemorySpace::host)),
       rhs_(problem.nodes) {
-  FHN_VERIFY(rows_->space() == MemorySpace::host, ConfigError,
-             "scheme.crank_nicolson.tridiagonal: '" + std::string(rows_->name()) +
-                 "' works on device memory; the cpu backend needs 'thomas'");
-  const Domain& d = problem.domain;
-  rows_->set_matrix(setup_.lower[0].data(), setup_.diag[0].data(), setup_.upper[0].data(), d.nodes[0]);
-  if (d.dims >= 2) {
-    columns_ = solvers::make_batched_tridiagonal_solver(spec.tridiagonal);
-    columns_->set_matrix(setup_.lower[1].data(), setup_.diag[1].data(), setup_.upper[1].data(),
-                         d.nodes[1]);
-  }
   if (!problem.stimuli.empty())
     for (auto& current : current_) current.assign(static_cast<std::size_t>(problem.nodes), 0.0);
 }
@@ -62,7 +69,7 @@ AdiCpu::AdiCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog*
 std::string AdiCpu::name() const {
   return std::string("Crank-Nicolson by Strang splitting, diffusion ") +
          (problem_.domain.dims >= 2 ? "by Peaceman-Rachford ADI" : "by Crank-Nicolson") + " (cpu, " +
-         std::string(rows_->name()) + ", " + std::to_string(omp_get_max_threads()) + " threads)";
+         std::string(solvers_.rows->name()) + ", " + std::to_string(omp_get_max_threads()) + " threads)";
 }
 
 void AdiCpu::hold(std::vector<real>& u) const {
@@ -137,7 +144,7 @@ void AdiCpu::step() {
       rhs_[i] = adi_rhs(v_[i], axis_difference(i > 0 ? v_[i - 1] : 0.0, v_[i], i + 1 < nx ? v_[i + 1] : 0.0,
                                                i == 0, i == nx - 1), r);
     hold(rhs_);
-    rows_->solve(solvers::BatchLayout::rows(nx, 1), rhs_.data());  // v+ in rhs_
+    solvers_.rows->solve(solvers::BatchLayout::rows(nx, 1), rhs_.data());  // v+ in rhs_
   } else {
     const index_t ny = d.nodes[1];
     // (I - (k/2) D dxx) v* = (I + (k/2) D dyy) v: the right side differences along y.
@@ -149,7 +156,7 @@ void AdiCpu::step() {
                                                  j == 0, j == ny - 1), r);
       }
     hold(rhs_);
-    rows_->solve(solvers::BatchLayout::rows(nx, ny), rhs_.data());
+    solvers_.rows->solve(solvers::BatchLayout::rows(nx, ny), rhs_.data());
     hold(rhs_);  // the rows lying on a Dirichlet bottom or top side
     // (I - (k/2) D dyy) v+ = (I + (k/2) D dxx) v*: the right side differences along x.
 #pragma omp parallel for schedule(static) if (nx * ny >= (index_t{1} << 15))
@@ -160,7 +167,7 @@ void AdiCpu::step() {
                                                  i == 0, i == nx - 1), r);
       }
     hold(v_);
-    columns_->solve(solvers::BatchLayout::columns(nx, ny), v_.data());
+    solvers_.columns->solve(solvers::BatchLayout::columns(nx, ny), v_.data());
   }
   if (d.dims == 1) v_.swap(rhs_);
   hold(v_);

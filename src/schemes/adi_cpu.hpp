@@ -24,6 +24,15 @@ struct AdiSetup {
 };
 AdiSetup adi_setup(const Problem& problem, const CrankNicolsonSpec& spec);
 
+// The batched solvers of the diffusion step, their matrices set: `rows` for the lines along x,
+// `columns` (sheets only) for those along y. Throws ConfigError when the solver does not work in
+// `space` (the backend's memory), naming the solvers that do.
+struct AdiSolvers {
+  std::unique_ptr<solvers::BatchedTridiagonalSolver> rows, columns;
+};
+AdiSolvers adi_solvers(const AdiSetup& setup, const Domain& domain,
+                       solvers::TridiagonalBackend backend, MemorySpace space);
+
 class AdiCpu final : public HostScheme {
  public:
   AdiCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log);
@@ -40,7 +49,7 @@ class AdiCpu final : public HostScheme {
   CrankNicolsonSpec spec_;
   NewtonLog* log_;
   AdiSetup setup_;
-  std::unique_ptr<solvers::BatchedTridiagonalSolver> rows_, columns_;
+  AdiSolvers solvers_;
   NewtonStats stats_;
   std::vector<real> rhs_;
   std::vector<real> current_[3];  // I at t, t + k/2, t + k (empty without stimuli)

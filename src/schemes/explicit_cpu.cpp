@@ -7,9 +7,16 @@ namespace fhn {
 ExplicitCpu::ExplicitCpu(const Problem& problem)
     : HostScheme(problem),
       params_(node_params(problem.model, problem.boundary, problem.nodes, problem.dx, problem.dt)),
+      sheet_(sheet_params(problem.model, problem.boundary, problem.domain, problem.dt)),
       current_(problem.stimuli.empty() ? 0 : problem.nodes, 0.0),
       v_next_(problem.nodes),
       w_next_(problem.nodes) {}
+
+std::string ExplicitCpu::name() const {
+  if (problem_.domain.dims == 1) return "explicit forward Euler (cpu)";
+  return "explicit forward Euler on a sheet (cpu, " + std::to_string(omp_get_max_threads()) +
+         (omp_get_max_threads() == 1 ? " thread)" : " threads)");
+}
 
 // One step: v+ = v + k (D L_h v + f(v) - w + I),  w+ = w + k eps (v - gamma w).
 // Bytes per node: read v, w; write v+, w+ (32 B), one pass.
@@ -17,10 +24,16 @@ void ExplicitCpu::step() {
   const real t = static_cast<real>(step_) * problem_.dt;
   if (!current_.empty()) problem_.stimuli.currents(t, 1.0, 0.0, current_.data());
   const real* current = current_.empty() ? nullptr : current_.data();
-  const real* v = v_.data();
-  const real* w = w_.data();
-  real* v_next = v_next_.data();
-  real* w_next = w_next_.data();
+  if (problem_.domain.dims == 1)
+    cable_step(current, v_.data(), w_.data(), v_next_.data(), w_next_.data());
+  else
+    sheet_step(current, v_.data(), w_.data(), v_next_.data(), w_next_.data());
+  v_.swap(v_next_);
+  w_.swap(w_next_);
+}
+
+void ExplicitCpu::cable_step(const real* current, const real* v, const real* w, real* v_next,
+                             real* w_next) const {
   auto store = [&](index_t i, const ExplicitPointUpdate& u) {
     v_next[i] = u.v;
     w_next[i] = u.w;
@@ -29,34 +42,13 @@ void ExplicitCpu::step() {
   for (index_t i = 1; i < last; ++i) store(i, explicit_interior_node(v, w, current, i, params_));
   store(0, explicit_node(v, w, current, 0, params_));
   store(last, explicit_node(v, w, current, last, params_));
-  v_.swap(v_next_);
-  w_.swap(w_next_);
 }
 
-ExplicitSheetCpu::ExplicitSheetCpu(const Problem& problem)
-    : HostScheme(problem),
-      params_(sheet_params(problem.model, problem.boundary, problem.domain, problem.dt)),
-      current_(problem.stimuli.empty() ? 0 : problem.nodes, 0.0),
-      v_next_(problem.nodes),
-      w_next_(problem.nodes) {}
-
-std::string ExplicitSheetCpu::name() const {
-  return "explicit forward Euler on a sheet (cpu, " + std::to_string(omp_get_max_threads()) +
-         (omp_get_max_threads() == 1 ? " thread)" : " threads)");
-}
-
-// One step, v+ = v + k (D L_h v + f(v) - w + I), w+ = w + k eps (v - gamma w) at every node:
-// rows j are independent, so they are shared out among the cores (each node's value does not
-// depend on the split). 32 B per node (read v, w; write v+, w+).
-void ExplicitSheetCpu::step() {
-  const real t = static_cast<real>(step_) * problem_.dt;
-  if (!current_.empty()) problem_.stimuli.currents(t, 1.0, 0.0, current_.data());
-  const real* current = current_.empty() ? nullptr : current_.data();
-  const real* v = v_.data();
-  const real* w = w_.data();
-  real* v_next = v_next_.data();
-  real* w_next = w_next_.data();
-  const SheetParams& q = params_;
+// Rows j are independent, so they are shared out among the cores (each node's value does not
+// depend on the split).
+void ExplicitCpu::sheet_step(const real* current, const real* v, const real* w, real* v_next,
+                             real* w_next) const {
+  const SheetParams& q = sheet_;
   const index_t nx = q.nx, ny = q.ny;
   auto store = [&](index_t c, const ExplicitPointUpdate& u) {
     v_next[c] = u.v;
@@ -85,8 +77,6 @@ void ExplicitSheetCpu::step() {
     }
     edge(nx - 1, j);
   }
-  v_.swap(v_next_);
-  w_.swap(w_next_);
 }
 
 }  // namespace fhn

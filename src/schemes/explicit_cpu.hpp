@@ -1,6 +1,6 @@
 #pragma once
-// Forward Euler in time, second-order central differences in space, on the CPU: a cable
-// (ExplicitCpu) or a sheet (ExplicitSheetCpu, rows spread over the cores with OpenMP).
+// Forward Euler in time, second-order central differences in space, on the CPU: a cable, or a
+// sheet whose rows are spread over the cores with OpenMP.
 #include "schemes/host_scheme.hpp"
 #include "schemes/node_updates.hpp"
 
@@ -9,27 +9,18 @@ namespace fhn {
 class ExplicitCpu final : public HostScheme {
  public:
   explicit ExplicitCpu(const Problem& problem);
-  std::string name() const override { return "explicit forward Euler (cpu)"; }
-
- private:
-  void step() override;
-
-  NodeParams params_;
-  std::vector<real> current_;          // I_stim at t (empty without stimuli)
-  std::vector<real> v_next_, w_next_;  // written by step(), then swapped in
-};
-
-class ExplicitSheetCpu final : public HostScheme {
- public:
-  explicit ExplicitSheetCpu(const Problem& problem);
   std::string name() const override;
 
  private:
   void step() override;
+  // One step from (v, w) into (v_next, w_next) with the currents I(t) (nullptr: none).
+  void cable_step(const real* current, const real* v, const real* w, real* v_next, real* w_next) const;
+  void sheet_step(const real* current, const real* v, const real* w, real* v_next, real* w_next) const;
 
-  SheetParams params_;
+  NodeParams params_;                  // the cable's
+  SheetParams sheet_;                  // the sheet's
   std::vector<real> current_;          // I_stim at t (empty without stimuli)
-  std::vector<real> v_next_, w_next_;
+  std::vector<real> v_next_, w_next_;  // written by step(), then swapped in
 };
 
 }  // namespace fhn

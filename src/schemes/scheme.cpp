@@ -35,7 +35,6 @@ std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem
   if (config.scheme.backend == Backend::cuda) return make_cuda_scheme(config, problem, newton_log);
   switch (config.scheme.type) {
     case SchemeType::explicit_euler:
-      if (problem.domain.dims >= 2) return std::make_unique<ExplicitSheetCpu>(problem);
       return std::make_unique<ExplicitCpu>(problem);
     case SchemeType::adaptive_explicit:
       return std::make_unique<AdaptiveExplicitCpu>(problem, config.scheme.adaptive);

@@ -1,5 +1,5 @@
 // The explicit scheme on a sheet on the GPU (explicit_sheet_kernels.cu, ExplicitSheetCuda):
-// against the CPU oracle (ExplicitSheetCpu) after 1000 steps on odd and tile-straddling sizes,
+// against the CPU oracle (ExplicitCpu on a sheet) after 1000 steps on odd and tile-straddling sizes,
 // with no-flux sides, Dirichlet sides meeting at corners and periodic rectangle stimuli; the
 // blocked kernel against the one-step kernel bit for bit at every depth; results independent of
 // how advance() splits the steps; save/restore continuing bit for bit.

@@ -163,36 +163,23 @@ SheetParams line_params(const Problem& p) {
   return q;
 }
 
-class AdiCuda final : public Scheme {
+class AdiCuda final : public DeviceScheme {
  public:
   AdiCuda(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log)
-      : problem_(problem),
+      : DeviceScheme(problem),
         spec_(spec),
         log_(log),
         setup_(adi_setup(problem, spec)),
         params_(line_params(problem)),
-        fields_(problem),
-        stimuli_(problem.stimuli),
         rhs_(problem.nodes, "ADI right side"),
         log_device_(1, "reaction Newton log"),
-        rows_(solvers::make_batched_tridiagonal_solver(spec.tridiagonal)),
-        device_name_(current_device_name()) {
+        solvers_(adi_solvers(setup_, problem.domain, spec.tridiagonal, MemorySpace::device)) {
     // Enough blocks for about 8 per SM; each strides over the rows.
     int device = 0, sms = 1;
     FHN_CUDA_CHECK(cudaGetDevice(&device));
     FHN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     const index_t row_blocks = std::min<index_t>(64, (params_.nx + kBlock - 1) / kBlock);
     reaction_rows_ = std::max<index_t>(1, 8 * sms / row_blocks);
-    FHN_VERIFY(rows_->space() == MemorySpace::device, ConfigError,
-               "scheme.crank_nicolson.tridiagonal: 'thomas' works on host memory; the cuda backend "
-               "needs partitioned or cusparse");
-    const Domain& d = problem.domain;
-    rows_->set_matrix(setup_.lower[0].data(), setup_.diag[0].data(), setup_.upper[0].data(), d.nodes[0]);
-    if (d.dims >= 2) {
-      columns_ = solvers::make_batched_tridiagonal_solver(spec.tridiagonal);
-      columns_->set_matrix(setup_.lower[1].data(), setup_.diag[1].data(), setup_.upper[1].data(),
-                           d.nodes[1]);
-    }
     FHN_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_log_), sizeof(ReactionLog)));
   }
   ~AdiCuda() override { cudaFreeHost(host_log_); }
@@ -202,27 +189,12 @@ class AdiCuda final : public Scheme {
   std::string name() const override {
     return std::string("Crank-Nicolson by Strang splitting, diffusion ") +
            (problem_.domain.dims >= 2 ? "by Peaceman-Rachford ADI" : "by Crank-Nicolson") +
-           " (cuda, " + device_name_ + ", " + std::string(rows_->name()) + ")";
+           " (cuda, " + device_name_ + ", " + std::string(solvers_.rows->name()) + ")";
   }
-  index_t node_count() const override { return problem_.nodes; }
-  index_t steps_done() const override { return step_; }
   void advance(index_t steps) override {
     for (index_t s = 0; s < steps; ++s) step();
   }
-  void synchronize() const override { FHN_CUDA_CHECK(cudaDeviceSynchronize()); }
-  void snapshot(Snapshot& out) const override { fields_.download(problem_, step_, out); }
-  index_t first_non_finite() const override { return fields_.first_non_finite(); }
   const NewtonStats* newton_stats() const override { return &stats_; }
-  SchemeState save_state() const override {
-    SchemeState state;
-    state.step = step_;
-    fields_.save(state);
-    return state;
-  }
-  void restore_state(const SchemeState& state) override {
-    fields_.restore(state);
-    step_ = state.step;
-  }
 
  private:
   // One step (adi_point.hpp), then one copy of the reaction log and one synchronisation.
@@ -250,13 +222,13 @@ class AdiCuda final : public Scheme {
     // 2. Diffusion over k: a cable's Crank-Nicolson solve, or the sheet's rows then columns.
     if (d.dims == 1) {
       rhs(fields_.v(), rhs_.data(), 0);
-      rows_->solve(solvers::BatchLayout::rows(d.nodes[0], 1), rhs_.data());
+      solvers_.rows->solve(solvers::BatchLayout::rows(d.nodes[0], 1), rhs_.data());
       std::swap(fields_.v_buffer(), rhs_);
     } else {
       rhs(fields_.v(), rhs_.data(), 1);  // (I - (k/2) D dxx) v* = (I + (k/2) D dyy) v
-      rows_->solve(solvers::BatchLayout::rows(d.nodes[0], d.nodes[1]), rhs_.data());
+      solvers_.rows->solve(solvers::BatchLayout::rows(d.nodes[0], d.nodes[1]), rhs_.data());
       rhs(rhs_.data(), fields_.v(), 0);  // (I - (k/2) D dyy) v+ = (I + (k/2) D dxx) v*
-      columns_->solve(solvers::BatchLayout::columns(d.nodes[0], d.nodes[1]), fields_.v());
+      solvers_.columns->solve(solvers::BatchLayout::columns(d.nodes[0], d.nodes[1]), fields_.v());
     }
     // 3. Reaction from t + k/2 to t + k (its kernel holds the Dirichlet nodes first).
     react(t + 0.5 * k, 1);
@@ -286,21 +258,16 @@ class AdiCuda final : public Scheme {
     }
   }
 
-  Problem problem_;
   CrankNicolsonSpec spec_;
   NewtonLog* log_;
   AdiSetup setup_;
   SheetParams params_;
-  DeviceFields fields_;
-  DeviceStimuli stimuli_;
   DeviceBuffer<real> rhs_;
   DeviceBuffer<ReactionLog> log_device_;
-  std::unique_ptr<solvers::BatchedTridiagonalSolver> rows_, columns_;
+  AdiSolvers solvers_;
   ReactionLog* host_log_ = nullptr;
   NewtonStats stats_;
-  std::string device_name_;
   index_t reaction_rows_ = 1;  // blocks of the reaction grid along y
-  index_t step_ = 0;
 };
 
 }  // namespace

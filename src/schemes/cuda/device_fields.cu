@@ -73,4 +73,6 @@ DeviceStimuli::DeviceStimuli(const StimulusSchedule& schedule)
   if (!schedule.empty()) table_.upload(schedule.stimuli().data(), schedule.stimuli().size());
 }
 
+void DeviceScheme::synchronize() const { FHN_CUDA_CHECK(cudaDeviceSynchronize()); }
+
 }  // namespace fhn::cuda

@@ -57,4 +57,36 @@ class DeviceStimuli {
   DeviceBuffer<NodeStimulus> table_;
 };
 
+// What every device-resident scheme shares: the problem, v and w on the device, the stimulus
+// table, the step counter, and the Scheme methods that need nothing else. A subclass implements
+// name() and advance() (and keeps whatever else its state needs).
+class DeviceScheme : public Scheme {
+ public:
+  explicit DeviceScheme(const Problem& problem)
+      : problem_(problem), fields_(problem), stimuli_(problem.stimuli), device_name_(current_device_name()) {}
+
+  index_t node_count() const override { return problem_.nodes; }
+  index_t steps_done() const override { return step_; }
+  void synchronize() const override;
+  void snapshot(Snapshot& out) const override { fields_.download(problem_, step_, out); }
+  index_t first_non_finite() const override { return fields_.first_non_finite(); }
+  SchemeState save_state() const override {
+    SchemeState state;
+    state.step = step_;
+    fields_.save(state);
+    return state;
+  }
+  void restore_state(const SchemeState& state) override {
+    fields_.restore(state);
+    step_ = state.step;
+  }
+
+ protected:
+  Problem problem_;
+  DeviceFields fields_;
+  DeviceStimuli stimuli_;
+  std::string device_name_;
+  index_t step_ = 0;
+};
+
 }  // namespace fhn::cuda

@@ -11,20 +11,15 @@
 namespace fhn::cuda {
 namespace {
 
-class ExplicitCuda final : public Scheme {
+class ExplicitCuda final : public DeviceScheme {
  public:
   explicit ExplicitCuda(const Problem& problem)
-      : problem_(problem),
+      : DeviceScheme(problem),
         params_(node_params(problem.model, problem.boundary, problem.nodes, problem.dx, problem.dt)),
-        fields_(problem),
-        stimuli_(problem.stimuli),
         v_next_(problem.nodes, "v (next)"),
-        w_next_(problem.nodes, "w (next)"),
-        device_name_(current_device_name()) {}
+        w_next_(problem.nodes, "w (next)") {}
 
   std::string name() const override { return "explicit forward Euler (cuda, " + device_name_ + ")"; }
-  index_t node_count() const override { return problem_.nodes; }
-  index_t steps_done() const override { return step_; }
 
   // Full passes of kStepsPerPass steps, then one shorter pass for the rest, launched back to
   // back; nothing waits for the device here. Every step goes through the same kernel, so the
@@ -42,48 +37,25 @@ class ExplicitCuda final : public Scheme {
     }
   }
 
-  void synchronize() const override { FHN_CUDA_CHECK(cudaDeviceSynchronize()); }
-  void snapshot(Snapshot& out) const override { fields_.download(problem_, step_, out); }
-  index_t first_non_finite() const override { return fields_.first_non_finite(); }
-  SchemeState save_state() const override {
-    SchemeState state;
-    state.step = step_;
-    fields_.save(state);
-    return state;
-  }
-  void restore_state(const SchemeState& state) override {
-    fields_.restore(state);
-    step_ = state.step;
-  }
 
  private:
-  Problem problem_;
   NodeParams params_;
-  DeviceFields fields_;
-  DeviceStimuli stimuli_;
   DeviceBuffer<real> v_next_, w_next_;
-  std::string device_name_;
-  index_t step_ = 0;
 };
 
 // The same on a sheet: the blocked kernel of explicit_sheet_kernels.cu, kExplicitSheetStepsPerPass
 // steps per pass, the rest by one shorter pass.
-class ExplicitSheetCuda final : public Scheme {
+class ExplicitSheetCuda final : public DeviceScheme {
  public:
   explicit ExplicitSheetCuda(const Problem& problem)
-      : problem_(problem),
+      : DeviceScheme(problem),
         params_(sheet_params(problem.model, problem.boundary, problem.domain, problem.dt)),
-        fields_(problem),
-        stimuli_(problem.stimuli),
         v_next_(problem.nodes, "v (next)"),
-        w_next_(problem.nodes, "w (next)"),
-        device_name_(current_device_name()) {}
+        w_next_(problem.nodes, "w (next)") {}
 
   std::string name() const override {
     return "explicit forward Euler on a sheet (cuda, " + device_name_ + ")";
   }
-  index_t node_count() const override { return problem_.nodes; }
-  index_t steps_done() const override { return step_; }
   // Full passes, then a shorter one. A node takes the same expression in every pass and tile, so
   // the result does not depend on how the steps are split (restarts exact). A pass in which no
   // stimulus is on takes the kernel without stimulus code (I = 0 either way, bit for bit).
@@ -101,19 +73,6 @@ class ExplicitSheetCuda final : public Scheme {
       steps -= pass;
     }
   }
-  void synchronize() const override { FHN_CUDA_CHECK(cudaDeviceSynchronize()); }
-  void snapshot(Snapshot& out) const override { fields_.download(problem_, step_, out); }
-  index_t first_non_finite() const override { return fields_.first_non_finite(); }
-  SchemeState save_state() const override {
-    SchemeState state;
-    state.step = step_;
-    fields_.save(state);
-    return state;
-  }
-  void restore_state(const SchemeState& state) override {
-    fields_.restore(state);
-    step_ = state.step;
-  }
 
  private:
   // Whether a stimulus is on at t = s dt for some step s of [first, first + steps) (the kernels'
@@ -125,13 +84,8 @@ class ExplicitSheetCuda final : public Scheme {
     return false;
   }
 
-  Problem problem_;
   SheetParams params_;
-  DeviceFields fields_;
-  DeviceStimuli stimuli_;
   DeviceBuffer<real> v_next_, w_next_;
-  std::string device_name_;
-  index_t step_ = 0;
 };
 
 }  // namespace

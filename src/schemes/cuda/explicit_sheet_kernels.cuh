@@ -5,7 +5,7 @@
 // node functions of schemes/node_updates.hpp, interior nodes as explicit_sheet_interior_node and
 // side nodes as explicit_sheet_node (5-point Laplacian, mirrored ghost nodes at no-flux sides,
 // Dirichlet sides held, corners left, right, bottom, top first), so they agree with
-// ExplicitSheetCpu to rounding and with each other bit for bit (compiled without FMA
+// ExplicitCpu on a sheet to rounding and with each other bit for bit (compiled without FMA
 // contraction, so a node's bits do not depend on the kernel or tile that computes it).
 //
 // Per node (i, j) and step, t = step dt:
