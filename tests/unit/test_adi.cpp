@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "config/loader.hpp"
+#include "core/error.hpp"
 #include "io/vtk_writers.hpp"
 #include "model/problem.hpp"
 #include "run/checkpoint.hpp"
@@ -187,4 +188,20 @@ TEST_CASE("an adi run restarted from a checkpoint writes the same files, newton.
   CHECK(newton.rfind("step,iteration,du_inf,residual_inf,stage\n0,1,", 0) == 0);
   CHECK(contains(newton, ",1\n"));  // the second reaction half-step
   CHECK(contains(fhn::test::read_text(dir / "a" / "summary.json"), "\"convergence_order\""));
+}
+
+TEST_CASE("adi: a reaction Newton iteration that does not converge is a numerical failure with its history") {
+  const fhn::Config c = config_from("domain: {length: [10, 6], dx: 0.5}\n"
+                                    "initial: {v: {type: gaussian, center: [5, 3], width2: 4}}\n"
+                                    "scheme: {type: crank_nicolson, crank_nicolson: {newton: {max_iterations: 1}}}\n"
+                                    "time: {end: 2, dt: 0.5}\n");
+  const fhn::Problem problem = fhn::make_problem(c);
+  auto scheme = fhn::make_scheme(c, problem);
+  try {
+    scheme->advance(1);
+    FAIL("no NumericalError");
+  } catch (const fhn::NumericalError& e) {
+    CHECK(contains(e.what(), "Newton did not converge in step 0"));
+    CHECK(contains(e.what(), "iteration 1: ||du||_inf = "));
+  }
 }
