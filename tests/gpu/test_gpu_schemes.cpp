@@ -2,6 +2,8 @@
 // round-off (the kernels call the same node functions; only FMA contraction differs).
 #include <doctest/doctest.h>
 
+#include <cuda_runtime.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -178,6 +180,44 @@ TEST_CASE("fhn run with scheme.backend: cuda writes the usual output") {
     CHECK(summary.find("\"backend\": \"cuda\"") != std::string::npos);
     CHECK(summary.find("\"frames\": 21") != std::string::npos);
   }
+}
+
+TEST_CASE("a GPU run's step_seconds covers the work of its steps, not only their launch") {
+  // 2^22 + 1 nodes, 200 explicit steps: at least 200/16 passes over v and w (32 B per node each),
+  // which take at least that many bytes over this device's copy bandwidth, measured here.
+  const std::size_t n = (std::size_t{1} << 22) + 1;
+  fhn::cuda::DeviceBuffer<double> a(2 * n, "copy from"), b(2 * n, "copy to");
+  cudaEvent_t start, stop;
+  REQUIRE(cudaEventCreate(&start) == cudaSuccess);
+  REQUIRE(cudaEventCreate(&stop) == cudaSuccess);
+  float best_ms = 1e30f;
+  for (int r = 0; r < 5; ++r) {
+    cudaEventRecord(start);
+    cudaMemcpy(b.data(), a.data(), 2 * n * sizeof(double), cudaMemcpyDeviceToDevice);
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float ms = 0.0f;
+    cudaEventElapsedTime(&ms, start, stop);
+    best_ms = std::min(best_ms, ms);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  const double copy_bytes_per_s = 2.0 * 2.0 * static_cast<double>(n) * sizeof(double) / (1e-3 * best_ms);
+  fhn::test::TempDir dir;
+  const auto r = fhn::test::run_cli({"run", fhn::test::source_path("configs/pulse_split.yaml"), "--quiet",
+                                     "--output", (dir / "out").string(), "--set", "scheme.backend=cuda",
+                                     "--set", "domain.nodes=4194305", "--set", "time.dt=1e-9",
+                                     "--set", "time.end=2e-7", "--set", "output.every=2e-7",
+                                     "--set", "output.vtk=false", "--set", "output.spacetime=false",
+                                     "--set", "output.probes=[]"});
+  REQUIRE(r.code == 0);
+  const std::string summary = fhn::test::read_text(dir / "out" / "summary.json");
+  const std::size_t at = summary.find("\"step_seconds\": ");
+  REQUIRE(at != std::string::npos);
+  const double step_seconds = std::stod(summary.substr(at + 16));
+  const double floor = (200.0 / 16.0) * 32.0 * static_cast<double>(n) / copy_bytes_per_s;
+  MESSAGE("step_seconds " << step_seconds << " s, byte floor " << floor << " s");
+  CHECK(step_seconds >= floor);
 }
 
 TEST_CASE("GPU restart continues bit for bit (explicit, Crank-Nicolson leapfrog)") {
