@@ -214,6 +214,10 @@ int cli_main(int argc, const char* const* argv, std::ostream& out, std::ostream&
       if (config.output.spacetime)
         out << "     kymograph as a PNG:  tools/plot_kymograph.py "
             << (summary.output_dir / "spacetime.vti").string() << "\n";
+      if (config.output.vtk && config.domain.dims >= 2)
+        out << "     frames as PNGs:      tools/plot_frames.py " << pvd << " --frames 0 -1\n";
+      if (config.output.vtk && config.output.tips.enabled)
+        out << "     the tips' path:      tools/plot_tips.py " << pvd << "\n";
     }
     return 0;
   } catch (const Error& e) {
