@@ -16,29 +16,8 @@
 
 namespace {
 
-struct Run {
-  fhn::Snapshot state;
-  std::unique_ptr<fhn::Scheme> scheme;
-};
-
-Run run(const fhn::Config& c, fhn::index_t steps, fhn::NewtonLog* log = nullptr) {
-  Run r;
-  const fhn::Problem problem = fhn::make_problem(c);
-  r.scheme = fhn::make_scheme(c, problem, log);
-  r.scheme->advance(steps);
-  r.scheme->snapshot(r.state);
-  return r;
-}
-
-double max_difference(const fhn::Snapshot& a, const fhn::Snapshot& b) {
-  REQUIRE(a.v.size() == b.v.size());
-  double worst = 0.0;
-  for (std::size_t i = 0; i < a.v.size(); ++i) {
-    worst = std::max(worst, std::abs(a.v[i] - b.v[i]));
-    worst = std::max(worst, std::abs(a.w[i] - b.w[i]));
-  }
-  return worst;
-}
+using fhn::test::max_state_difference;
+using fhn::test::run_scheme;
 
 class RecordingLog final : public fhn::NewtonLog {
  public:
@@ -87,9 +66,9 @@ TEST_CASE("the batched GPU solvers solve the ADI line systems (Dirichlet and gho
 }
 
 TEST_CASE("GPU adi matches the CPU after 100 steps with every batched backend") {
-  const fhn::Snapshot cpu_sheet = run(fhn::test::config_from(kSheet), 100).state;
+  const fhn::Snapshot cpu_sheet = run_scheme(fhn::test::config_from(kSheet), 100).state;
   const fhn::Snapshot cpu_cable =
-      run(fhn::test::config_from("domain: {length: 60, dx: 0.25}\n"
+      run_scheme(fhn::test::config_from("domain: {length: 60, dx: 0.25}\n"
                                  "boundary: {right: {type: dirichlet, value: 1}}\n"
                                  "scheme: {type: crank_nicolson, crank_nicolson: {formulation: adi}}\n"
                                  "time: {end: 25, dt: 0.25}\n"
@@ -100,8 +79,8 @@ TEST_CASE("GPU adi matches the CPU after 100 steps with every batched backend") 
   for (const char* solver : {"partitioned", "cusparse"}) {
     CAPTURE(solver);
     const std::vector<std::string> gpu{"scheme.backend=cuda", std::string("scheme.crank_nicolson.tridiagonal=") + solver};
-    CHECK(max_difference(run(fhn::test::config_from(kSheet, gpu), 100).state, cpu_sheet) < 1e-10);
-    CHECK(max_difference(run(fhn::test::config_from("domain: {length: 60, dx: 0.25}\n"
+    CHECK(max_state_difference(run_scheme(fhn::test::config_from(kSheet, gpu), 100).state, cpu_sheet) < 1e-10);
+    CHECK(max_state_difference(run_scheme(fhn::test::config_from("domain: {length: 60, dx: 0.25}\n"
                                                     "boundary: {right: {type: dirichlet, value: 1}}\n"
                                                     "scheme: {type: crank_nicolson, crank_nicolson: {formulation: adi}}\n"
                                                     "time: {end: 25, dt: 0.25}\n"
@@ -115,8 +94,8 @@ TEST_CASE("GPU adi matches the CPU after 100 steps with every batched backend") 
 
 TEST_CASE("GPU adi logs both reaction half-steps as the CPU does") {
   RecordingLog cpu_log, gpu_log;
-  run(fhn::test::config_from(kSheet), 10, &cpu_log);
-  run(fhn::test::config_from(kSheet, {"scheme.backend=cuda"}), 10, &gpu_log);
+  run_scheme(fhn::test::config_from(kSheet), 10, &cpu_log);
+  run_scheme(fhn::test::config_from(kSheet, {"scheme.backend=cuda"}), 10, &gpu_log);
   REQUIRE(cpu_log.rows.size() == gpu_log.rows.size());
   for (std::size_t k = 0; k < cpu_log.rows.size(); ++k) {
     CHECK(gpu_log.rows[k].step == cpu_log.rows[k].step);
@@ -129,8 +108,8 @@ TEST_CASE("GPU adi logs both reaction half-steps as the CPU does") {
 
 TEST_CASE("GPU adi continues bit for bit from its saved state") {
   const fhn::Config c = fhn::test::config_from(kSheet, {"scheme.backend=cuda"});
-  Run straight = run(c, 60);
-  Run first = run(c, 25);
+  fhn::test::SchemeRun straight = run_scheme(c, 60);
+  fhn::test::SchemeRun first = run_scheme(c, 25);
   const fhn::SchemeState saved = first.scheme->save_state();
   const fhn::Problem problem = fhn::make_problem(c);
   auto resumed = fhn::make_scheme(c, problem);

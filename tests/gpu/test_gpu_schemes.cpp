@@ -16,31 +16,9 @@
 
 namespace {
 
-struct Run {
-  fhn::Snapshot state;
-  const fhn::NewtonStats* stats = nullptr;
-  std::unique_ptr<fhn::Scheme> scheme;
-};
-
-Run run(const fhn::Config& c, fhn::index_t steps, fhn::NewtonLog* log = nullptr) {
-  Run r;
-  const fhn::Problem problem = fhn::make_problem(c);
-  r.scheme = fhn::make_scheme(c, problem, log);
-  r.scheme->advance(steps);
-  r.scheme->snapshot(r.state);
-  r.stats = r.scheme->newton_stats();
-  return r;
-}
-
-double max_difference(const fhn::Snapshot& a, const fhn::Snapshot& b) {
-  REQUIRE(a.v.size() == b.v.size());
-  double worst = 0.0;
-  for (std::size_t i = 0; i < a.v.size(); ++i) {
-    worst = std::max(worst, std::abs(a.v[i] - b.v[i]));
-    worst = std::max(worst, std::abs(a.w[i] - b.w[i]));
-  }
-  return worst;
-}
+using fhn::test::max_state_difference;
+using fhn::test::run_scheme;
+using fhn::test::SchemeRun;
 
 fhn::Config config(const std::string& file, std::vector<std::string> overrides) {
   overrides.insert(overrides.end(), {"output.vtk=false", "output.spacetime=false"});
@@ -64,10 +42,10 @@ TEST_CASE("GPU explicit matches the CPU after 1000 steps") {
       auto cpu_overrides = common;
       auto gpu_overrides = common;
       gpu_overrides.push_back("scheme.backend=cuda");
-      const Run cpu = run(config(file, cpu_overrides), 1000);
-      const Run gpu = run(config(file, gpu_overrides), 1000);
+      const SchemeRun cpu = run_scheme(config(file, cpu_overrides), 1000);
+      const SchemeRun gpu = run_scheme(config(file, gpu_overrides), 1000);
       CHECK(gpu.state.step == 1000);
-      CHECK(max_difference(cpu.state, gpu.state) < 1e-10);
+      CHECK(max_state_difference(cpu.state, gpu.state) < 1e-10);
       CHECK(gpu.scheme->name().find("cuda") != std::string::npos);
     }
   }
@@ -81,9 +59,9 @@ TEST_CASE("GPU explicit with stimuli matches the CPU") {
       "  - {x_min: 3, x_max: 9, start: 0, duration: 1.5, amplitude: 0.25}\n"
       "time: {end: 100, dt: 0.1}\n"
       "output: {vtk: false, spacetime: false}\n";
-  const Run cpu = run(fhn::test::config_from(yaml), 1000);
-  const Run gpu = run(fhn::test::config_from(yaml, {"scheme.backend=cuda"}), 1000);
-  CHECK(max_difference(cpu.state, gpu.state) < 1e-10);
+  const SchemeRun cpu = run_scheme(fhn::test::config_from(yaml), 1000);
+  const SchemeRun gpu = run_scheme(fhn::test::config_from(yaml, {"scheme.backend=cuda"}), 1000);
+  CHECK(max_state_difference(cpu.state, gpu.state) < 1e-10);
   CHECK(*std::max_element(gpu.state.v.begin(), gpu.state.v.end()) > 0.5);  // a pulse was launched
 }
 
@@ -93,12 +71,12 @@ TEST_CASE("GPU Crank-Nicolson matches the CPU after 1000 steps, for every GPU so
       CAPTURE(solver);
       CAPTURE(w_update);
       const std::string w = std::string("scheme.crank_nicolson.w_update=") + w_update;
-      const Run cpu = run(config("configs/pulse_split_cn.yaml", {w}), 1000);
-      const Run gpu = run(config("configs/pulse_split_cn.yaml",
+      const SchemeRun cpu = run_scheme(config("configs/pulse_split_cn.yaml", {w}), 1000);
+      const SchemeRun gpu = run_scheme(config("configs/pulse_split_cn.yaml",
                                  {w, "scheme.backend=cuda",
                                   std::string("scheme.crank_nicolson.tridiagonal=") + solver}),
                           1000);
-      CHECK(max_difference(cpu.state, gpu.state) < 1e-10);
+      CHECK(max_state_difference(cpu.state, gpu.state) < 1e-10);
       REQUIRE(gpu.stats != nullptr);
       CHECK(gpu.stats->steps() == 1000);
       CHECK(gpu.stats->mean_iterations() == doctest::Approx(cpu.stats->mean_iterations()).epsilon(0.02));
@@ -111,9 +89,9 @@ TEST_CASE("GPU Crank-Nicolson with a Dirichlet end, first-order no-flux and stim
   const std::vector<std::string> variant{"boundary.no_flux_order=1", "time.end=250"};
   auto gpu_overrides = variant;
   gpu_overrides.insert(gpu_overrides.end(), {"scheme.backend=cuda", "scheme.crank_nicolson.tridiagonal=cusparse"});
-  const Run cpu = run(config("configs/wave_train_cn.yaml", variant), 1000);
-  const Run gpu = run(config("configs/wave_train_cn.yaml", gpu_overrides), 1000);
-  CHECK(max_difference(cpu.state, gpu.state) < 1e-10);
+  const SchemeRun cpu = run_scheme(config("configs/wave_train_cn.yaml", variant), 1000);
+  const SchemeRun gpu = run_scheme(config("configs/wave_train_cn.yaml", gpu_overrides), 1000);
+  CHECK(max_state_difference(cpu.state, gpu.state) < 1e-10);
 }
 
 // The default GPU solver (partitioned) builds J and F inside its passes: on grids larger than one
@@ -131,9 +109,9 @@ TEST_CASE("GPU Crank-Nicolson on grids of many partitioned-solver tiles matches 
       auto gpu_overrides = grid;
       gpu_overrides.insert(gpu_overrides.end(), {"scheme.backend=cuda",
                                                  "scheme.crank_nicolson.tridiagonal=partitioned"});
-      const Run cpu = run(config(file, grid), 100);
-      const Run gpu = run(config(file, gpu_overrides), 100);
-      CHECK(max_difference(cpu.state, gpu.state) < 1e-10);
+      const SchemeRun cpu = run_scheme(config(file, grid), 100);
+      const SchemeRun gpu = run_scheme(config(file, gpu_overrides), 100);
+      CHECK(max_state_difference(cpu.state, gpu.state) < 1e-10);
       CHECK(gpu.stats->mean_iterations() == doctest::Approx(cpu.stats->mean_iterations()).epsilon(0.02));
     }
   }
@@ -141,25 +119,25 @@ TEST_CASE("GPU Crank-Nicolson on grids of many partitioned-solver tiles matches 
 
 TEST_CASE("GPU Newton log sees every iteration") {
   CountingLog cpu_log, gpu_log;
-  run(config("configs/pulse_split_cn.yaml", {}), 200, &cpu_log);
-  run(config("configs/pulse_split_cn.yaml", {"scheme.backend=cuda"}), 200, &gpu_log);
+  run_scheme(config("configs/pulse_split_cn.yaml", {}), 200, &cpu_log);
+  run_scheme(config("configs/pulse_split_cn.yaml", {"scheme.backend=cuda"}), 200, &gpu_log);
   CHECK(gpu_log.count == cpu_log.count);
   CHECK(gpu_log.count >= 400);
 }
 
 TEST_CASE("GPU Newton failure and loss of diagonal dominance are reported") {
   CHECK_THROWS_WITH_AS(
-      run(config("configs/pulse_split_cn.yaml",
+      run_scheme(config("configs/pulse_split_cn.yaml",
                  {"scheme.backend=cuda", "scheme.crank_nicolson.newton.max_iterations=2"}),
           5),
       doctest::Contains("Newton did not converge in step 0"), fhn::NumericalError);
   CHECK_THROWS_WITH_AS(
-      run(config("configs/pulse_split_cn.yaml", {"scheme.backend=cuda", "time.dt=10", "output.every=10"}), 5),
+      run_scheme(config("configs/pulse_split_cn.yaml", {"scheme.backend=cuda", "time.dt=10", "output.every=10"}), 5),
       doctest::Contains("not diagonally dominant"), fhn::NumericalError);
 }
 
 TEST_CASE("GPU NaN watch finds the first bad node") {
-  const Run gpu = run(fhn::test::config_from("initial: {v: {type: constant, value: 100}}\n"
+  const SchemeRun gpu = run_scheme(fhn::test::config_from("initial: {v: {type: constant, value: 100}}\n"
                                              "output: {vtk: false, spacetime: false}\n",
                                              {"scheme.backend=cuda"}),
                       20);

@@ -5,7 +5,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -48,6 +50,24 @@ std::string read_text(const std::filesystem::path& file) {
 
 std::string source_path(const std::string& relative) {
   return (std::filesystem::path(FHN_SOURCE_DIR) / relative).string();
+}
+
+SchemeRun run_scheme(const Config& config, index_t steps, NewtonLog* log) {
+  SchemeRun r;
+  const Problem problem = make_problem(config);
+  r.scheme = make_scheme(config, problem, log);
+  r.scheme->advance(steps);
+  r.scheme->snapshot(r.state);
+  r.stats = r.scheme->newton_stats();
+  return r;
+}
+
+double max_state_difference(const Snapshot& a, const Snapshot& b) {
+  if (a.v.size() != b.v.size() || a.w.size() != b.w.size()) return std::numeric_limits<double>::infinity();
+  double worst = 0.0;
+  for (std::size_t i = 0; i < a.v.size(); ++i)
+    worst = std::max({worst, std::abs(a.v[i] - b.v[i]), std::abs(a.w[i] - b.w[i])});
+  return worst;
 }
 
 Config config_from(const std::string& yaml, const std::vector<std::string>& overrides) {

@@ -40,6 +40,17 @@ Config config_from(const std::string& yaml, const std::vector<std::string>& over
 // The message of the ConfigError that loading `yaml` raises ("" if it loads).
 std::string config_error(const std::string& yaml, const std::vector<std::string>& overrides = {});
 
+// A scheme of `config` advanced `steps` steps (its Newton iterations to `log`), and its state.
+struct SchemeRun {
+  Snapshot state;
+  const NewtonStats* stats = nullptr;  // the scheme's, nullptr for explicit schemes
+  std::unique_ptr<Scheme> scheme;
+};
+SchemeRun run_scheme(const Config& config, index_t steps, NewtonLog* log = nullptr);
+
+// max_i max(|a.v_i - b.v_i|, |a.w_i - b.w_i|); infinity when the sizes differ.
+double max_state_difference(const Snapshot& a, const Snapshot& b);
+
 // Final states of `yaml` (with the `fixed` overrides) for key = each of `values`, e.g. a
 // sequence of halved time steps.
 std::vector<Snapshot> refinement(const std::string& yaml, const std::vector<std::string>& fixed,

@@ -25,16 +25,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fhn::Snapshot run_steps(const fhn::Config& c, fhn::index_t steps, const fhn::NewtonStats** stats = nullptr,
-                        std::unique_ptr<fhn::Scheme>* keep = nullptr) {
-  const fhn::Problem problem = fhn::make_problem(c);
-  std::unique_ptr<fhn::Scheme> scheme = fhn::make_scheme(c, problem);
-  scheme->advance(steps);
-  fhn::Snapshot s;
-  scheme->snapshot(s);
-  if (stats) *stats = scheme->newton_stats();
-  if (keep) *keep = std::move(scheme);
-  return s;
+fhn::Snapshot run_steps(const fhn::Config& c, fhn::index_t steps) {
+  return fhn::test::run_scheme(c, steps).state;
 }
 
 double max_difference(const std::vector<double>& a, const std::vector<double>& b) {
@@ -106,9 +98,9 @@ TEST_CASE("adi on a sheet stays bounded and smooth at dt/dx^2 = 20, with quadrat
                                     "scheme: {type: crank_nicolson}\n"
                                     "time: {end: 60, dt: 5}\n"
                                     "output: {every: 5}\n");
-  const fhn::NewtonStats* stats = nullptr;
-  std::unique_ptr<fhn::Scheme> scheme;
-  const fhn::Snapshot s = run_steps(c, 12, &stats, &scheme);
+  const fhn::test::SchemeRun run = fhn::test::run_scheme(c, 12);
+  const fhn::Snapshot& s = run.state;
+  const fhn::NewtonStats* stats = run.stats;
   double largest = 0.0;
   for (double v : s.v) largest = std::max(largest, std::abs(v));
   const double zigzag = fhn::zigzag_amplitude(s);  // along every row and column
