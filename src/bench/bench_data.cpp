@@ -6,7 +6,6 @@
 #include <random>
 #include <utility>
 
-#include "grid/uniform_grid.hpp"
 #include "schemes/node_updates.hpp"
 #include "solvers/cpu/thomas.hpp"
 
@@ -99,7 +98,8 @@ Problem bench_problem(index_t n, std::uint64_t seed) {
   p.nodes = n;
   p.dx = 0.5;
   p.dt = 0.1;
-  p.x = uniform_nodes(p.dx * static_cast<real>(n - 1), n);
+  p.domain = cable(n, p.dx);
+  p.x = p.domain.coordinates(0);
   State state = pulse_state(n, seed);
   p.v0 = std::move(state.v);
   p.w0 = std::move(state.w);

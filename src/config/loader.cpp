@@ -217,13 +217,9 @@ std::optional<Point> read_point(Context& ctx, const YAML::Node& node, const std:
   const std::string form = d.dims == 1 ? "a number x" : "a list [x, y]";
   Point p{0.0, 0.0, 0.0};
   auto number_at = [&](const YAML::Node& n, const std::string& where, real& out) {
-    real x = 0.0;
-    if (n.IsScalar() && YAML::convert<real>::decode(n, x) && std::isfinite(x)) {
-      out = x;
-      return true;
-    }
-    ctx.error(path, n.Mark(), where + ": expected " + form + " of finite numbers, got " + node_text(n));
-    return false;
+    const std::optional<real> x = parse_finite(ctx, where, n, "a finite number");
+    if (x) out = *x;
+    return x.has_value();
   };
   if (d.dims == 1 && !node.IsSequence()) {
     if (!number_at(node, path, p[0])) return std::nullopt;
@@ -437,25 +433,27 @@ bool resolve_grid(Domain& d, Context& ctx) {
   }
   const bool sheet = d.dims >= 2;
   if (has_dx || (sheet && !has_nodes)) {  // a sheet's default grid is dx = 0.5
+    // Reported at the key that was given: dx, or the length that the default dx does not divide.
+    const std::string at = has_dx ? "domain.dx" : "domain.length";
+    const std::string dx_text = "domain.dx: " + format_exact(d.dx) + (has_dx ? "" : " (the default)");
     for (int a = 0; a < d.dims; ++a) {
       const std::string length_key =
           sheet ? "domain.length[" + std::to_string(a) + "]" : std::string("domain.length");
       index_t cells = 0;
       const Multiple grid = multiple_of(d.length[a], d.dx, kMaxNodes - 1, cells);
       if (grid == Multiple::too_many) {
-        ctx.error("domain.dx", "domain.dx: " + format_exact(d.dx) + " makes " + length_key +
-                                   " / dx = " + format_exact(d.length[a] / d.dx) +
-                                   " cells; at most " + std::to_string(kMaxNodes - 1) + " (" +
-                                   std::to_string(kMaxNodes) + " nodes) are allowed");
+        ctx.error(at, dx_text + " makes " + length_key + " / dx = " +
+                          format_exact(d.length[a] / d.dx) + " cells; at most " +
+                          std::to_string(kMaxNodes - 1) + " (" + std::to_string(kMaxNodes) +
+                          " nodes) are allowed");
         return false;
       }
       if (grid == Multiple::not_whole) {
         const index_t nearest = std::max<index_t>(1, cells);
-        ctx.error("domain.dx", "domain.dx: " + format_exact(d.dx) + " does not divide " +
-                                   length_key + " = " + format_exact(d.length[a]) +
-                                   " into whole cells; nearest: dx = " +
-                                   format_exact(d.length[a] / static_cast<real>(nearest)) + " (" +
-                                   std::to_string(nearest + 1) + " nodes)");
+        ctx.error(at, dx_text + " does not divide " + length_key + " = " +
+                          format_exact(d.length[a]) + " into whole cells; nearest: dx = " +
+                          format_exact(d.length[a] / static_cast<real>(nearest)) + " (" +
+                          std::to_string(nearest + 1) + " nodes)");
         return false;
       }
       d.nodes[a] = cells + 1;

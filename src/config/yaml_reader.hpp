@@ -179,6 +179,33 @@ class Context {
   std::vector<std::string> errors_;
 };
 
+// The number `value` holds, or nullopt after reporting at `path` why it holds none: not a number
+// (`expected` says what was), beyond the range of a double (1e400, which yaml-cpp refuses like
+// text), or .nan/.inf/-.inf. Used by Section and by readers of list entries (points).
+inline std::optional<real> parse_finite(Context& ctx, const std::string& path,
+                                        const YAML::Node& value, const std::string& expected) {
+  real x = 0.0;
+  if (value.IsScalar() && YAML::convert<real>::decode(value, x)) {
+    if (std::isfinite(x)) return x;
+    ctx.error(path, value.Mark(), path + ": expected a finite number, got " + node_text(value));
+    return std::nullopt;
+  }
+  if (value.IsScalar()) {
+    const std::string& text = value.Scalar();
+    char* end = nullptr;
+    errno = 0;
+    const real parsed = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() + text.size() && !text.empty() && errno == ERANGE &&
+        std::isinf(parsed)) {
+      ctx.error(path, value.Mark(), path + ": " + node_text(value) +
+                                        " is beyond the range of a double (about 1.8e308)");
+      return std::nullopt;
+    }
+  }
+  ctx.error(path, value.Mark(), path + ": expected " + expected + ", got " + node_text(value));
+  return std::nullopt;
+}
+
 // ---------------------------------------------------------------------------------------------
 // One mapping of the document. Each accessor declares a key as allowed and reads it with its
 // default; when the Section goes out of scope every key present but never declared is reported.
@@ -385,31 +412,9 @@ class Section {
     return value;
   }
 
-  // The number `value` holds, or nullopt after reporting why it holds none: not a number
-  // (`expected` says what was), beyond the range of a double (1e400, which yaml-cpp refuses
-  // like text), or .nan/.inf/-.inf.
   std::optional<real> finite_number(const std::string& path, const YAML::Node& value,
                                     const std::string& expected) {
-    real x = 0.0;
-    if (value.IsScalar() && YAML::convert<real>::decode(value, x)) {
-      if (std::isfinite(x)) return x;
-      ctx_.error(path, value.Mark(), path + ": expected a finite number, got " + node_text(value));
-      return std::nullopt;
-    }
-    if (value.IsScalar()) {
-      const std::string& text = value.Scalar();
-      char* end = nullptr;
-      errno = 0;
-      const real parsed = std::strtod(text.c_str(), &end);
-      if (end == text.c_str() + text.size() && !text.empty() && errno == ERANGE &&
-          std::isinf(parsed)) {
-        ctx_.error(path, value.Mark(), path + ": " + node_text(value) +
-                                           " is beyond the range of a double (about 1.8e308)");
-        return std::nullopt;
-      }
-    }
-    ctx_.error(path, value.Mark(), path + ": expected " + expected + ", got " + node_text(value));
-    return std::nullopt;
+    return parse_finite(ctx_, path, value, expected);
   }
 
   std::optional<index_t> parse_integer(const std::string& path, const YAML::Node& value,

@@ -6,6 +6,7 @@
 // has stride N_x.
 #include <array>
 #include <string>
+#include <vector>
 
 #include "core/types.hpp"
 
@@ -29,9 +30,15 @@ struct Domain {
     for (int a = 0; a < axis; ++a) s *= nodes[a];
     return s;
   }
-  // x_a(i) = L_a (i / (N_a - 1)): exact at both ends, the same values as uniform_nodes().
+  // x_a(i) = L_a (i / (N_a - 1)): exact at both ends.
   real coordinate(int axis, index_t i) const {
     return length[axis] * (static_cast<real>(i) / static_cast<real>(nodes[axis] - 1));
+  }
+  // x_a(0), ..., x_a(N_a - 1).
+  std::vector<real> coordinates(int axis) const {
+    std::vector<real> x(static_cast<std::size_t>(nodes[axis]));
+    for (index_t i = 0; i < nodes[axis]; ++i) x[static_cast<std::size_t>(i)] = coordinate(axis, i);
+    return x;
   }
   // The position of node `node`.
   Point position(index_t node) const {

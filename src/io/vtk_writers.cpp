@@ -138,26 +138,27 @@ std::string frame_file_name(const std::string& name, index_t index, bool sheet) 
 
 // A new one-component array named name holding values[0..n), converted to ArrayT's value type.
 template <class ArrayT>
-vtkSmartPointer<ArrayT> copy_values(const char* name, const real* values, index_t n) {
+vtkSmartPointer<ArrayT> copy_values(const char* name, const real* values, index_t n,
+                                    index_t stride = 1) {
   using Value = typename ArrayT::ValueType;
   auto array = vtkSmartPointer<ArrayT>::New();
   array->SetName(name);
   array->SetNumberOfTuples(n);
-  std::transform(values, values + n, array->GetPointer(0),
-                 [](real value) { return static_cast<Value>(value); });
+  Value* out = array->GetPointer(0);
+  for (index_t i = 0; i < n; ++i) out[i] = static_cast<Value>(values[i * stride]);
   return array;
 }
 
-// Points (x_i, 0, 0) stored in ArrayT's value type.
+// Points (x_{s i}, 0, 0), i = 0..n-1 (s = stride), stored in ArrayT's value type.
 template <class ArrayT>
-vtkSmartPointer<vtkPoints> points_on_x_axis(const real* x, index_t n) {
+vtkSmartPointer<vtkPoints> points_on_x_axis(const real* x, index_t n, index_t stride = 1) {
   using Value = typename ArrayT::ValueType;
   vtkNew<ArrayT> xyz;
   xyz->SetNumberOfComponents(3);
   xyz->SetNumberOfTuples(n);
   Value* out = xyz->GetPointer(0);
   for (index_t i = 0; i < n; ++i) {
-    out[3 * i] = static_cast<Value>(x[i]);
+    out[3 * i] = static_cast<Value>(x[i * stride]);
     out[3 * i + 1] = Value(0);
     out[3 * i + 2] = Value(0);
   }
@@ -184,12 +185,8 @@ vtkSmartPointer<vtkCellArray> lines_between_neighbours(index_t n) {
   return cells;
 }
 
-// values[0], values[stride], values[2 stride], ... (count of them).
-std::vector<real> every_nth(const real* values, index_t count, index_t stride) {
-  std::vector<real> kept(static_cast<std::size_t>(count));
-  for (index_t i = 0; i < count; ++i) kept[static_cast<std::size_t>(i)] = values[i * stride];
-  return kept;
-}
+// The nodes kept along an axis of n nodes: 0, s, 2 s, ... <= n - 1.
+index_t kept_along(index_t n, index_t stride) { return (n - 1) / stride + 1; }
 
 // The time of a frame as field data: "TIME" is fhnsim's name; "TimeValue" is the one VTK's XML
 // readers (and so ParaView, when a frame is opened without the .pvd) take the time of a file from.
@@ -202,15 +199,12 @@ void add_time(vtkDataObject* data, real t) {
 // vtkFloatArray) sets the precision of the points and of v and w. The time is always float64.
 template <class ArrayT>
 vtkSmartPointer<vtkUnstructuredGrid> cable_frame(const FrameView& frame, index_t stride) {
-  const index_t n = stride == 1 ? frame.n : (frame.n - 1) / stride + 1;
-  const std::vector<real> x = every_nth(frame.x, n, stride);
-  const std::vector<real> v = every_nth(frame.v, n, stride);
-  const std::vector<real> w = every_nth(frame.w, n, stride);
+  const index_t n = kept_along(frame.n, stride);
   auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
-  grid->SetPoints(points_on_x_axis<ArrayT>(x.data(), n));
+  grid->SetPoints(points_on_x_axis<ArrayT>(frame.x, n, stride));
   grid->SetCells(VTK_LINE, lines_between_neighbours(n));
-  grid->GetPointData()->AddArray(copy_values<ArrayT>("v", v.data(), n));
-  grid->GetPointData()->AddArray(copy_values<ArrayT>("w", w.data(), n));
+  grid->GetPointData()->AddArray(copy_values<ArrayT>("v", frame.v, n, stride));
+  grid->GetPointData()->AddArray(copy_values<ArrayT>("w", frame.w, n, stride));
   grid->GetPointData()->SetActiveScalars("v");
   add_time(grid, frame.t);
   return grid;
@@ -231,9 +225,6 @@ vtkSmartPointer<ArrayT> sheet_values(const char* name, const real* values, const
       *out++ = static_cast<Value>(values[a * stride + d.nodes[0] * (b * stride)]);
   return array;
 }
-
-// The nodes kept along an axis of n nodes: 0, s, 2 s, ... <= n - 1.
-index_t kept_along(index_t n, index_t stride) { return (n - 1) / stride + 1; }
 
 // An image of the sheet's grid with spacing stride dx from the origin (0, 0, 0).
 vtkSmartPointer<vtkImageData> sheet_image(const Domain& d, index_t stride) {

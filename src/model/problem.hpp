@@ -24,8 +24,4 @@ struct Problem {
 
 Problem make_problem(const Config& config);
 
-// The Dirichlet value that holds node `node` of a sheet, if any: the first Dirichlet side of
-// left, right, bottom, top that contains it; nullptr when the node is free.
-const BoundarySide* dirichlet_side(const BoundarySpec& boundary, const Domain& domain, index_t node);
-
 }  // namespace fhn

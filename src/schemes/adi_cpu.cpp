@@ -32,9 +32,6 @@ AdiSetup adi_setup(const Problem& problem, const CrankNicolsonSpec& spec) {
       s.upper[axis].push_back(row.upper);
     }
   }
-  for (index_t node = 0; node < problem.nodes; ++node)
-    if (const BoundarySide* side = dirichlet_side(problem.boundary, d, node))
-      s.held.emplace_back(node, side->value);
   return s;
 }
 
@@ -62,6 +59,13 @@ AdiCpu::AdiCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog*
       setup_(adi_setup(problem, spec)),
       solvers_(adi_solvers(setup_, problem.domain, spec.tridiagonal, MemorySpace::host)),
       rhs_(problem.nodes) {
+  const Sides sides = sides_of(problem.boundary);
+  const index_t nx = problem.domain.nodes[0], ny = problem.domain.nodes[1];
+  for (index_t j = 0; j < ny; ++j)
+    for (index_t i = 0; i < nx; ++i) {
+      real value = 0.0;
+      if (dirichlet_at(sides, i, j, nx, ny, value)) held_.emplace_back(i + nx * j, value);
+    }
   if (!problem.stimuli.empty())
     for (auto& current : current_) current.assign(static_cast<std::size_t>(problem.nodes), 0.0);
 }
@@ -73,7 +77,7 @@ std::string AdiCpu::name() const {
 }
 
 void AdiCpu::hold(std::vector<real>& u) const {
-  for (const auto& [node, value] : setup_.held) u[static_cast<std::size_t>(node)] = value;
+  for (const auto& [node, value] : held_) u[static_cast<std::size_t>(node)] = value;
 }
 
 void AdiCpu::react(const real* i0, const real* i1, int stage) {

@@ -13,14 +13,13 @@
 
 namespace fhn {
 
-// The parts of the split scheme that do not depend on where it runs: the reaction parameters,
-// the line matrices and the nodes a Dirichlet side holds.
+// The parts of the split scheme that do not depend on where it runs: the reaction parameters and
+// the line matrices.
 struct AdiSetup {
   ReactionParams reaction;
   real r = 0.0;  // k D / h^2
   // Per axis: the matrix I - (k/2) D d of its lines (host arrays of N_axis entries).
   std::vector<real> lower[2], diag[2], upper[2];
-  std::vector<std::pair<index_t, real>> held;  // (node, v) of every Dirichlet node
 };
 AdiSetup adi_setup(const Problem& problem, const CrankNicolsonSpec& spec);
 
@@ -50,6 +49,7 @@ class AdiCpu final : public HostScheme {
   NewtonLog* log_;
   AdiSetup setup_;
   AdiSolvers solvers_;
+  std::vector<std::pair<index_t, real>> held_;  // (node, v) of every Dirichlet node
   NewtonStats stats_;
   std::vector<real> rhs_;
   std::vector<real> current_[3];  // I at t, t + k/2, t + k (empty without stimuli)

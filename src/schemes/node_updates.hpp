@@ -5,6 +5,7 @@
 #include "config/config.hpp"
 #include "grid/domain.hpp"
 #include "model/fhn.hpp"
+#include "model/sides.hpp"
 #include "schemes/crank_nicolson_point.hpp"
 
 namespace fhn {
@@ -181,15 +182,13 @@ inline void cn_off_diagonals(const NodeParams& q, real* lower, real* upper) {
 // at a no-flux side the mirrored ghost node gives d = 2 (u_inner - u_side), as on a cable. For a
 // planar wave (u constant along y) d_yy is exactly 0, so a sheet's row equals the cable bit for bit.
 // A Dirichlet side holds v at its value; at a corner the first Dirichlet side of left, right,
-// bottom, top wins (as dirichlet_side in model/problem.hpp).
+// bottom, top wins (model/sides.hpp). A cable is the sheet of one row (ny = 1).
 struct SheetParams {
   index_t nx = 0, ny = 0;
   real k = 0.0;  // dt
   real r = 0.0;  // D / h^2
   real a = 0.0, epsilon = 0.0, gamma = 0.0;
-  BoundaryType side[4] = {BoundaryType::no_flux, BoundaryType::no_flux, BoundaryType::no_flux,
-                          BoundaryType::no_flux};  // left (x = 0), right, bottom (y = 0), top
-  real side_value[4] = {0.0, 0.0, 0.0, 0.0};
+  Sides sides;
 };
 
 inline SheetParams sheet_params(const ModelParams& m, const BoundarySpec& bc, const Domain& d,
@@ -202,11 +201,7 @@ inline SheetParams sheet_params(const ModelParams& m, const BoundarySpec& bc, co
   q.a = m.a;
   q.epsilon = m.epsilon;
   q.gamma = m.gamma;
-  const BoundarySide* sides[4] = {&bc.left, &bc.right, &bc.bottom, &bc.top};
-  for (int s = 0; s < 4; ++s) {
-    q.side[s] = sides[s]->type;
-    q.side_value[s] = sides[s]->value;
-  }
+  q.sides = sides_of(bc);
   return q;
 }
 
@@ -240,13 +235,7 @@ FHN_HOST_DEVICE inline real sheet_diffusion(const real* u, index_t i, index_t j,
 
 // Whether a Dirichlet side holds node (i, j), and its value.
 FHN_HOST_DEVICE inline bool sheet_dirichlet(index_t i, index_t j, const SheetParams& q, real& value) {
-  const bool on[4] = {i == 0, i == q.nx - 1, j == 0, j == q.ny - 1};
-  for (int s = 0; s < 4; ++s)
-    if (on[s] && q.side[s] == BoundaryType::dirichlet) {
-      value = q.side_value[s];
-      return true;
-    }
-  return false;
+  return dirichlet_at(q.sides, i, j, q.nx, q.ny, value);
 }
 
 // Forward Euler at an interior node (0 < i < N_x - 1, 0 < j < N_y - 1), branch-free:

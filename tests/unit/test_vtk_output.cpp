@@ -219,6 +219,48 @@ TEST_CASE("the VTK series reads back exactly, and the .pvd is valid after every 
   }
 }
 
+TEST_CASE("frames with output.stride keep nodes 0, s, 2s, ... of a cable and of a sheet") {
+  TempDir dir;
+  // A cable of n = 7 nodes with stride 3: nodes 0, 3, 6.
+  const TestFrame frame(1, 0.5);
+  auto cable = fhn::make_vtk_series_writer(dir.path() / "cable", "c", fhn::Precision::float64, 3);
+  cable->write(frame.view(0));
+  const auto grid = read_vtu(dir.path() / "cable" / "frames" / "c_000000.vtu");
+  REQUIRE(grid->GetNumberOfPoints() == 3);
+  for (int k = 0; k < 3; ++k) {
+    double p[3];
+    grid->GetPoint(k, p);
+    CHECK(p[0] == frame.x[static_cast<std::size_t>(3 * k)]);
+    CHECK(grid->GetPointData()->GetArray("v")->GetComponent(k, 0) == frame.v[static_cast<std::size_t>(3 * k)]);
+  }
+  // A 5 x 4 sheet with stride 2: 3 x 2 nodes, spacing 2 dx; v = i + 10 j.
+  fhn::Domain d;
+  d.dims = 2;
+  d.nodes = {5, 4, 1};
+  d.length = {2.0, 1.5, 0.0};
+  d.dx = 0.5;
+  std::vector<double> v(20), w(20, 0.25);
+  for (int j = 0; j < 4; ++j)
+    for (int i = 0; i < 5; ++i) v[static_cast<std::size_t>(i + 5 * j)] = i + 10.0 * j;
+  fhn::FrameView view;
+  view.t = 2.0;
+  view.n = 20;
+  view.domain = &d;
+  view.v = v.data();
+  view.w = w.data();
+  auto sheet = fhn::make_vtk_series_writer(dir.path() / "sheet", "s", fhn::Precision::float64, 2);
+  sheet->write(view);
+  const auto image = read_vti(dir.path() / "sheet" / "frames" / "s_000000.vti");
+  int dims[3];
+  image->GetDimensions(dims);
+  CHECK(dims[0] == 3);
+  CHECK(dims[1] == 2);
+  CHECK(image->GetSpacing()[0] == 1.0);
+  vtkDataArray* values = image->GetPointData()->GetArray("v");
+  for (int b = 0; b < 2; ++b)
+    for (int a = 0; a < 3; ++a) CHECK(values->GetComponent(a + 3 * b, 0) == 2.0 * a + 20.0 * b);
+}
+
 TEST_CASE("the .pvd times read back exactly, and the file names follow FrameView::index") {
   TempDir dir;
   const std::vector<double> times{0.1 + 0.2, 1.0 / 3.0, 1e-20, 12345.678901234567, 2.5e300};

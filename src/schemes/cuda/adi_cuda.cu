@@ -1,7 +1,8 @@
 // Crank-Nicolson by Strang splitting on the GPU (scheme.crank_nicolson.formulation: adi), state
 // resident on the device: per step two reaction kernels (a scalar Newton iteration per node, in
 // registers), the right sides of the diffusion half-steps, and one (cable) or two (sheet)
-// batched constant-matrix tridiagonal solves. Same per-node functions (adi_point.hpp,
+// batched constant-matrix tridiagonal solves; the host reads the reaction logs once per batch
+// of steps. Same per-node functions (adi_point.hpp,
 // node_updates.hpp) and the same order of operations as AdiCpu, so GPU = CPU to rounding.
 //
 // Bytes per node and step on a sheet: reactions 2 x 32 (read and write v, w), right sides
@@ -24,6 +25,9 @@ namespace {
 // the statistics; a half-step that needs more still counts its iterations.
 constexpr int kHistory = 8;
 
+// Steps whose reaction logs are read back together (one copy, one synchronisation).
+constexpr index_t kLogSteps = 256;
+
 // What the host reads back once per step: per stage the largest |du|, |g| per iteration (as
 // the bit patterns of non-negative doubles, which order like the numbers), the most iterations
 // any node needed and whether one did not converge.
@@ -33,12 +37,6 @@ struct ReactionLog {
   unsigned int iterations[2];
   unsigned int failed[2];
 };
-
-// The Dirichlet value holding node (i, j), if any (a cable is a sheet of one row without
-// bottom and top sides).
-__device__ __forceinline__ bool held_value(index_t i, index_t j, const SheetParams& q, real& value) {
-  return sheet_dirichlet(i, j, q, value);
-}
 
 // One reaction half-step from t0 to t0 + k/2 at every node, Dirichlet nodes held before and
 // after (as AdiCpu::step: hold, react, hold). A grid of a few blocks per SM strides over the rows
@@ -60,7 +58,7 @@ __global__ void __launch_bounds__(kReactionThreads, 4)
          i += static_cast<index_t>(gridDim.x) * blockDim.x) {
       const index_t node = i + q.nx * j;
       real held = 0.0;
-      const bool is_held = held_value(i, j, q, held);
+      const bool is_held = sheet_dirichlet(i, j, q, held);
       const real v0 = is_held ? held : v[node];
       const real i0 = st.count > 0 ? stimulus_current(st, i, j, t0, 1.0, 0.0) : 0.0;
       const real i1 = st.count > 0 ? stimulus_current(st, i, j, t0 + rp.h, 1.0, 0.0) : 0.0;
@@ -144,7 +142,7 @@ __global__ void adi_rhs_kernel(const real* __restrict__ in, real* __restrict__ o
   if (i >= q.nx) return;
   const index_t node = i + q.nx * j;
   real held = 0.0;
-  if (held_value(i, j, q, held)) {
+  if (sheet_dirichlet(i, j, q, held)) {
     out[node] = held;
     return;
   }
@@ -154,15 +152,6 @@ __global__ void adi_rhs_kernel(const real* __restrict__ in, real* __restrict__ o
   out[node] = adi_rhs(__ldg(in + node), axis_difference(below, __ldg(in + node), above, k == 0, k == m - 1), r);
 }
 
-// A cable as the sheet parameters the kernels read: one row, its ends the left and right sides.
-SheetParams line_params(const Problem& p) {
-  Domain d = p.domain;
-  if (d.dims == 1) d.nodes[1] = 1;
-  SheetParams q = sheet_params(p.model, p.boundary, d, p.dt);
-  if (p.domain.dims == 1) q.side[2] = q.side[3] = BoundaryType::no_flux;  // no bottom, no top
-  return q;
-}
-
 class AdiCuda final : public DeviceScheme {
  public:
   AdiCuda(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log)
@@ -170,9 +159,9 @@ class AdiCuda final : public DeviceScheme {
         spec_(spec),
         log_(log),
         setup_(adi_setup(problem, spec)),
-        params_(line_params(problem)),
+        params_(sheet_params(problem.model, problem.boundary, problem.domain, problem.dt)),
         rhs_(problem.nodes, "ADI right side"),
-        log_device_(1, "reaction Newton log"),
+        log_device_(kLogSteps, "reaction Newton log"),
         solvers_(adi_solvers(setup_, problem.domain, spec.tridiagonal, MemorySpace::device)) {
     // Enough blocks for about 8 per SM; each strides over the rows.
     int device = 0, sms = 1;
@@ -180,7 +169,7 @@ class AdiCuda final : public DeviceScheme {
     FHN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     const index_t row_blocks = std::min<index_t>(64, (params_.nx + kBlock - 1) / kBlock);
     reaction_rows_ = std::max<index_t>(1, 8 * sms / row_blocks);
-    FHN_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_log_), sizeof(ReactionLog)));
+    FHN_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_log_), kLogSteps * sizeof(ReactionLog)));
   }
   ~AdiCuda() override { cudaFreeHost(host_log_); }
   AdiCuda(const AdiCuda&) = delete;
@@ -191,25 +180,38 @@ class AdiCuda final : public DeviceScheme {
            (problem_.domain.dims >= 2 ? "by Peaceman-Rachford ADI" : "by Crank-Nicolson") +
            " (cuda, " + device_name_ + ", " + std::string(solvers_.rows->name()) + ")";
   }
+  // The steps are enqueued back to back, each writing its reaction log to its own entry; the
+  // host reads the logs once per kLogSteps steps (one copy, one synchronisation) and then records
+  // them in order. A Newton failure is reported with its step, after the batch it belongs to.
   void advance(index_t steps) override {
-    for (index_t s = 0; s < steps; ++s) step();
+    while (steps > 0) {
+      const index_t batch = std::min<index_t>(steps, kLogSteps);
+      const index_t first = step_;
+      FHN_CUDA_CHECK(cudaMemsetAsync(log_device_.data(), 0, static_cast<std::size_t>(batch) * sizeof(ReactionLog)));
+      for (index_t s = 0; s < batch; ++s) step(log_device_.data() + s);
+      FHN_CUDA_CHECK(cudaMemcpyAsync(host_log_, log_device_.data(),
+                                     static_cast<std::size_t>(batch) * sizeof(ReactionLog),
+                                     cudaMemcpyDeviceToHost));
+      FHN_CUDA_CHECK(cudaStreamSynchronize(0));
+      for (index_t s = 0; s < batch; ++s) record_newton(first + s, host_log_[s]);
+      steps -= batch;
+    }
   }
   const NewtonStats* newton_stats() const override { return &stats_; }
 
  private:
-  // One step (adi_point.hpp), then one copy of the reaction log and one synchronisation.
-  void step() {
+  // Enqueues one step (adi_point.hpp); its reaction kernels write `log`.
+  void step(ReactionLog* log) {
     const real k = problem_.dt;
     const real t = static_cast<real>(step_) * k;
     const Domain& d = problem_.domain;
     const StimulusTable table = stimuli_.view();
-    FHN_CUDA_CHECK(cudaMemsetAsync(log_device_.data(), 0, sizeof(ReactionLog)));
     // Rows of the sheet along blockIdx.y (a cable is one row).
     const auto row_blocks = static_cast<unsigned>((params_.nx + kBlock - 1) / kBlock);
     auto react = [&](real t0, int stage) {
       const dim3 grid(std::min(row_blocks, 64u), static_cast<unsigned>(std::min<index_t>(params_.ny, reaction_rows_)));
       reaction_kernel<<<grid, kReactionThreads>>>(fields_.v(), fields_.w(), params_, setup_.reaction,
-                                                  table, t0, stage, log_device_.data());
+                                                  table, t0, stage, log);
       FHN_CUDA_CHECK_LAUNCH();
     };
     auto rhs = [&](const real* in, real* out, int axis) {
@@ -232,28 +234,24 @@ class AdiCuda final : public DeviceScheme {
     }
     // 3. Reaction from t + k/2 to t + k (its kernel holds the Dirichlet nodes first).
     react(t + 0.5 * k, 1);
-    FHN_CUDA_CHECK(cudaMemcpyAsync(host_log_, log_device_.data(), sizeof(ReactionLog),
-                                   cudaMemcpyDeviceToHost));
-    FHN_CUDA_CHECK(cudaStreamSynchronize(0));
-    record_newton(t);
     ++step_;
   }
 
-  // The statistics and newton.csv rows of both half-steps from the log just read.
-  void record_newton(real t) {
+  // The statistics and newton.csv rows of both half-steps of step `step` from its log.
+  void record_newton(index_t step, const ReactionLog& entry) {
+    const real t = static_cast<real>(step) * problem_.dt;
     for (int stage = 0; stage < 2; ++stage) {
-      const int iterations = static_cast<int>(host_log_->iterations[stage]);
+      const int iterations = static_cast<int>(entry.iterations[stage]);
       std::vector<real> du, g;
       for (int k = 0; k < std::min(iterations, kHistory); ++k) {
         real x = 0.0, y = 0.0;
-        std::memcpy(&x, &host_log_->du[stage][k], sizeof x);
-        std::memcpy(&y, &host_log_->g[stage][k], sizeof y);
+        std::memcpy(&x, &entry.du[stage][k], sizeof x);
+        std::memcpy(&y, &entry.g[stage][k], sizeof y);
         du.push_back(x);
         g.push_back(y);
-        if (log_) log_->record({step_, k + 1, x, y, stage});
+        if (log_) log_->record({step, k + 1, x, y, stage});
       }
-      if (host_log_->failed[stage] != 0)
-        throw newton_failure(step_, t, problem_.dt, spec_.newton, du, g);
+      if (entry.failed[stage] != 0) throw newton_failure(step, t, problem_.dt, spec_.newton, du, g);
       stats_.add_step(du);
     }
   }
@@ -265,7 +263,7 @@ class AdiCuda final : public DeviceScheme {
   DeviceBuffer<real> rhs_;
   DeviceBuffer<ReactionLog> log_device_;
   AdiSolvers solvers_;
-  ReactionLog* host_log_ = nullptr;
+  ReactionLog* host_log_ = nullptr;  // pinned, kLogSteps entries
   NewtonStats stats_;
   index_t reaction_rows_ = 1;  // blocks of the reaction grid along y
 };

@@ -306,20 +306,27 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 
 void check_arguments(const real* v, const real* w, const real* v_next, const real* w_next,
                      const NodeParams& q, const StimulusTable& stimuli) {
-  FHN_VERIFY(q.n >= 3, InternalError,
-             "explicit kernels need at least 3 nodes, got " + std::to_string(q.n));
-  for (const real* p : {v, w, static_cast<const real*>(v_next), static_cast<const real*>(w_next)})
-    FHN_VERIFY(p != nullptr && reinterpret_cast<std::uintptr_t>(p) % 16 == 0, InternalError,
-               "explicit kernels need 16-byte aligned device arrays");
-  auto disjoint = [&](const real* a, const real* b) { return a + q.n <= b || b + q.n <= a; };
-  FHN_VERIFY(disjoint(v, v_next) && disjoint(v, w_next) && disjoint(w, v_next) &&
-                 disjoint(w, w_next) && disjoint(v_next, w_next),
-             InternalError, "explicit kernels write out of place: outputs overlap an array");
-  FHN_VERIFY(stimuli.count == 0 || stimuli.table != nullptr, InternalError,
-             "explicit kernels: stimulus table missing");
+  verify_explicit_arrays("explicit kernels", v, w, v_next, w_next, q.n, 3, stimuli);
 }
 
 }  // namespace
+
+void verify_explicit_arrays(const char* kernels, const real* v, const real* w, const real* v_next,
+                            const real* w_next, index_t n, index_t least,
+                            const StimulusTable& stimuli) {
+  const std::string name = kernels;
+  FHN_VERIFY(n >= least, InternalError,
+             name + " need at least " + std::to_string(least) + " nodes, got " + std::to_string(n));
+  for (const real* p : {v, w, v_next, w_next})
+    FHN_VERIFY(p != nullptr && reinterpret_cast<std::uintptr_t>(p) % 16 == 0, InternalError,
+               name + " need 16-byte aligned device arrays");
+  auto disjoint = [&](const real* a, const real* b) { return a + n <= b || b + n <= a; };
+  FHN_VERIFY(disjoint(v, v_next) && disjoint(v, w_next) && disjoint(w, v_next) &&
+                 disjoint(w, w_next) && disjoint(v_next, w_next),
+             InternalError, name + " write out of place: outputs overlap an array");
+  FHN_VERIFY(stimuli.count == 0 || stimuli.table != nullptr, InternalError,
+             name + ": stimulus table missing");
+}
 
 void launch_explicit_step(const real* v, const real* w, real* v_next, real* w_next,
                           const NodeParams& q, const StimulusTable& stimuli, index_t step) {

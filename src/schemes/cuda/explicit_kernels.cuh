@@ -24,6 +24,14 @@ namespace fhn::cuda {
 // arithmetic and the overlap of load, compute and store phases, not by memory.
 constexpr int kStepsPerPass = 16;
 
+// The arguments every explicit kernel launcher checks (InternalError naming `kernels`
+// otherwise): n >= `least` nodes; v, w, v_next, w_next device arrays of n values, 16-byte
+// aligned, the outputs overlapping neither the inputs nor each other; a table where there are
+// stimuli.
+void verify_explicit_arrays(const char* kernels, const real* v, const real* w, const real* v_next,
+                            const real* w_next, index_t n, index_t least,
+                            const StimulusTable& stimuli);
+
 // One forward Euler step from t = step*dt: (v,w) -> (v_next,w_next); default stream, no sync.
 void launch_explicit_step(const real* v, const real* w, real* v_next, real* w_next,
                           const NodeParams& q, const StimulusTable& stimuli, index_t step);

@@ -54,6 +54,8 @@
 // stimulus variant, one block per SM): the scheme launches it only for passes in which one is on.
 #include "schemes/cuda/explicit_sheet_kernels.cuh"
 
+#include "schemes/cuda/explicit_kernels.cuh"
+
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -271,16 +273,7 @@ void check_arguments(const real* v, const real* w, const real* v_next, const rea
   FHN_VERIFY(q.nx >= 3 && q.ny >= 3, InternalError,
              "sheet kernels need at least 3 x 3 nodes, got " + std::to_string(q.nx) + " x " +
                  std::to_string(q.ny));
-  for (const real* p : {v, w, static_cast<const real*>(v_next), static_cast<const real*>(w_next)})
-    FHN_VERIFY(p != nullptr && reinterpret_cast<std::uintptr_t>(p) % 16 == 0, InternalError,
-               "sheet kernels need 16-byte aligned device arrays");
-  const index_t n = q.nx * q.ny;
-  auto disjoint = [&](const real* a, const real* b) { return a + n <= b || b + n <= a; };
-  FHN_VERIFY(disjoint(v, v_next) && disjoint(v, w_next) && disjoint(w, v_next) &&
-                 disjoint(w, w_next) && disjoint(v_next, w_next),
-             InternalError, "sheet kernels write out of place: outputs overlap an array");
-  FHN_VERIFY(stimuli.count == 0 || stimuli.table != nullptr, InternalError,
-             "sheet kernels: stimulus table missing");
+  verify_explicit_arrays("sheet kernels", v, w, v_next, w_next, q.nx * q.ny, 9, stimuli);
 }
 
 }  // namespace
