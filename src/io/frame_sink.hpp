@@ -36,8 +36,10 @@ class FrameSink {
   // A sink that accumulates over the frames (activation times, tip paths) adds what it needs
   // to continue exactly to a checkpoint (arrays named "<sink>.<what>") and takes it back on a
   // restart; the frame at the checkpoint's step, if any, was written before the checkpoint.
+  // restore() returns false when the checkpoint holds nothing of this sink (it was switched on
+  // at the restart): the sink then starts afresh.
   virtual void save(SchemeState&) const {}
-  virtual void restore(const SchemeState&) {}
+  virtual bool restore(const SchemeState&) { return true; }
 };
 
 }  // namespace fhn

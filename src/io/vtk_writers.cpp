@@ -326,7 +326,7 @@ class ActivationWriter final : public FrameSink {
   }
 
   void save(SchemeState& state) const override { map_.save(state, "activation."); }
-  void restore(const SchemeState& state) override { map_.restore(state, "activation."); }
+  bool restore(const SchemeState& state) override { return map_.restore(state, "activation."); }
 
  private:
   std::filesystem::path file_;

@@ -383,13 +383,10 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   // A sink switched on at the restart (output.* may change) finds nothing of its own in the
   // checkpoint: it starts afresh from the restart on, and run.log says so.
   if (restart)
-    for (FrameSink* sink : sinks) {
-      try {
-        sink->restore(checkpoint.state);
-      } catch (const IoError& e) {
-        log.line(std::string("restart: ") + e.what() + "; that output covers only the time after the restart");
-      }
-    }
+    for (FrameSink* sink : sinks)
+      if (!sink->restore(checkpoint.state))
+        log.line("restart: the checkpoint holds no state of an output switched on at the restart "
+                 "(activation.vti or tips.csv); it covers only the time after the restart");
 
   // 5. The time loop, with checkpoints and SIGINT/SIGTERM turned into a clean stop; whatever
   // happens, the writers close their files and summary.json says how the run ended.

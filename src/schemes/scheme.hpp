@@ -34,6 +34,11 @@ struct SchemeState {
   }
   // The array called `name` with `size` entries; throws IoError naming what is missing.
   const std::vector<real>& get(const std::string& name, std::size_t size) const;
+  bool has(const std::string& name) const {
+    for (const auto& entry : arrays)
+      if (entry.first == name) return true;
+    return false;
+  }
 };
 
 class Scheme {

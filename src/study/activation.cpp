@@ -75,7 +75,8 @@ void ActivationMap::save(SchemeState& state, const std::string& prefix) const {
   state.add(prefix + "previous_t", {frames_ > 0 ? previous_t_ : kNaN});
 }
 
-void ActivationMap::restore(const SchemeState& state, const std::string& prefix) {
+bool ActivationMap::restore(const SchemeState& state, const std::string& prefix) {
+  if (!state.has(prefix + "first")) return false;
   const std::size_t n = first_.size();
   first_ = state.get(prefix + "first", n);
   last_ = state.get(prefix + "last", keep_last_ ? n : 0);
@@ -83,6 +84,7 @@ void ActivationMap::restore(const SchemeState& state, const std::string& prefix)
   frames_ = std::isnan(t) ? 0 : 1;
   previous_t_ = std::isnan(t) ? 0.0 : t;
   previous_v_ = state.get(prefix + "previous_v", frames_ > 0 ? n : 0);
+  return true;
 }
 
 }  // namespace fhn

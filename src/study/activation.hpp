@@ -36,7 +36,8 @@ class ActivationMap {
   // The state to continue exactly after a restart: arrays "<prefix>first", "<prefix>last",
   // "<prefix>previous_v", "<prefix>previous_t" (one value: t, or NaN before the first frame).
   void save(SchemeState& state, const std::string& prefix) const;
-  void restore(const SchemeState& state, const std::string& prefix);
+  // False (and nothing restored) when the state holds no arrays of this prefix.
+  bool restore(const SchemeState& state, const std::string& prefix);
 
  private:
   Domain domain_;

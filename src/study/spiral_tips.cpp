@@ -245,7 +245,8 @@ void TipTracker::save(SchemeState& state) const {
   state.add("tips.y", path_y_);
 }
 
-void TipTracker::restore(const SchemeState& state) {
+bool TipTracker::restore(const SchemeState& state) {
+  if (!state.has("tips.state")) return false;
   const std::vector<real>& counts = state.get("tips.state", 5);
   frames_ = static_cast<index_t>(counts[0]);
   last_t_ = counts[1];
@@ -255,6 +256,7 @@ void TipTracker::restore(const SchemeState& state) {
   path_t_ = state.get("tips.t", length);
   path_x_ = state.get("tips.x", length);
   path_y_ = state.get("tips.y", length);
+  return true;
 }
 
 void TipTracker::add_summary(JsonObject& summary) const {

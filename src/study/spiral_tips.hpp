@@ -74,7 +74,7 @@ class TipTracker final : public FrameSink {
   // Arrays "tips.state" (frames seen, last t, tips in the last frame, frames with tips, path
   // length) and "tips.t", "tips.x", "tips.y" (the principal tip's path).
   void save(SchemeState& state) const override;
-  void restore(const SchemeState& state) override;
+  bool restore(const SchemeState& state) override;
 
   Rotation rotation() const { return measure_rotation(path_t_, path_x_, path_y_); }
   std::optional<real> period() const { return rotation().period; }
