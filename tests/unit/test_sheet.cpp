@@ -406,3 +406,22 @@ TEST_CASE("a sheet run that blows up names the node by x, y and i, j and keeps i
   CHECK(contains(fhn::test::read_text(dir / "out" / "summary.json"), "\"status\": \"numerical_failure\""));
   if (fhn::vtk_compiled()) CHECK(contains(fhn::test::read_text(dir / "out" / "blowup.pvd"), "timestep=\"1\""));
 }
+
+TEST_CASE("an output switched on at a restart starts afresh, and run.log says so") {
+  const std::string config =
+      "name: late\n"
+      "domain: {length: [6, 4], dx: 0.5}\n"
+      "time: {end: 4, dt: 0.05}\n"
+      "output: {every: 1, probes: [], checkpoint_every: 2, tips: {enabled: false}}\n";
+  fhn::test::TempDir dir;
+  fhn::RunOptions options;
+  options.output_dir = dir / "out";
+  options.quiet = true;
+  fhn::run_simulation(config_from(config, without_vtk_if_absent({"time.end=3"})), options);
+  options.restart = fhn::checkpoint_path(dir / "out", "late", 40);
+  REQUIRE(fs::exists(options.restart));
+  fhn::run_simulation(config_from(config, without_vtk_if_absent({"output.tips.enabled=true"})), options);
+  CHECK(contains(fhn::test::read_text(dir / "out" / "run.log"),
+                 "restart: the checkpoint holds no state of an output switched on at the restart"));
+  CHECK(fs::exists(dir / "out" / "tips.csv"));
+}
