@@ -4,7 +4,6 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "core/format.hpp"
 #include "solvers/cpu/batched_thomas.hpp"
 #include "solvers/device_solvers.hpp"
 
@@ -21,17 +20,10 @@ SharedFactors factor_shared_matrix(const real* lower, const real* diag, const re
     const real u = k + 1 < n ? upper[k] : 0.0;
     const real d = diag[k];
     if (std::abs(d) < std::abs(l) + std::abs(u))
-      throw NumericalError(std::string(solver) +
-                           ": the batch's matrix is not diagonally dominant at row " +
-                           std::to_string(k) + ": |diag| = " + format_exact(std::abs(d)) +
-                           " < |lower| + |upper| = " + format_exact(std::abs(l) + std::abs(u)) +
-                           "; elimination without pivoting may be unstable (for "
-                           "Crank-Nicolson: reduce time.dt)");
+      throw NumericalError(not_dominant_message(solver, "the batch's matrix", k, l, d, u));
     const real m = d - (k > 0 ? l * f.c_prime[k - 1] : 0.0);
     if (std::abs(m) <= 1e-14 * std::abs(d))
-      throw NumericalError(std::string(solver) + ": the pivot vanishes at row " +
-                           std::to_string(k) +
-                           " of the batch's matrix (the matrix is singular or nearly so)");
+      throw NumericalError(vanishing_pivot_message(solver, "the batch's matrix", k));
     f.lower[k] = l;
     f.inverse_pivot[k] = 1.0 / m;
     f.c_prime[k] = u / m;

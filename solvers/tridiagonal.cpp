@@ -1,9 +1,26 @@
 #include "solvers/tridiagonal.hpp"
 
+#include <cmath>
+
+#include "core/format.hpp"
+
 #include "solvers/cpu/thomas.hpp"
 #include "solvers/device_solvers.hpp"
 
 namespace fhn::solvers {
+
+std::string not_dominant_message(std::string_view solver, const std::string& what, index_t row,
+                                 real lower, real diag, real upper) {
+  return std::string(solver) + ": " + what + " is not diagonally dominant at row " +
+         std::to_string(row) + ": |diag| = " + format_exact(std::abs(diag)) +
+         " < |lower| + |upper| = " + format_exact(std::abs(lower) + std::abs(upper)) +
+         "; elimination without pivoting may be unstable (for Crank-Nicolson: reduce time.dt)";
+}
+
+std::string vanishing_pivot_message(std::string_view solver, const std::string& what, index_t row) {
+  return std::string(solver) + ": the pivot vanishes at row " + std::to_string(row) + " of " +
+         what + " (the matrix is singular or nearly so)";
+}
 
 std::unique_ptr<TridiagonalSolver> make_tridiagonal_solver(TridiagonalBackend backend,
                                                            index_t n_max) {

@@ -9,6 +9,7 @@
 // lower[0] and upper[n-1] lie outside the matrix and must be zero: cuSPARSE's gtsv2 reads
 // them (its documentation requires the zeros); Thomas and cyclic reduction never read them.
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include "core/types.hpp"
@@ -48,6 +49,14 @@ constexpr std::string_view backend_name(TridiagonalBackend backend) {
   }
   return "?";
 }
+
+// The two refusals of elimination without pivoting, worded once for every solver that checks
+// them; `what` names the matrix ("the matrix", "system 3", "the batch's matrix"):
+// "<solver>: <what> is not diagonally dominant at row <row>: |diag| = ... < |lower| + |upper| = ...",
+// "<solver>: the pivot vanishes at row <row> of <what> (the matrix is singular or nearly so)".
+std::string not_dominant_message(std::string_view solver, const std::string& what, index_t row,
+                                 real lower, real diag, real upper);
+std::string vanishing_pivot_message(std::string_view solver, const std::string& what, index_t row);
 
 // Backends that take device pointers (partitioned, cyclic_reduction, cusparse, cusparse_pivot).
 constexpr bool runs_on_device(TridiagonalBackend backend) {

@@ -7,7 +7,6 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "core/format.hpp"
 
 namespace fhn::solvers {
 
@@ -21,18 +20,6 @@ constexpr index_t kChains = 8;
 // A pivot this small relative to its diagonal means the matrix is singular or nearly so (as in
 // ThomasSolver; weak dominance can still leave a zero pivot).
 constexpr real kPivotFloor = 1e-14;
-
-std::string not_dominant_text(const std::string& where, index_t row, real l, real d, real u) {
-  return "thomas: " + where + " is not diagonally dominant at row " + std::to_string(row) +
-         ": |diag| = " + format_exact(std::abs(d)) + " < |lower| + |upper| = " +
-         format_exact(std::abs(l) + std::abs(u)) +
-         "; elimination without pivoting may be unstable (for Crank-Nicolson: reduce time.dt)";
-}
-
-std::string zero_pivot_text(const std::string& where, index_t row) {
-  return "thomas: the pivot vanishes at row " + std::to_string(row) + " of " + where +
-         " (the matrix is singular or nearly so)";
-}
 
 // Throws InternalError for a layout the solvers cannot take: sizes, and the two layouts whose
 // systems would overlap (interleaved systems closer than `count` apart, contiguous ones closer
@@ -142,10 +129,10 @@ Failure per_system_sweeps(index_t first, index_t g, index_t system_stride, index
       const real uk = has_upper ? u[i] : 0.0;
       const std::string where = "system " + std::to_string(first + s);
       if (std::abs(d[i]) < std::abs(lk) + std::abs(uk))
-        return Failure{first + s, not_dominant_text(where, k, lk, d[i], uk)};
+        return Failure{first + s, not_dominant_message("thomas", where, k, lk, d[i], uk)};
       const real m = d[i] - (k > 0 ? lk * cp[(k - 1) * g + s] : 0.0);
       if (std::abs(m) <= kPivotFloor * std::abs(d[i]))
-        return Failure{first + s, zero_pivot_text(where, k)};
+        return Failure{first + s, vanishing_pivot_message("thomas", where, k)};
     }
     return Failure{};
   };

@@ -4,7 +4,6 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "core/format.hpp"
 
 namespace fhn::solvers {
 
@@ -12,11 +11,7 @@ ThomasSolver::ThomasSolver(index_t n_max) : c_prime_(static_cast<std::size_t>(st
 
 namespace {
 [[noreturn]] void not_dominant(index_t i, real l, real d, real u) {
-  throw NumericalError("thomas: the matrix is not diagonally dominant at row " + std::to_string(i) +
-                       ": |diag| = " + format_exact(std::abs(d)) + " < |lower| + |upper| = " +
-                       format_exact(std::abs(l) + std::abs(u)) +
-                       "; elimination without pivoting may be unstable (for Crank-Nicolson: "
-                       "reduce time.dt)");
+  throw NumericalError(not_dominant_message("thomas", "the matrix", i, l, d, u));
 }
 }  // namespace
 
@@ -45,8 +40,7 @@ void ThomasSolver::solve(const TridiagonalSystem& a, real* r) {
     const real m = d[i] - l[i] * c[i - 1];
     // Weak dominance can still leave a zero pivot (e.g. rows (1, -1) all the way down).
     if (std::abs(m) <= 1e-14 * std::abs(d[i]))
-      throw NumericalError("thomas: the pivot vanishes at row " + std::to_string(i) +
-                           " (the matrix is singular or nearly so)");
+      throw NumericalError(vanishing_pivot_message("thomas", "the matrix", i));
     c[i] = ui / m;
     r[i] = (r[i] - l[i] * r[i - 1]) / m;
   }
