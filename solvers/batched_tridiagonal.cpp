@@ -9,6 +9,13 @@
 
 namespace fhn::solvers {
 
+void BatchLayout::verify(std::string_view solver) const {
+  FHN_VERIFY(n >= 1 && count >= 0 && element_stride >= 1 && system_stride >= 1, InternalError,
+             std::string(solver) + ": batch layout with n = " + std::to_string(n) + ", count = " +
+                 std::to_string(count) + ", strides " + std::to_string(element_stride) + " and " +
+                 std::to_string(system_stride));
+}
+
 SharedFactors factor_shared_matrix(const real* lower, const real* diag, const real* upper,
                                    index_t n, std::string_view solver) {
   FHN_VERIFY(n >= 1, InternalError,

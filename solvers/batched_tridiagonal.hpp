@@ -36,6 +36,10 @@ struct BatchLayout {
   static BatchLayout rows(index_t nx, index_t ny) { return {nx, ny, 1, nx}; }
   static BatchLayout columns(index_t nx, index_t ny) { return {ny, nx, nx, 1}; }
   index_t at(index_t system, index_t k) const { return system * system_stride + k * element_stride; }
+  // Entries from the first system's first to the last system's last: an array's length.
+  index_t span() const { return count == 0 ? 0 : at(count - 1, n - 1) + 1; }
+  // Throws InternalError naming `solver` unless n >= 1, count >= 0 and both strides >= 1.
+  void verify(std::string_view solver) const;
 };
 
 class BatchedTridiagonalSolver {

@@ -25,11 +25,7 @@ constexpr real kPivotFloor = 1e-14;
 // systems would overlap (interleaved systems closer than `count` apart, contiguous ones closer
 // than n apart).
 void check_layout(const BatchLayout& b, index_t n_expected) {
-  FHN_VERIFY(b.n >= 1 && b.count >= 0 && b.element_stride >= 1 && b.system_stride >= 1,
-             InternalError,
-             "batched thomas: layout with n = " + std::to_string(b.n) + ", count = " +
-                 std::to_string(b.count) + ", strides " + std::to_string(b.element_stride) +
-                 " and " + std::to_string(b.system_stride));
+  b.verify("batched thomas");
   FHN_VERIFY(n_expected < 0 || b.n == n_expected, InternalError,
              "batched thomas: systems of size " + std::to_string(b.n) +
                  " for a matrix set with n = " + std::to_string(n_expected));

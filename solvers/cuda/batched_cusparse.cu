@@ -62,25 +62,16 @@ bool interleaved(const BatchLayout& l) {
   return l.system_stride == 1 && l.element_stride == l.count;
 }
 
-// Entries an array of the layout spans.
-index_t span_of(const BatchLayout& l) {
-  return (l.count - 1) * l.system_stride + (l.n - 1) * l.element_stride + 1;
-}
-
 void check_layout(const BatchLayout& l) {
-  FHN_VERIFY(l.n >= 1 && l.count >= 0 && l.element_stride >= 1 && l.system_stride >= 1,
-             InternalError,
-             "cusparse: batch layout with n = " + std::to_string(l.n) + ", count = " +
-                 std::to_string(l.count) + ", strides " + std::to_string(l.element_stride) +
-                 " and " + std::to_string(l.system_stride));
+  l.verify("cusparse");
   FHN_VERIFY(l.count == 0 || l.n < kMinCusparseSize || contiguous(l) || interleaved(l),
              InternalError,
              "cusparse: a batch must be contiguous (element stride 1) or interleaved (system "
              "stride 1, element stride = count); this one has element stride " +
                  std::to_string(l.element_stride) + ", system stride " +
                  std::to_string(l.system_stride) + ", count " + std::to_string(l.count));
-  FHN_VERIFY(l.count == 0 || span_of(l) <= INT_MAX, DeviceError,
-             "cusparse: a batch spanning " + std::to_string(l.count == 0 ? 0 : span_of(l)) +
+  FHN_VERIFY(l.count == 0 || l.span() <= INT_MAX, DeviceError,
+             "cusparse: a batch spanning " + std::to_string(l.span()) +
                  " entries exceeds cuSPARSE's 32-bit sizes; use tridiagonal: partitioned");
 }
 
@@ -129,7 +120,7 @@ void BatchedCusparseSolver::solve(const BatchLayout& layout, real* r) {
     FHN_CUDA_CHECK_LAUNCH();
     return;
   }
-  const index_t span = span_of(layout);
+  const index_t span = layout.span();
   const BatchLayout& had = replicated_for_;
   if (had.n != layout.n || had.count != layout.count ||
       had.element_stride != layout.element_stride || had.system_stride != layout.system_stride) {

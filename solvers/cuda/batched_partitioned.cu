@@ -423,14 +423,6 @@ __global__ void __launch_bounds__(kSystemWarps* kLanes)
   write_back<kSystemChunk>(b, t, tile.d, rhs);
 }
 
-void check_layout(const BatchLayout& l) {
-  FHN_VERIFY(l.n >= 1 && l.count >= 0 && l.element_stride >= 1 && l.system_stride >= 1,
-             InternalError,
-             "partitioned: batch layout with n = " + std::to_string(l.n) + ", count = " +
-                 std::to_string(l.count) + ", strides " + std::to_string(l.element_stride) +
-                 " and " + std::to_string(l.system_stride));
-}
-
 }  // namespace
 
 // The shared matrix's factors, padded to whole chunks (padding rows: mu = alpha = gamma = 0, so
@@ -481,7 +473,7 @@ real* BatchedPartitionedSolver::interface_workspace(index_t count) {
 
 void BatchedPartitionedSolver::solve(const BatchLayout& layout, real* r) {
   FHN_VERIFY(n_ > 0, InternalError, "partitioned: batched solve() before set_matrix()");
-  check_layout(layout);
+  layout.verify("partitioned");
   FHN_VERIFY(layout.n == n_, InternalError,
              "partitioned: systems of size " + std::to_string(layout.n) +
                  " for a matrix set with n = " + std::to_string(n_));
@@ -506,7 +498,7 @@ void BatchedPartitionedSolver::solve(const BatchLayout& layout, real* r) {
 
 void BatchedPartitionedSolver::solve(const BatchLayout& layout, const real* lower,
                                      const real* diag, const real* upper, real* r) {
-  check_layout(layout);
+  layout.verify("partitioned");
   if (layout.count == 0) return;
   const Batch b = batch_for(layout, kSystemChunk);
   const index_t rows = 2 * b.chunks;

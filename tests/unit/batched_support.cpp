@@ -8,14 +8,10 @@
 
 namespace fhn::test {
 
-index_t span(const solvers::BatchLayout& b) {
-  return (b.count - 1) * b.system_stride + (b.n - 1) * b.element_stride + 1;
-}
-
 HostBatch make_batch(index_t n, index_t count, bool columns, index_t gap, std::mt19937_64& rng) {
   HostBatch h;
   h.layout = columns ? solvers::BatchLayout{n, count, count + gap, 1} : solvers::BatchLayout{n, count, 1, n + gap};
-  const auto size = static_cast<std::size_t>(span(h.layout));
+  const auto size = static_cast<std::size_t>(h.layout.span());
   for (auto* v : {&h.lower, &h.diag, &h.upper, &h.rhs}) v->assign(size, kGap);
   h.matrix = random_dominant_system(n, rng);
   for (index_t s = 0; s < count; ++s) {

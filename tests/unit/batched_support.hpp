@@ -23,9 +23,6 @@ struct HostBatch {
   std::vector<real> lower, diag, upper, rhs;  // per-system coefficients and right sides
 };
 
-// Entries from the first system's first to the last system's last: the array length.
-index_t span(const solvers::BatchLayout& b);
-
 // `count` random strictly diagonally dominant systems of size n (random_dominant_system), and a
 // shared matrix of the same kind.
 HostBatch make_batch(index_t n, index_t count, bool columns, index_t gap, std::mt19937_64& rng);
