@@ -1,0 +1,61 @@
+#pragma once
+// The members of a parameter sweep advanced in lockstep: cables on the same grid, with the same
+// dt and scheme, each with its own parameters (model, boundary values, initial state, stimuli).
+// `fhn sweep` (src/sweep/) sees only this interface; the CPU backend keeps one Scheme per
+// member and spreads them over the cores (host_member_batch.hpp), the CUDA backend advances
+// all members in one set of kernels over a (members x nodes) array (schemes/cuda/).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/problem.hpp"
+#include "schemes/scheme.hpp"
+
+namespace fhn {
+
+// Why a member stopped: its state stopped being finite, or Newton did not converge.
+struct MemberFailure {
+  index_t member = 0;
+  index_t step = 0;    // the member is frozen at this step (its last good state, where known)
+  std::string reason;  // as fhn run would report it
+};
+
+class MemberBatch {
+ public:
+  virtual ~MemberBatch() = default;
+  virtual std::string name() const = 0;
+  virtual index_t members() const = 0;
+  virtual index_t node_count() const = 0;  // per member
+  // Steps taken so far by the batch (a frozen member stays at the step it failed).
+  virtual index_t steps_done() const = 0;
+  // Advances every member that has not failed by `steps`. A member whose step fails (Newton
+  // does not converge) is frozen at its last accepted state and reported by take_failures(); the
+  // others go on. May return before the work is done (a device queues it); synchronize() waits.
+  virtual void advance(index_t steps) = 0;
+  virtual void synchronize() const {}
+  // v at `nodes` (indices into a member's nodes) of every member, member-major:
+  // out[m * nodes.size() + p] = v_m[nodes[p]]. Frozen members give their frozen state.
+  virtual void sample(const std::vector<index_t>& nodes, std::vector<real>& out) = 0;
+  // Looks for members whose v or w stopped being finite, freezes and reports them (through
+  // take_failures()).
+  virtual void check_finite() = 0;
+  // Failures found since the last call, in member order.
+  virtual std::vector<MemberFailure> take_failures() = 0;
+  // A host copy of one member's state.
+  virtual void snapshot(index_t member, Snapshot& out) const = 0;
+  // Newton statistics of one member (implicit schemes); nullptr for explicit ones.
+  virtual const NewtonStats* newton_stats(index_t member) const = 0;
+};
+
+// The batch for members that share grid, dt and scheme (Config::scheme decides the backend;
+// `configs[m]` and `problems[m]` describe member m). `threads`: CPU worker threads (0: all
+// cores). Throws ConfigError for a scheme the backend cannot batch, DeviceError without CUDA.
+std::unique_ptr<MemberBatch> make_member_batch(const std::vector<Config>& configs,
+                                               const std::vector<Problem>& problems,
+                                               int threads = 0);
+
+// Device memory one member takes in the CUDA batch (state and work arrays, nodes x bytes per
+// node), for splitting a sweep into batches that fit.
+std::size_t cuda_member_bytes(const Config& config);
+
+}  // namespace fhn
