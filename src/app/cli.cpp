@@ -19,6 +19,7 @@
 #include "io/vtk_writers.hpp"
 #include "run/run.hpp"
 #include "study/study.hpp"
+#include "sweep/sweep.hpp"
 
 namespace fhn {
 namespace {
@@ -114,6 +115,23 @@ int cli_main(int argc, const char* const* argv, std::ostream& out, std::ostream&
   converge->add_option("study", study_path, "study YAML file")->required();
   converge->add_option("--output", output_dir, "output folder (default: output/<study name>)");
 
+  std::string sweep_path;
+  SweepOptions sweep_options;
+  CLI::App* sweep = app.add_subcommand(
+      "sweep", "run the members of a parameter sweep together, one row each in sweep.csv (see "
+               "configs/sweeps/README.md)");
+  sweep->add_option("sweep", sweep_path, "sweep YAML file")->required();
+  sweep->add_option("--set", overrides, "override a key of every member's config (repeatable)")
+      ->take_all();
+  sweep->add_option("--output", output_dir, "output folder (default: output/<sweep name>)");
+  sweep->add_flag("--quiet", sweep_options.quiet, "no progress bar");
+  sweep->add_option("--threads", sweep_options.threads, "CPU worker threads (default: all cores)")
+      ->check(CLI::Range(1, 4096));
+  sweep->add_option("--bench", sweep_options.bench_members,
+                    "afterwards, run this many members one after another as fhn run does and "
+                    "report the batched sweep's speed-up (summary.json, run.log)")
+      ->check(CLI::Range(1, 1 << 20));
+
   bench::BenchOptions bench_options;
   std::vector<std::string> bench_size_items;
   std::string bench_cpu_max_n;  // empty: BenchOptions' default
@@ -194,6 +212,19 @@ int cli_main(int argc, const char* const* argv, std::ostream& out, std::ostream&
       study_options.build = this_build();
       const auto csv = run_study(load_study(study_path), study_options, out);
       out << "\nwritten: " << csv.string() << "\n";
+      return 0;
+    }
+    if (sweep->parsed()) {
+      sweep_options.output_dir = output_dir;
+      sweep_options.overrides = overrides;
+      sweep_options.build = this_build();
+      const SweepResult result = run_sweep(load_sweep(sweep_path), sweep_options, out);
+      if (!sweep_options.quiet)
+        out << "fhn: " << result.members << " members (" << result.failed << " failed) in "
+            << format_exact(std::round(result.wall_seconds * 100.0) / 100.0) << " s; "
+            << (result.output_dir / "sweep.csv").string() << "\n"
+            << "     plot it: tools/plot_sweep.py " << (result.output_dir / "sweep.csv").string()
+            << "\n";
       return 0;
     }
     const Config config = load_config(config_path, overrides, this_build());

@@ -9,4 +9,7 @@ namespace fhn {
 // Shortest decimal text that reads back to exactly the same double (e.g. "0.1", "1e-10").
 std::string format_exact(real value);
 
+// A byte count for people: "950 B", "12.3 MB", "4.5 GB" (powers of 1000).
+std::string human_bytes(real bytes);
+
 }  // namespace fhn

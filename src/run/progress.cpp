@@ -28,6 +28,11 @@ Progress::Progress(index_t total_steps, real dt, bool enabled, std::FILE* stream
       start_(Clock::now()),
       last_print_(start_) {}
 
+Progress::Progress(index_t total, std::string unit, bool enabled, std::FILE* stream)
+    : Progress(total, 0.0, enabled, stream) {
+  unit_ = std::move(unit);
+}
+
 void Progress::update(index_t steps_done) {
   if (!enabled_) return;
   const auto now = Clock::now();
@@ -51,21 +56,25 @@ void Progress::print(index_t steps_done, bool final_line) {
   const double fraction = total_ > 0 ? static_cast<double>(steps_done) / static_cast<double>(total_) : 1.0;
   const double rate = elapsed > 0.0 ? static_cast<double>(steps_done) / elapsed : 0.0;
   const double eta = rate > 0.0 ? static_cast<double>(total_ - steps_done) / rate : 0.0;
-  const double t = static_cast<double>(steps_done) * dt_;
-  const double t_end = static_cast<double>(total_) * dt_;
+  // "t = 12.5 / 300" (simulated time) or "member-steps = 1.2e+06 / 4.1e+06".
+  const bool counting = !unit_.empty();
+  const double scale = counting ? 1.0 : dt_;
+  char done[96];
+  std::snprintf(done, sizeof done, "%s = %.6g / %.6g", counting ? unit_.c_str() : "t",
+                static_cast<double>(steps_done) * scale, static_cast<double>(total_) * scale);
+  const char* per = counting ? "/s" : " steps/s";
   if (terminal_) {
     constexpr int width = 30;
     const int filled = static_cast<int>(fraction * width);
     std::string bar(static_cast<std::size_t>(filled), '#');
     bar.resize(width, '.');
-    std::fprintf(stream_, "\r[%s] %3.0f%%  t = %.6g / %.6g  %.3g steps/s  %s %s\033[K",
-                 bar.c_str(), 100.0 * fraction, t, t_end, rate, final_line ? "took" : "ETA",
+    std::fprintf(stream_, "\r[%s] %3.0f%%  %s  %.3g%s  %s %s\033[K", bar.c_str(), 100.0 * fraction,
+                 done, rate, per, final_line ? "took" : "ETA",
                  format_duration(final_line ? elapsed : eta).c_str());
     if (final_line) std::fputc('\n', stream_);
   } else {
-    std::fprintf(stream_, "progress: t = %.6g / %.6g (%.0f%%), %.3g steps/s, %s %s\n", t, t_end,
-                 100.0 * fraction, rate, final_line ? "took" : "ETA",
-                 format_duration(final_line ? elapsed : eta).c_str());
+    std::fprintf(stream_, "progress: %s (%.0f%%), %.3g%s, %s %s\n", done, 100.0 * fraction, rate,
+                 per, final_line ? "took" : "ETA", format_duration(final_line ? elapsed : eta).c_str());
   }
   std::fflush(stream_);
 }

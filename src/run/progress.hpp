@@ -3,6 +3,7 @@
 // otherwise (log files, CI), nothing with --quiet.
 #include <chrono>
 #include <cstdio>
+#include <string>
 
 #include "core/types.hpp"
 
@@ -11,6 +12,8 @@ namespace fhn {
 class Progress {
  public:
   Progress(index_t total_steps, real dt, bool enabled, std::FILE* stream = stderr);
+  // Counts `unit` (e.g. "member-steps") instead of simulated time.
+  Progress(index_t total, std::string unit, bool enabled, std::FILE* stream = stderr);
   void update(index_t steps_done);
   void finish(index_t steps_done);
 
@@ -20,6 +23,7 @@ class Progress {
   using Clock = std::chrono::steady_clock;
   index_t total_;
   real dt_;
+  std::string unit_;  // empty: show simulated time
   bool enabled_;
   bool terminal_;
   std::FILE* stream_;

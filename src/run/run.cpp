@@ -22,6 +22,7 @@
 #include "io/json.hpp"
 #include "io/newton_csv.hpp"
 #include "io/probes_csv.hpp"
+#include "io/run_log.hpp"
 #include "io/vtk_writers.hpp"
 #include "model/problem.hpp"
 #include "run/checkpoint.hpp"
@@ -35,24 +36,6 @@ namespace fs = std::filesystem;
 
 namespace fhn {
 namespace {
-
-// run.log: what ran, with which build, and how long it took. Flushed line by line.
-class RunLog {
- public:
-  RunLog(const fs::path& file, bool append)
-      : path_(file), out_(file, append ? std::ios::app : std::ios::trunc) {
-    if (!out_) throw IoError(file.string() + ": cannot create (" + std::strerror(errno) + ")");
-  }
-  void line(const std::string& text) {
-    out_ << text << '\n';
-    out_.flush();
-    if (!out_) throw IoError(path_.string() + ": write failed (" + std::strerror(errno) + ")");
-  }
-
- private:
-  fs::path path_;
-  std::ofstream out_;
-};
 
 // Creates the folder and proves it is writable before any step is taken. Unless a restart
 // continues them, frames left by an earlier run of the same name are removed so the folder
@@ -176,19 +159,6 @@ std::string instability_hint(const Config& c) {
          " for diffusion alone, and dt <= 2/(" + four_d + " D/dx^2 + 1 - a) = " +
          format_exact(excited_limit) +
          " where v is near 1 (the reaction term's slope f'(1) = a - 1); try a smaller time.dt";
-}
-
-// "12.3 MB", "4.5 GB".
-std::string human_bytes(real bytes) {
-  const char* units[] = {"B", "kB", "MB", "GB", "TB"};
-  int u = 0;
-  while (bytes >= 1000.0 && u < 4) {
-    bytes /= 1000.0;
-    ++u;
-  }
-  char text[32];
-  std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
-  return text;
 }
 
 // Says in run.log and on stderr how much the frames of this run will take (before compression:
@@ -337,9 +307,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   const Problem problem = make_problem(c);
   std::unique_ptr<Scheme> scheme = make_scheme(c, problem, newton_log.get());
   if (restart) scheme->restore_state(checkpoint.state);
-  log.line(std::string("fhnsim ") + version() + " (" + git_revision() + ", " + build_type() +
-           ", " + compiler() + ", CUDA " + (cuda_compiled() ? "on" : "off") + ", VTK " +
-           (vtk_compiled() ? "on" : "off") + ")");
+  log.line(build_line());
   log.line("config: " + c.source + " (resolved copy: config.yaml)");
   if (restart)
     log.line("restarted from " + options.restart.string() + " at t = " + format_exact(resume_t) +

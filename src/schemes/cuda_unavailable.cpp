@@ -3,11 +3,21 @@
 #include "schemes/cuda_schemes.hpp"
 
 namespace fhn {
+namespace {
 
-std::unique_ptr<Scheme> make_cuda_scheme(const Config&, const Problem&, NewtonLog*) {
+[[noreturn]] void not_compiled() {
   throw DeviceError(
       "scheme.backend: cuda is not compiled into this build; rebuild with -DFHN_WITH_CUDA=ON "
       "(needs the CUDA Toolkit), or use scheme.backend: cpu");
+}
+
+}  // namespace
+
+std::unique_ptr<Scheme> make_cuda_scheme(const Config&, const Problem&, NewtonLog*) { not_compiled(); }
+
+std::unique_ptr<MemberBatch> make_cuda_member_batch(const std::vector<Config>&,
+                                                    const std::vector<Problem>&) {
+  not_compiled();
 }
 
 }  // namespace fhn

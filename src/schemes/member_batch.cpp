@@ -1,0 +1,34 @@
+#include "schemes/member_batch.hpp"
+
+#include "config/names.hpp"
+#include "core/error.hpp"
+#include "schemes/cuda_schemes.hpp"
+#include "schemes/host_member_batch.hpp"
+
+namespace fhn {
+
+std::unique_ptr<MemberBatch> make_member_batch(const std::vector<Config>& configs,
+                                               const std::vector<Problem>& problems, int threads) {
+  FHN_VERIFY(!configs.empty() && configs.size() == problems.size(), InternalError,
+             "make_member_batch: one problem per config, at least one member");
+  const Config& c = configs[0];
+  FHN_VERIFY(c.domain.dims == 1, ConfigError,
+             "domain.length: a sweep's members are cables (one number); sheets are not swept yet");
+  FHN_VERIFY(c.scheme.type != SchemeType::adaptive_explicit, ConfigError,
+             "scheme.type: adaptive_explicit moves each member's grid on its own, which lockstep "
+             "members cannot share; sweep with explicit or crank_nicolson");
+  if (c.scheme.backend == Backend::cuda) return make_cuda_member_batch(configs, problems);
+  return std::make_unique<HostMemberBatch>(configs, problems, threads);
+}
+
+// Device arrays per node of one member (member_batch_cuda.cu): explicit v, w and the next v, w;
+// Crank-Nicolson v, w, the iterate u, p, the right side, J's three diagonals and F (the
+// leapfrog's previous w besides).
+std::size_t cuda_member_bytes(const Config& config) {
+  std::size_t arrays = 4;
+  if (config.scheme.type == SchemeType::crank_nicolson)
+    arrays = config.scheme.crank_nicolson.w_update == WUpdate::leapfrog ? 10 : 9;
+  return arrays * sizeof(real) * static_cast<std::size_t>(config.domain.node_count());
+}
+
+}  // namespace fhn

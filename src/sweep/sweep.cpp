@@ -1,0 +1,529 @@
+#include "sweep/sweep.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include "config/names.hpp"
+#include "core/build_info.hpp"
+#include "core/error.hpp"
+#include "core/format.hpp"
+#include "io/atomic_file.hpp"
+#include "io/json.hpp"
+#include "io/probes_csv.hpp"
+#include "io/run_log.hpp"
+#include "io/vtk_writers.hpp"
+#include "model/problem.hpp"
+#include "run/progress.hpp"
+#include "run/run.hpp"
+#include "schemes/member_batch.hpp"
+#include "sweep/measurements.hpp"
+
+namespace fs = std::filesystem;
+
+namespace fhn {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// ---- Members' configs -----------------------------------------------------------------------
+
+// The dotted path of each line of to_yaml's output ("time.end: 300"), for naming a difference.
+std::vector<std::string> keyed_lines(const std::string& yaml) {
+  std::vector<std::string> out;
+  std::vector<std::pair<std::size_t, std::string>> open;  // indentation, key
+  std::istringstream in(yaml);
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t indent = line.find_first_not_of(' ');
+    if (indent == std::string::npos) continue;
+    const std::size_t colon = line.find(':', indent);
+    const std::string key = line.substr(indent, colon == std::string::npos ? std::string::npos : colon - indent);
+    while (!open.empty() && open.back().first >= indent) open.pop_back();
+    std::string path;
+    for (const auto& entry : open) path += entry.second + ".";
+    out.push_back(path + line.substr(indent));
+    open.emplace_back(indent, key);
+  }
+  return out;
+}
+
+// What a member may not change, as "time.end: 300 (member 0: time.end: 200)", or "" when the
+// two configs agree on everything but the per-member settings (model, boundary, initial,
+// stimulus values).
+std::string lockstep_difference(const Config& member, const Config& first) {
+  if (member.stimulus.size() != first.stimulus.size())
+    return std::to_string(member.stimulus.size()) + " stimuli (member 0: " +
+           std::to_string(first.stimulus.size()) + ")";
+  auto shared_part = [](Config c) {
+    c.name.clear();
+    c.source.clear();
+    c.notes.clear();
+    c.model = ModelParams{};
+    for (BoundarySide* side : {&c.boundary.left, &c.boundary.right, &c.boundary.bottom, &c.boundary.top})
+      side->value = 0.0;
+    c.initial = InitialSpec{};
+    for (Stimulus& s : c.stimulus) s = Stimulus{};
+    return keyed_lines(to_yaml(c));
+  };
+  const std::vector<std::string> a = shared_part(member), b = shared_part(first);
+  for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+    const std::string x = i < a.size() ? a[i] : "(nothing)", y = i < b.size() ? b[i] : "(nothing)";
+    if (x != y) return x + " (member 0: " + y + ")";
+  }
+  return "";
+}
+
+// The axis assignments of member m, e.g. "model.a=0.05".
+std::vector<std::string> member_assignments(const SweepConfig& sweep, index_t m) {
+  const std::vector<real> values = sweep_member_values(sweep, m);
+  std::vector<std::string> out;
+  for (std::size_t a = 0; a < values.size(); ++a)
+    out.push_back(sweep.axes[a].key + "=" + format_exact(values[a]));
+  return out;
+}
+
+std::string member_label(const SweepConfig& sweep, index_t m) {
+  std::string label;
+  for (const std::string& assignment : member_assignments(sweep, m))
+    label += (label.empty() ? "" : ", ") + assignment;
+  return "member " + std::to_string(m) + " (" + label + ")";
+}
+
+// ---- Probes ---------------------------------------------------------------------------------
+
+// Where a probe at x is read: v(x) = (1 - f) v_i + f v_{i+1} on the uniform grid.
+struct ProbeNodes {
+  index_t i = 0;
+  real f = 0.0;
+};
+
+std::vector<real> probe_positions(const SweepConfig& sweep, const Config& c) {
+  const real length = c.domain.length[0];
+  std::vector<real> probes = sweep.measure.probes;
+  if (probes.empty()) probes = {0.25 * length, 0.75 * length};
+  for (std::size_t p = 0; p < probes.size(); ++p)
+    if (probes[p] > length)
+      throw ConfigError(sweep.source + ": measure.probes[" + std::to_string(p) + "]: x = " +
+                        format_exact(probes[p]) + " lies beyond the cable (domain.length = " +
+                        format_exact(length) + ")");
+  return probes;
+}
+
+std::vector<ProbeNodes> probe_nodes(const std::vector<real>& probes, const Config& c) {
+  std::vector<ProbeNodes> out;
+  const index_t n = c.domain.nodes[0];
+  for (real x : probes) {
+    const real s = x / c.domain.dx;
+    const index_t i = std::min<index_t>(static_cast<index_t>(std::floor(s)), n - 2);
+    out.push_back({i, s - static_cast<real>(i)});
+  }
+  return out;
+}
+
+// E: the stimulus pulses a member receives before time.end (stimuli of amplitude 0 are off).
+index_t stimulus_pulses(const Config& c) {
+  index_t pulses = 0;
+  for (const Stimulus& s : c.stimulus) {
+    if (s.amplitude == 0.0) continue;
+    for (index_t k = 0; k < s.count; ++k)
+      if (s.start + static_cast<real>(k) * s.period < c.time.end) ++pulses;
+  }
+  return pulses;
+}
+
+// ---- One member's row -------------------------------------------------------------------------
+
+struct MemberRow {
+  std::vector<real> values;  // axis values
+  std::string status = "ok";
+  std::string reason;
+  MemberMeasurements measured;
+  real max_v = std::numeric_limits<real>::quiet_NaN();
+  real newton_mean = std::numeric_limits<real>::quiet_NaN();
+  index_t newton_max = -1;
+};
+
+std::string csv_number(real x) { return std::isfinite(x) ? format_exact(x) : ""; }
+
+std::string csv_text(const std::string& text) {
+  std::string out = "\"";
+  for (char ch : text) {
+    if (ch == '"') out += '"';
+    out += ch == '\n' ? ' ' : ch;
+  }
+  return out + "\"";
+}
+
+std::string sweep_csv(const SweepConfig& sweep, const std::vector<real>& probes,
+                      const std::vector<MemberRow>& rows, bool newton) {
+  std::string text = "member";
+  for (const SweepAxis& axis : sweep.axes) text += "," + axis.key;
+  text += ",status,speed,last_speed,propagated";
+  for (const char* what : {"pulses", "activation", "apd"})
+    for (real x : probes) text += std::string(",") + what + "@" + format_exact(x);
+  text += ",final_max_v";
+  if (newton) text += ",newton_mean_iterations,newton_max_iterations";
+  text += ",reason\n";
+  for (std::size_t m = 0; m < rows.size(); ++m) {
+    const MemberRow& r = rows[m];
+    text += std::to_string(m);
+    for (real v : r.values) text += "," + format_exact(v);
+    text += "," + r.status + "," + csv_number(r.measured.speed()) + "," +
+            csv_number(r.measured.last_speed()) + "," + (r.measured.propagated() ? "1" : "0");
+    for (std::size_t p = 0; p < probes.size(); ++p) text += "," + std::to_string(r.measured.pulses(p));
+    for (std::size_t p = 0; p < probes.size(); ++p) text += "," + csv_number(r.measured.first_activation(p));
+    for (std::size_t p = 0; p < probes.size(); ++p) text += "," + csv_number(r.measured.apd(p));
+    text += "," + csv_number(r.max_v);
+    if (newton)
+      text += "," + csv_number(r.newton_mean) + "," + (r.newton_max >= 0 ? std::to_string(r.newton_max) : "");
+    text += "," + (r.reason.empty() ? std::string() : csv_text(r.reason)) + "\n";
+  }
+  return text;
+}
+
+// The frames, probes.csv and kymograph of the members named in output.members.
+struct MemberOutput {
+  index_t member = 0;
+  const Config* config = nullptr;
+  std::vector<std::unique_ptr<FrameSink>> sinks;
+  index_t frames = 0;
+};
+
+std::unique_ptr<MemberOutput> open_member_output(const fs::path& dir, index_t m, const Config& c,
+                                                 const Problem& problem) {
+  auto out = std::make_unique<MemberOutput>();
+  out->member = m;
+  out->config = &c;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw IoError(dir.string() + ": cannot create the member's output folder (" + ec.message() + ")");
+  write_file_atomically(dir / "config.yaml", to_yaml(c));
+  if (c.output.vtk) out->sinks.push_back(make_vtk_series_writer(dir, c.name, c.output.precision, c.output.stride, -1.0));
+  if (c.output.spacetime) out->sinks.push_back(make_spacetime_writer(dir / "spacetime.vti", 4096, -1.0, problem.x));
+  if (!c.output.probes.empty())
+    out->sinks.push_back(make_probe_writer(dir / "probes.csv", c.output.probes, 1, false));
+  return out;
+}
+
+void write_member_frame(MemberOutput& out, const MemberBatch& batch, index_t local, const Domain& domain) {
+  Snapshot snap;
+  batch.snapshot(local, snap);
+  FrameView view;
+  view.index = out.frames++;
+  view.step = snap.step;
+  view.t = snap.t;
+  view.n = static_cast<index_t>(snap.v.size());
+  view.domain = &domain;
+  view.x = snap.x.data();
+  view.v = snap.v.data();
+  view.w = snap.w.data();
+  for (auto& sink : out.sinks) sink->write(view);
+}
+
+// Members per batch: the sweep's batch key, else as many as fit in 70% of the device's memory
+// (cuda) or in 4 GB of host memory (cpu).
+index_t members_per_batch(const SweepConfig& sweep, const Config& c, index_t members, std::string& why) {
+  const auto per_member = static_cast<real>(cuda_member_bytes(c));
+  if (sweep.batch > 0) {
+    why = "batch: " + std::to_string(sweep.batch) + " (sweep file)";
+    return std::min(sweep.batch, members);
+  }
+  real budget = 4e9;
+  std::string where = "4 GB of host memory";
+  if (c.scheme.backend == Backend::cuda) {
+    std::string none;
+    const std::vector<CudaDevice> devices = cuda_devices(&none);
+    if (!devices.empty()) {
+      budget = 0.7 * static_cast<real>(devices[0].memory_bytes);
+      where = "70% of " + human_bytes(static_cast<real>(devices[0].memory_bytes)) + " on " + devices[0].name;
+    }
+  }
+  const auto fit = std::max<index_t>(1, static_cast<index_t>(budget / per_member));
+  why = human_bytes(per_member) + " per member; " + std::to_string(fit) + " members fit in " + where;
+  return std::min(fit, members);
+}
+
+}  // namespace
+
+std::vector<Config> sweep_member_configs(const SweepConfig& sweep, const SweepOptions& options) {
+  const std::string embedded_source = sweep.source + " (config:)";
+  const index_t count = sweep_member_count(sweep);
+  std::vector<Config> members;
+  members.reserve(static_cast<std::size_t>(count));
+  for (index_t m = 0; m < count; ++m) {
+    std::vector<std::string> overrides = sweep.overrides;
+    overrides.insert(overrides.end(), options.overrides.begin(), options.overrides.end());
+    const std::vector<std::string> mine = member_assignments(sweep, m);
+    overrides.insert(overrides.end(), mine.begin(), mine.end());
+    try {
+      members.push_back(sweep.base.empty()
+                            ? load_config_text(sweep.base_text, embedded_source, overrides, options.build)
+                            : load_config(sweep.base, overrides, options.build));
+    } catch (const ConfigError& e) {
+      // Name the axis whose value the member's config refused (the first one named in the
+      // message), else the member.
+      std::string where = sweep.source;
+      for (const SweepAxis& axis : sweep.axes)
+        if (std::string(e.what()).find(axis.key) != std::string::npos) {
+          where = axis.where;
+          break;
+        }
+      throw ConfigError(where + ": " + member_label(sweep, m) + " is not a valid config:\n" + e.what());
+    }
+    Config& c = members.back();
+    c.name = sweep.name + "_" + std::to_string(m);
+    if (m > 0) {
+      const std::string difference = lockstep_difference(c, members[0]);
+      if (!difference.empty())
+        throw ConfigError(sweep.source + ": " + member_label(sweep, m) + " differs from member 0 in " +
+                          difference + "; the members of a sweep run in lockstep and must share the grid, "
+                          "time.dt, time.end, the scheme and output.*: sweep model, boundary values, "
+                          "initial profiles and stimuli");
+    }
+  }
+  if (!members.empty()) {
+    const Config& c = members[0];
+    if (c.domain.dims != 1)
+      throw ConfigError(sweep.source + ": the base config is a sheet (domain.length: [Lx, Ly]); sweeps "
+                        "run cables (domain.length: one number)");
+    if (c.scheme.type == SchemeType::adaptive_explicit)
+      throw ConfigError(sweep.source + ": scheme.type: adaptive_explicit moves each member's grid on its "
+                        "own; sweep with explicit or crank_nicolson");
+    const index_t every = c.time.steps > 0 && sweep.measure.every > 0.0
+                              ? static_cast<index_t>(std::llround(sweep.measure.every / c.time.dt))
+                              : 1;
+    if (sweep.measure.every > 0.0 &&
+        std::abs(static_cast<real>(every) * c.time.dt - sweep.measure.every) > 1e-9 * sweep.measure.every)
+      throw ConfigError(sweep.source + ": measure.every = " + format_exact(sweep.measure.every) +
+                        " is not a multiple of time.dt = " + format_exact(c.time.dt));
+  }
+  return members;
+}
+
+SweepResult run_sweep(const SweepConfig& sweep, const SweepOptions& options, std::ostream& out) {
+  const auto started = Clock::now();
+  const std::vector<Config> configs = sweep_member_configs(sweep, options);
+  const auto count = static_cast<index_t>(configs.size());
+  const Config& c0 = configs.at(0);
+  const std::vector<real> probes = probe_positions(sweep, c0);
+  const std::vector<ProbeNodes> where = probe_nodes(probes, c0);
+  std::vector<index_t> nodes;
+  for (const ProbeNodes& p : where) {
+    nodes.push_back(p.i);
+    nodes.push_back(p.i + 1);
+  }
+  const index_t total_steps = c0.time.steps;
+  const index_t sample_every =
+      sweep.measure.every > 0.0 ? static_cast<index_t>(std::llround(sweep.measure.every / c0.time.dt)) : 1;
+  const index_t check_every = 50;
+  const bool newton = c0.scheme.type == SchemeType::crank_nicolson;
+
+  // Output folder, proven writable before the first step.
+  const fs::path dir = options.output_dir.empty() ? fs::path("output") / sweep.name : options.output_dir;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir))
+    throw IoError(dir.string() + ": cannot create the output folder (" +
+                  (ec ? ec.message() : std::string("a file of that name exists")) + ")");
+  RunLog log(dir / "run.log", false);
+  log.line(build_line());
+  log.line("sweep: " + sweep.source + " (base: " + (sweep.base.empty() ? "embedded" : sweep.base) + ")");
+  for (const SweepAxis& axis : sweep.axes)
+    log.line("axis " + axis.key + ": " + std::to_string(axis.values.size()) + " values from " +
+             format_exact(axis.values.front()) + " to " + format_exact(axis.values.back()));
+  log.line("members: " + std::to_string(count) + " (" +
+           (sweep.combine == SweepCombine::product ? "product" : "zip") + " of the axes)");
+  for (const std::string& o : options.overrides) log.line("override: --set " + o);
+  log.line("grid: " + c0.domain.summary() + "; time: dt = " + format_exact(c0.time.dt) + ", " +
+           std::to_string(total_steps) + " steps; probes sampled every " + std::to_string(sample_every) +
+           " steps");
+  write_file_atomically(dir / "config.yaml", to_yaml(c0));
+  std::string batch_why;
+  const index_t per_batch = members_per_batch(sweep, c0, count, batch_why);
+  const index_t batches = (count + per_batch - 1) / per_batch;
+  log.line("batches: " + std::to_string(batches) + " of at most " + std::to_string(per_batch) +
+           " members (" + batch_why + ")");
+
+  std::vector<MemberRow> rows;
+  for (index_t m = 0; m < count; ++m)
+    rows.push_back({sweep_member_values(sweep, m), "ok", "",
+                    MemberMeasurements(probes, sweep.measure.threshold,
+                                       stimulus_pulses(configs[static_cast<std::size_t>(m)]))});
+  index_t failed = 0;
+  double step_seconds = 0.0;
+  std::string scheme_name;
+  Progress progress(count * total_steps, "member-steps", !options.quiet);
+  std::vector<real> sampled;
+
+  for (index_t b = 0; b < batches; ++b) {
+    const index_t first = b * per_batch;
+    const index_t size = std::min(per_batch, count - first);
+    const std::vector<Config> batch_configs(configs.begin() + first, configs.begin() + first + size);
+    std::vector<Problem> problems;
+    for (const Config& c : batch_configs) problems.push_back(make_problem(c));
+    std::unique_ptr<MemberBatch> batch = make_member_batch(batch_configs, problems, options.threads);
+    if (b == 0) {
+      scheme_name = batch->name();
+      log.line("scheme: " + scheme_name);
+    }
+    std::vector<std::unique_ptr<MemberOutput>> outputs;
+    for (index_t m : sweep.output_members)
+      if (m >= first && m < first + size)
+        outputs.push_back(open_member_output(dir / "members" / std::to_string(m), m,
+                                             configs[static_cast<std::size_t>(m)],
+                                             problems[static_cast<std::size_t>(m - first)]));
+    const index_t frame_every = c0.output.every_steps;
+
+    // The lockstep loop: advance to the next sample, check or frame; measure; record failures.
+    auto measure = [&](index_t step) {
+      batch->sample(nodes, sampled);
+      const real t = static_cast<real>(step) * c0.time.dt;
+      std::vector<real> v(where.size());
+      for (index_t j = 0; j < size; ++j) {
+        for (std::size_t p = 0; p < where.size(); ++p) {
+          const real* pair = &sampled[static_cast<std::size_t>(j) * nodes.size() + 2 * p];
+          v[p] = (1.0 - where[p].f) * pair[0] + where[p].f * pair[1];
+        }
+        rows[static_cast<std::size_t>(first + j)].measured.sample(t, v.data());
+      }
+    };
+    auto record_failures = [&] {
+      for (const MemberFailure& f : batch->take_failures()) {
+        MemberRow& row = rows[static_cast<std::size_t>(first + f.member)];
+        row.status = "numerical_failure";
+        row.reason = f.reason;
+        ++failed;
+        log.line(member_label(sweep, first + f.member) + " failed at step " + std::to_string(f.step) +
+                 ": " + f.reason);
+      }
+    };
+    measure(0);
+    for (auto& o : outputs) write_member_frame(*o, *batch, o->member - first, problems[0].domain);
+    for (index_t step = 0; step < total_steps;) {
+      auto next = [&](index_t every) { return (step / every + 1) * every; };
+      index_t target = std::min({next(sample_every), next(check_every), total_steps});
+      if (!outputs.empty()) target = std::min(target, next(frame_every));
+      const auto t0 = Clock::now();
+      batch->advance(target - step);
+      batch->synchronize();  // the clock covers the steps, not their launch
+      step_seconds += seconds_since(t0);
+      step = target;
+      if (step % check_every == 0 || step == total_steps) batch->check_finite();
+      record_failures();
+      if (step % sample_every == 0 || step == total_steps) measure(step);
+      if (step % frame_every == 0 || step == total_steps)
+        for (auto& o : outputs) write_member_frame(*o, *batch, o->member - first, problems[0].domain);
+      progress.update(first * total_steps + step * size);
+    }
+    for (auto& o : outputs)
+      for (auto& sink : o->sinks) sink->finish();
+
+    // The members' final state and Newton statistics.
+    Snapshot snap;
+    for (index_t j = 0; j < size; ++j) {
+      MemberRow& row = rows[static_cast<std::size_t>(first + j)];
+      batch->snapshot(j, snap);
+      if (row.status == "ok") row.max_v = *std::max_element(snap.v.begin(), snap.v.end());
+      if (const NewtonStats* stats = batch->newton_stats(j); stats && stats->steps() > 0) {
+        row.newton_mean = stats->mean_iterations();
+        row.newton_max = stats->max_iterations();
+      }
+    }
+    // Complete rows only: the members of the batches done so far.
+    const std::vector<MemberRow> done(rows.begin(), rows.begin() + first + size);
+    write_file_atomically(dir / "sweep.csv", sweep_csv(sweep, probes, done, newton));
+    log.line("batch " + std::to_string(b + 1) + "/" + std::to_string(batches) + ": members " +
+             std::to_string(first) + ".." + std::to_string(first + size - 1) + " done, " +
+             format_exact(step_seconds) + " s stepping so far");
+  }
+  progress.finish(count * total_steps);
+
+  SweepResult result;
+  result.output_dir = dir;
+  result.members = count;
+  result.failed = failed;
+  result.wall_seconds = seconds_since(started);
+  const real member_steps = static_cast<real>(count) * static_cast<real>(total_steps);
+
+  JsonObject s;
+  index_t propagated = 0;
+  for (const MemberRow& r : rows) propagated += r.measured.propagated() ? 1 : 0;
+  s.add("name", sweep.name)
+      .add("status", failed == 0 ? "ok" : "some_members_failed")
+      .add("members", count)
+      .add("failed", failed)
+      .add("propagated", propagated)
+      .add("scheme", name_of(scheme_type_names(), c0.scheme.type))
+      .add("backend", name_of(backend_names(), c0.scheme.backend))
+      .add("description", scheme_name)
+      .add("nodes", c0.domain.node_count())
+      .add("dt", c0.time.dt)
+      .add("steps", total_steps)
+      .add("batches", batches)
+      .add("members_per_batch", per_batch)
+      .add("wall_seconds", result.wall_seconds)
+      .add("step_seconds", step_seconds)
+      .add("member_steps_per_second", step_seconds > 0 ? member_steps / step_seconds : 0.0)
+      .add("ns_per_node_step",
+           1e9 * step_seconds / (member_steps * static_cast<real>(c0.domain.node_count())));
+  // One axis: where propagation switches on (the refractory period of a restitution sweep, the
+  // threshold of a stimulus sweep).
+  if (sweep.axes.size() == 1) {
+    real smallest_ok = std::numeric_limits<real>::infinity();
+    real largest_failing = -std::numeric_limits<real>::infinity();
+    for (const MemberRow& r : rows)
+      if (r.measured.propagated())
+        smallest_ok = std::min(smallest_ok, r.values[0]);
+    for (const MemberRow& r : rows)
+      if (!r.measured.propagated() && r.values[0] < smallest_ok) largest_failing = std::max(largest_failing, r.values[0]);
+    JsonObject edge;
+    edge.add("key", sweep.axes[0].key).add("smallest_propagating", smallest_ok).add("largest_failing_below", largest_failing);
+    s.add("propagation", edge);
+  }
+
+  if (options.bench_members > 0) {
+    // fhn run of the first members, one after another (no frames), against the batched sweep.
+    const index_t k = std::min(options.bench_members, count);
+    const auto t0 = Clock::now();
+    for (index_t m = 0; m < k; ++m) {
+      Config c = configs[static_cast<std::size_t>(m)];
+      c.output.vtk = false;
+      c.output.spacetime = false;
+      RunOptions run;
+      run.quiet = true;
+      run.output_dir = dir / "bench" / std::to_string(m);
+      run_simulation(c, run);
+    }
+    const double sequential = seconds_since(t0) / static_cast<double>(k);
+    const double all_sequential = sequential * static_cast<double>(count);
+    JsonObject bench;
+    bench.add("sequential_members_timed", k)
+        .add("sequential_seconds_per_member", sequential)
+        .add("sequential_seconds_all_members_estimated", all_sequential)
+        .add("sweep_wall_seconds", result.wall_seconds)
+        .add("speedup_wall", all_sequential / result.wall_seconds);
+    s.add("bench", bench);
+    const std::string line = "bench: fhn run of " + std::to_string(k) + " members one after another: " +
+                             format_exact(sequential) + " s each, so " + format_exact(all_sequential) +
+                             " s for all " + std::to_string(count) + "; the batched sweep took " +
+                             format_exact(result.wall_seconds) + " s: " +
+                             format_exact(std::round(all_sequential / result.wall_seconds * 10) / 10) + "x";
+    log.line(line);
+    out << line << "\n";
+  }
+  write_file_atomically(dir / "summary.json", s.str(2) + "\n");
+  log.line("done: " + std::to_string(count) + " members (" + std::to_string(failed) + " failed, " +
+           std::to_string(propagated) + " propagated), " + format_exact(result.wall_seconds) + " s wall, " +
+           format_exact(step_seconds) + " s stepping");
+  return result;
+}
+
+}  // namespace fhn
