@@ -55,25 +55,29 @@ std::vector<std::string> keyed_lines(const std::string& yaml) {
   return out;
 }
 
-// What a member may not change, as "time.end: 300 (member 0: time.end: 200)", or "" when the
-// two configs agree on everything but the per-member settings (model, boundary, initial,
-// stimulus values).
-std::string lockstep_difference(const Config& member, const Config& first) {
+// The resolved config without what a member may set for itself (model, boundary values,
+// initial profiles, stimulus values, name): the lines of to_yaml with their dotted keys.
+std::vector<std::string> shared_lines(Config c) {
+  c.name.clear();
+  c.source.clear();
+  c.notes.clear();
+  c.model = ModelParams{};
+  for (BoundarySide* side : {&c.boundary.left, &c.boundary.right, &c.boundary.bottom, &c.boundary.top})
+    side->value = 0.0;
+  c.initial = InitialSpec{};
+  for (Stimulus& s : c.stimulus) s = Stimulus{};
+  return keyed_lines(to_yaml(c));
+}
+
+// What a member may not change, as "time.end: 300 (member 0: time.end: 200)", or "" when it
+// agrees with member 0 (`first`, whose shared_lines are `first_lines`) on all of it.
+std::string lockstep_difference(const Config& member, const Config& first,
+                                const std::vector<std::string>& first_lines) {
   if (member.stimulus.size() != first.stimulus.size())
     return std::to_string(member.stimulus.size()) + " stimuli (member 0: " +
            std::to_string(first.stimulus.size()) + ")";
-  auto shared_part = [](Config c) {
-    c.name.clear();
-    c.source.clear();
-    c.notes.clear();
-    c.model = ModelParams{};
-    for (BoundarySide* side : {&c.boundary.left, &c.boundary.right, &c.boundary.bottom, &c.boundary.top})
-      side->value = 0.0;
-    c.initial = InitialSpec{};
-    for (Stimulus& s : c.stimulus) s = Stimulus{};
-    return keyed_lines(to_yaml(c));
-  };
-  const std::vector<std::string> a = shared_part(member), b = shared_part(first);
+  const std::vector<std::string> a = shared_lines(member);
+  const std::vector<std::string>& b = first_lines;
   for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
     const std::string x = i < a.size() ? a[i] : "(nothing)", y = i < b.size() ? b[i] : "(nothing)";
     if (x != y) return x + " (member 0: " + y + ")";
@@ -256,39 +260,50 @@ index_t members_per_batch(const SweepConfig& sweep, const Config& c, index_t mem
 std::vector<Config> sweep_member_configs(const SweepConfig& sweep, const SweepOptions& options) {
   const std::string embedded_source = sweep.source + " (config:)";
   const index_t count = sweep_member_count(sweep);
-  std::vector<Config> members;
-  members.reserve(static_cast<std::size_t>(count));
+  // Each member's config is read on its own (in parallel: thousands of members), then checked
+  // against member 0; the first problem in member order is reported.
+  std::vector<Config> members(static_cast<std::size_t>(count));
+  std::vector<std::string> invalid(members.size()), different(members.size());
+  std::vector<std::string> first_lines;
+#pragma omp parallel for schedule(dynamic, 16)
   for (index_t m = 0; m < count; ++m) {
     std::vector<std::string> overrides = sweep.overrides;
     overrides.insert(overrides.end(), options.overrides.begin(), options.overrides.end());
     const std::vector<std::string> mine = member_assignments(sweep, m);
     overrides.insert(overrides.end(), mine.begin(), mine.end());
+    Config& c = members[static_cast<std::size_t>(m)];
     try {
-      members.push_back(sweep.base.empty()
-                            ? load_config_text(sweep.base_text, embedded_source, overrides, options.build)
-                            : load_config(sweep.base, overrides, options.build));
+      c = sweep.base.empty() ? load_config_text(sweep.base_text, embedded_source, overrides, options.build)
+                             : load_config(sweep.base, overrides, options.build);
     } catch (const ConfigError& e) {
-      // Name the axis whose value the member's config refused (the first one named in the
-      // message), else the member.
-      std::string where = sweep.source;
-      for (const SweepAxis& axis : sweep.axes)
-        if (std::string(e.what()).find(axis.key) != std::string::npos) {
-          where = axis.where;
-          break;
-        }
-      throw ConfigError(where + ": " + member_label(sweep, m) + " is not a valid config:\n" + e.what());
+      invalid[static_cast<std::size_t>(m)] = e.what();
     }
-    Config& c = members.back();
     c.name = sweep.name + "_" + std::to_string(m);
-    if (m > 0) {
-      const std::string difference = lockstep_difference(c, members[0]);
-      if (!difference.empty())
-        throw ConfigError(sweep.source + ": " + member_label(sweep, m) + " differs from member 0 in " +
-                          difference + "; the members of a sweep run in lockstep and must share the grid, "
-                          "time.dt, time.end, the scheme and output.*: sweep model, boundary values, "
-                          "initial profiles and stimuli");
-    }
   }
+  for (index_t m = 0; m < count; ++m) {
+    const std::string& e = invalid[static_cast<std::size_t>(m)];
+    if (e.empty()) continue;
+    // Name the axis whose value the member's config refused (the first one named in the
+    // message), else the sweep file.
+    std::string where = sweep.source;
+    for (const SweepAxis& axis : sweep.axes)
+      if (e.find(axis.key) != std::string::npos) {
+        where = axis.where;
+        break;
+      }
+    throw ConfigError(where + ": " + member_label(sweep, m) + " is not a valid config:\n" + e);
+  }
+  if (count > 0) first_lines = shared_lines(members[0]);
+#pragma omp parallel for schedule(dynamic, 16)
+  for (index_t m = 1; m < count; ++m)
+    different[static_cast<std::size_t>(m)] = lockstep_difference(members[static_cast<std::size_t>(m)], members[0], first_lines);
+  for (index_t m = 1; m < count; ++m)
+    if (!different[static_cast<std::size_t>(m)].empty())
+      throw ConfigError(sweep.source + ": " + member_label(sweep, m) + " differs from member 0 in " +
+                        different[static_cast<std::size_t>(m)] +
+                        "; the members of a sweep run in lockstep and must share the grid, "
+                        "time.dt, time.end, the scheme and output.*: sweep model, boundary values, "
+                        "initial profiles and stimuli");
   if (!members.empty()) {
     const Config& c = members[0];
     if (c.domain.dims != 1)
