@@ -3,6 +3,7 @@
 // otherwise src/schemes/cuda_unavailable.cpp provides this factory and says why it cannot run.
 #include <memory>
 
+#include "schemes/member_batch.hpp"
 #include "schemes/scheme.hpp"
 
 namespace fhn {
@@ -10,5 +11,11 @@ namespace fhn {
 // Throws DeviceError (exit code 5) without a usable device or when CUDA is not compiled in.
 std::unique_ptr<Scheme> make_cuda_scheme(const Config& config, const Problem& problem,
                                          NewtonLog* newton_log);
+
+// The CUDA backend of `fhn sweep`: all members in one set of kernels (member_batch_cuda.cu).
+// Throws ConfigError for a scheme it cannot batch, DeviceError without a usable device or when
+// CUDA is not compiled in.
+std::unique_ptr<MemberBatch> make_cuda_member_batch(const std::vector<Config>& configs,
+                                                    const std::vector<Problem>& problems);
 
 }  // namespace fhn

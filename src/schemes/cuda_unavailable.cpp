@@ -10,4 +10,11 @@ std::unique_ptr<Scheme> make_cuda_scheme(const Config&, const Problem&, NewtonLo
       "(needs the CUDA Toolkit), or use scheme.backend: cpu");
 }
 
+std::unique_ptr<MemberBatch> make_cuda_member_batch(const std::vector<Config>&,
+                                                    const std::vector<Problem>&) {
+  throw DeviceError(
+      "scheme.backend: cuda is not compiled into this build, so a sweep cannot run on the GPU; "
+      "rebuild with -DFHN_WITH_CUDA=ON (needs the CUDA Toolkit), or use scheme.backend: cpu");
+}
+
 }  // namespace fhn
