@@ -52,12 +52,15 @@ const std::vector<std::string> kLeapfrog{"scheme.type=crank_nicolson",
                                          "scheme.crank_nicolson.w_update=leapfrog"};
 
 // What makes member m differ from the others: its own a, and by turns epsilon, diffusion,
-// gamma, stimulus amplitude and timing, a Dirichlet end.
+// gamma, stimulus amplitude and timing, a Dirichlet end, first-order no-flux ends.
 std::vector<std::string> member_variant(int m) {
   std::vector<std::string> o{"model.a=" + std::to_string(0.08 + 0.001 * m)};
   switch (m % 5) {
     case 1: o.insert(o.end(), {"stimulus[0].amplitude=0.3", "model.epsilon=0.02"}); break;
-    case 2: o.insert(o.end(), {"stimulus[0].start=1.5", "stimulus[0].duration=0.5"}); break;
+    case 2:
+      o.insert(o.end(), {"stimulus[0].start=1.5", "stimulus[0].duration=0.5",
+                         "boundary.no_flux_order=1"});
+      break;
     case 3:
       o.insert(o.end(), {"model.diffusion=1.5", "boundary.left.type=dirichlet",
                          "boundary.left.value=0.2"});

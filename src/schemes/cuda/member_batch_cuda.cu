@@ -574,14 +574,16 @@ class CrankNicolsonMembersCuda final : public MemberBatchCuda {
     int batch = std::max(1, last_iterations_);
     for (;;) {
       const int count = std::min(batch, max_iterations_ - launched);
-      const std::size_t bytes = static_cast<std::size_t>(count) * members_ * sizeof(real);
+      const std::size_t bytes =
+          static_cast<std::size_t>(count) * members_ * sizeof(unsigned long long);
       FHN_CUDA_CHECK(cudaMemsetAsync(progress().du(launched), 0, bytes));
       FHN_CUDA_CHECK(cudaMemsetAsync(progress().residual(launched), 0, bytes));
       for (int j = launched; j < launched + count; ++j) iteration(j, leapfrog);
       launched += count;
       FHN_CUDA_CHECK(cudaMemcpyAsync(host.data(), progress_.data(),
                                      static_cast<std::size_t>(members_) *
-                                         (Progress::kFlagRows + launched) * sizeof(real),
+                                         (Progress::kFlagRows + launched) *
+                                         sizeof(unsigned long long),
                                      cudaMemcpyDeviceToHost));
       record_stats();
       FHN_CUDA_CHECK(cudaStreamSynchronize(0));
