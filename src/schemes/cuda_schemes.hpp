@@ -12,7 +12,9 @@ namespace fhn {
 std::unique_ptr<Scheme> make_cuda_scheme(const Config& config, const Problem& problem,
                                          NewtonLog* newton_log);
 
-// The members of a sweep in one set of kernels (member_batch_cuda.cu); same errors.
+// The CUDA backend of `fhn sweep`: all members in one set of kernels (member_batch_cuda.cu).
+// Throws ConfigError for a scheme it cannot batch, DeviceError without a usable device or when
+// CUDA is not compiled in.
 std::unique_ptr<MemberBatch> make_cuda_member_batch(const std::vector<Config>& configs,
                                                     const std::vector<Problem>& problems);
 

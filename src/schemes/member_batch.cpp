@@ -21,14 +21,16 @@ std::unique_ptr<MemberBatch> make_member_batch(const std::vector<Config>& config
   return std::make_unique<HostMemberBatch>(configs, problems, threads);
 }
 
-// Device arrays per node of one member (member_batch_cuda.cu): explicit v, w and the next v, w;
-// Crank-Nicolson v, w, the iterate u, p, the right side, J's three diagonals and F (the
-// leapfrog's previous w besides).
+// Device bytes per node of one member (member_batch_cuda.cu): explicit v, w and the next v, w
+// (32 B); Crank-Nicolson v, w, the iterate u, p, the right side, J's three diagonals and F
+// (72 B; the leapfrog's previous w besides: 80 B) and the partitioned solver's interface values
+// (about 4 B). A member's nodes are padded to an even count (16-byte aligned members).
 std::size_t cuda_member_bytes(const Config& config) {
-  std::size_t arrays = 4;
+  std::size_t bytes = 32;
   if (config.scheme.type == SchemeType::crank_nicolson)
-    arrays = config.scheme.crank_nicolson.w_update == WUpdate::leapfrog ? 10 : 9;
-  return arrays * sizeof(real) * static_cast<std::size_t>(config.domain.node_count());
+    bytes = config.scheme.crank_nicolson.w_update == WUpdate::leapfrog ? 84 : 76;
+  const auto n = static_cast<std::size_t>(config.domain.node_count());
+  return bytes * (n + n % 2);
 }
 
 }  // namespace fhn

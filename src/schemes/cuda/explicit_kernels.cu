@@ -19,6 +19,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -154,15 +155,32 @@ constexpr int kBlockedMinBlocks = 1;  // __launch_bounds__ minimum blocks per SM
 
 int blocked_halo(int steps) { return (steps + 2) & ~1; }
 
-template <int kThreads, int kNodes, int kMinBlocks, bool kStimuli>
+//
+// kMembers: the members of a sweep batch, blockIdx.y = member - first_member (MemberArrays);
+// each block first moves its arrays, parameters and stimulus table to its member's. Without it
+// the code is the single cable's, unchanged.
+template <int kThreads, int kNodes, int kMinBlocks, bool kStimuli, bool kMembers>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     explicit_blocked_kernel(const real* __restrict__ v, const real* __restrict__ w,
                             real* __restrict__ v_next, real* __restrict__ w_next, NodeParams q,
-                            StimulusTable st, index_t first_step, int steps, int halo) {
+                            StimulusTable st, index_t first_step, int steps, int halo,
+                            MemberArrays batch, index_t first_member) {
   static_assert(kNodes >= 2 && kNodes % 2 == 0, "nodes per thread come in 16-byte pairs");
   constexpr int kTile = kThreads * kNodes;
   __shared__ real first_v[2][kThreads], last_v[2][kThreads];
   __shared__ real copied[2];  // first-order no-flux ends: v+_1 and v+_{n-2}
+
+  if constexpr (kMembers) {
+    const index_t m = first_member + blockIdx.y;
+    const index_t offset = m * batch.pitch;
+    v += offset;
+    w += offset;
+    v_next += offset;
+    w_next += offset;
+    q = batch.params[m];
+    st.table += m * st.count;
+    if (batch.frozen[m]) steps = 0;  // a frozen member: load and store, nothing else
+  }
 
   const index_t n = q.n;
   const int tid = threadIdx.x;
@@ -353,12 +371,51 @@ void launch_explicit_steps_blocked(const real* v, const real* w, real* v_next, r
   const auto blocks = static_cast<unsigned>((q.n + interior - 1) / interior);
   // Without stimuli the stimulus code is compiled out (fewer registers, see the note above).
   if (stimuli.count > 0)
-    explicit_blocked_kernel<kBlockedThreads, kBlockedNodes, kBlockedMinBlocks, true>
-        <<<blocks, kBlockedThreads>>>(v, w, v_next, w_next, q, stimuli, first_step, steps, halo);
+    explicit_blocked_kernel<kBlockedThreads, kBlockedNodes, kBlockedMinBlocks, true, false>
+        <<<blocks, kBlockedThreads>>>(v, w, v_next, w_next, q, stimuli, first_step, steps, halo,
+                                      MemberArrays{}, 0);
   else
-    explicit_blocked_kernel<kBlockedThreads, kBlockedNodes, kBlockedMinBlocks, false>
-        <<<blocks, kBlockedThreads>>>(v, w, v_next, w_next, q, stimuli, first_step, steps, halo);
+    explicit_blocked_kernel<kBlockedThreads, kBlockedNodes, kBlockedMinBlocks, false, false>
+        <<<blocks, kBlockedThreads>>>(v, w, v_next, w_next, q, stimuli, first_step, steps, halo,
+                                      MemberArrays{}, 0);
   FHN_CUDA_CHECK_LAUNCH();
+}
+
+void launch_explicit_members_blocked(const real* v, const real* w, real* v_next, real* w_next,
+                                     index_t n, const MemberArrays& members,
+                                     const StimulusTable& stimuli, index_t first_step, int steps) {
+  FHN_VERIFY(steps >= 1 && steps <= kStepsPerPass, InternalError,
+             "blocked explicit kernel: steps must be 1.." + std::to_string(kStepsPerPass) +
+                 ", got " + std::to_string(steps));
+  FHN_VERIFY(n >= 3 && members.pitch >= n && members.pitch % 2 == 0 && members.members >= 1 &&
+                 members.params != nullptr && members.frozen != nullptr,
+             InternalError,
+             "batched explicit kernels need n >= 3, an even pitch >= n, members and their "
+             "parameters; got n = " + std::to_string(n) + ", pitch " +
+                 std::to_string(members.pitch) + ", " + std::to_string(members.members) +
+                 " members");
+  verify_explicit_arrays("batched explicit kernels", v, w, v_next, w_next,
+                         members.members * members.pitch, 3, stimuli);
+  constexpr int kTile = kBlockedThreads * kBlockedNodes;
+  const int halo = blocked_halo(steps);
+  const index_t interior = kTile - 2 * halo;
+  const auto blocks = static_cast<unsigned>((n + interior - 1) / interior);
+  // Each member's parameters come from members.params; q carries only the shared n.
+  NodeParams q;
+  q.n = n;
+  constexpr index_t kMaxGridY = 65535;
+  for (index_t first = 0; first < members.members; first += kMaxGridY) {
+    const dim3 grid(blocks, static_cast<unsigned>(std::min(members.members - first, kMaxGridY)));
+    if (stimuli.count > 0)
+      explicit_blocked_kernel<kBlockedThreads, kBlockedNodes, kBlockedMinBlocks, true, true>
+          <<<grid, kBlockedThreads>>>(v, w, v_next, w_next, q, stimuli, first_step, steps, halo,
+                                      members, first);
+    else
+      explicit_blocked_kernel<kBlockedThreads, kBlockedNodes, kBlockedMinBlocks, false, true>
+          <<<grid, kBlockedThreads>>>(v, w, v_next, w_next, q, stimuli, first_step, steps, halo,
+                                      members, first);
+    FHN_CUDA_CHECK_LAUNCH();
+  }
 }
 
 }  // namespace fhn::cuda

@@ -45,4 +45,23 @@ void launch_explicit_steps_blocked(const real* v, const real* w, real* v_next, r
                                    const NodeParams& q, const StimulusTable& stimuli,
                                    index_t first_step, int steps);
 
+// The members of a sweep batch (cables of n nodes on one grid, with their own parameters and
+// stimuli) as the blocked kernel sees them: member m owns entries [m pitch, m pitch + n) of every
+// array (pitch >= n even, so that each member's nodes start 16-byte aligned), its NodeParams
+// params[m] and the stimuli table[m count .. m count + count - 1]; a member with frozen[m] != 0
+// is copied through unchanged (its state stays valid in whichever buffer is current).
+struct MemberArrays {
+  index_t members = 0;
+  index_t pitch = 0;
+  const NodeParams* params = nullptr;  // device, one per member
+  const int* frozen = nullptr;         // device, one per member
+};
+
+// launch_explicit_steps_blocked for every member at once (blockIdx.y = member): `stimuli.table`
+// holds members x stimuli.count entries, stimuli.count the same for every member. Same results
+// per member as the single-member launcher with that member's parameters. Default stream, no sync.
+void launch_explicit_members_blocked(const real* v, const real* w, real* v_next, real* w_next,
+                                     index_t n, const MemberArrays& members,
+                                     const StimulusTable& stimuli, index_t first_step, int steps);
+
 }  // namespace fhn::cuda

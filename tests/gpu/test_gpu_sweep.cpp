@@ -1,0 +1,309 @@
+// The CUDA sweep batch (MemberBatch over one set of kernels) against single runs: every member,
+// with its own model parameters, stimuli and boundary values, equals the CPU scheme and the
+// single-member CUDA scheme of its config; advance() split into pieces changes nothing; sample()
+// reads the state; a member that fails is reported once and frozen while the others go on.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "config/loader.hpp"
+#include "core/error.hpp"
+#include "model/problem.hpp"
+#include "schemes/cuda_schemes.hpp"
+#include "schemes/member_batch.hpp"
+#include "schemes/scheme.hpp"
+#include "support.hpp"
+
+namespace {
+
+using fhn::Config;
+using fhn::index_t;
+using fhn::MemberBatch;
+using fhn::Problem;
+using fhn::Snapshot;
+using fhn::test::max_state_difference;
+using fhn::test::run_scheme;
+
+// A cable of `nodes` nodes (dx = 0.5) with a pulse in the middle and one stimulus at the left.
+std::string cable(index_t nodes) {
+  const double length = 0.5 * static_cast<double>(nodes - 1);
+  return "model: {a: 0.1, epsilon: 0.01, gamma: 2.0, diffusion: 1.0}\n"
+         "domain: {length: " + std::to_string(length) + ", nodes: " + std::to_string(nodes) + "}\n"
+         "boundary: {left: {type: no_flux}, right: {type: no_flux}}\n"
+         "initial:\n"
+         "  v: {type: gaussian, center: " + std::to_string(length / 2) +
+         ", width2: 4.0, amplitude: 1.0}\n"
+         "  w: {type: constant, value: 0.0}\n"
+         "stimulus:\n"
+         "  - {x_min: 0, x_max: " + std::to_string(length / 4) +
+         ", start: 0.5, duration: 1.0, amplitude: 0.5}\n"
+         "time: {end: 1000, dt: 0.1}\n"
+         "output: {vtk: false, spacetime: false}\n";
+}
+
+// The schemes the sweep batches, as overrides (the backend is added by the callers).
+const std::vector<std::string> kExplicit{"scheme.type=explicit", "time.dt=0.02"};
+const std::vector<std::string> kTrapezoidal{"scheme.type=crank_nicolson",
+                                            "scheme.crank_nicolson.w_update=trapezoidal"};
+const std::vector<std::string> kLeapfrog{"scheme.type=crank_nicolson",
+                                         "scheme.crank_nicolson.w_update=leapfrog"};
+
+// What makes member m differ from the others: its own a, and by turns epsilon, diffusion,
+// gamma, stimulus amplitude and timing, a Dirichlet end, first-order no-flux ends.
+std::vector<std::string> member_variant(int m) {
+  std::vector<std::string> o{"model.a=" + std::to_string(0.08 + 0.001 * m)};
+  switch (m % 5) {
+    case 1: o.insert(o.end(), {"stimulus[0].amplitude=0.3", "model.epsilon=0.02"}); break;
+    case 2:
+      o.insert(o.end(), {"stimulus[0].start=1.5", "stimulus[0].duration=0.5",
+                         "boundary.no_flux_order=1"});
+      break;
+    case 3:
+      o.insert(o.end(), {"model.diffusion=1.5", "boundary.left.type=dirichlet",
+                         "boundary.left.value=0.2"});
+      break;
+    case 4:
+      o.insert(o.end(), {"stimulus[0].period=3", "stimulus[0].count=3", "model.gamma=1.5",
+                         "boundary.right.type=dirichlet", "boundary.right.value=-0.1"});
+      break;
+    default: break;
+  }
+  return o;
+}
+
+// Member m's config on `backend`; `extra` for the member given (a failing one).
+Config member_config(index_t nodes, const std::vector<std::string>& scheme, int m,
+                     const std::string& backend, const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> o = scheme;
+  const std::vector<std::string> variant = member_variant(m);
+  o.insert(o.end(), variant.begin(), variant.end());
+  o.insert(o.end(), extra.begin(), extra.end());
+  o.push_back("scheme.backend=" + backend);
+  return fhn::load_config_text(cable(nodes), "test.yaml", o);
+}
+
+struct Sweep {
+  std::vector<Config> configs;
+  std::vector<Problem> problems;
+  std::unique_ptr<MemberBatch> batch;
+};
+
+// A CUDA batch of `members` members; member `odd` (if any) gets `odd_extra` overrides.
+Sweep make_sweep(index_t nodes, int members, const std::vector<std::string>& scheme,
+                 int odd = -1, const std::vector<std::string>& odd_extra = {}) {
+  Sweep s;
+  for (int m = 0; m < members; ++m) {
+    s.configs.push_back(member_config(nodes, scheme, m, "cuda",
+                                      m == odd ? odd_extra : std::vector<std::string>{}));
+    s.problems.push_back(fhn::make_problem(s.configs.back()));
+  }
+  s.batch = fhn::make_cuda_member_batch(s.configs, s.problems);
+  return s;
+}
+
+Snapshot member_state(const MemberBatch& batch, index_t m) {
+  Snapshot snap;
+  batch.snapshot(m, snap);
+  return snap;
+}
+
+bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+struct Case {
+  const char* name;
+  const std::vector<std::string>* scheme;
+  index_t steps;
+};
+const Case kCases[] = {{"explicit", &kExplicit, 300},
+                       {"crank_nicolson trapezoidal", &kTrapezoidal, 60},
+                       {"crank_nicolson leapfrog", &kLeapfrog, 60}};
+
+}  // namespace
+
+TEST_CASE("GPU sweep: every member equals its single CPU and single CUDA runs") {
+  const std::pair<index_t, int> sizes[] = {{3, 37}, {33, 5}, {1001, 1}, {1001, 37}};
+  for (const Case& c : kCases) {
+    for (const auto& [nodes, members] : sizes) {
+      CAPTURE(c.name);
+      CAPTURE(nodes);
+      CAPTURE(members);
+      Sweep s = make_sweep(nodes, members, *c.scheme);
+      CHECK(s.batch->members() == members);
+      CHECK(s.batch->node_count() == nodes);
+      CHECK(s.batch->name().find(std::to_string(members) + " member") != std::string::npos);
+      CHECK(s.batch->name().find("(cuda, ") != std::string::npos);
+      s.batch->advance(c.steps);
+      s.batch->check_finite();
+      CHECK(s.batch->take_failures().empty());
+      CHECK(s.batch->steps_done() == c.steps);
+      for (int m = 0; m < members; ++m) {
+        CAPTURE(m);
+        const Snapshot gpu = member_state(*s.batch, m);
+        CHECK(gpu.step == c.steps);
+        CHECK(gpu.x == s.problems[static_cast<std::size_t>(m)].x);
+        const auto cpu = run_scheme(member_config(nodes, *c.scheme, m, "cpu"), c.steps);
+        const auto single = run_scheme(member_config(nodes, *c.scheme, m, "cuda"), c.steps);
+        CHECK(max_state_difference(gpu, cpu.state) < 1e-10);
+        CHECK(max_state_difference(gpu, single.state) < 1e-10);
+        const fhn::NewtonStats* stats = s.batch->newton_stats(m);
+        REQUIRE((stats == nullptr) == (cpu.stats == nullptr));
+        if (stats) {
+          CHECK(stats->steps() == c.steps);
+          CHECK(stats->mean_iterations() ==
+                doctest::Approx(cpu.stats->mean_iterations()).epsilon(0.05));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("GPU sweep with the cusparse batched solver equals the CPU") {
+  std::vector<std::string> scheme = kTrapezoidal;
+  scheme.push_back("scheme.crank_nicolson.tridiagonal=cusparse");
+  Sweep s = make_sweep(33, 5, scheme);
+  CHECK(s.batch->name().find("cusparse") != std::string::npos);
+  s.batch->advance(60);
+  for (int m = 0; m < 5; ++m) {
+    CAPTURE(m);
+    const auto cpu = run_scheme(member_config(33, kTrapezoidal, m, "cpu"), 60);
+    CHECK(max_state_difference(member_state(*s.batch, m), cpu.state) < 1e-10);
+  }
+}
+
+TEST_CASE("GPU sweep: advance() in pieces gives the same as one call, and sample() reads v") {
+  for (const Case& c : kCases) {
+    CAPTURE(c.name);
+    Sweep whole = make_sweep(33, 37, *c.scheme);
+    Sweep pieces = make_sweep(33, 37, *c.scheme);
+    whole.batch->advance(c.steps);
+    for (const index_t piece : {index_t{1}, index_t{7}, index_t{16}, c.steps - 24})
+      pieces.batch->advance(piece);
+    REQUIRE(pieces.batch->steps_done() == c.steps);
+    const std::vector<index_t> nodes{0, 5, 16, 31, 32, 5};
+    std::vector<double> samples;
+    pieces.batch->sample(nodes, samples);
+    REQUIRE(samples.size() == 37 * nodes.size());
+    for (int m = 0; m < 37; ++m) {
+      CAPTURE(m);
+      const Snapshot a = member_state(*whole.batch, m), b = member_state(*pieces.batch, m);
+      CHECK(same_bits(a.v, b.v));
+      CHECK(same_bits(a.w, b.w));
+      for (std::size_t k = 0; k < nodes.size(); ++k)
+        CHECK(samples[m * nodes.size() + k] == b.v[static_cast<std::size_t>(nodes[k])]);
+    }
+    // The cached node list is refreshed when the nodes change.
+    pieces.batch->advance(3);
+    pieces.batch->sample({2}, samples);
+    REQUIRE(samples.size() == 37);
+    for (int m = 0; m < 37; ++m) CHECK(samples[m] == member_state(*pieces.batch, m).v[2]);
+  }
+}
+
+TEST_CASE("GPU sweep: a Crank-Nicolson member whose Newton fails is frozen, the others go on") {
+  for (const auto* scheme : {&kTrapezoidal, &kLeapfrog}) {
+    const int odd = 2;
+    const std::vector<std::string> huge{"stimulus[0].amplitude=1e10"};
+    // The step in which the member's own CPU run fails.
+    auto single = fhn::make_scheme(member_config(33, *scheme, odd, "cpu", huge),
+                                   fhn::make_problem(member_config(33, *scheme, odd, "cpu", huge)));
+    index_t failing = -1;
+    for (index_t step = 0; step < 40 && failing < 0; ++step) {
+      try {
+        single->advance(1);
+      } catch (const fhn::NumericalError&) {
+        failing = step;
+      }
+    }
+    REQUIRE(failing > 0);
+
+    Sweep s = make_sweep(33, 5, *scheme, odd, huge);
+    s.batch->advance(40);
+    const std::vector<fhn::MemberFailure> failures = s.batch->take_failures();
+    REQUIRE(failures.size() == 1);
+    CHECK(failures[0].member == odd);
+    CHECK(failures[0].step == failing);
+    CHECK(fhn::test::contains(failures[0].reason,
+                              "Newton did not converge in step " + std::to_string(failing)));
+    CHECK(s.batch->take_failures().empty());
+    // Frozen at its last accepted state: its CPU run up to the failing step.
+    const Snapshot frozen = member_state(*s.batch, odd);
+    CHECK(frozen.step == failing);
+    const auto before = run_scheme(member_config(33, *scheme, odd, "cpu", huge), failing);
+    CHECK(max_state_difference(frozen, before.state) < 1e-10);
+    s.batch->advance(25);
+    s.batch->check_finite();
+    CHECK(s.batch->take_failures().empty());
+    const Snapshot later = member_state(*s.batch, odd);
+    CHECK(same_bits(later.v, frozen.v));
+    CHECK(same_bits(later.w, frozen.w));
+    CHECK(s.batch->newton_stats(odd)->steps() == failing);
+    for (int m = 0; m < 5; ++m) {
+      if (m == odd) continue;
+      CAPTURE(m);
+      const auto cpu = run_scheme(member_config(33, *scheme, m, "cpu"), 65);
+      CHECK(max_state_difference(member_state(*s.batch, m), cpu.state) < 1e-10);
+    }
+  }
+}
+
+TEST_CASE("GPU sweep: an explicit member that blows up is found, frozen, the others go on") {
+  const int odd = 3;
+  Sweep s = make_sweep(1001, 37, kExplicit, odd, {"stimulus[0].amplitude=1e8"});
+  s.batch->advance(100);
+  s.batch->check_finite();
+  const std::vector<fhn::MemberFailure> failures = s.batch->take_failures();
+  REQUIRE(failures.size() == 1);
+  CHECK(failures[0].member == odd);
+  CHECK(failures[0].step == 100);
+  CHECK(fhn::test::contains(failures[0].reason, "the solution stopped being finite"));
+  CHECK(fhn::test::contains(failures[0].reason, "(steps 0 to 100)"));
+  const Snapshot frozen = member_state(*s.batch, odd);
+  s.batch->advance(37);
+  s.batch->check_finite();
+  CHECK(s.batch->take_failures().empty());
+  const Snapshot later = member_state(*s.batch, odd);
+  CHECK(later.step == 100);
+  CHECK(same_bits(later.v, frozen.v));
+  CHECK(same_bits(later.w, frozen.w));
+  for (int m = 0; m < 37; m += 6) {
+    CAPTURE(m);
+    const auto cpu = run_scheme(member_config(1001, kExplicit, m, "cpu"), 137);
+    CHECK(max_state_difference(member_state(*s.batch, m), cpu.state) < 1e-10);
+  }
+}
+
+TEST_CASE("GPU sweep: loss of diagonal dominance fails every member with the reason") {
+  Sweep s = make_sweep(33, 3, {"scheme.type=crank_nicolson", "time.dt=10", "time.end=100",
+                               "output.every=10"});
+  s.batch->advance(2);
+  const std::vector<fhn::MemberFailure> failures = s.batch->take_failures();
+  REQUIRE(failures.size() == 3);
+  for (int m = 0; m < 3; ++m) {
+    CHECK(failures[m].member == m);
+    CHECK(fhn::test::contains(failures[m].reason, "not diagonally dominant"));
+  }
+}
+
+TEST_CASE("GPU sweep refuses the schemes it cannot batch, naming the key") {
+  auto refusal = [](const std::vector<std::string>& scheme, bool cuda) {
+    Config config = member_config(33, scheme, 0, "cpu");
+    if (cuda) config.scheme.backend = fhn::Backend::cuda;
+    try {
+      fhn::make_cuda_member_batch({config}, {fhn::make_problem(config)});
+    } catch (const fhn::ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(fhn::test::contains(refusal({"scheme.type=adaptive_explicit"}, true), "scheme.type"));
+  CHECK(fhn::test::contains(
+      refusal({"scheme.type=crank_nicolson", "scheme.crank_nicolson.formulation=adi"}, false),
+      "scheme.crank_nicolson.formulation"));
+  CHECK(fhn::test::contains(refusal({"scheme.type=crank_nicolson"}, false),
+                            "scheme.crank_nicolson.tridiagonal: thomas"));
+}
