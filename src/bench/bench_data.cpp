@@ -38,11 +38,16 @@ std::vector<real> thomas_solution(const HostSystem& s) {
 }
 
 HostBatch random_batch(const solvers::BatchLayout& layout, std::uint64_t seed) {
-  HostBatch b{layout, random_system(layout.n, seed + 1), random_system(layout.n * layout.count, seed)};
+  HostBatch b{layout, random_system(layout.n, seed + 1), random_system(layout.span(), seed)};
+  // Entries between systems (a padded layout) hold zeros, which a solve leaves alone.
+  std::vector<char> used(static_cast<std::size_t>(layout.span()), 0);
   for (index_t s = 0; s < layout.count; ++s) {
+    for (index_t k = 0; k < layout.n; ++k) used[static_cast<std::size_t>(layout.at(s, k))] = 1;
     b.systems.lower[static_cast<std::size_t>(layout.at(s, 0))] = 0.0;
     b.systems.upper[static_cast<std::size_t>(layout.at(s, layout.n - 1))] = 0.0;
   }
+  for (std::size_t i = 0; i < used.size(); ++i)
+    if (!used[i]) b.systems.lower[i] = b.systems.diag[i] = b.systems.upper[i] = b.systems.rhs[i] = 0.0;
   return b;
 }
 

@@ -216,32 +216,48 @@ void bench_tridiagonal(Context& ctx, index_t n) {
 // columns (interleaved), a shared matrix (constant: read r, write x = 16 B/unknown) or one per
 // system (per-system: read l, d, u, r, write x = 40 B/unknown). Ours against the matching
 // cuSPARSE routine (gtsv2StridedBatch for rows, gtsvInterleavedBatch for columns), each checked
-// against Thomas system by system first.
+// against Thomas system by system first. At n = 2^22 also the Newton systems of a sweep's
+// members (fhn sweep, configs/sweeps/bench_cn.yaml): 4096 cables of 1001 nodes, each member
+// padded to 1002 entries (16-byte aligned), per-system coefficients only.
 void bench_batched(Context& ctx, index_t n) {
   index_t side = 1;
   while (side * side < n) side *= 2;
-  if (side * side != n) return;
-  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(real);
-  for (const bool columns : {false, true}) {
-    const solvers::BatchLayout layout = columns ? solvers::BatchLayout::columns(side, side)
-                                                : solvers::BatchLayout::rows(side, side);
+  struct Shape {
+    std::string name;
+    solvers::BatchLayout layout;
+    bool columns;
+  };
+  std::vector<Shape> shapes;
+  if (side * side == n) {
+    shapes.push_back({"rows", solvers::BatchLayout::rows(side, side), false});
+    shapes.push_back({"columns", solvers::BatchLayout::columns(side, side), true});
+  }
+  if (n == index_t{1} << 22) shapes.push_back({"members", {1001, 4096, 1, 1002}, false});
+  for (const Shape& shape_entry : shapes) {
+    const solvers::BatchLayout& layout = shape_entry.layout;
+    const bool columns = shape_entry.columns;
+    const bool members = shape_entry.name == "members";
+    const std::size_t span = static_cast<std::size_t>(layout.span());
+    const std::size_t bytes = span * sizeof(real);
+    const index_t unknowns = layout.n * layout.count;
     const HostBatch batch = random_batch(layout, 20261203u + static_cast<unsigned>(n));
     const HostSystem& m = batch.matrix;
     DeviceBuffer<real> lower = to_device(batch.systems.lower, "batch lower"),
                        diag = to_device(batch.systems.diag, "batch diag"),
                        upper = to_device(batch.systems.upper, "batch upper"),
                        rhs = to_device(batch.systems.rhs, "batch rhs");
-    DeviceBuffer<real> x(static_cast<std::size_t>(n), "batch solution");
+    DeviceBuffer<real> x(span, "batch solution");
     auto restore_rhs = [&] {
       FHN_CUDA_CHECK(cudaMemcpyAsync(x.data(), rhs.data(), bytes, cudaMemcpyDeviceToDevice));
     };
-    const std::string shape = columns ? "columns" : "rows";
+    const std::string& shape = shape_entry.name;
     const std::string routine = columns ? "gtsvInterleavedBatch" : "gtsv2StridedBatch";
     for (const bool constant : {true, false}) {
+      if (constant && members) continue;  // a sweep's Jacobians differ per member
       const std::vector<real> truth = batch_thomas_solution(batch, constant);
       const std::string kind = constant ? ", constant" : ", per-system";
       const std::string baseline = "cusparse " + shape + kind;
-      const double model = (constant ? 16.0 : 40.0) * static_cast<double>(n);
+      const double model = (constant ? 16.0 : 40.0) * static_cast<double>(unknowns);
       for (const TridiagonalBackend backend :
            {TridiagonalBackend::partitioned, TridiagonalBackend::cusparse}) {
         const bool ours = backend == TridiagonalBackend::partitioned;
@@ -260,7 +276,7 @@ void bench_batched(Context& ctx, index_t n) {
         const double check = max_relative_error(cuda::to_host(x), truth);
         const Timing t = time_gpu(ctx.options.repetitions, restore_rhs, solve);
         const std::string note =
-            std::to_string(side) + " systems of " + std::to_string(side) + "; " +
+            std::to_string(layout.count) + " systems of " + std::to_string(layout.n) + "; " +
             (ours ? (constant ? "3 kernels, reads r twice: 24 B/unknown"
                               : "3 kernels, reads l, d, u, r twice: 72 B/unknown")
                   : "cusparseD" + routine +
