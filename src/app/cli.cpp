@@ -128,8 +128,9 @@ int cli_main(int argc, const char* const* argv, std::ostream& out, std::ostream&
   sweep->add_option("--threads", sweep_options.threads, "CPU worker threads (default: all cores)")
       ->check(CLI::Range(1, 4096));
   sweep->add_option("--bench", sweep_options.bench_members,
-                    "afterwards, run this many members one after another as fhn run does and "
-                    "report the batched sweep's speed-up (summary.json, run.log)")
+                    "afterwards, run this many members one after another (fhn run inside this "
+                    "process, and an fhn run process each) and report the batched sweep's "
+                    "speed-up over both (summary.json, run.log)")
       ->check(CLI::Range(1, 1 << 20));
 
   bench::BenchOptions bench_options;
