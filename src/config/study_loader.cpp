@@ -64,24 +64,7 @@ StudyConfig read_study(const YAML::Node& root, Context& ctx, const std::string& 
     st.base = (p.is_absolute() ? p : std::filesystem::path(source).parent_path() / p).lexically_normal().string();
   }
 
-  // set: {key: value, ...} -> "key=value" overrides of the base config.
-  const YAML::Node set = top.raw("set");
-  if (set.IsDefined()) {
-    if (!set.IsMap()) {
-      ctx.error("set", set.Mark(), "set: expected a mapping of config keys to values, e.g. {time.end: 1}");
-    } else {
-      for (const auto& entry : set) {
-        if (!entry.first.IsScalar()) {
-          ctx.error("set", entry.first.Mark(),
-                    "set: keys must be config keys such as time.dt, got " + node_text(entry.first));
-          continue;
-        }
-        YAML::Emitter value;
-        value << YAML::Flow << entry.second;
-        st.overrides.push_back(entry.first.Scalar() + "=" + value.c_str());
-      }
-    }
-  }
+  st.overrides = set_assignments(ctx, top.raw("set"), "set");
 
   if (st.kind == StudyKind::convergence) {
     Section r = top.section("refine");
@@ -139,14 +122,9 @@ StudyConfig read_study(const YAML::Node& root, Context& ctx, const std::string& 
 }  // namespace
 
 StudyConfig load_study_text(const std::string& text, const std::string& source) {
-  const YAML::Node root = parse_yaml(text, source);
-  Context ctx(source);
-  StudyConfig study;
-  {
-    study = read_study(root, ctx, source);
-  }  // the top-level Section reports unknown keys as it closes
-  ctx.throw_if_errors();
-  return study;
+  return read_document(text, source, [&](const YAML::Node& root, Context& ctx) {
+    return read_study(root, ctx, source);
+  });
 }
 
 StudyConfig load_study(const std::string& path) {

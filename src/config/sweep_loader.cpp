@@ -13,27 +13,6 @@ using namespace config_detail;
 
 constexpr index_t kMaxMembers = index_t{1} << 24;
 
-// "key=value" for each entry of a mapping (set:), the value in YAML flow form.
-std::vector<std::string> assignments(Context& ctx, const YAML::Node& set, const std::string& path) {
-  std::vector<std::string> out;
-  if (!set.IsDefined()) return out;
-  if (!set.IsMap()) {
-    ctx.error(path, set.Mark(), path + ": expected a mapping of config keys to values, e.g. {time.end: 200}");
-    return out;
-  }
-  for (const auto& entry : set) {
-    if (!entry.first.IsScalar()) {
-      ctx.error(path, entry.first.Mark(), path + ": keys must be config keys such as time.dt, got " +
-                                              node_text(entry.first));
-      continue;
-    }
-    YAML::Emitter value;
-    value << YAML::Flow << entry.second;
-    out.push_back(entry.first.Scalar() + "=" + value.c_str());
-  }
-  return out;
-}
-
 // axes[i]: {key, values: [...]} or {key, from, to, count, scale: linear | log}.
 SweepAxis read_axis(Context& ctx, const YAML::Node& node, const std::string& path,
                     const std::string& source) {
@@ -102,7 +81,7 @@ SweepConfig read_sweep(const YAML::Node& root, Context& ctx, const std::string& 
   } else {
     ctx.error("base", root.Mark(), "missing required key 'base' (the run config to start from) or 'config' (one embedded)");
   }
-  sw.overrides = assignments(ctx, top.raw("set"), "set");
+  sw.overrides = set_assignments(ctx, top.raw("set"), "set");
 
   const YAML::Node axes = top.raw("axes");
   if (!axes.IsDefined()) {
@@ -188,14 +167,9 @@ std::vector<real> sweep_member_values(const SweepConfig& sweep, index_t member) 
 }
 
 SweepConfig load_sweep_text(const std::string& text, const std::string& source) {
-  const YAML::Node root = parse_yaml(text, source);
-  Context ctx(source);
-  SweepConfig sweep;
-  {
-    sweep = read_sweep(root, ctx, source);
-  }  // the top-level Section reports unknown keys as it closes
-  ctx.throw_if_errors();
-  return sweep;
+  return read_document(text, source, [&](const YAML::Node& root, Context& ctx) {
+    return read_sweep(root, ctx, source);
+  });
 }
 
 SweepConfig load_sweep(const std::string& path) {

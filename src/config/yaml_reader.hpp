@@ -512,4 +512,38 @@ void check_yaml_text(const std::string& text, const std::string& source);
 // a directory, a file larger than 1 MiB (without reading it all) and an empty file.
 std::string read_text_file(const std::string& path, const std::string& what);
 
+// A study's or sweep's `set: {key: value, ...}` as "key=value" overrides of its base config
+// (the value in YAML flow form, as --set takes it); problems reported at `path`.
+inline std::vector<std::string> set_assignments(Context& ctx, const YAML::Node& set,
+                                                const std::string& path) {
+  std::vector<std::string> out;
+  if (!set.IsDefined()) return out;
+  if (!set.IsMap()) {
+    ctx.error(path, set.Mark(), path + ": expected a mapping of config keys to values, e.g. {time.end: 1}");
+    return out;
+  }
+  for (const auto& entry : set) {
+    if (!entry.first.IsScalar()) {
+      ctx.error(path, entry.first.Mark(),
+                path + ": keys must be config keys such as time.dt, got " + node_text(entry.first));
+      continue;
+    }
+    YAML::Emitter value;
+    value << YAML::Flow << entry.second;
+    out.push_back(entry.first.Scalar() + "=" + value.c_str());
+  }
+  return out;
+}
+
+// A whole document read by `read` (read(root, ctx) -> T), every problem found reported together
+// in one ConfigError; the top-level Section inside `read` reports unknown keys as it closes.
+template <class Read>
+auto read_document(const std::string& text, const std::string& source, Read read) {
+  const YAML::Node root = parse_yaml(text, source);
+  Context ctx(source);
+  auto result = read(root, ctx);
+  ctx.throw_if_errors();
+  return result;
+}
+
 }  // namespace fhn::config_detail
