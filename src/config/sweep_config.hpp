@@ -25,6 +25,7 @@ struct SweepMeasure {
   std::vector<real> probes;  // positions x along the cable; default: L/4 and 3L/4
   real threshold = 0.5;      // v crossing upwards: an activation; downwards: its end (APD)
   real every = 0.0;          // time between samples of the probes; 0 (default): every step
+  std::string probes_where, every_where;  // file:line:column of the keys, for later checks
 };
 
 struct SweepConfig {

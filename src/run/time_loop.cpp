@@ -12,15 +12,7 @@ namespace {
 void emit_frame(Scheme& scheme, index_t index, const std::vector<FrameSink*>& sinks,
                 const Domain* domain, Snapshot& snap) {
   scheme.snapshot(snap);
-  FrameView view;
-  view.index = index;
-  view.step = snap.step;
-  view.t = snap.t;
-  view.n = static_cast<index_t>(snap.v.size());
-  view.domain = domain;
-  view.x = view.sheet() ? nullptr : snap.x.data();
-  view.v = snap.v.data();
-  view.w = snap.w.data();
+  const FrameView view = frame_view(snap, index, domain);
   for (FrameSink* sink : sinks) sink->write(view);
 }
 
@@ -43,6 +35,19 @@ void emit_frame(Scheme& scheme, index_t index, const std::vector<FrameSink*>& si
 }
 
 }  // namespace
+
+FrameView frame_view(const Snapshot& snap, index_t index, const Domain* domain) {
+  FrameView view;
+  view.index = index;
+  view.step = snap.step;
+  view.t = snap.t;
+  view.n = static_cast<index_t>(snap.v.size());
+  view.domain = domain;
+  view.x = view.sheet() ? nullptr : snap.x.data();
+  view.v = snap.v.data();
+  view.w = snap.w.data();
+  return view;
+}
 
 void run_time_loop(Scheme& scheme, const LoopSettings& s, const std::vector<FrameSink*>& sinks,
                    Progress& progress, LoopResult& result) {

@@ -33,6 +33,9 @@ struct LoopResult {
   Snapshot last;              // the last frame written
 };
 
+// What the sinks see of a host snapshot: frame number `index` on `domain` (pointers into snap).
+FrameView frame_view(const Snapshot& snap, index_t index, const Domain* domain);
+
 // Runs from the scheme's current step to total_steps, keeping `result` current as it goes.
 // Frames fall on the steps that are multiples of frame_every (and the last), so a restarted run
 // writes exactly the frames the uninterrupted one would have. Throws NumericalError (state not

@@ -21,6 +21,7 @@
 #include "model/problem.hpp"
 #include "run/progress.hpp"
 #include "run/run.hpp"
+#include "run/time_loop.hpp"
 #include "schemes/member_batch.hpp"
 #include "sweep/measurements.hpp"
 
@@ -102,6 +103,11 @@ std::string member_label(const SweepConfig& sweep, index_t m) {
   return "member " + std::to_string(m) + " (" + label + ")";
 }
 
+// Steps between samples of the probes: measure.every / dt (every step when 0).
+index_t sample_every_steps(const SweepConfig& sweep, const Config& c) {
+  return sweep.measure.every > 0.0 ? std::max<index_t>(1, std::llround(sweep.measure.every / c.time.dt)) : 1;
+}
+
 // ---- Probes ---------------------------------------------------------------------------------
 
 // Where a probe at x is read: v(x) = (1 - f) v_i + f v_{i+1} on the uniform grid.
@@ -116,7 +122,7 @@ std::vector<real> probe_positions(const SweepConfig& sweep, const Config& c) {
   if (probes.empty()) probes = {0.25 * length, 0.75 * length};
   for (std::size_t p = 0; p < probes.size(); ++p)
     if (probes[p] > length)
-      throw ConfigError(sweep.source + ": measure.probes[" + std::to_string(p) + "]: x = " +
+      throw ConfigError(sweep.measure.probes_where + ": measure.probes[" + std::to_string(p) + "]: x = " +
                         format_exact(probes[p]) + " lies beyond the cable (domain.length = " +
                         format_exact(length) + ")");
   return probes;
@@ -221,15 +227,7 @@ std::unique_ptr<MemberOutput> open_member_output(const fs::path& dir, index_t m,
 void write_member_frame(MemberOutput& out, const MemberBatch& batch, index_t local, const Domain& domain) {
   Snapshot snap;
   batch.snapshot(local, snap);
-  FrameView view;
-  view.index = out.frames++;
-  view.step = snap.step;
-  view.t = snap.t;
-  view.n = static_cast<index_t>(snap.v.size());
-  view.domain = &domain;
-  view.x = snap.x.data();
-  view.v = snap.v.data();
-  view.w = snap.w.data();
+  const FrameView view = frame_view(snap, out.frames++, &domain);
   for (auto& sink : out.sinks) sink->write(view);
 }
 
@@ -313,12 +311,10 @@ std::vector<Config> sweep_member_configs(const SweepConfig& sweep, const SweepOp
     if (c.scheme.type == SchemeType::adaptive_explicit)
       throw ConfigError(sweep.source + ": scheme.type: adaptive_explicit moves each member's grid on its "
                         "own; sweep with explicit or crank_nicolson");
-    const index_t every = c.time.steps > 0 && sweep.measure.every > 0.0
-                              ? static_cast<index_t>(std::llround(sweep.measure.every / c.time.dt))
-                              : 1;
+    const index_t every = sample_every_steps(sweep, c);
     if (sweep.measure.every > 0.0 &&
         std::abs(static_cast<real>(every) * c.time.dt - sweep.measure.every) > 1e-9 * sweep.measure.every)
-      throw ConfigError(sweep.source + ": measure.every = " + format_exact(sweep.measure.every) +
+      throw ConfigError(sweep.measure.every_where + ": measure.every = " + format_exact(sweep.measure.every) +
                         " is not a multiple of time.dt = " + format_exact(c.time.dt));
   }
   return members;
@@ -337,9 +333,8 @@ SweepResult run_sweep(const SweepConfig& sweep, const SweepOptions& options, std
     nodes.push_back(p.i + 1);
   }
   const index_t total_steps = c0.time.steps;
-  const index_t sample_every =
-      sweep.measure.every > 0.0 ? static_cast<index_t>(std::llround(sweep.measure.every / c0.time.dt)) : 1;
-  const index_t check_every = 50;
+  const index_t sample_every = sample_every_steps(sweep, c0);
+  const index_t check_every = LoopSettings{}.check_every;  // as fhn run checks
   const bool newton = c0.scheme.type == SchemeType::crank_nicolson;
 
   // Output folder, proven writable before the first step.

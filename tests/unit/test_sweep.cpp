@@ -162,6 +162,16 @@ TEST_CASE("sweep members: each is the base config with its values; shared settin
   const std::string invalid = error("\n  - {key: model.epsilon, values: [0.01, -1]}");
   CHECK(contains(invalid, "sweep.yaml:3:5: member 1 (model.epsilon=-1) is not a valid config"));
   CHECK(contains(invalid, "model.epsilon"));
+  // Sweep keys checked against the base config name their own line.
+  auto measure_error = [&](const std::string& measure) {
+    try {
+      fhn::sweep_member_configs(cable_sweep(dir, "[{key: model.a, values: [0.1]}]", "measure:\n" + measure), {});
+    } catch (const fhn::ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(contains(measure_error("  every: 0.03\n"), "sweep.yaml:4:10: measure.every = 0.03 is not a multiple of time.dt = 0.1"));
 }
 
 TEST_CASE("probe measurements: crossings, APD and speeds from hand-made samples") {
