@@ -30,10 +30,13 @@ StimulusSchedule::StimulusSchedule(const std::vector<Stimulus>& stimuli, const D
   }
 }
 
-void StimulusSchedule::currents(real t, real weight_now, real weight_next, real* current) const {
+void StimulusSchedule::currents(real t, real weight_now, real weight_next, real* current,
+                                index_t row0, index_t rows) const {
   auto each_node = [&](const NodeStimulus& s, auto&& f) {
-    for (index_t j = s.first_y; j <= s.last_y; ++j)
-      for (index_t i = s.first; i <= s.last; ++i) f(current[i + row_ * j]);
+    const index_t j_first = std::max(s.first_y, row0);
+    const index_t j_last = rows < 0 ? s.last_y : std::min(s.last_y, row0 + rows - 1);
+    for (index_t j = j_first; j <= j_last; ++j)
+      for (index_t i = s.first; i <= s.last; ++i) f(current[i + row_ * (j - row0)]);
   };
   for (const NodeStimulus& s : stimuli_) each_node(s, [](real& c) { c = 0.0; });
   for (const NodeStimulus& s : stimuli_) {

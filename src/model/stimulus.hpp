@@ -84,8 +84,11 @@ class StimulusSchedule {
   }
 
   // current[node] = sum over the stimuli covering the node, in order, of amplitude * weight (see
-  // stimulus_weight); touches only the stimulated nodes (zero elsewhere stays zero).
-  void currents(real t, real weight_now, real weight_next, real* current) const;
+  // stimulus_weight); touches only the stimulated nodes (zero elsewhere stays zero). With
+  // row0/rows, `current` holds only the rows [row0, row0 + rows) (a rank's slab), node (i, j) at
+  // i + N_x (j - row0); rows < 0: every row.
+  void currents(real t, real weight_now, real weight_next, real* current, index_t row0 = 0,
+                index_t rows = -1) const;
 
   const std::vector<NodeStimulus>& stimuli() const { return stimuli_; }
   bool empty() const { return stimuli_.empty(); }

@@ -185,6 +185,9 @@ inline void cn_off_diagonals(const NodeParams& q, real* lower, real* upper) {
 // bottom, top wins (model/sides.hpp). A cable is the sheet of one row (ny = 1).
 struct SheetParams {
   index_t nx = 0, ny = 0;
+  // The arrays hold global rows [row0, row0 + rows): the whole sheet (0, N_y), or a rank's slab
+  // with its halo rows (parallel/decomposition.hpp); node (i, j) is u[i + N_x (j - row0)].
+  index_t row0 = 0, rows = 0;
   real k = 0.0;  // dt
   real r = 0.0;  // D / h^2
   real a = 0.0, epsilon = 0.0, gamma = 0.0;
@@ -196,6 +199,7 @@ inline SheetParams sheet_params(const ModelParams& m, const BoundarySpec& bc, co
   SheetParams q;
   q.nx = d.nodes[0];
   q.ny = d.nodes[1];
+  q.rows = q.ny;
   q.k = dt;
   q.r = m.diffusion / (d.dx * d.dx);
   q.a = m.a;
@@ -222,10 +226,15 @@ FHN_HOST_DEVICE inline real sheet_diffusion_of(real west, real east, real south,
                 axis_difference(south, centre, north, j == 0, j == q.ny - 1));
 }
 
-// D (L_h u)_ij at any node of the array u.
+// The array index of node (i, j).
+FHN_HOST_DEVICE inline index_t sheet_index(index_t i, index_t j, const SheetParams& q) {
+  return i + q.nx * (j - q.row0);
+}
+
+// D (L_h u)_ij at any node of the array u (its neighbours in the arrays).
 FHN_HOST_DEVICE inline real sheet_diffusion(const real* u, index_t i, index_t j,
                                             const SheetParams& q) {
-  const index_t c = i + q.nx * j;
+  const index_t c = sheet_index(i, j, q);
   const real west = i > 0 ? u[c - 1] : 0.0;
   const real east = i < q.nx - 1 ? u[c + 1] : 0.0;
   const real south = j > 0 ? u[c - q.nx] : 0.0;
@@ -253,7 +262,7 @@ FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_sheet_interior_node(const re
 FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_sheet_node(const real* v, const real* w,
                                                                real current, index_t i, index_t j,
                                                                const SheetParams& q) {
-  const index_t c = i + q.nx * j;
+  const index_t c = sheet_index(i, j, q);
   ExplicitPointUpdate out = explicit_point_update(v[c], w[c], sheet_diffusion(v, i, j, q), current,
                                                   q.a, q.epsilon, q.gamma, q.k);
   real held = 0.0;

@@ -1,0 +1,53 @@
+#include "parallel/communicator.hpp"
+
+#include <cstdlib>
+
+#include "core/error.hpp"
+
+namespace fhn {
+namespace {
+
+class SerialCommunicator final : public Communicator {
+ public:
+  int rank() const override { return 0; }
+  int size() const override { return 1; }
+  int local_rank() const override { return 0; }
+  int local_size() const override { return 1; }
+  std::string describe() const override { return "one process"; }
+
+  void barrier() override {}
+  index_t min(index_t value) override { return value; }
+  double max(double value) override { return value; }
+  double sum(double value) override { return value; }
+  void broadcast(std::string&, int) override {}
+  std::vector<real> gather(const std::vector<real>& local) override { return local; }
+  std::vector<std::string> gather(const std::string& local) override { return {local}; }
+  std::vector<real> scatter(const std::vector<real>& all,
+                            const std::vector<std::size_t>&) override {
+    return all;
+  }
+  void send_receive(const real*, std::size_t, int to, real*, std::size_t, int from) override {
+    FHN_VERIFY(to == kNoRank && from == kNoRank, InternalError,
+               "a one-process run has no rank to exchange with");
+  }
+  [[noreturn]] void abort(int code) override { std::exit(code); }
+};
+
+}  // namespace
+
+std::unique_ptr<Communicator> make_serial_communicator() {
+  return std::make_unique<SerialCommunicator>();
+}
+
+int launcher_ranks() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS"}) {
+    const char* value = std::getenv(name);
+    if (value && *value) {
+      const int ranks = std::atoi(value);
+      if (ranks > 0) return ranks;
+    }
+  }
+  return 1;
+}
+
+}  // namespace fhn

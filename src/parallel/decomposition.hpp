@@ -1,0 +1,48 @@
+#pragma once
+// Slab decomposition: the domain's last axis (y on a sheet, x on a cable; z of a box next) is cut
+// into one contiguous range of planes per rank. A plane is every node with the same last
+// coordinate: N_x nodes on a sheet, 1 on a cable. Rank r owns planes [first, first + count) and
+// holds `halo` further planes on each side, copies of its neighbours' (refreshed by a
+// HaloExchange), so that a stencil of reach `halo` needs nothing else. The arrays of a slab run
+// over planes [first - halo, first + count + halo), halo planes included even at the domain's
+// ends where nobody fills them. One rank is the whole domain with halo 0: the arrays of a plain
+// run.
+//
+// Slabs keep whole planes contiguous in the node numbering (node = i + N_x j), so a halo is one
+// contiguous block of memory, and a gather of the owned nodes in rank order is the global array.
+#include <vector>
+
+#include "grid/domain.hpp"
+
+namespace fhn {
+
+struct Slab {
+  int rank = 0;
+  int ranks = 1;
+  int axis = 0;          // the cut axis: dims - 1
+  index_t plane = 1;     // nodes per plane
+  index_t planes = 0;    // planes along the axis (N of the last axis)
+  index_t first = 0;     // first owned plane
+  index_t count = 0;     // owned planes
+  index_t halo = 0;      // planes held on each side beyond the owned ones
+
+  bool whole() const { return ranks == 1; }
+  int below() const { return rank > 0 ? rank - 1 : -1; }  // the neighbour owning lower planes
+  int above() const { return rank + 1 < ranks ? rank + 1 : -1; }
+  index_t array_first() const { return first - halo; }     // global plane of the arrays' first
+  index_t array_planes() const { return count + 2 * halo; }
+  index_t array_nodes() const { return array_planes() * plane; }
+  index_t owned_offset() const { return halo * plane; }     // array index of the first owned node
+  index_t owned_nodes() const { return count * plane; }
+  index_t global_offset() const { return first * plane; }   // global node of the first owned one
+};
+
+// Rank `rank` of `ranks` slabs of `domain` with `halo` halo planes: counts differ by at most one
+// plane, the lower ranks taking the extra ones. Throws ConfigError when a rank would own fewer
+// than `min_planes` planes (a stencil or a pass reaching past the neighbour).
+Slab make_slab(const Domain& domain, int rank, int ranks, index_t halo, index_t min_planes = 1);
+
+// Owned node counts of every rank, in rank order (for gathers and scatters).
+std::vector<std::size_t> owned_node_counts(const Domain& domain, int ranks);
+
+}  // namespace fhn
