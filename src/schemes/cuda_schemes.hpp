@@ -12,6 +12,11 @@ namespace fhn {
 std::unique_ptr<Scheme> make_cuda_scheme(const Config& config, const Problem& problem,
                                          NewtonLog* newton_log);
 
+// The CUDA scheme of one rank's slab (make_slab_scheme in scheme.hpp): rank r uses GPU
+// comm.local_rank() mod (GPUs on its machine); halos move through NCCL between GPUs.
+std::unique_ptr<Scheme> make_cuda_slab_scheme(const Config& config, const Problem& problem,
+                                              Communicator& comm, NewtonLog* newton_log);
+
 // The CUDA backend of `fhn sweep`: all members in one set of kernels (member_batch_cuda.cu).
 // Throws ConfigError for a scheme it cannot batch, DeviceError without a usable device or when
 // CUDA is not compiled in.

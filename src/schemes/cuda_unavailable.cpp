@@ -15,6 +15,11 @@ namespace {
 
 std::unique_ptr<Scheme> make_cuda_scheme(const Config&, const Problem&, NewtonLog*) { not_compiled(); }
 
+std::unique_ptr<Scheme> make_cuda_slab_scheme(const Config&, const Problem&, Communicator&,
+                                              NewtonLog*) {
+  not_compiled();
+}
+
 std::unique_ptr<MemberBatch> make_cuda_member_batch(const std::vector<Config>&,
                                                     const std::vector<Problem>&) {
   not_compiled();

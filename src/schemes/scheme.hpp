@@ -8,6 +8,7 @@
 #include "config/config.hpp"
 #include "grid/grid_stats.hpp"
 #include "model/problem.hpp"
+#include "parallel/communicator.hpp"
 #include "schemes/newton.hpp"
 
 namespace fhn {
@@ -70,5 +71,15 @@ index_t first_non_finite(const std::vector<real>& v, const std::vector<real>& w)
 // `newton_log`, when given, receives every Newton iteration of an implicit scheme.
 std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem,
                                     NewtonLog* newton_log = nullptr);
+
+// The scheme of rank comm.rank()'s slab of a run over comm.size() ranks (make_slab of
+// parallel/decomposition.hpp, with the halo depth the scheme needs). Its Scheme interface covers
+// the owned nodes only: node_count(), snapshot()'s v and w (x and y left empty),
+// first_non_finite()'s index and save_state()'s arrays are those of the owned nodes in node
+// order, restore_state() takes them back. DistributedScheme (parallel/distributed_scheme.hpp)
+// assembles the slabs into the whole run. Throws ConfigError for a scheme that does not run on
+// slabs.
+std::unique_ptr<Scheme> make_slab_scheme(const Config& config, const Problem& problem,
+                                         Communicator& comm, NewtonLog* newton_log = nullptr);
 
 }  // namespace fhn
