@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <new>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -82,7 +83,14 @@ std::vector<index_t> bench_sizes(const std::vector<std::string>& items) {
 
 }  // namespace
 
-int cli_main(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+int cli_main(int argc, const char* const* argv, std::ostream& out_all, std::ostream& err_all,
+             Communicator* world) {
+  // Several ranks: rank 0 speaks for all of them (they parse, load and fail alike).
+  const bool ranks = world && world->size() > 1;
+  std::ostringstream silent;
+  std::ostream& out = !ranks || world->root() ? out_all : silent;
+  std::ostream& err = !ranks || world->root() ? err_all : silent;
+
   CLI::App app{"fhnsim: FitzHugh-Nagumo reaction-diffusion simulator (explicit, adaptive-grid and "
                "Crank-Nicolson schemes; ParaView output)",
                "fhn"};
@@ -194,7 +202,13 @@ int cli_main(int argc, const char* const* argv, std::ostream& out, std::ostream&
     return static_cast<int>(ExitCode::usage);
   }
 
+  // Once a distributed run or sweep has started, a failure may be this rank's alone.
+  bool started = false;
   try {
+    if (ranks && (converge->parsed() || bench_command->parsed()))
+      throw ConfigError(std::string("fhn ") + (converge->parsed() ? "converge" : "bench") +
+                        " runs as one process; start it without mpirun (fhn run and fhn sweep "
+                        "spread over ranks)");
     if (info->parsed()) {
       print_info(out);
       return 0;
@@ -235,6 +249,8 @@ int cli_main(int argc, const char* const* argv, std::ostream& out, std::ostream&
     }
     run_options.output_dir = output_dir;
     run_options.restart = restart;
+    run_options.comm = world;
+    started = true;
     const RunSummary summary = run_simulation(config, run_options);
     if (!run_options.quiet) {
       const std::string pvd = (summary.output_dir / (config.name + ".pvd")).string();
@@ -253,14 +269,27 @@ int cli_main(int argc, const char* const* argv, std::ostream& out, std::ostream&
     }
     return 0;
   } catch (const Error& e) {
-    err << (e.code() == ExitCode::interrupted ? "fhn: " : "fhn: error: ") << e.what() << "\n";
+    // NaN/Inf and interruptions are found by all ranks together; anything else after the start
+    // may be this rank's alone.
+    const bool alone = ranks && started && e.code() != ExitCode::numerical &&
+                       e.code() != ExitCode::interrupted;
+    std::ostream& to = alone ? err_all : err;
+    to << (e.code() == ExitCode::interrupted ? "fhn: " : "fhn: error: ")
+       << (alone ? "rank " + std::to_string(world->rank()) + ": " : std::string()) << e.what()
+       << "\n";
+    if (alone) {
+      to.flush();
+      world->abort(static_cast<int>(e.code()));
+    }
     return static_cast<int>(e.code());
   } catch (const std::bad_alloc&) {
-    err << "fhn: error: out of host memory (a smaller domain.nodes or fewer frames kept in memory "
-           "may help)\n";
+    err_all << "fhn: error: out of host memory (a smaller domain.nodes or fewer frames kept in "
+               "memory may help)\n";
+    if (ranks && started) world->abort(static_cast<int>(ExitCode::internal));
     return static_cast<int>(ExitCode::internal);
   } catch (const std::exception& e) {
-    err << "fhn: internal error: " << e.what() << "\n";
+    err_all << "fhn: internal error: " << e.what() << "\n";
+    if (ranks && started) world->abort(static_cast<int>(ExitCode::internal));
     return static_cast<int>(ExitCode::internal);
   }
 }

@@ -25,6 +25,7 @@
 #include "io/run_log.hpp"
 #include "io/vtk_writers.hpp"
 #include "model/problem.hpp"
+#include "parallel/distributed_scheme.hpp"
 #include "run/checkpoint.hpp"
 #include "run/progress.hpp"
 #include "run/time_loop.hpp"
@@ -261,11 +262,51 @@ JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string
   return s;
 }
 
+// The loop's cadence, the same on every rank.
+LoopSettings loop_settings(const Config& c, const Problem& problem, index_t resume_step) {
+  LoopSettings settings;
+  settings.total_steps = c.time.steps;
+  settings.frame_every = c.output.every_steps;
+  settings.dt = c.time.dt;
+  settings.domain = &problem.domain;
+  settings.instability_hint = instability_hint(c);
+  settings.first_frame_index = (resume_step + c.output.every_steps - 1) / c.output.every_steps;
+  settings.checkpoint_every = c.output.checkpoint_every_steps;
+  return settings;
+}
+
+// A rank other than the root of a distributed run: the same scheme calls and the same loop as
+// the root's, in the same order (they are collective), without writers: the root gathers and
+// writes everything, checkpoints included.
+RunSummary run_worker(const Config& c, const RunOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  Communicator& comm = *options.comm;
+  const Problem problem = make_problem(c);
+  DistributedScheme scheme(c, problem, comm);
+  if (!options.restart.empty()) scheme.restore_state(SchemeState{});
+  LoopSettings settings = loop_settings(c, problem, scheme.steps_done());
+  settings.checkpoint = [&scheme] { scheme.save_state(); };
+  const InterruptGuard interrupt;
+  settings.interrupted = interrupt.flag();
+  settings.comm = &comm;
+  Progress progress(c.time.steps, c.time.dt, false);
+  LoopResult loop;
+  run_time_loop(scheme, settings, {}, progress, loop);
+  RunSummary summary;
+  summary.steps = loop.steps;
+  summary.frames = loop.frames;
+  summary.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return summary;
+}
+
 }  // namespace
 
 fs::path default_output_dir(const Config& config) { return fs::path("output") / config.name; }
 
 RunSummary run_simulation(const Config& c, const RunOptions& options) {
+  const bool distributed = options.comm && options.comm->size() > 1;
+  if (distributed && !options.comm->root()) return run_worker(c, options);
   using Clock = std::chrono::steady_clock;
   const auto started = Clock::now();
   const bool restart = !options.restart.empty();
@@ -305,9 +346,14 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
     newton_log = std::make_unique<NewtonCsvWriter>(
         dir / "newton.csv", restart, c.scheme.crank_nicolson.formulation == Formulation::adi);
   const Problem problem = make_problem(c);
-  std::unique_ptr<Scheme> scheme = make_scheme(c, problem, newton_log.get());
+  std::unique_ptr<Scheme> scheme =
+      distributed ? std::make_unique<DistributedScheme>(c, problem, *options.comm, newton_log.get())
+                  : make_scheme(c, problem, newton_log.get());
   if (restart) scheme->restore_state(checkpoint.state);
   log.line(build_line());
+  if (distributed)
+    log.line("ranks: " + options.comm->describe() + "; each owns a slab of " +
+             axis_name(c.domain.dims - 1) + " planes, rank 0 gathers and writes");
   log.line("config: " + c.source + " (resolved copy: config.yaml)");
   if (restart)
     log.line("restarted from " + options.restart.string() + " at t = " + format_exact(resume_t) +
@@ -358,14 +404,8 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
 
   // 5. The time loop, with checkpoints and SIGINT/SIGTERM turned into a clean stop; whatever
   // happens, the writers close their files and summary.json says how the run ended.
-  LoopSettings settings;
-  settings.total_steps = c.time.steps;
-  settings.frame_every = c.output.every_steps;
-  settings.dt = c.time.dt;
-  settings.domain = &problem.domain;
-  settings.instability_hint = instability_hint(c);
-  settings.first_frame_index = (resume_step + c.output.every_steps - 1) / c.output.every_steps;
-  settings.checkpoint_every = c.output.checkpoint_every_steps;
+  LoopSettings settings = loop_settings(c, problem, resume_step);
+  if (distributed) settings.comm = options.comm;
   CheckpointWriter checkpoints(dir, c, *scheme, sinks);
   settings.checkpoint = [&checkpoints] { checkpoints.write(); };
   const InterruptGuard interrupt;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "config/config.hpp"
+#include "parallel/communicator.hpp"
 
 namespace fhn {
 
@@ -11,6 +12,9 @@ struct RunOptions {
   std::filesystem::path output_dir;  // empty: output/<name>
   bool quiet = false;                // no progress, no closing message
   std::filesystem::path restart;     // a checkpoint to continue from (empty: a fresh run)
+  // The ranks of a distributed run (mpirun): every rank calls run_simulation with the same config
+  // and options; the root writes all output. nullptr or one rank: this process alone.
+  Communicator* comm = nullptr;
 };
 
 struct RunSummary {
@@ -20,6 +24,9 @@ struct RunSummary {
   double wall_seconds = 0.0;
 };
 
+// Throws fhn::Error subclasses. In a distributed run NumericalError and InterruptedError are
+// thrown on every rank alike; any other error may be one rank's alone (the caller then ends the
+// others: Communicator::abort).
 // Throws fhn::Error subclasses (IoError before the first step when the output folder is not
 // writable; NumericalError when the solution blows up, after leaving valid output behind).
 RunSummary run_simulation(const Config& config, const RunOptions& options);

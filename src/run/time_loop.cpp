@@ -20,6 +20,8 @@ void emit_frame(Scheme& scheme, index_t index, const std::vector<FrameSink*>& si
                                     const LoopSettings& s) {
   Snapshot snap;
   scheme.snapshot(snap);
+  if (snap.v.empty())  // a rank other than the root of a distributed run: the root says where
+    throw NumericalError("the solution stopped being finite (rank 0 reports where)");
   const real t_good = static_cast<real>(last_good_step) * s.dt;
   const real t_bad = static_cast<real>(snap.step) * s.dt;
   const std::string where =
@@ -82,7 +84,8 @@ void run_time_loop(Scheme& scheme, const LoopSettings& s, const std::vector<Fram
     if (step == next_frame || step == s.total_steps) frame();
     if (s.checkpoint && step == next_checkpoint && step < s.total_steps) s.checkpoint();
     progress.update(step);
-    if (s.interrupted && *s.interrupted) {
+    const bool interrupted = s.interrupted && *s.interrupted;
+    if (s.comm ? s.comm->any(interrupted) : interrupted) {
       if (s.checkpoint) s.checkpoint();
       progress.finish(step);
       throw InterruptedError("interrupted at t = " + format_exact(static_cast<real>(step) * s.dt) +

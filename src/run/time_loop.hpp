@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "io/frame_sink.hpp"
+#include "parallel/communicator.hpp"
 #include "run/progress.hpp"
 #include "schemes/scheme.hpp"
 
@@ -24,6 +25,9 @@ struct LoopSettings {
   std::function<void()> checkpoint;  // writes one at the scheme's current step
   // Set (by a signal handler) to stop: the loop then checkpoints and throws InterruptedError.
   const volatile std::sig_atomic_t* interrupted = nullptr;
+  // The ranks of a distributed run (nullptr: one process): they agree on stopping when any of
+  // them was interrupted, so all stop at the same step.
+  Communicator* comm = nullptr;
 };
 
 struct LoopResult {
@@ -37,6 +41,8 @@ struct LoopResult {
 FrameView frame_view(const Snapshot& snap, index_t index, const Domain* domain);
 
 // Runs from the scheme's current step to total_steps, keeping `result` current as it goes.
+// In a distributed run every rank runs this loop with the same settings (sinks on the root only);
+// the scheme's collectives then line up.
 // Frames fall on the steps that are multiples of frame_every (and the last), so a restarted run
 // writes exactly the frames the uninterrupted one would have. Throws NumericalError (state not
 // finite) after the sinks have seen every finite frame, InterruptedError after a checkpoint when

@@ -2,6 +2,8 @@
 
 #include <omp.h>
 
+#include "core/error.hpp"
+
 namespace fhn {
 
 ExplicitCpu::ExplicitCpu(const Problem& problem)
@@ -11,6 +13,20 @@ ExplicitCpu::ExplicitCpu(const Problem& problem)
       current_(problem.stimuli.empty() ? 0 : problem.nodes, 0.0),
       v_next_(problem.nodes),
       w_next_(problem.nodes) {}
+
+// A slab with one halo row each side: the 5-point stencil reaches one row.
+ExplicitCpu::ExplicitCpu(const Problem& problem, Communicator& comm)
+    : HostScheme(problem, make_slab(problem.domain, comm.rank(), comm.size(), 1)),
+      params_(node_params(problem.model, problem.boundary, problem.nodes, problem.dx, problem.dt)),
+      sheet_(sheet_params(problem.model, problem.boundary, problem.domain, problem.dt)),
+      halo_(make_host_halo_exchange(slab_, comm)),
+      current_(problem.stimuli.empty() ? 0 : slab_.array_nodes(), 0.0),
+      v_next_(slab_.array_nodes()),
+      w_next_(slab_.array_nodes()) {
+  FHN_VERIFY(problem.domain.dims == 2, InternalError, "ExplicitCpu: slabs of a sheet only");
+  sheet_.row0 = slab_.array_first();
+  sheet_.rows = slab_.array_planes();
+}
 
 std::string ExplicitCpu::name() const {
   if (problem_.domain.dims == 1) return "explicit forward Euler (cpu)";
@@ -22,7 +38,9 @@ std::string ExplicitCpu::name() const {
 // Bytes per node: read v, w; write v+, w+ (32 B), one pass.
 void ExplicitCpu::step() {
   const real t = static_cast<real>(step_) * problem_.dt;
-  if (!current_.empty()) problem_.stimuli.currents(t, 1.0, 0.0, current_.data());
+  if (!current_.empty())
+    problem_.stimuli.currents(t, 1.0, 0.0, current_.data(), sheet_.row0, sheet_.rows);
+  if (halo_) halo_->exchange(v_.data(), 1);  // the neighbours' rows next to the slab
   const real* current = current_.empty() ? nullptr : current_.data();
   if (problem_.domain.dims == 1)
     cable_step(current, v_.data(), w_.data(), v_next_.data(), w_next_.data());
@@ -45,7 +63,8 @@ void ExplicitCpu::cable_step(const real* current, const real* v, const real* w, 
 }
 
 // Rows j are independent, so they are shared out among the cores (each node's value does not
-// depend on the split).
+// depend on the split). The rows computed are the slab's owned ones (all on the whole sheet);
+// (i, j) are global, array indices from sheet_index.
 void ExplicitCpu::sheet_step(const real* current, const real* v, const real* w, real* v_next,
                              real* w_next) const {
   const SheetParams& q = sheet_;
@@ -55,19 +74,20 @@ void ExplicitCpu::sheet_step(const real* current, const real* v, const real* w, 
     w_next[c] = u.w;
   };
   auto edge = [&](index_t i, index_t j) {
-    const index_t c = i + nx * j;
+    const index_t c = sheet_index(i, j, q);
     store(c, explicit_sheet_node(v, w, current ? current[c] : 0.0, i, j, q));
   };
+  const index_t j_begin = slab_.first, j_end = slab_.first + slab_.count;
   // Threads pay off from about 2^15 nodes (a thread team costs a few microseconds per step).
-  const bool threaded = nx * ny >= (index_t{1} << 15);
+  const bool threaded = nx * (j_end - j_begin) >= (index_t{1} << 15);
 #pragma omp parallel for schedule(static) if (threaded)
-  for (index_t j = 0; j < ny; ++j) {
+  for (index_t j = j_begin; j < j_end; ++j) {
     if (j == 0 || j == ny - 1) {
       for (index_t i = 0; i < nx; ++i) edge(i, j);
       continue;
     }
     edge(0, j);
-    const index_t row = nx * j;
+    const index_t row = sheet_index(0, j, q);
     if (current) {
       for (index_t c = row + 1; c < row + nx - 1; ++c)
         store(c, explicit_sheet_interior_node(v, w, current[c], c, q));

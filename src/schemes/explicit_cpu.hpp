@@ -1,6 +1,10 @@
 #pragma once
 // Forward Euler in time, second-order central differences in space, on the CPU: a cable, or a
-// sheet whose rows are spread over the cores with OpenMP.
+// sheet whose rows are spread over the cores with OpenMP; a sheet also as one rank's slab of a
+// run over several ranks (halo: one row each side, exchanged before every step).
+#include <memory>
+
+#include "parallel/halo_exchange.hpp"
 #include "schemes/host_scheme.hpp"
 #include "schemes/node_updates.hpp"
 
@@ -9,6 +13,8 @@ namespace fhn {
 class ExplicitCpu final : public HostScheme {
  public:
   explicit ExplicitCpu(const Problem& problem);
+  // Rank comm.rank()'s slab of a sheet (make_slab_scheme).
+  ExplicitCpu(const Problem& problem, Communicator& comm);
   std::string name() const override;
 
  private:
@@ -18,8 +24,9 @@ class ExplicitCpu final : public HostScheme {
   void sheet_step(const real* current, const real* v, const real* w, real* v_next, real* w_next) const;
 
   NodeParams params_;                  // the cable's
-  SheetParams sheet_;                  // the sheet's
-  std::vector<real> current_;          // I_stim at t (empty without stimuli)
+  SheetParams sheet_;                  // the sheet's (rows: the slab's, halos included)
+  std::unique_ptr<HaloExchange> halo_;  // a slab's neighbours (nullptr: the whole domain)
+  std::vector<real> current_;          // I_stim at t on the slab's rows (empty without stimuli)
   std::vector<real> v_next_, w_next_;  // written by step(), then swapped in
 };
 

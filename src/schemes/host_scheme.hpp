@@ -2,16 +2,24 @@
 // Common part of the schemes that keep their state in host memory on the uniform grid: the
 // state, the step counter and the bookkeeping of the Scheme interface. A subclass implements
 // step(), which advances v_ and w_ by one dt.
+#include <algorithm>
+
+#include "parallel/decomposition.hpp"
 #include "schemes/scheme.hpp"
 
 namespace fhn {
 
 class HostScheme : public Scheme {
  public:
+  // The whole domain, or one rank's slab of it (parallel/decomposition.hpp): then the arrays
+  // hold the slab's planes and its halo planes (zeros where the domain ends), and the Scheme
+  // interface covers the owned nodes only (make_slab_scheme).
   explicit HostScheme(const Problem& problem)
-      : problem_(problem), v_(problem.v0), w_(problem.w0) {}
+      : HostScheme(problem, make_slab(problem.domain, 0, 1, 0)) {}
+  HostScheme(const Problem& problem, const Slab& slab)
+      : problem_(problem), slab_(slab), v_(slab_part(problem.v0)), w_(slab_part(problem.w0)) {}
 
-  index_t node_count() const override { return problem_.nodes; }
+  index_t node_count() const override { return slab_.owned_nodes(); }
   index_t steps_done() const override { return step_; }
   void advance(index_t steps) override {
     for (index_t s = 0; s < steps; ++s) {
@@ -22,25 +30,29 @@ class HostScheme : public Scheme {
   void snapshot(Snapshot& out) const override {
     out.step = step_;
     out.t = static_cast<real>(step_) * problem_.dt;
-    out.x = problem_.x;
-    out.y = problem_.y;
-    out.v = v_;
-    out.w = w_;
+    if (slab_.whole()) {
+      out.x = problem_.x;
+      out.y = problem_.y;
+    }
+    out.v = owned(v_);
+    out.w = owned(w_);
   }
-  index_t first_non_finite() const override { return fhn::first_non_finite(v_, w_); }
+  index_t first_non_finite() const override {
+    return fhn::first_non_finite(owned(v_), owned(w_));
+  }
 
   SchemeState save_state() const override {
     SchemeState state;
     state.step = step_;
-    state.add("v", v_);
-    state.add("w", w_);
+    state.add("v", owned(v_));
+    state.add("w", owned(w_));
     save_extra(state);
     return state;
   }
   void restore_state(const SchemeState& state) override {
-    const auto n = static_cast<std::size_t>(problem_.nodes);
-    v_ = state.get("v", n);
-    w_ = state.get("w", n);
+    const auto n = static_cast<std::size_t>(slab_.owned_nodes());
+    restore_owned(state.get("v", n), v_);
+    restore_owned(state.get("w", n), w_);
     restore_extra(state);
     step_ = state.step;
   }
@@ -53,9 +65,30 @@ class HostScheme : public Scheme {
   // Advances v_, w_ from t = step_ dt to (step_ + 1) dt; advance() then counts the step.
   virtual void step() = 0;
 
+  // The slab's planes of a global array (zeros on halo planes beyond the domain's ends).
+  std::vector<real> slab_part(const std::vector<real>& global) const {
+    if (slab_.whole()) return global;
+    std::vector<real> part(static_cast<std::size_t>(slab_.array_nodes()), 0.0);
+    const index_t begin = std::max<index_t>(slab_.array_first(), 0) * slab_.plane;
+    const index_t end =
+        std::min(slab_.array_first() + slab_.array_planes(), slab_.planes) * slab_.plane;
+    std::copy(global.begin() + begin, global.begin() + end,
+              part.begin() + (begin - slab_.array_first() * slab_.plane));
+    return part;
+  }
+  // The owned nodes of a slab array, and their restoration.
+  std::vector<real> owned(const std::vector<real>& array) const {
+    const auto first = array.begin() + slab_.owned_offset();
+    return std::vector<real>(first, first + slab_.owned_nodes());
+  }
+  void restore_owned(const std::vector<real>& values, std::vector<real>& array) const {
+    std::copy(values.begin(), values.end(), array.begin() + slab_.owned_offset());
+  }
+
   Problem problem_;
+  Slab slab_;  // the whole domain (halo 0) unless a rank's slab
   index_t step_ = 0;
-  std::vector<real> v_, w_;  // state at t = step_ dt
+  std::vector<real> v_, w_;  // state at t = step_ dt on the slab's planes (halos included)
 };
 
 }  // namespace fhn

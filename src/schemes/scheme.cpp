@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "config/names.hpp"
 #include "core/error.hpp"
 
 #include "schemes/adaptive_explicit_cpu.hpp"
@@ -44,6 +45,24 @@ std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem
       return std::make_unique<CrankNicolsonCpu>(problem, config.scheme.crank_nicolson, newton_log);
   }
   return nullptr;
+}
+
+std::unique_ptr<Scheme> make_slab_scheme(const Config& config, const Problem& problem,
+                                         Communicator& comm, NewtonLog* newton_log) {
+  if (config.scheme.backend == Backend::cuda)
+    return make_cuda_slab_scheme(config, problem, comm, newton_log);
+  if (config.scheme.type == SchemeType::explicit_euler && config.domain.dims == 2)
+    return std::make_unique<ExplicitCpu>(problem, comm);
+  throw ConfigError("scheme.type: " + name_of(scheme_type_names(), config.scheme.type) +
+                    (config.scheme.type == SchemeType::crank_nicolson
+                         ? " (formulation " +
+                               name_of(formulation_names(), config.scheme.crank_nicolson.formulation) +
+                               ")"
+                         : std::string()) +
+                    " on a " + (config.domain.dims == 1 ? "cable" : "sheet") + " with the " +
+                    name_of(backend_names(), config.scheme.backend) +
+                    " backend does not run on several ranks yet (explicit sheets do); run it "
+                    "without mpirun, as one process");
 }
 
 }  // namespace fhn

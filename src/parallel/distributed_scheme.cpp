@@ -1,0 +1,75 @@
+#include "parallel/distributed_scheme.hpp"
+
+#include <limits>
+#include <numeric>
+
+#include "core/error.hpp"
+#include "parallel/decomposition.hpp"
+
+namespace fhn {
+
+DistributedScheme::DistributedScheme(const Config& config, const Problem& problem,
+                                     Communicator& comm, NewtonLog* newton_log)
+    : comm_(comm),
+      domain_(problem.domain),
+      x_(problem.x),
+      y_(problem.y),
+      counts_(owned_node_counts(problem.domain, comm.size())),
+      offset_(static_cast<index_t>(std::accumulate(
+          counts_.begin(), counts_.begin() + comm.rank(), std::size_t{0}))),
+      part_(make_slab_scheme(config, problem, comm, newton_log)) {}
+
+// "<rank 0's scheme>; 2 ranks, slabs of 201 and 200 y rows".
+std::string DistributedScheme::name() const {
+  const index_t plane = domain_.stride(domain_.dims - 1);
+  const index_t most = static_cast<index_t>(counts_.front()) / plane;
+  const index_t least = static_cast<index_t>(counts_.back()) / plane;
+  return part_->name() + "; " + std::to_string(comm_.size()) + " ranks, slabs of " +
+         std::to_string(most) + (least == most ? "" : " and " + std::to_string(least)) + " " +
+         axis_name(domain_.dims - 1) + " planes";
+}
+
+void DistributedScheme::snapshot(Snapshot& out) const {
+  Snapshot mine;
+  part_->snapshot(mine);
+  out.step = mine.step;
+  out.t = mine.t;
+  out.v = comm_.gather(mine.v);
+  out.w = comm_.gather(mine.w);
+  out.x = comm_.root() ? x_ : std::vector<real>{};
+  out.y = comm_.root() ? y_ : std::vector<real>{};
+}
+
+index_t DistributedScheme::first_non_finite() const {
+  const index_t local = part_->first_non_finite();
+  constexpr index_t none = std::numeric_limits<index_t>::max();
+  const index_t first = comm_.min(local < 0 ? none : offset_ + local);
+  return first == none ? -1 : first;
+}
+
+SchemeState DistributedScheme::save_state() const {
+  const SchemeState mine = part_->save_state();
+  SchemeState all;
+  all.step = mine.step;
+  for (const auto& [name, values] : mine.arrays) all.add(name, comm_.gather(values));
+  return all;
+}
+
+// The root announces the step and hands every rank its owned part of each of the scheme's
+// arrays (a checkpoint also holds the writers' state, which stays on the root).
+void DistributedScheme::restore_state(const SchemeState& state) {
+  std::string step = comm_.root() ? std::to_string(state.step) : std::string();
+  comm_.broadcast(step, 0);
+  SchemeState mine;
+  mine.step = std::stoll(step);
+  const std::vector<real> none;
+  for (const auto& entry : part_->save_state().arrays) {  // the names, the same on every rank
+    const std::string& name = entry.first;
+    const std::vector<real>& global =
+        comm_.root() ? state.get(name, static_cast<std::size_t>(domain_.node_count())) : none;
+    mine.add(name, comm_.scatter(global, counts_));
+  }
+  part_->restore_state(mine);
+}
+
+}  // namespace fhn

@@ -1,0 +1,132 @@
+// `fhn run` over the ranks: the same output as one process, bit for bit, and checkpoints that
+// restart on another number of ranks.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "app/cli.hpp"
+#include "core/error.hpp"
+#include "run/checkpoint.hpp"
+#include "run/run.hpp"
+#include "support.hpp"
+#include "tests/mpi/world.hpp"
+
+namespace fs = std::filesystem;
+
+namespace fhn {
+namespace {
+
+// A 41 x 33 sheet (N_y odd: the slabs differ by a row) with a Dirichlet side, a no-flux side, a
+// stimulus across the slab boundary and probes on both slabs; 600 steps, checkpoints at steps
+// 200 and 400.
+const char* kSheet = R"(
+name: sheet
+model: {a: 0.1, epsilon: 0.01, gamma: 2.0, diffusion: 1.0}
+domain: {length: [20, 16], dx: 0.5}
+initial:
+  v: {type: rectangle, x_min: 0, x_max: 3, y_min: 0, y_max: 16, value: 1}
+boundary: {left: {type: dirichlet, value: 0.2}}
+stimulus:
+  - {x_min: 8, x_max: 12, y_min: 6, y_max: 10, start: 5, duration: 2, amplitude: 0.6}
+time: {end: 30, dt: 0.05}
+output: {every: 2.5, vtk: false, probes: [[10, 2], [10, 14], [19, 8]], checkpoint_every: 10}
+)";
+
+// The root's folder, the same path on every rank (only the root writes there).
+fs::path shared(const test::TempDir& dir) {
+  std::string path = dir.path().string();
+  test::world().broadcast(path, 0);
+  return path;
+}
+
+std::vector<real> checkpoint_array(const fs::path& dir, index_t step, const std::string& name) {
+  const Checkpoint c = read_checkpoint(checkpoint_path(dir, "sheet", step));
+  for (const auto& [key, values] : c.state.arrays)
+    if (key == name) return values;
+  return {};
+}
+
+TEST_CASE("an explicit sheet over the ranks writes what one process writes, bit for bit") {
+  Communicator& comm = test::world();
+  test::TempDir tmp;
+  const fs::path dir = shared(tmp);
+  const Config c = test::config_from(kSheet);
+  RunOptions ranks;
+  ranks.output_dir = dir / "ranks";
+  ranks.quiet = true;
+  ranks.comm = &comm;
+  const RunSummary summary = run_simulation(c, ranks);
+  CHECK(summary.steps == 600);
+  if (comm.root()) {
+    RunOptions one;
+    one.output_dir = dir / "one";
+    one.quiet = true;
+    run_simulation(c, one);
+    CHECK(test::read_text(dir / "ranks/probes.csv") == test::read_text(dir / "one/probes.csv"));
+    for (const char* name : {"v", "w"}) {
+      const std::vector<real> a = checkpoint_array(dir / "ranks", 400, name);
+      CHECK(a.size() == 41 * 33);
+      CHECK(a == checkpoint_array(dir / "one", 400, name));
+    }
+    if (comm.size() > 1)
+      CHECK(test::contains(test::read_text(dir / "ranks/run.log"), "ranks: " + comm.describe()));
+  }
+}
+
+TEST_CASE("a checkpoint restarts on another number of ranks and ends where the run would have") {
+  Communicator& comm = test::world();
+  test::TempDir tmp;
+  const fs::path dir = shared(tmp);
+  const Config c = test::config_from(kSheet);
+  // The reference: one process, uninterrupted.
+  if (comm.root()) {
+    RunOptions one;
+    one.output_dir = dir / "one";
+    one.quiet = true;
+    run_simulation(c, one);
+    fs::copy(dir / "one", dir / "to_ranks", fs::copy_options::recursive);
+  }
+  // The one-process checkpoint at step 200, continued on all ranks.
+  RunOptions ranks;
+  ranks.output_dir = dir / "to_ranks";
+  ranks.quiet = true;
+  ranks.comm = &comm;
+  ranks.restart = checkpoint_path(dir / "to_ranks", "sheet", 200);
+  CHECK(run_simulation(c, ranks).steps == 400);
+  // The ranks' checkpoint at step 400 (written by the restarted run), continued by one process.
+  if (comm.root()) {
+    fs::copy(dir / "to_ranks", dir / "to_one", fs::copy_options::recursive);
+    RunOptions one;
+    one.output_dir = dir / "to_one";
+    one.quiet = true;
+    one.restart = checkpoint_path(dir / "to_one", "sheet", 400);
+    CHECK(run_simulation(c, one).steps == 200);
+    const std::string reference = test::read_text(dir / "one/probes.csv");
+    CHECK(test::read_text(dir / "to_ranks/probes.csv") == reference);
+    CHECK(test::read_text(dir / "to_one/probes.csv") == reference);
+    CHECK(checkpoint_array(dir / "to_ranks", 400, "v") == checkpoint_array(dir / "one", 400, "v"));
+  }
+}
+
+TEST_CASE("fhn under several ranks: converge and bench refuse, unsupported schemes say so") {
+  Communicator& comm = test::world();
+  if (comm.size() == 1) return;  // nothing to refuse on one rank
+  std::ostringstream out, err;
+  const char* bench[] = {"fhn", "bench", "--sizes", "2^10"};
+  CHECK(cli_main(4, bench, out, err, &comm) == static_cast<int>(ExitCode::usage));
+  if (comm.root()) CHECK(test::contains(err.str(), "fhn bench runs as one process"));
+  if (!comm.root()) CHECK(err.str().empty());  // rank 0 speaks for all
+  const Config cn = test::config_from(kSheet, {"scheme.type=crank_nicolson"});
+  RunOptions ranks;
+  ranks.quiet = true;
+  ranks.comm = &comm;
+  test::TempDir tmp;
+  ranks.output_dir = shared(tmp) / "cn";
+  // Thrown on every rank alike (before any collective), so no rank waits.
+  CHECK_THROWS_WITH_AS(run_simulation(cn, ranks),
+                       doctest::Contains("does not run on several ranks yet (explicit sheets do)"),
+                       ConfigError);
+}
+
+}  // namespace
+}  // namespace fhn
