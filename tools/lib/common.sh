@@ -18,7 +18,8 @@ fhn_extra_packages=()
 
 fhn_packages() {
   local packages=(cmake ninja-build g++ pkg-config libyaml-cpp-dev libeigen3-dev doctest-dev
-                  libcli11-dev zlib1g-dev liblapack-dev python3-numpy python3-matplotlib)
+                  libcli11-dev zlib1g-dev liblapack-dev libopenmpi-dev openmpi-bin
+                  python3-numpy python3-matplotlib)
   [ "${FHN_WITH_VTK:-ON}" = OFF ] || packages+=(libvtk9-dev)
   packages+=("${fhn_extra_packages[@]}")
   printf '%s\n' "${packages[@]}"
