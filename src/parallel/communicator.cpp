@@ -19,12 +19,17 @@ class SerialCommunicator final : public Communicator {
   index_t min(index_t value) override { return value; }
   double max(double value) override { return value; }
   double sum(double value) override { return value; }
+  void max(std::vector<real>&) override {}
   void broadcast(std::string&, int) override {}
   std::vector<real> gather(const std::vector<real>& local) override { return local; }
   std::vector<std::string> gather(const std::string& local) override { return {local}; }
   std::vector<real> scatter(const std::vector<real>& all,
                             const std::vector<std::size_t>&) override {
     return all;
+  }
+  void all_to_all(const std::vector<real>& send, const std::vector<std::size_t>&,
+                  std::vector<real>& receive, const std::vector<std::size_t>&) override {
+    receive = send;
   }
   void send_receive(const real*, std::size_t, int to, real*, std::size_t, int from) override {
     FHN_VERIFY(to == kNoRank && from == kNoRank, InternalError,

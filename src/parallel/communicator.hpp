@@ -36,6 +36,8 @@ class Communicator {
   virtual double max(double value) = 0;
   virtual double sum(double value) = 0;
   bool any(bool value) { return max(value ? 1.0 : 0.0) > 0.0; }
+  // Element by element over all ranks, in place (the same size on every rank).
+  virtual void max(std::vector<real>& values) = 0;
   // Every rank ends with `from`'s text / values.
   virtual void broadcast(std::string& text, int from) = 0;
   // The root gets every rank's values, in rank order (concatenated); the other ranks get
@@ -46,6 +48,12 @@ class Communicator {
   // (counts and `all` are read on the root only).
   virtual std::vector<real> scatter(const std::vector<real>& all,
                                     const std::vector<std::size_t>& counts) = 0;
+
+  // Every rank sends send_counts[s] consecutive values of `send` to rank s and receives
+  // receive_counts[r] values from rank r, stored in rank order in `receive` (a transpose).
+  virtual void all_to_all(const std::vector<real>& send, const std::vector<std::size_t>& send_counts,
+                          std::vector<real>& receive,
+                          const std::vector<std::size_t>& receive_counts) = 0;
 
   // ---- Point to point ----
   // Sends `send_count` values to rank `to` while receiving `receive_count` values from rank

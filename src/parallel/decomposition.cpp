@@ -6,6 +6,11 @@
 
 namespace fhn {
 
+Range split_range(index_t n, int ranks, int rank) {
+  const index_t base = n / ranks, extra = n % ranks;
+  return {rank * base + std::min<index_t>(rank, extra), base + (rank < extra ? 1 : 0)};
+}
+
 Slab make_slab(const Domain& domain, int rank, int ranks, index_t halo, index_t min_planes) {
   Slab s;
   s.rank = rank;
@@ -13,11 +18,11 @@ Slab make_slab(const Domain& domain, int rank, int ranks, index_t halo, index_t 
   s.axis = domain.dims - 1;
   s.plane = domain.stride(s.axis);
   s.planes = domain.nodes[s.axis];
-  const index_t base = s.planes / ranks, extra = s.planes % ranks;
-  s.count = base + (rank < extra ? 1 : 0);
-  s.first = rank * base + std::min<index_t>(rank, extra);
+  const Range range = split_range(s.planes, ranks, rank);
+  s.first = range.first;
+  s.count = range.count;
   s.halo = ranks == 1 ? 0 : halo;
-  FHN_VERIFY(base >= min_planes, ConfigError,
+  FHN_VERIFY(s.planes / ranks >= min_planes, ConfigError,
              "domain.nodes: " + std::to_string(s.planes) + " nodes along " + axis_name(s.axis) +
                  " cannot be shared by " + std::to_string(ranks) + " ranks: each needs at least " +
                  std::to_string(min_planes) + "; use fewer ranks or more nodes");

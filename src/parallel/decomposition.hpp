@@ -37,6 +37,14 @@ struct Slab {
   index_t global_offset() const { return first * plane; }   // global node of the first owned one
 };
 
+// [first, first + count) of rank `rank` when n items are shared by `ranks`: counts differ by at
+// most one, the lower ranks taking the extra ones.
+struct Range {
+  index_t first = 0;
+  index_t count = 0;
+};
+Range split_range(index_t n, int ranks, int rank);
+
 // Rank `rank` of `ranks` slabs of `domain` with `halo` halo planes: counts differ by at most one
 // plane, the lower ranks taking the extra ones. Throws ConfigError when a rank would own fewer
 // than `min_planes` planes (a stencil or a pass reaching past the neighbour).

@@ -59,15 +59,39 @@ AdiCpu::AdiCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog*
       setup_(adi_setup(problem, spec)),
       solvers_(adi_solvers(setup_, problem.domain, spec.tridiagonal, MemorySpace::host)),
       rhs_(problem.nodes) {
-  const Sides sides = sides_of(problem.boundary);
-  const index_t nx = problem.domain.nodes[0], ny = problem.domain.nodes[1];
-  for (index_t j = 0; j < ny; ++j)
-    for (index_t i = 0; i < nx; ++i) {
-      real value = 0.0;
-      if (dirichlet_at(sides, i, j, nx, ny, value)) held_.emplace_back(i + nx * j, value);
-    }
-  if (!problem.stimuli.empty())
-    for (auto& current : current_) current.assign(static_cast<std::size_t>(problem.nodes), 0.0);
+  set_up_nodes();
+}
+
+// A slab with one halo row each side (the right side of the first half-step differences v along
+// y); each rank's columns for the transpose.
+AdiCpu::AdiCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log,
+               Communicator& comm)
+    : HostScheme(problem, make_slab(problem.domain, comm.rank(), comm.size(), 1)),
+      spec_(spec),
+      log_(log),
+      setup_(adi_setup(problem, spec)),
+      solvers_(adi_solvers(setup_, problem.domain, spec.tridiagonal, MemorySpace::host)),
+      rhs_(slab_.array_nodes()),
+      comm_(&comm),
+      halo_(make_host_halo_exchange(slab_, comm)) {
+  FHN_VERIFY(problem.domain.dims == 2, InternalError, "AdiCpu: slabs of a sheet only");
+  for (int r = 0; r < comm.size(); ++r)
+    columns_.push_back(split_range(problem.domain.nodes[0], comm.size(), r));
+  set_up_nodes();
+}
+
+// The Dirichlet nodes among the owned ones (array indices), and the current arrays.
+void AdiCpu::set_up_nodes() {
+  const Sides sides = sides_of(problem_.boundary);
+  const index_t nx = problem_.domain.nodes[0], ny = problem_.domain.nodes[1];
+  const index_t first = slab_.owned_offset(), count = slab_.owned_nodes();
+  for (index_t k = 0; k < count; ++k) {
+    const index_t node = slab_.global_offset() + k;  // i + N_x j
+    real value = 0.0;
+    if (dirichlet_at(sides, node % nx, node / nx, nx, ny, value)) held_.emplace_back(first + k, value);
+  }
+  if (!problem_.stimuli.empty())
+    for (auto& current : current_) current.assign(static_cast<std::size_t>(slab_.array_nodes()), 0.0);
 }
 
 std::string AdiCpu::name() const {
@@ -81,17 +105,17 @@ void AdiCpu::hold(std::vector<real>& u) const {
 }
 
 void AdiCpu::react(const real* i0, const real* i1, int stage) {
-  const index_t n = problem_.nodes;
+  const index_t first = slab_.owned_offset(), n = first + slab_.owned_nodes();
   const int max_it = setup_.reaction.max_iterations;
   // Per iteration k: the largest |du| and |g| over the nodes still iterating.
   std::vector<real> du_max(static_cast<std::size_t>(max_it), 0.0), g_max(du_max.size(), 0.0);
   index_t failed = -1;
-#pragma omp parallel if (n >= (index_t{1} << 15))
+#pragma omp parallel if (n - first >= (index_t{1} << 15))
   {
     std::vector<real> du_local(du_max.size(), 0.0), g_local(du_max.size(), 0.0);
     index_t failed_local = -1;
 #pragma omp for schedule(static)
-    for (index_t i = 0; i < n; ++i) {
+    for (index_t i = first; i < n; ++i) {
       const ReactionResult out = reaction_half_step(
           v_[i], w_[i], i0 ? i0[i] : 0.0, i1 ? i1[i] : 0.0, setup_.reaction,
           [&](int k, real du, real g) {
@@ -110,6 +134,12 @@ void AdiCpu::react(const real* i0, const real* i1, int stage) {
       }
       if (failed_local >= 0 && (failed < 0 || failed_local < failed)) failed = failed_local;
     }
+  }
+  // Over the slabs: every rank then takes the same history and the same decision.
+  if (comm_) {
+    comm_->max(du_max);
+    comm_->max(g_max);
+    failed = comm_->any(failed >= 0) ? std::max<index_t>(failed, 0) : -1;
   }
   // The iterations the slowest node needed: the history up to the first k with nothing left.
   std::vector<real> du_history, g_history;
@@ -132,8 +162,12 @@ void AdiCpu::step() {
   const real t = static_cast<real>(step_) * k;
   const Domain& d = problem_.domain;
   const bool stimulated = !current_[0].empty();
-  if (stimulated)
-    for (int m = 0; m < 3; ++m) problem_.stimuli.currents(t + 0.5 * k * m, 1.0, 0.0, current_[m].data());
+  if (stimulated) {
+    const index_t row0 = d.dims >= 2 ? slab_.array_first() : 0;
+    const index_t rows = d.dims >= 2 ? slab_.array_planes() : -1;
+    for (int m = 0; m < 3; ++m)
+      problem_.stimuli.currents(t + 0.5 * k * m, 1.0, 0.0, current_[m].data(), row0, rows);
+  }
   auto current = [&](int m) { return stimulated ? current_[m].data() : nullptr; };
 
   // 1. Reaction from t to t + k/2.
@@ -150,28 +184,36 @@ void AdiCpu::step() {
     hold(rhs_);
     solvers_.rows->solve(solvers::BatchLayout::rows(nx, 1), rhs_.data());  // v+ in rhs_
   } else {
-    const index_t ny = d.nodes[1];
+    // The owned rows [j_begin, j_end) (all on the whole sheet); node (i, j) at i + N_x (j - row0).
+    const index_t ny = d.nodes[1], row0 = slab_.array_first();
+    const index_t j_begin = slab_.first, j_end = slab_.first + slab_.count;
+    const bool threaded = nx * (j_end - j_begin) >= (index_t{1} << 15);
+    if (halo_) halo_->exchange(v_.data(), 1);  // the rows next to the slab, for d_yy
     // (I - (k/2) D dxx) v* = (I + (k/2) D dyy) v: the right side differences along y.
-#pragma omp parallel for schedule(static) if (nx * ny >= (index_t{1} << 15))
-    for (index_t j = 0; j < ny; ++j)
+#pragma omp parallel for schedule(static) if (threaded)
+    for (index_t j = j_begin; j < j_end; ++j)
       for (index_t i = 0; i < nx; ++i) {
-        const index_t c = i + nx * j;
+        const index_t c = i + nx * (j - row0);
         rhs_[c] = adi_rhs(v_[c], axis_difference(j > 0 ? v_[c - nx] : 0.0, v_[c], j + 1 < ny ? v_[c + nx] : 0.0,
                                                  j == 0, j == ny - 1), r);
       }
     hold(rhs_);
-    solvers_.rows->solve(solvers::BatchLayout::rows(nx, ny), rhs_.data());
+    solvers_.rows->solve(solvers::BatchLayout::rows(nx, j_end - j_begin),
+                         rhs_.data() + slab_.owned_offset());
     hold(rhs_);  // the rows lying on a Dirichlet bottom or top side
     // (I - (k/2) D dyy) v+ = (I + (k/2) D dxx) v*: the right side differences along x.
-#pragma omp parallel for schedule(static) if (nx * ny >= (index_t{1} << 15))
-    for (index_t j = 0; j < ny; ++j)
+#pragma omp parallel for schedule(static) if (threaded)
+    for (index_t j = j_begin; j < j_end; ++j)
       for (index_t i = 0; i < nx; ++i) {
-        const index_t c = i + nx * j;
+        const index_t c = i + nx * (j - row0);
         v_[c] = adi_rhs(rhs_[c], axis_difference(i > 0 ? rhs_[c - 1] : 0.0, rhs_[c], i + 1 < nx ? rhs_[c + 1] : 0.0,
                                                  i == 0, i == nx - 1), r);
       }
     hold(v_);
-    solvers_.columns->solve(solvers::BatchLayout::columns(nx, ny), v_.data());
+    if (slab_.whole())
+      solvers_.columns->solve(solvers::BatchLayout::columns(nx, ny), v_.data());
+    else
+      solve_columns_across_ranks();
   }
   if (d.dims == 1) v_.swap(rhs_);
   hold(v_);
@@ -179,6 +221,38 @@ void AdiCpu::step() {
   // 3. Reaction from t + k/2 to t + k.
   react(current(1), current(2), 1);
   hold(v_);
+}
+
+// Rank s takes the columns columns_[s] of every row. Forward: each rank sends rank s its owned
+// rows' nodes in s's columns, row by row; the blocks arrive in rank order, i.e. in row order, so
+// `transposed_` holds node (i, j) at (i - first) + count j: the column layout of a sheet count
+// columns wide, solved exactly as the whole sheet's columns are. Back: the same blocks return.
+// Bytes per rank and step: the owned nodes x 8 B x (P - 1)/P, sent and received twice.
+void AdiCpu::solve_columns_across_ranks() {
+  const index_t nx = problem_.domain.nodes[0], ny = problem_.domain.nodes[1];
+  const auto ranks = columns_.size();
+  const Range& mine = columns_[static_cast<std::size_t>(comm_->rank())];
+  real* v = v_.data() + slab_.owned_offset();
+  std::vector<std::size_t> to(ranks), from(ranks);
+  send_.clear();
+  for (std::size_t s = 0; s < ranks; ++s) {
+    const Range& c = columns_[s];
+    for (index_t j = 0; j < slab_.count; ++j)
+      for (index_t i = c.first; i < c.first + c.count; ++i) send_.push_back(v[i + nx * j]);
+    to[s] = static_cast<std::size_t>(slab_.count * c.count);
+    from[s] = static_cast<std::size_t>(
+        split_range(ny, static_cast<int>(ranks), static_cast<int>(s)).count * mine.count);
+  }
+  comm_->all_to_all(send_, to, transposed_, from);
+  if (mine.count > 0)
+    solvers_.columns->solve(solvers::BatchLayout::columns(mine.count, ny), transposed_.data());
+  comm_->all_to_all(transposed_, from, received_, to);
+  std::size_t next = 0;
+  for (std::size_t s = 0; s < ranks; ++s) {
+    const Range& c = columns_[s];
+    for (index_t j = 0; j < slab_.count; ++j)
+      for (index_t i = c.first; i < c.first + c.count; ++i) v[i + nx * j] = received_[next++];
+  }
 }
 
 }  // namespace fhn

@@ -4,9 +4,13 @@
 // Peaceman-Rachford ADI on a sheet: each step is two reaction half-steps (a scalar Newton
 // iteration per node) and one (cable) or two (sheet: the rows along x, then the columns along y)
 // batched tridiagonal solves with constant matrices, factored once. Maths in adi_point.hpp.
+// A sheet also runs as one rank's slab of rows: the rows along x are the slab's own, the
+// columns along y cross the slabs and are solved after a transpose (all-to-all), each rank then
+// holding whole columns.
 #include <memory>
 #include <utility>
 
+#include "parallel/halo_exchange.hpp"
 #include "schemes/adi_point.hpp"
 #include "schemes/host_scheme.hpp"
 #include "solvers/batched_tridiagonal.hpp"
@@ -35,6 +39,8 @@ AdiSolvers adi_solvers(const AdiSetup& setup, const Domain& domain,
 class AdiCpu final : public HostScheme {
  public:
   AdiCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log);
+  // Rank comm.rank()'s slab of a sheet (make_slab_scheme); `log` on the root only.
+  AdiCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log, Communicator& comm);
 
   std::string name() const override;
   const NewtonStats* newton_stats() const override { return &stats_; }
@@ -44,6 +50,9 @@ class AdiCpu final : public HostScheme {
   // One reaction half-step of every node from time t (currents i0 at t, i1 at t + k/2).
   void react(const real* i0, const real* i1, int stage);
   void hold(std::vector<real>& u) const;
+  void set_up_nodes();
+  // The column solves of a slab: transpose, solve whole columns, transpose back.
+  void solve_columns_across_ranks();
 
   CrankNicolsonSpec spec_;
   NewtonLog* log_;
@@ -53,6 +62,12 @@ class AdiCpu final : public HostScheme {
   NewtonStats stats_;
   std::vector<real> rhs_;
   std::vector<real> current_[3];  // I at t, t + k/2, t + k (empty without stimuli)
+  // A slab's: its communicator and halo exchange (nullptr on the whole domain), every rank's
+  // share of the columns, and the transpose's buffers.
+  Communicator* comm_ = nullptr;
+  std::unique_ptr<HaloExchange> halo_;
+  std::vector<Range> columns_;
+  std::vector<real> send_, transposed_, received_;
 };
 
 }  // namespace fhn

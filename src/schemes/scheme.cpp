@@ -51,8 +51,13 @@ std::unique_ptr<Scheme> make_slab_scheme(const Config& config, const Problem& pr
                                          Communicator& comm, NewtonLog* newton_log) {
   if (config.scheme.backend == Backend::cuda)
     return make_cuda_slab_scheme(config, problem, comm, newton_log);
-  if (config.scheme.type == SchemeType::explicit_euler && config.domain.dims == 2)
-    return std::make_unique<ExplicitCpu>(problem, comm);
+  if (config.domain.dims == 2) {
+    if (config.scheme.type == SchemeType::explicit_euler)
+      return std::make_unique<ExplicitCpu>(problem, comm);
+    if (config.scheme.type == SchemeType::crank_nicolson &&
+        config.scheme.crank_nicolson.formulation == Formulation::adi)
+      return std::make_unique<AdiCpu>(problem, config.scheme.crank_nicolson, newton_log, comm);
+  }
   throw ConfigError("scheme.type: " + name_of(scheme_type_names(), config.scheme.type) +
                     (config.scheme.type == SchemeType::crank_nicolson
                          ? " (formulation " +
@@ -61,7 +66,7 @@ std::unique_ptr<Scheme> make_slab_scheme(const Config& config, const Problem& pr
                          : std::string()) +
                     " on a " + (config.domain.dims == 1 ? "cable" : "sheet") + " with the " +
                     name_of(backend_names(), config.scheme.backend) +
-                    " backend does not run on several ranks yet (explicit sheets do); run it "
+                    " backend does not run on several ranks yet (sheets do); run it "
                     "without mpirun, as one process");
 }
 

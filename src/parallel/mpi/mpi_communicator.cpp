@@ -75,6 +75,11 @@ class MpiCommunicator final : public Communicator {
   }
   double max(double value) override { return reduce(value, MPI_MAX); }
   double sum(double value) override { return reduce(value, MPI_SUM); }
+  void max(std::vector<real>& values) override {
+    check(MPI_Allreduce(MPI_IN_PLACE, values.data(), count_of(values.size(), "a reduction"),
+                        MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD),
+          "MPI_Allreduce");
+  }
 
   void broadcast(std::string& text, int from) override {
     long long length = static_cast<long long>(text.size());
@@ -133,6 +138,26 @@ class MpiCommunicator final : public Communicator {
                        mine, MPI_DOUBLE, 0, MPI_COMM_WORLD),
           "MPI_Scatterv");
     return local;
+  }
+
+  void all_to_all(const std::vector<real>& send, const std::vector<std::size_t>& send_counts,
+                  std::vector<real>& receive,
+                  const std::vector<std::size_t>& receive_counts) override {
+    std::vector<int> sc, so, rc, ro;
+    std::size_t sent = 0, received = 0;
+    for (int r = 0; r < size_; ++r) {
+      const auto k = static_cast<std::size_t>(r);
+      sc.push_back(count_of(send_counts[k], "an all-to-all"));
+      so.push_back(count_of(sent, "an all-to-all"));
+      rc.push_back(count_of(receive_counts[k], "an all-to-all"));
+      ro.push_back(count_of(received, "an all-to-all"));
+      sent += send_counts[k];
+      received += receive_counts[k];
+    }
+    receive.resize(received);
+    check(MPI_Alltoallv(send.data(), sc.data(), so.data(), MPI_DOUBLE, receive.data(), rc.data(),
+                        ro.data(), MPI_DOUBLE, MPI_COMM_WORLD),
+          "MPI_Alltoallv");
   }
 
   void send_receive(const real* send, std::size_t send_count, int to, real* receive,
