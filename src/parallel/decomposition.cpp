@@ -22,6 +22,7 @@ Slab make_slab(const Domain& domain, int rank, int ranks, index_t halo, index_t 
   s.first = range.first;
   s.count = range.count;
   s.halo = ranks == 1 ? 0 : halo;
+  min_planes = std::max(min_planes, s.halo);  // a halo comes from one neighbour's planes
   FHN_VERIFY(s.planes / ranks >= min_planes, ConfigError,
              "domain.nodes: " + std::to_string(s.planes) + " nodes along " + axis_name(s.axis) +
                  " cannot be shared by " + std::to_string(ranks) + " ranks: each needs at least " +

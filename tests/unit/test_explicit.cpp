@@ -16,6 +16,7 @@ namespace {
 fhn::Problem five_node_problem() {
   fhn::Problem p;
   p.model = {0.1, 0.5, 2.0, 1.0};
+  p.domain = fhn::cable(5, 1.0);
   p.nodes = 5;
   p.dx = 1.0;
   p.dt = 0.1;
