@@ -1,5 +1,6 @@
 // Device discovery in a build without CUDA (-DFHN_WITH_CUDA=OFF or no nvcc found).
 #include "core/build_info.hpp"
+#include "core/cuda_device_select.hpp"
 
 namespace fhn {
 
@@ -9,5 +10,7 @@ std::vector<CudaDevice> cuda_devices(std::string* why_none) {
   if (why_none) *why_none = "CUDA is not compiled into this build; rebuild with -DFHN_WITH_CUDA=ON";
   return {};
 }
+
+int select_cuda_device(int) { return -1; }
 
 }  // namespace fhn

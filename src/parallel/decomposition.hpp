@@ -47,7 +47,7 @@ Range split_range(index_t n, int ranks, int rank);
 
 // Rank `rank` of `ranks` slabs of `domain` with `halo` halo planes: counts differ by at most one
 // plane, the lower ranks taking the extra ones. Throws ConfigError when a rank would own fewer
-// than `min_planes` planes (a stencil or a pass reaching past the neighbour).
+// than `min_planes` planes or than its halo (a stencil or a pass reaching past the neighbour).
 Slab make_slab(const Domain& domain, int rank, int ranks, index_t halo, index_t min_planes = 1);
 
 // Owned node counts of every rank, in rank order (for gathers and scatters).

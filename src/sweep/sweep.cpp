@@ -4,13 +4,17 @@
 #include <chrono>
 #include <cstdlib>
 #include <cmath>
+#include <exception>
+#include <iostream>
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "config/names.hpp"
 #include "core/build_info.hpp"
+#include "core/cuda_device_select.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
 #include "io/atomic_file.hpp"
@@ -19,6 +23,7 @@
 #include "io/run_log.hpp"
 #include "io/vtk_writers.hpp"
 #include "model/problem.hpp"
+#include "parallel/communicator.hpp"
 #include "run/progress.hpp"
 #include "run/run.hpp"
 #include "run/time_loop.hpp"
@@ -173,8 +178,7 @@ std::string csv_text(const std::string& text) {
   return out + "\"";
 }
 
-std::string sweep_csv(const SweepConfig& sweep, const std::vector<real>& probes,
-                      const std::vector<MemberRow>& rows, bool newton) {
+std::string sweep_csv_header(const SweepConfig& sweep, const std::vector<real>& probes, bool newton) {
   std::string text = "member";
   for (const SweepAxis& axis : sweep.axes) text += "," + axis.key;
   text += ",status,speed,last_speed,propagated";
@@ -182,10 +186,18 @@ std::string sweep_csv(const SweepConfig& sweep, const std::vector<real>& probes,
     for (real x : probes) text += std::string(",") + what + "@" + format_exact(x);
   text += ",final_max_v";
   if (newton) text += ",newton_mean_iterations,newton_max_iterations";
-  text += ",reason\n";
-  for (std::size_t m = 0; m < rows.size(); ++m) {
-    const MemberRow& r = rows[m];
-    text += std::to_string(m);
+  return text + ",reason\n";
+}
+
+// The sweep.csv lines of members first, first + 1, ... (rows[j] is member first + j), each
+// ending in a newline: how a rank's rows travel to the root, which concatenates the ranks' lines
+// in rank order (member order) below the header.
+std::string sweep_csv_rows(const std::vector<MemberRow>& rows, index_t first,
+                           const std::vector<real>& probes, bool newton) {
+  std::string text;
+  for (std::size_t j = 0; j < rows.size(); ++j) {
+    const MemberRow& r = rows[j];
+    text += std::to_string(first + static_cast<index_t>(j));
     for (real v : r.values) text += "," + format_exact(v);
     text += "," + r.status + "," + csv_number(r.measured.speed()) + "," +
             csv_number(r.measured.last_speed()) + "," + (r.measured.propagated() ? "1" : "0");
@@ -200,7 +212,8 @@ std::string sweep_csv(const SweepConfig& sweep, const std::vector<real>& probes,
   return text;
 }
 
-// The frames, probes.csv and kymograph of the members named in output.members.
+// The frames, probes.csv and kymograph of the members named in output.members, written by the
+// rank that runs the member into members/<m>/ (made beforehand by the root).
 struct MemberOutput {
   index_t member = 0;
   const Config* config = nullptr;
@@ -213,9 +226,6 @@ std::unique_ptr<MemberOutput> open_member_output(const fs::path& dir, index_t m,
   auto out = std::make_unique<MemberOutput>();
   out->member = m;
   out->config = &c;
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) throw IoError(dir.string() + ": cannot create the member's output folder (" + ec.message() + ")");
   write_file_atomically(dir / "config.yaml", to_yaml(c));
   if (c.output.vtk) out->sinks.push_back(make_vtk_series_writer(dir, c.name, c.output.precision, c.output.stride, -1.0));
   if (c.output.spacetime) out->sinks.push_back(make_spacetime_writer(dir / "spacetime.vti", 4096, -1.0, problem.x));
@@ -231,9 +241,11 @@ void write_member_frame(MemberOutput& out, const MemberBatch& batch, index_t loc
   for (auto& sink : out.sinks) sink->write(view);
 }
 
-// Members per batch: the sweep's batch key, else as many as fit in 70% of the device's memory
-// (cuda) or in 4 GB of host memory (cpu).
-index_t members_per_batch(const SweepConfig& sweep, const Config& c, index_t members, std::string& why) {
+// Members per batch: the sweep's batch key, else as many as fit in 70% of the memory of this
+// rank's GPU `device` (cuda; shared evenly by the ranks of this machine that use it) or in 4 GB
+// of host memory (cpu).
+index_t members_per_batch(const SweepConfig& sweep, const Config& c, index_t members, int device,
+                          const Communicator& comm, std::string& why) {
   const auto per_member = static_cast<real>(cuda_member_bytes(c));
   if (sweep.batch > 0) {
     why = "batch: " + std::to_string(sweep.batch) + " (sweep file)";
@@ -241,17 +253,66 @@ index_t members_per_batch(const SweepConfig& sweep, const Config& c, index_t mem
   }
   real budget = 4e9;
   std::string where = "4 GB of host memory";
-  if (c.scheme.backend == Backend::cuda) {
+  if (c.scheme.backend == Backend::cuda && device >= 0) {
     std::string none;
     const std::vector<CudaDevice> devices = cuda_devices(&none);
-    if (!devices.empty()) {
-      budget = 0.7 * static_cast<real>(devices[0].memory_bytes);
-      where = "70% of " + human_bytes(static_cast<real>(devices[0].memory_bytes)) + " on " + devices[0].name;
-    }
+    const CudaDevice& d = devices.at(static_cast<std::size_t>(device));
+    const int count = static_cast<int>(devices.size());
+    const int sharing = comm.local_size() / count + (device < comm.local_size() % count ? 1 : 0);
+    budget = 0.7 * static_cast<real>(d.memory_bytes) / sharing;
+    where = "70% of " + human_bytes(static_cast<real>(d.memory_bytes)) + " on " + d.name +
+            (sharing > 1 ? " (device " + std::to_string(device) + ", shared by " +
+                               std::to_string(sharing) + " ranks)"
+                         : "");
   }
   const auto fit = std::max<index_t>(1, static_cast<index_t>(budget / per_member));
   why = human_bytes(per_member) + " per member; " + std::to_string(fit) + " members fit in " + where;
   return std::min(fit, members);
+}
+
+// run.log is the root's. The other ranks hold their lines (batches, failures) until the members
+// are done; then the root appends them, each prefixed with its rank ("rank 1: batch 1/2: ...").
+class SweepLog {
+ public:
+  // Root only: opens run.log (throws IoError).
+  void open(const fs::path& file) { log_.emplace(file, false); }
+  void line(const std::string& text) {
+    if (log_) log_->line(text);
+    else held_ += text + "\n";
+  }
+  // Collective: the held lines go to the root's run.log, ranks in order.
+  void gather(Communicator& comm) {
+    const std::vector<std::string> held = comm.gather(held_);
+    for (std::size_t r = 1; r < held.size(); ++r) {
+      std::istringstream in(held[r]);
+      for (std::string text; std::getline(in, text);) line("rank " + std::to_string(r) + ": " + text);
+    }
+  }
+
+ private:
+  std::optional<RunLog> log_;
+  std::string held_;
+};
+
+// Prints `error`, met by this rank alone while the ranks run their members, as the command line
+// would, and returns its exit code, for ending every rank with it (Communicator::abort): the
+// other ranks would wait for this one in the gather after the members, forever (or, were the
+// error made collective there, until they finished their members, perhaps hours later).
+int report_rank_error(const Communicator& comm, const std::exception_ptr& error) {
+  int code = static_cast<int>(ExitCode::internal);
+  std::string what = "unknown error";
+  try {
+    std::rethrow_exception(error);
+  } catch (const Error& e) {
+    code = static_cast<int>(e.code());
+    what = e.what();
+  } catch (const std::exception& e) {
+    what = e.what();
+  } catch (...) {
+  }
+  std::cerr << "fhn: error: rank " << comm.rank() << " of " << comm.size() << ": " << what
+            << "; stopping every rank" << std::endl;
+  return code;
 }
 
 }  // namespace
@@ -320,8 +381,21 @@ std::vector<Config> sweep_member_configs(const SweepConfig& sweep, const SweepOp
   return members;
 }
 
+MemberRange sweep_member_range(index_t members, int rank, int ranks) {
+  const index_t base = members / ranks, extra = members % ranks;
+  return {rank * base + std::min<index_t>(rank, extra), base + (rank < extra ? 1 : 0)};
+}
+
 SweepResult run_sweep(const SweepConfig& sweep, const SweepOptions& options, std::ostream& out) {
   const auto started = Clock::now();
+  std::unique_ptr<Communicator> serial;
+  Communicator& comm = options.comm ? *options.comm : *(serial = make_serial_communicator());
+  FHN_VERIFY(options.bench_members == 0 || comm.size() == 1, ConfigError,
+             "--bench times the sweep against its members run one after another in one process; "
+             "run it without mpirun (" + comm.describe() + ")");
+
+  // 1. Every rank reads every member's config (the same on all ranks, so a config error is
+  //    thrown on every rank) and takes its share of the members.
   const std::vector<Config> configs = sweep_member_configs(sweep, options);
   const auto count = static_cast<index_t>(configs.size());
   const Config& c0 = configs.at(0);
@@ -336,137 +410,223 @@ SweepResult run_sweep(const SweepConfig& sweep, const SweepOptions& options, std
   const index_t sample_every = sample_every_steps(sweep, c0);
   const index_t check_every = LoopSettings{}.check_every;  // as fhn run checks
   const bool newton = c0.scheme.type == SchemeType::crank_nicolson;
+  const MemberRange mine = sweep_member_range(count, comm.rank(), comm.size());
 
-  // Output folder, proven writable before the first step.
+  // 2. The root makes the output folder and the members' folders, opens run.log and writes
+  //    config.yaml, all proven writable before the first step. The broadcast of its outcome
+  //    tells every rank of a failure (all throw) and orders the other ranks' first writes into
+  //    members/<m>/ after the folders exist.
   const fs::path dir = options.output_dir.empty() ? fs::path("output") / sweep.name : options.output_dir;
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir))
-    throw IoError(dir.string() + ": cannot create the output folder (" +
-                  (ec ? ec.message() : std::string("a file of that name exists")) + ")");
-  RunLog log(dir / "run.log", false);
-  log.line(build_line());
-  log.line("sweep: " + sweep.source + " (base: " + (sweep.base.empty() ? "embedded" : sweep.base) + ")");
-  for (const SweepAxis& axis : sweep.axes)
-    log.line("axis " + axis.key + ": " + std::to_string(axis.values.size()) + " values from " +
-             format_exact(axis.values.front()) + " to " + format_exact(axis.values.back()));
-  log.line("members: " + std::to_string(count) + " (" +
-           (sweep.combine == SweepCombine::product ? "product" : "zip") + " of the axes)");
-  for (const std::string& o : options.overrides) log.line("override: --set " + o);
-  log.line("grid: " + c0.domain.summary() + "; time: dt = " + format_exact(c0.time.dt) + ", " +
-           std::to_string(total_steps) + " steps; probes sampled every " + std::to_string(sample_every) +
-           " steps");
-  write_file_atomically(dir / "config.yaml", to_yaml(c0));
-  std::string batch_why;
-  const index_t per_batch = members_per_batch(sweep, c0, count, batch_why);
-  const index_t batches = (count + per_batch - 1) / per_batch;
-  log.line("batches: " + std::to_string(batches) + " of at most " + std::to_string(per_batch) +
-           " members (" + batch_why + ")");
+  SweepLog log;
+  std::string failure;
+  if (comm.root()) {
+    try {
+      std::error_code ec;
+      fs::create_directories(dir, ec);
+      if (ec || !fs::is_directory(dir))
+        throw IoError(dir.string() + ": cannot create the output folder (" +
+                      (ec ? ec.message() : std::string("a file of that name exists")) + ")");
+      for (index_t m : sweep.output_members) {
+        const fs::path member_dir = dir / "members" / std::to_string(m);
+        fs::create_directories(member_dir, ec);
+        if (ec)
+          throw IoError(member_dir.string() + ": cannot create the member's output folder (" +
+                        ec.message() + ")");
+      }
+      log.open(dir / "run.log");
+      log.line(build_line());
+      log.line("sweep: " + sweep.source + " (base: " + (sweep.base.empty() ? "embedded" : sweep.base) + ")");
+      for (const SweepAxis& axis : sweep.axes)
+        log.line("axis " + axis.key + ": " + std::to_string(axis.values.size()) + " values from " +
+                 format_exact(axis.values.front()) + " to " + format_exact(axis.values.back()));
+      log.line("members: " + std::to_string(count) + " (" +
+               (sweep.combine == SweepCombine::product ? "product" : "zip") + " of the axes)");
+      for (const std::string& o : options.overrides) log.line("override: --set " + o);
+      log.line("grid: " + c0.domain.summary() + "; time: dt = " + format_exact(c0.time.dt) + ", " +
+               std::to_string(total_steps) + " steps; probes sampled every " + std::to_string(sample_every) +
+               " steps");
+      log.line("ranks: " + std::to_string(comm.size()) + " (" + comm.describe() + ")");
+      for (int r = 0; r < comm.size(); ++r) {
+        const MemberRange range = sweep_member_range(count, r, comm.size());
+        log.line("rank " + std::to_string(r) + ": " +
+                 (range.count > 0 ? "members " + std::to_string(range.first) + ".." + std::to_string(range.end() - 1)
+                                  : std::string("no members")));
+      }
+      write_file_atomically(dir / "config.yaml", to_yaml(c0));
+    } catch (const std::exception& e) {  // IoError, or std::filesystem's own
+      failure = e.what();
+    }
+  }
+  comm.broadcast(failure, 0);
+  if (!failure.empty()) throw IoError(failure);
 
-  std::vector<MemberRow> rows;
-  for (index_t m = 0; m < count; ++m)
+  // 3. Each rank runs its members, batch after batch, on its own: no communication. An error
+  //    here is this rank's alone: with several ranks it ends them all (report_rank_error).
+  std::vector<MemberRow> rows;  // rows[j]: member mine.first + j
+  for (index_t m = mine.first; m < mine.end(); ++m)
     rows.push_back({sweep_member_values(sweep, m), "ok", "",
                     MemberMeasurements(probes, sweep.measure.threshold,
                                        stimulus_pulses(configs[static_cast<std::size_t>(m)]))});
-  index_t failed = 0;
+  index_t failed_here = 0;
   double step_seconds = 0.0;
   std::string scheme_name;
-  Progress progress(count * total_steps, "member-steps", !options.quiet);
-  std::vector<real> sampled;
+  index_t batches = 0, per_batch = 0;
+  try {
+    const int device = c0.scheme.backend == Backend::cuda ? select_cuda_device(comm.local_rank()) : -1;
+    std::string batch_why;
+    per_batch = std::max<index_t>(1, members_per_batch(sweep, c0, mine.count, device, comm, batch_why));
+    batches = (mine.count + per_batch - 1) / per_batch;
+    log.line("batches: " + std::to_string(batches) + " of at most " + std::to_string(per_batch) +
+             " members (" + batch_why + ")");
+    // Progress: the root's own members (the shares are balanced: it tracks the whole sweep).
+    Progress progress(mine.count * total_steps, "member-steps", !options.quiet && comm.root());
+    std::vector<real> sampled;
 
-  for (index_t b = 0; b < batches; ++b) {
-    const index_t first = b * per_batch;
-    const index_t size = std::min(per_batch, count - first);
-    const std::vector<Config> batch_configs(configs.begin() + first, configs.begin() + first + size);
-    std::vector<Problem> problems;
-    for (const Config& c : batch_configs) problems.push_back(make_problem(c));
-    std::unique_ptr<MemberBatch> batch = make_member_batch(batch_configs, problems, options.threads);
-    if (b == 0) {
-      scheme_name = batch->name();
-      log.line("scheme: " + scheme_name);
-    }
-    std::vector<std::unique_ptr<MemberOutput>> outputs;
-    for (index_t m : sweep.output_members)
-      if (m >= first && m < first + size)
-        outputs.push_back(open_member_output(dir / "members" / std::to_string(m), m,
-                                             configs[static_cast<std::size_t>(m)],
-                                             problems[static_cast<std::size_t>(m - first)]));
-    const index_t frame_every = c0.output.every_steps;
+    for (index_t b = 0; b < batches; ++b) {
+      const index_t local = b * per_batch;  // rows[local] is the batch's first member
+      const index_t first = mine.first + local;
+      const index_t size = std::min(per_batch, mine.count - local);
+      const std::vector<Config> batch_configs(configs.begin() + first, configs.begin() + first + size);
+      std::vector<Problem> problems;
+      for (const Config& c : batch_configs) problems.push_back(make_problem(c));
+      std::unique_ptr<MemberBatch> batch = make_member_batch(batch_configs, problems, options.threads);
+      if (b == 0) {
+        scheme_name = batch->name();
+        log.line("scheme: " + scheme_name);
+      }
+      std::vector<std::unique_ptr<MemberOutput>> outputs;
+      for (index_t m : sweep.output_members)
+        if (m >= first && m < first + size)
+          outputs.push_back(open_member_output(dir / "members" / std::to_string(m), m,
+                                               configs[static_cast<std::size_t>(m)],
+                                               problems[static_cast<std::size_t>(m - first)]));
+      const index_t frame_every = c0.output.every_steps;
 
-    // The lockstep loop: advance to the next sample, check or frame; measure; record failures.
-    auto measure = [&](index_t step) {
-      batch->sample(nodes, sampled);
-      const real t = static_cast<real>(step) * c0.time.dt;
-      std::vector<real> v(where.size());
-      for (index_t j = 0; j < size; ++j) {
-        for (std::size_t p = 0; p < where.size(); ++p) {
-          const real* pair = &sampled[static_cast<std::size_t>(j) * nodes.size() + 2 * p];
-          v[p] = (1.0 - where[p].f) * pair[0] + where[p].f * pair[1];
+      // The lockstep loop: advance to the next sample, check or frame; measure; record failures.
+      auto measure = [&](index_t step) {
+        batch->sample(nodes, sampled);
+        const real t = static_cast<real>(step) * c0.time.dt;
+        std::vector<real> v(where.size());
+        for (index_t j = 0; j < size; ++j) {
+          for (std::size_t p = 0; p < where.size(); ++p) {
+            const real* pair = &sampled[static_cast<std::size_t>(j) * nodes.size() + 2 * p];
+            v[p] = (1.0 - where[p].f) * pair[0] + where[p].f * pair[1];
+          }
+          rows[static_cast<std::size_t>(local + j)].measured.sample(t, v.data());
         }
-        rows[static_cast<std::size_t>(first + j)].measured.sample(t, v.data());
+      };
+      auto record_failures = [&] {
+        for (const MemberFailure& f : batch->take_failures()) {
+          MemberRow& row = rows[static_cast<std::size_t>(local + f.member)];
+          row.status = "numerical_failure";
+          row.reason = f.reason;
+          ++failed_here;
+          log.line(member_label(sweep, first + f.member) + " failed at step " + std::to_string(f.step) +
+                   ": " + f.reason);
+        }
+      };
+      measure(0);
+      for (auto& o : outputs) write_member_frame(*o, *batch, o->member - first, problems[0].domain);
+      for (index_t step = 0; step < total_steps;) {
+        auto next = [&](index_t every) { return (step / every + 1) * every; };
+        index_t target = std::min({next(sample_every), next(check_every), total_steps});
+        if (!outputs.empty()) target = std::min(target, next(frame_every));
+        const auto t0 = Clock::now();
+        batch->advance(target - step);
+        batch->synchronize();  // the clock covers the steps, not their launch
+        step_seconds += seconds_since(t0);
+        step = target;
+        if (step % check_every == 0 || step == total_steps) batch->check_finite();
+        record_failures();
+        if (step % sample_every == 0 || step == total_steps) measure(step);
+        if (step % frame_every == 0 || step == total_steps)
+          for (auto& o : outputs) write_member_frame(*o, *batch, o->member - first, problems[0].domain);
+        progress.update(local * total_steps + step * size);
       }
-    };
-    auto record_failures = [&] {
-      for (const MemberFailure& f : batch->take_failures()) {
-        MemberRow& row = rows[static_cast<std::size_t>(first + f.member)];
-        row.status = "numerical_failure";
-        row.reason = f.reason;
-        ++failed;
-        log.line(member_label(sweep, first + f.member) + " failed at step " + std::to_string(f.step) +
-                 ": " + f.reason);
-      }
-    };
-    measure(0);
-    for (auto& o : outputs) write_member_frame(*o, *batch, o->member - first, problems[0].domain);
-    for (index_t step = 0; step < total_steps;) {
-      auto next = [&](index_t every) { return (step / every + 1) * every; };
-      index_t target = std::min({next(sample_every), next(check_every), total_steps});
-      if (!outputs.empty()) target = std::min(target, next(frame_every));
-      const auto t0 = Clock::now();
-      batch->advance(target - step);
-      batch->synchronize();  // the clock covers the steps, not their launch
-      step_seconds += seconds_since(t0);
-      step = target;
-      if (step % check_every == 0 || step == total_steps) batch->check_finite();
-      record_failures();
-      if (step % sample_every == 0 || step == total_steps) measure(step);
-      if (step % frame_every == 0 || step == total_steps)
-        for (auto& o : outputs) write_member_frame(*o, *batch, o->member - first, problems[0].domain);
-      progress.update(first * total_steps + step * size);
-    }
-    for (auto& o : outputs)
-      for (auto& sink : o->sinks) sink->finish();
+      for (auto& o : outputs)
+        for (auto& sink : o->sinks) sink->finish();
 
-    // The members' final state and Newton statistics.
-    Snapshot snap;
-    for (index_t j = 0; j < size; ++j) {
-      MemberRow& row = rows[static_cast<std::size_t>(first + j)];
-      batch->snapshot(j, snap);
-      if (row.status == "ok") row.max_v = *std::max_element(snap.v.begin(), snap.v.end());
-      if (const NewtonStats* stats = batch->newton_stats(j); stats && stats->steps() > 0) {
-        row.newton_mean = stats->mean_iterations();
-        row.newton_max = stats->max_iterations();
+      // The members' final state and Newton statistics.
+      Snapshot snap;
+      for (index_t j = 0; j < size; ++j) {
+        MemberRow& row = rows[static_cast<std::size_t>(local + j)];
+        batch->snapshot(j, snap);
+        if (row.status == "ok") row.max_v = *std::max_element(snap.v.begin(), snap.v.end());
+        if (const NewtonStats* stats = batch->newton_stats(j); stats && stats->steps() > 0) {
+          row.newton_mean = stats->mean_iterations();
+          row.newton_max = stats->max_iterations();
+        }
       }
+      // Complete rows only: the root's members of the batches done so far (members 0, 1, ...).
+      // The last batch's rows are written with the other ranks' ones below.
+      if (comm.root() && b + 1 < batches) {
+        const std::vector<MemberRow> done(rows.begin(), rows.begin() + local + size);
+        write_file_atomically(dir / "sweep.csv", sweep_csv_header(sweep, probes, newton) +
+                                                     sweep_csv_rows(done, 0, probes, newton));
+      }
+      log.line("batch " + std::to_string(b + 1) + "/" + std::to_string(batches) + ": members " +
+               std::to_string(first) + ".." + std::to_string(first + size - 1) + " done, " +
+               format_exact(step_seconds) + " s stepping so far");
     }
-    // Complete rows only: the members of the batches done so far.
-    const std::vector<MemberRow> done(rows.begin(), rows.begin() + first + size);
-    write_file_atomically(dir / "sweep.csv", sweep_csv(sweep, probes, done, newton));
-    log.line("batch " + std::to_string(b + 1) + "/" + std::to_string(batches) + ": members " +
-             std::to_string(first) + ".." + std::to_string(first + size - 1) + " done, " +
-             format_exact(step_seconds) + " s stepping so far");
+    progress.finish(mine.count * total_steps);
+  } catch (...) {
+    if (comm.size() == 1) throw;
+    comm.abort(report_rank_error(comm, std::current_exception()));
   }
-  progress.finish(count * total_steps);
+
+  // 4. The root gathers every rank's rows (as their sweep.csv lines), held log lines, failure
+  //    and propagation counts and stepping time; every rank learns the totals.
+  const std::vector<std::string> row_lines = comm.gather(sweep_csv_rows(rows, mine.first, probes, newton));
+  // Per rank: stepping seconds, batches, members per batch.
+  const std::vector<real> per_rank_numbers =
+      comm.gather(std::vector<real>{step_seconds, static_cast<real>(batches), static_cast<real>(per_batch)});
+  index_t local_propagated = 0;
+  for (const MemberRow& r : rows) local_propagated += r.measured.propagated() ? 1 : 0;
+  const auto failed = static_cast<index_t>(std::llround(comm.sum(static_cast<double>(failed_here))));
+  const auto propagated = static_cast<index_t>(std::llround(comm.sum(static_cast<double>(local_propagated))));
+  // One axis: where propagation switches on (the refractory period of a restitution sweep, the
+  // threshold of a stimulus sweep): the smallest value that propagates, and the largest value
+  // below it that does not.
+  const bool one_axis = sweep.axes.size() == 1;
+  real smallest_ok = std::numeric_limits<real>::infinity();
+  real largest_failing = -std::numeric_limits<real>::infinity();
+  if (one_axis) {
+    for (const MemberRow& r : rows)
+      if (r.measured.propagated()) smallest_ok = std::min(smallest_ok, r.values[0]);
+    smallest_ok = -comm.max(-smallest_ok);
+    for (const MemberRow& r : rows)
+      if (!r.measured.propagated() && r.values[0] < smallest_ok) largest_failing = std::max(largest_failing, r.values[0]);
+    largest_failing = comm.max(largest_failing);
+  }
+  log.gather(comm);  // the last collective: an error writing run.log is the root's alone
 
   SweepResult result;
   result.output_dir = dir;
   result.members = count;
   result.failed = failed;
+  if (!comm.root()) {
+    result.wall_seconds = seconds_since(started);
+    return result;
+  }
+
+  // 5. The root writes sweep.csv (every member's row, in member order) and summary.json. No
+  //    collective follows: an error here is thrown on the root alone.
+  std::string csv = sweep_csv_header(sweep, probes, newton);
+  for (const std::string& lines : row_lines) csv += lines;
+  write_file_atomically(dir / "sweep.csv", csv);
+  // Stepping time: the slowest rank's (the ranks step at the same time); batches: all ranks'.
+  double slowest = 0.0;
+  index_t all_batches = 0, largest_batch = 0;
+  for (int r = 0; r < comm.size(); ++r) {
+    const real* numbers = &per_rank_numbers[3 * static_cast<std::size_t>(r)];
+    slowest = std::max(slowest, numbers[0]);
+    all_batches += static_cast<index_t>(numbers[1]);
+    largest_batch = std::max(largest_batch, static_cast<index_t>(numbers[2]));
+  }
   result.wall_seconds = seconds_since(started);
   const real member_steps = static_cast<real>(count) * static_cast<real>(total_steps);
 
   JsonObject s;
-  index_t propagated = 0;
-  for (const MemberRow& r : rows) propagated += r.measured.propagated() ? 1 : 0;
   s.add("name", sweep.name)
       .add("status", failed == 0 ? "ok" : "some_members_failed")
       .add("members", count)
@@ -478,23 +638,28 @@ SweepResult run_sweep(const SweepConfig& sweep, const SweepOptions& options, std
       .add("nodes", c0.domain.node_count())
       .add("dt", c0.time.dt)
       .add("steps", total_steps)
-      .add("batches", batches)
-      .add("members_per_batch", per_batch)
+      .add("batches", all_batches)
+      .add("members_per_batch", largest_batch)
       .add("wall_seconds", result.wall_seconds)
-      .add("step_seconds", step_seconds)
-      .add("member_steps_per_second", step_seconds > 0 ? member_steps / step_seconds : 0.0)
+      .add("step_seconds", slowest)
+      .add("member_steps_per_second", slowest > 0 ? member_steps / slowest : 0.0)
       .add("ns_per_node_step",
-           1e9 * step_seconds / (member_steps * static_cast<real>(c0.domain.node_count())));
-  // One axis: where propagation switches on (the refractory period of a restitution sweep, the
-  // threshold of a stimulus sweep).
-  if (sweep.axes.size() == 1) {
-    real smallest_ok = std::numeric_limits<real>::infinity();
-    real largest_failing = -std::numeric_limits<real>::infinity();
-    for (const MemberRow& r : rows)
-      if (r.measured.propagated())
-        smallest_ok = std::min(smallest_ok, r.values[0]);
-    for (const MemberRow& r : rows)
-      if (!r.measured.propagated() && r.values[0] < smallest_ok) largest_failing = std::max(largest_failing, r.values[0]);
+           1e9 * slowest / (member_steps * static_cast<real>(c0.domain.node_count())))
+      .add("ranks", comm.size());
+  // Per rank ("0": the root): its members, batches and stepping time.
+  JsonObject per_rank;
+  for (int r = 0; r < comm.size(); ++r) {
+    const MemberRange range = sweep_member_range(count, r, comm.size());
+    const real* numbers = &per_rank_numbers[3 * static_cast<std::size_t>(r)];
+    JsonObject one;
+    one.add("first_member", range.first)
+        .add("members", range.count)
+        .add("batches", static_cast<index_t>(numbers[1]))
+        .add("step_seconds", numbers[0]);
+    per_rank.add(std::to_string(r), one);
+  }
+  s.add("per_rank", per_rank);
+  if (one_axis) {
     JsonObject edge;
     edge.add("key", sweep.axes[0].key).add("smallest_propagating", smallest_ok).add("largest_failing_below", largest_failing);
     s.add("propagation", edge);
@@ -505,6 +670,7 @@ SweepResult run_sweep(const SweepConfig& sweep, const SweepOptions& options, std
     // the device already initialised) and as the shell loop a sweep replaces (an `fhn run`
     // process per member), each against the batched sweep's wall time.
     const index_t k = std::min(options.bench_members, count);
+    std::error_code ec;
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
     double in_process = 0.0, as_processes = 0.0;
     for (index_t m = 0; m < k; ++m) {
@@ -548,7 +714,7 @@ SweepResult run_sweep(const SweepConfig& sweep, const SweepOptions& options, std
   write_file_atomically(dir / "summary.json", s.str(2) + "\n");
   log.line("done: " + std::to_string(count) + " members (" + std::to_string(failed) + " failed, " +
            std::to_string(propagated) + " propagated), " + format_exact(result.wall_seconds) + " s wall, " +
-           format_exact(step_seconds) + " s stepping");
+           format_exact(slowest) + " s stepping (the slowest rank)");
   return result;
 }
 

@@ -174,6 +174,30 @@ TEST_CASE("sweep members: each is the base config with its values; shared settin
   CHECK(contains(measure_error("  every: 0.03\n"), "sweep.yaml:4:10: measure.every = 0.03 is not a multiple of time.dt = 0.1"));
 }
 
+TEST_CASE("sweep member ranges: contiguous in rank order, balanced, the lower ranks taking the extra") {
+  // 5 members on 2 ranks: 3 + 2.
+  CHECK(fhn::sweep_member_range(5, 0, 2).first == 0);
+  CHECK(fhn::sweep_member_range(5, 0, 2).count == 3);
+  CHECK(fhn::sweep_member_range(5, 1, 2).first == 3);
+  CHECK(fhn::sweep_member_range(5, 1, 2).count == 2);
+  // More ranks than members: the last ones get none.
+  CHECK(fhn::sweep_member_range(2, 2, 3).count == 0);
+  for (fhn::index_t members : {1, 2, 5, 7, 1000})
+    for (int ranks : {1, 2, 3, 8}) {
+      CAPTURE(members);
+      CAPTURE(ranks);
+      fhn::index_t next = 0;
+      for (int r = 0; r < ranks; ++r) {
+        const fhn::MemberRange range = fhn::sweep_member_range(members, r, ranks);
+        CHECK(range.first == next);
+        CHECK((range.count == members / ranks || range.count == members / ranks + 1));
+        CHECK(range.count >= fhn::sweep_member_range(members, ranks - 1, ranks).count);
+        next = range.end();
+      }
+      CHECK(next == members);
+    }
+}
+
 TEST_CASE("probe measurements: crossings, APD and speeds from hand-made samples") {
   // Probe at x = 0: v rises through 0.5 between t = 1 (0.25) and t = 2 (0.75): t* = 1.5; falls
   // through it between t = 3 (1.0) and t = 4 (0.25): t* = 3 + 0.5/0.75 = 3.6667; APD 2.1667.

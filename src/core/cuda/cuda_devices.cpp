@@ -2,6 +2,8 @@
 #include <cuda_runtime.h>
 
 #include "core/build_info.hpp"
+#include "core/cuda_device_select.hpp"
+#include "core/error.hpp"
 
 namespace fhn {
 
@@ -25,6 +27,20 @@ std::vector<CudaDevice> cuda_devices(std::string* why_none) {
   }
   if (devices.empty() && why_none) *why_none = "the CUDA runtime reports no device";
   return devices;
+}
+
+int select_cuda_device(int local_rank) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    cudaGetLastError();  // clear the sticky error state
+    return -1;
+  }
+  const int device = local_rank % count;
+  const cudaError_t status = cudaSetDevice(device);
+  if (status != cudaSuccess)
+    throw DeviceError("cannot use CUDA device " + std::to_string(device) + " (local rank " +
+                      std::to_string(local_rank) + "): " + cudaGetErrorString(status));
+  return device;
 }
 
 }  // namespace fhn

@@ -1,0 +1,14 @@
+#pragma once
+// Which GPU a process of a multi-rank run works on. Implemented in core/cuda/cuda_devices.cpp;
+// a build without CUDA has the stub in core/cuda_devices_none.cpp.
+
+namespace fhn {
+
+// Makes GPU `local_rank` mod (devices visible to this process) the calling thread's current CUDA
+// device, so that the ranks of one machine spread over its GPUs, and returns its index. Returns
+// -1 and changes nothing when no device is visible (or CUDA is not compiled in): whatever then
+// asks for a device says why there is none. Throws DeviceError when the device cannot be made
+// current.
+int select_cuda_device(int local_rank);
+
+}  // namespace fhn
