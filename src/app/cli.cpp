@@ -202,7 +202,8 @@ int cli_main(int argc, const char* const* argv, std::ostream& out_all, std::ostr
     return static_cast<int>(ExitCode::usage);
   }
 
-  // Once a distributed run or sweep has started, a failure may be this rank's alone.
+  // Once a distributed run has started, a failure may be this rank's alone (a sweep knows its own
+  // such phase and stops the ranks itself).
   bool started = false;
   try {
     if (ranks && (converge->parsed() || bench_command->parsed()))
@@ -233,6 +234,7 @@ int cli_main(int argc, const char* const* argv, std::ostream& out_all, std::ostr
       sweep_options.output_dir = output_dir;
       sweep_options.overrides = overrides;
       sweep_options.build = this_build();
+      sweep_options.comm = world;
       const SweepResult result = run_sweep(load_sweep(sweep_path), sweep_options, out);
       if (!sweep_options.quiet)
         out << "fhn: " << result.members << " members (" << result.failed << " failed) in "
@@ -271,25 +273,18 @@ int cli_main(int argc, const char* const* argv, std::ostream& out_all, std::ostr
   } catch (const Error& e) {
     // NaN/Inf and interruptions are found by all ranks together; anything else after the start
     // may be this rank's alone.
-    const bool alone = ranks && started && e.code() != ExitCode::numerical &&
-                       e.code() != ExitCode::interrupted;
-    std::ostream& to = alone ? err_all : err;
-    to << (e.code() == ExitCode::interrupted ? "fhn: " : "fhn: error: ")
-       << (alone ? "rank " + std::to_string(world->rank()) + ": " : std::string()) << e.what()
-       << "\n";
-    if (alone) {
-      to.flush();
-      world->abort(static_cast<int>(e.code()));
-    }
+    if (ranks && started && e.code() != ExitCode::numerical && e.code() != ExitCode::interrupted)
+      stop_every_rank(*world, std::current_exception());
+    err << (e.code() == ExitCode::interrupted ? "fhn: " : "fhn: error: ") << e.what() << "\n";
     return static_cast<int>(e.code());
   } catch (const std::bad_alloc&) {
-    err_all << "fhn: error: out of host memory (a smaller domain.nodes or fewer frames kept in "
-               "memory may help)\n";
-    if (ranks && started) world->abort(static_cast<int>(ExitCode::internal));
+    if (ranks && started) stop_every_rank(*world, std::current_exception());
+    err << "fhn: error: out of host memory (a smaller domain.nodes or fewer frames kept in memory "
+           "may help)\n";
     return static_cast<int>(ExitCode::internal);
   } catch (const std::exception& e) {
-    err_all << "fhn: internal error: " << e.what() << "\n";
-    if (ranks && started) world->abort(static_cast<int>(ExitCode::internal));
+    if (ranks && started) stop_every_rank(*world, std::current_exception());
+    err << "fhn: internal error: " << e.what() << "\n";
     return static_cast<int>(ExitCode::internal);
   }
 }

@@ -1,6 +1,8 @@
 #include "parallel/communicator.hpp"
 
 #include <cstdlib>
+#include <iostream>
+#include <new>
 
 #include "core/error.hpp"
 
@@ -42,6 +44,26 @@ class SerialCommunicator final : public Communicator {
 
 std::unique_ptr<Communicator> make_serial_communicator() {
   return std::make_unique<SerialCommunicator>();
+}
+
+void stop_every_rank(Communicator& comm, const std::exception_ptr& error) {
+  int code = static_cast<int>(ExitCode::internal);
+  std::string what = "unknown error";
+  try {
+    std::rethrow_exception(error);
+  } catch (const Error& e) {
+    code = static_cast<int>(e.code());
+    what = e.what();
+  } catch (const std::bad_alloc&) {
+    what = "out of host memory";
+  } catch (const std::exception& e) {
+    what = e.what();
+  } catch (...) {
+  }
+  std::cerr << "fhn: error: rank " << comm.rank() << " of " << comm.size() << ": " << what
+            << "; stopping every rank" << std::endl;
+  comm.abort(code);  // [[noreturn]], but a virtual call: the compiler cannot see it
+  std::_Exit(code);
 }
 
 int launcher_ranks() {

@@ -7,6 +7,7 @@
 // Every collective here must be called by all ranks in the same order; point-to-point exchanges
 // name their partner (kNoRank: none, e.g. at the end of the chain of slabs).
 #include <cstddef>
+#include <exception>
 #include <memory>
 #include <string>
 #include <vector>
@@ -74,6 +75,11 @@ std::unique_ptr<Communicator> make_serial_communicator();
 // throws ConfigError saying what it lacks. Call once per process (MPI is initialised here and
 // finalised when the communicator is destroyed).
 std::unique_ptr<Communicator> make_world_communicator();
+
+// For an error met by this rank alone while the others go on (they would wait for it in their
+// next collective, forever): prints it as the command line would, "fhn: error: rank r of P: ...;
+// stopping every rank", and ends every rank with its exit code (Communicator::abort).
+[[noreturn]] void stop_every_rank(Communicator& comm, const std::exception_ptr& error);
 
 // The rank count the launcher announced in the environment (OMPI_COMM_WORLD_SIZE, PMI_SIZE,
 // PMIX_SIZE...), 1 when started without one.

@@ -6,7 +6,7 @@
 
 namespace fhn {
 
-Range split_range(index_t n, int ranks, int rank) {
+Range split_range(index_t n, int rank, int ranks) {
   const index_t base = n / ranks, extra = n % ranks;
   return {rank * base + std::min<index_t>(rank, extra), base + (rank < extra ? 1 : 0)};
 }
@@ -18,7 +18,7 @@ Slab make_slab(const Domain& domain, int rank, int ranks, index_t halo, index_t 
   s.axis = domain.dims - 1;
   s.plane = domain.stride(s.axis);
   s.planes = domain.nodes[s.axis];
-  const Range range = split_range(s.planes, ranks, rank);
+  const Range range = split_range(s.planes, rank, ranks);
   s.first = range.first;
   s.count = range.count;
   s.halo = ranks == 1 ? 0 : halo;

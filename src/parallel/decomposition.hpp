@@ -37,13 +37,15 @@ struct Slab {
   index_t global_offset() const { return first * plane; }   // global node of the first owned one
 };
 
-// [first, first + count) of rank `rank` when n items are shared by `ranks`: counts differ by at
-// most one, the lower ranks taking the extra ones.
+// [first, first + count) of rank `rank` when n items (planes, sweep members) are shared by
+// `ranks`: contiguous in rank order, counts differing by at most one, the lower ranks taking the
+// extra ones (5 on 2 ranks: 0..2 and 3..4; with more ranks than items the last get none).
 struct Range {
   index_t first = 0;
   index_t count = 0;
+  index_t end() const { return first + count; }
 };
-Range split_range(index_t n, int ranks, int rank);
+Range split_range(index_t n, int rank, int ranks);
 
 // Rank `rank` of `ranks` slabs of `domain` with `halo` halo planes: counts differ by at most one
 // plane, the lower ranks taking the extra ones. Throws ConfigError when a rank would own fewer

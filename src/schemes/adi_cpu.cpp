@@ -76,7 +76,7 @@ AdiCpu::AdiCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog*
       halo_(make_host_halo_exchange(slab_, comm)) {
   FHN_VERIFY(problem.domain.dims == 2, InternalError, "AdiCpu: slabs of a sheet only");
   for (int r = 0; r < comm.size(); ++r)
-    columns_.push_back(split_range(problem.domain.nodes[0], comm.size(), r));
+    columns_.push_back(split_range(problem.domain.nodes[0], r, comm.size()));
   set_up_nodes();
 }
 
@@ -241,7 +241,7 @@ void AdiCpu::solve_columns_across_ranks() {
       for (index_t i = c.first; i < c.first + c.count; ++i) send_.push_back(v[i + nx * j]);
     to[s] = static_cast<std::size_t>(slab_.count * c.count);
     from[s] = static_cast<std::size_t>(
-        split_range(ny, static_cast<int>(ranks), static_cast<int>(s)).count * mine.count);
+        split_range(ny, static_cast<int>(s), static_cast<int>(ranks)).count * mine.count);
   }
   comm_->all_to_all(send_, to, transposed_, from);
   if (mine.count > 0)

@@ -24,6 +24,7 @@
 #include "io/vtk_writers.hpp"
 #include "model/problem.hpp"
 #include "parallel/communicator.hpp"
+#include "parallel/decomposition.hpp"
 #include "run/progress.hpp"
 #include "run/run.hpp"
 #include "run/time_loop.hpp"
@@ -294,27 +295,6 @@ class SweepLog {
   std::string held_;
 };
 
-// Prints `error`, met by this rank alone while the ranks run their members, as the command line
-// would, and returns its exit code, for ending every rank with it (Communicator::abort): the
-// other ranks would wait for this one in the gather after the members, forever (or, were the
-// error made collective there, until they finished their members, perhaps hours later).
-int report_rank_error(const Communicator& comm, const std::exception_ptr& error) {
-  int code = static_cast<int>(ExitCode::internal);
-  std::string what = "unknown error";
-  try {
-    std::rethrow_exception(error);
-  } catch (const Error& e) {
-    code = static_cast<int>(e.code());
-    what = e.what();
-  } catch (const std::exception& e) {
-    what = e.what();
-  } catch (...) {
-  }
-  std::cerr << "fhn: error: rank " << comm.rank() << " of " << comm.size() << ": " << what
-            << "; stopping every rank" << std::endl;
-  return code;
-}
-
 }  // namespace
 
 std::vector<Config> sweep_member_configs(const SweepConfig& sweep, const SweepOptions& options) {
@@ -381,11 +361,6 @@ std::vector<Config> sweep_member_configs(const SweepConfig& sweep, const SweepOp
   return members;
 }
 
-MemberRange sweep_member_range(index_t members, int rank, int ranks) {
-  const index_t base = members / ranks, extra = members % ranks;
-  return {rank * base + std::min<index_t>(rank, extra), base + (rank < extra ? 1 : 0)};
-}
-
 SweepResult run_sweep(const SweepConfig& sweep, const SweepOptions& options, std::ostream& out) {
   const auto started = Clock::now();
   std::unique_ptr<Communicator> serial;
@@ -410,7 +385,7 @@ SweepResult run_sweep(const SweepConfig& sweep, const SweepOptions& options, std
   const index_t sample_every = sample_every_steps(sweep, c0);
   const index_t check_every = LoopSettings{}.check_every;  // as fhn run checks
   const bool newton = c0.scheme.type == SchemeType::crank_nicolson;
-  const MemberRange mine = sweep_member_range(count, comm.rank(), comm.size());
+  const Range mine = split_range(count, comm.rank(), comm.size());
 
   // 2. The root makes the output folder and the members' folders, opens run.log and writes
   //    config.yaml, all proven writable before the first step. The broadcast of its outcome
@@ -447,7 +422,7 @@ SweepResult run_sweep(const SweepConfig& sweep, const SweepOptions& options, std
                " steps");
       log.line("ranks: " + std::to_string(comm.size()) + " (" + comm.describe() + ")");
       for (int r = 0; r < comm.size(); ++r) {
-        const MemberRange range = sweep_member_range(count, r, comm.size());
+        const Range range = split_range(count, r, comm.size());
         log.line("rank " + std::to_string(r) + ": " +
                  (range.count > 0 ? "members " + std::to_string(range.first) + ".." + std::to_string(range.end() - 1)
                                   : std::string("no members")));
@@ -571,7 +546,9 @@ SweepResult run_sweep(const SweepConfig& sweep, const SweepOptions& options, std
     progress.finish(mine.count * total_steps);
   } catch (...) {
     if (comm.size() == 1) throw;
-    comm.abort(report_rank_error(comm, std::current_exception()));
+    // The others would wait for this rank in the gather below, forever (or, were the error made
+    // collective there, until they finished their members, perhaps hours later).
+    stop_every_rank(comm, std::current_exception());
   }
 
   // 4. The root gathers every rank's rows (as their sweep.csv lines), held log lines, failure
@@ -649,7 +626,7 @@ SweepResult run_sweep(const SweepConfig& sweep, const SweepOptions& options, std
   // Per rank ("0": the root): its members, batches and stepping time.
   JsonObject per_rank;
   for (int r = 0; r < comm.size(); ++r) {
-    const MemberRange range = sweep_member_range(count, r, comm.size());
+    const Range range = split_range(count, r, comm.size());
     const real* numbers = &per_rank_numbers[3 * static_cast<std::size_t>(r)];
     JsonObject one;
     one.add("first_member", range.first)

@@ -29,19 +29,6 @@ struct SweepOptions {
   Communicator* comm = nullptr;
 };
 
-// Members [first, first + count) of a sweep.
-struct MemberRange {
-  index_t first = 0;
-  index_t count = 0;
-  index_t end() const { return first + count; }
-};
-
-// Rank `rank`'s share of `members` members over `ranks` ranks: contiguous ranges in rank order
-// (so rank order is member order), counts differing by at most one, the lower ranks taking the
-// extra ones: 5 members on 2 ranks are 0..2 and 3..4. With more ranks than members the last
-// ranks get none.
-MemberRange sweep_member_range(index_t members, int rank, int ranks);
-
 // Every member's resolved config, in member order: the base config with the sweep's set:, the
 // --set overrides and the member's axis values applied. Throws ConfigError naming the axis
 // (file:line), the value and the member when a member's config is invalid, or when an axis

@@ -25,12 +25,12 @@ TEST_CASE("slabs cover the last axis once, in rank order, counts differing by at
   for (int ranks : {1, 2, 3, 4, 11}) {
     index_t next = 0;
     for (int r = 0; r < ranks; ++r) {
-      const Slab s = make_slab(d, r, ranks, 2);
+      const Slab s = make_slab(d, r, ranks, 1);
       CHECK(s.axis == 1);
       CHECK(s.plane == 5);
       CHECK(s.first == next);
       CHECK((s.count == 11 / ranks || s.count == 11 / ranks + 1));
-      CHECK(s.halo == (ranks == 1 ? 0 : 2));
+      CHECK(s.halo == (ranks == 1 ? 0 : 1));
       CHECK(s.array_nodes() == (s.count + 2 * s.halo) * 5);
       next += s.count;
     }
@@ -47,6 +47,10 @@ TEST_CASE("slabs cover the last axis once, in rank order, counts differing by at
   CHECK(c.first == 5);
   CHECK_THROWS_WITH_AS(make_slab(d, 0, 4, 3, 3),
                        doctest::Contains("cannot be shared by 4 ranks: each needs at least 3"),
+                       ConfigError);
+  // A halo deeper than a neighbour's slab would need the next neighbour's planes too.
+  CHECK_THROWS_WITH_AS(make_slab(d, 0, 5, 3),
+                       doctest::Contains("cannot be shared by 5 ranks: each needs at least 3"),
                        ConfigError);
 }
 

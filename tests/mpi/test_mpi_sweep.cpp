@@ -9,6 +9,7 @@
 
 #include "config/sweep_config.hpp"
 #include "core/error.hpp"
+#include "parallel/decomposition.hpp"
 #include "support.hpp"
 #include "sweep/sweep.hpp"
 #include "tests/mpi/world.hpp"
@@ -94,7 +95,7 @@ TEST_CASE("a sweep split across the ranks writes the one-process sweep's files, 
   CHECK(contains(log, "ranks: " + std::to_string(comm.size()) + " (" + comm.describe() + ")"));
   int owner_of_3 = 0;
   for (int r = 0; r < comm.size(); ++r) {
-    const MemberRange range = sweep_member_range(5, r, comm.size());
+    const Range range = split_range(5, r, comm.size());
     CHECK(contains(log, "rank " + std::to_string(r) + ": " +
                             (range.count == 0 ? std::string("no members")
                                               : "members " + std::to_string(range.first) + ".." +

@@ -10,6 +10,7 @@
 #include "config/sweep_config.hpp"
 #include "core/error.hpp"
 #include "model/problem.hpp"
+#include "parallel/decomposition.hpp"
 #include "run/run.hpp"
 #include "schemes/member_batch.hpp"
 #include "support.hpp"
@@ -174,24 +175,24 @@ TEST_CASE("sweep members: each is the base config with its values; shared settin
   CHECK(contains(measure_error("  every: 0.03\n"), "sweep.yaml:4:10: measure.every = 0.03 is not a multiple of time.dt = 0.1"));
 }
 
-TEST_CASE("sweep member ranges: contiguous in rank order, balanced, the lower ranks taking the extra") {
+TEST_CASE("shares of members (and slabs) by split_range: contiguous in rank order, balanced, the lower ranks taking the extra") {
   // 5 members on 2 ranks: 3 + 2.
-  CHECK(fhn::sweep_member_range(5, 0, 2).first == 0);
-  CHECK(fhn::sweep_member_range(5, 0, 2).count == 3);
-  CHECK(fhn::sweep_member_range(5, 1, 2).first == 3);
-  CHECK(fhn::sweep_member_range(5, 1, 2).count == 2);
+  CHECK(fhn::split_range(5, 0, 2).first == 0);
+  CHECK(fhn::split_range(5, 0, 2).count == 3);
+  CHECK(fhn::split_range(5, 1, 2).first == 3);
+  CHECK(fhn::split_range(5, 1, 2).count == 2);
   // More ranks than members: the last ones get none.
-  CHECK(fhn::sweep_member_range(2, 2, 3).count == 0);
+  CHECK(fhn::split_range(2, 2, 3).count == 0);
   for (fhn::index_t members : {1, 2, 5, 7, 1000})
     for (int ranks : {1, 2, 3, 8}) {
       CAPTURE(members);
       CAPTURE(ranks);
       fhn::index_t next = 0;
       for (int r = 0; r < ranks; ++r) {
-        const fhn::MemberRange range = fhn::sweep_member_range(members, r, ranks);
+        const fhn::Range range = fhn::split_range(members, r, ranks);
         CHECK(range.first == next);
         CHECK((range.count == members / ranks || range.count == members / ranks + 1));
-        CHECK(range.count >= fhn::sweep_member_range(members, ranks - 1, ranks).count);
+        CHECK(range.count >= fhn::split_range(members, ranks - 1, ranks).count);
         next = range.end();
       }
       CHECK(next == members);
