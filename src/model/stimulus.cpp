@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace fhn {
 
@@ -19,7 +20,7 @@ void nodes_within(real lo, real hi, real dx, index_t nodes, index_t& first, inde
 
 StimulusSchedule::StimulusSchedule(const std::vector<Stimulus>& stimuli, const Domain& domain,
                                    real dt)
-    : row_(domain.nodes[0]), tolerance_(1e-6 * dt), dt_(dt) {
+    : row_(domain.nodes[0]), cable_(domain.dims == 1), tolerance_(1e-6 * dt), dt_(dt) {
   for (const Stimulus& s : stimuli) {
     NodeStimulus ns;
     nodes_within(s.x_min, s.x_max, domain.dx, domain.nodes[0], ns.first, ns.last);
@@ -31,12 +32,18 @@ StimulusSchedule::StimulusSchedule(const std::vector<Stimulus>& stimuli, const D
 }
 
 void StimulusSchedule::currents(real t, real weight_now, real weight_next, real* current,
-                                index_t row0, index_t rows) const {
+                                index_t plane0, index_t planes) const {
+  // The planes are nodes along x on a cable, rows along y on a sheet; `current` starts at the
+  // first node of plane plane0.
+  const index_t plane_end = planes < 0 ? std::numeric_limits<index_t>::max() : plane0 + planes;
   auto each_node = [&](const NodeStimulus& s, auto&& f) {
-    const index_t j_first = std::max(s.first_y, row0);
-    const index_t j_last = rows < 0 ? s.last_y : std::min(s.last_y, row0 + rows - 1);
+    const index_t i_first = cable_ ? std::max(s.first, plane0) : s.first;
+    const index_t i_last = cable_ ? std::min(s.last, plane_end - 1) : s.last;
+    const index_t j_first = cable_ ? s.first_y : std::max(s.first_y, plane0);
+    const index_t j_last = cable_ ? s.last_y : std::min(s.last_y, plane_end - 1);
+    const index_t origin = cable_ ? plane0 : row_ * plane0;
     for (index_t j = j_first; j <= j_last; ++j)
-      for (index_t i = s.first; i <= s.last; ++i) f(current[i + row_ * (j - row0)]);
+      for (index_t i = i_first; i <= i_last; ++i) f(current[i + row_ * j - origin]);
   };
   for (const NodeStimulus& s : stimuli_) each_node(s, [](real& c) { c = 0.0; });
   for (const NodeStimulus& s : stimuli_) {

@@ -85,10 +85,11 @@ class StimulusSchedule {
 
   // current[node] = sum over the stimuli covering the node, in order, of amplitude * weight (see
   // stimulus_weight); touches only the stimulated nodes (zero elsewhere stays zero). With
-  // row0/rows, `current` holds only the rows [row0, row0 + rows) (a rank's slab), node (i, j) at
-  // i + N_x (j - row0); rows < 0: every row.
-  void currents(real t, real weight_now, real weight_next, real* current, index_t row0 = 0,
-                index_t rows = -1) const;
+  // plane0/planes, `current` holds only the planes [plane0, plane0 + planes) of the last axis (a
+  // rank's slab: nodes along x on a cable, rows along y on a sheet), starting at plane0's first
+  // node; planes < 0: every plane.
+  void currents(real t, real weight_now, real weight_next, real* current, index_t plane0 = 0,
+                index_t planes = -1) const;
 
   const std::vector<NodeStimulus>& stimuli() const { return stimuli_; }
   bool empty() const { return stimuli_.empty(); }
@@ -98,6 +99,7 @@ class StimulusSchedule {
  private:
   std::vector<NodeStimulus> stimuli_;
   index_t row_ = 0;  // N_x: node = i + N_x j
+  bool cable_ = true;  // the last axis is x
   real tolerance_ = 0.0;
   real dt_ = 0.0;
 };

@@ -162,12 +162,10 @@ void AdiCpu::step() {
   const real t = static_cast<real>(step_) * k;
   const Domain& d = problem_.domain;
   const bool stimulated = !current_[0].empty();
-  if (stimulated) {
-    const index_t row0 = d.dims >= 2 ? slab_.array_first() : 0;
-    const index_t rows = d.dims >= 2 ? slab_.array_planes() : -1;
+  if (stimulated)
     for (int m = 0; m < 3; ++m)
-      problem_.stimuli.currents(t + 0.5 * k * m, 1.0, 0.0, current_[m].data(), row0, rows);
-  }
+      problem_.stimuli.currents(t + 0.5 * k * m, 1.0, 0.0, current_[m].data(),
+                                slab_.array_first(), slab_.array_planes());
   auto current = [&](int m) { return stimulated ? current_[m].data() : nullptr; };
 
   // 1. Reaction from t to t + k/2.

@@ -2,33 +2,57 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "config/names.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "solvers/cpu/ranks_partitioned.hpp"
 
 namespace fhn {
 
 CrankNicolsonCpu::CrankNicolsonCpu(const Problem& problem, const CrankNicolsonSpec& spec,
                                    NewtonLog* log)
-    : HostScheme(problem),
+    : CrankNicolsonCpu(problem, spec, log, make_slab(problem.domain, 0, 1, 0), nullptr) {}
+
+// A slab of at least two nodes (the partitioned solve's blocks) with one halo node each side.
+CrankNicolsonCpu::CrankNicolsonCpu(const Problem& problem, const CrankNicolsonSpec& spec,
+                                   NewtonLog* log, Communicator& comm)
+    : CrankNicolsonCpu(problem, spec, log,
+                       make_slab(problem.domain, comm.rank(), comm.size(), 1, 2), &comm) {
+  FHN_VERIFY(problem.domain.dims == 1, InternalError, "CrankNicolsonCpu: slabs of a cable only");
+}
+
+CrankNicolsonCpu::CrankNicolsonCpu(const Problem& problem, const CrankNicolsonSpec& spec,
+                                   NewtonLog* log, const Slab& slab, Communicator* comm)
+    : HostScheme(problem, slab),
       params_(node_params(problem.model, problem.boundary, problem.nodes, problem.dx, problem.dt)),
       spec_(spec),
       log_(log),
-      solver_(solvers::make_tridiagonal_solver(spec.tridiagonal, problem.nodes)),
-      w_prev_(spec.w_update == WUpdate::leapfrog ? problem.nodes : 0),
-      u_(problem.nodes),
-      p_(problem.nodes),
-      rhs_(problem.nodes),
-      current_(problem.stimuli.empty() ? 0 : problem.nodes, 0.0),
-      lower_(problem.nodes),
-      diag_(problem.nodes),
-      upper_(problem.nodes),
-      residual_(problem.nodes) {
+      solver_(slab.whole() ? solvers::make_tridiagonal_solver(spec.tridiagonal, problem.nodes)
+                           : std::make_unique<solvers::RanksPartitionedSolver>(
+                                 *comm, slab.owned_nodes())),
+      w_prev_(spec.w_update == WUpdate::leapfrog ? slab.array_nodes() : 0),
+      u_(slab.array_nodes()),
+      p_(slab.array_nodes()),
+      rhs_(slab.array_nodes()),
+      current_(problem.stimuli.empty() ? 0 : slab.array_nodes(), 0.0),
+      lower_(slab.owned_nodes()),
+      diag_(slab.owned_nodes()),
+      upper_(slab.owned_nodes()),
+      residual_(slab.owned_nodes()),
+      comm_(slab.whole() ? nullptr : comm),
+      halo_(slab.whole() ? nullptr : make_host_halo_exchange(slab, *comm)) {
   FHN_VERIFY(solver_->space() == MemorySpace::host, ConfigError,
              "scheme.crank_nicolson.tridiagonal: '" + std::string(solver_->name()) +
                  "' works on device memory; the cpu backend needs 'thomas'");
-  cn_off_diagonals(params_, lower_.data(), upper_.data());
+  // The owned rows of J's constant off-diagonals (a slab's first and last couple to the
+  // neighbouring ranks' nodes).
+  for (index_t k = 0; k < slab_.owned_nodes(); ++k) {
+    const OffDiagonals row = cn_off_diagonal_row(slab_.global_offset() + k, params_);
+    lower_[static_cast<std::size_t>(k)] = row.lower;
+    upper_[static_cast<std::size_t>(k)] = row.upper;
+  }
 }
 
 std::string CrankNicolsonCpu::name() const {
@@ -36,19 +60,35 @@ std::string CrankNicolsonCpu::name() const {
          name_of(w_update_names(), spec_.w_update) + ")";
 }
 
+Stencil CrankNicolsonCpu::stencil(const std::vector<real>& u, index_t k) const {
+  const index_t i = slab_.array_first() + k;
+  return {i > 0 ? u[k - 1] : 0.0, u[k], i + 1 < params_.n ? u[k + 1] : 0.0};
+}
+
 real CrankNicolsonCpu::assemble(real c) {
   real largest = 0.0;
-  for (index_t i = 0; i < params_.n; ++i) {
-    const NewtonPoint row = cn_newton_node(u_.data(), p_.data(), rhs_.data(), c, i, params_);
-    residual_[i] = row.residual;
-    diag_[i] = row.diag;
+  const index_t first = slab_.owned_offset();
+  for (index_t k = 0; k < slab_.owned_nodes(); ++k) {
+    const index_t a = first + k;
+    const NewtonPoint row =
+        cn_newton_row(stencil(u_, a), p_[a], rhs_[a], c, slab_.array_first() + a, params_);
+    residual_[k] = row.residual;
+    diag_[k] = row.diag;
     largest = std::max(largest, std::abs(row.residual));
   }
   return largest;
 }
 
+void CrankNicolsonCpu::agree_on_largest(std::vector<real>& values) const {
+  for (real& value : values)
+    if (!std::isfinite(value)) value = std::numeric_limits<real>::infinity();
+  comm_->max(values);
+}
+
+// Array indices a over the owned nodes [begin, end); the node's global index is first + a.
 void CrankNicolsonCpu::step() {
-  const index_t n = params_.n;
+  const index_t m = slab_.owned_nodes();
+  const index_t begin = slab_.owned_offset(), end = begin + m, first = slab_.array_first();
   const real k = params_.k;
   const real t = static_cast<real>(step_) * k;
 
@@ -56,27 +96,38 @@ void CrankNicolsonCpu::step() {
   const bool leapfrog = spec_.w_update == WUpdate::leapfrog && step_ > 0;
   const TrapezoidalW trap = trapezoidal_w(k, params_.epsilon, params_.gamma);
   const real c = leapfrog ? 0.0 : trap.c;
-  for (index_t i = 0; i < n; ++i)
-    p_[i] = cn_w_offset(v_[i], w_[i], leapfrog ? w_prev_[i] : 0.0, leapfrog, trap, params_);
+  for (index_t a = begin; a < end; ++a)
+    p_[a] = cn_w_offset(v_[a], w_[a], leapfrog ? w_prev_[a] : 0.0, leapfrog, trap, params_);
 
   // 2. The explicit half of F, with the stimulus averaged over the step.
-  if (!current_.empty()) problem_.stimuli.currents(t, 0.5, 0.5, current_.data());
-  const real* current = current_.empty() ? nullptr : current_.data();
-  for (index_t i = 0; i < n; ++i) rhs_[i] = cn_rhs_node(v_.data(), w_.data(), current, i, params_);
+  if (!current_.empty())
+    problem_.stimuli.currents(t, 0.5, 0.5, current_.data(), first, slab_.array_planes());
+  if (halo_) halo_->exchange(v_.data(), 1);
+  for (index_t a = begin; a < end; ++a)
+    rhs_[a] = cn_rhs(v_[a], w_[a], stencil_diffusion(stencil(v_, a), first + a, params_),
+                     current_.empty() ? 0.0 : current_[a], params_.a, params_.k);
 
-  // 3. Newton from u = v: solve J du = F(u), u -= du, until ||du||_inf < tolerance.
+  // 3. Newton from u = v: solve J du = F(u), u -= du, until ||du||_inf < tolerance (the
+  //    largest over the ranks, so that all decide alike).
   std::copy(v_.begin(), v_.end(), u_.begin());
   du_history_.clear();
   std::vector<real> residual_history;
-  const solvers::TridiagonalSystem jacobian{n, lower_.data(), diag_.data(), upper_.data()};
+  const solvers::TridiagonalSystem jacobian{m, lower_.data(), diag_.data(), upper_.data()};
   bool converged = false;
   for (index_t iteration = 1; iteration <= spec_.newton.max_iterations && !converged; ++iteration) {
-    const real residual_inf = assemble(c);
+    if (halo_ && iteration > 1) halo_->exchange(u_.data(), 1);  // u = v at the first
+    real residual_inf = assemble(c);
     solver_->solve(jacobian, residual_.data());  // residual_ now holds du
     real du_inf = 0.0;
-    for (index_t i = 0; i < n; ++i) {
-      u_[i] -= residual_[i];
-      du_inf = std::max(du_inf, std::abs(residual_[i]));
+    for (index_t j = 0; j < m; ++j) {
+      u_[begin + j] -= residual_[j];
+      du_inf = std::max(du_inf, std::abs(residual_[j]));
+    }
+    if (comm_) {
+      std::vector<real> largest{du_inf, residual_inf};
+      agree_on_largest(largest);
+      du_inf = largest[0];
+      residual_inf = largest[1];
     }
     du_history_.push_back(du_inf);
     residual_history.push_back(residual_inf);
@@ -89,7 +140,7 @@ void CrankNicolsonCpu::step() {
 
   // 4. Accept: v+ = u, w+ = p + c u.
   if (spec_.w_update == WUpdate::leapfrog) w_prev_.swap(w_);  // w_prev_ = w^n (w_ overwritten next)
-  for (index_t i = 0; i < n; ++i) w_[i] = p_[i] + c * u_[i];
+  for (index_t a = begin; a < end; ++a) w_[a] = p_[a] + c * u_[a];
   v_.swap(u_);
 }
 

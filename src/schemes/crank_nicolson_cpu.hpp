@@ -1,9 +1,12 @@
 #pragma once
 // Crank-Nicolson in time for v, with Newton's method on the nonlinear system of each step and
 // a tridiagonal solve per Newton iteration; w by the trapezoidal rule (or the reference blog's
-// leapfrog). Second order in time and space, stable far beyond the explicit limit.
+// leapfrog). Second order in time and space, stable far beyond the explicit limit. A cable also
+// runs as one rank's slab of nodes: one halo node each side, exchanged for every residual, and
+// the Newton systems solved across the ranks (solvers/cpu/ranks_partitioned.hpp).
 #include <memory>
 
+#include "parallel/halo_exchange.hpp"
 #include "schemes/host_scheme.hpp"
 #include "schemes/node_updates.hpp"
 #include "solvers/tridiagonal.hpp"
@@ -13,6 +16,9 @@ namespace fhn {
 class CrankNicolsonCpu final : public HostScheme {
  public:
   CrankNicolsonCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log);
+  // Rank comm.rank()'s slab of a cable (make_slab_scheme); `log` on the root only.
+  CrankNicolsonCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log,
+                   Communicator& comm);
 
   std::string name() const override;
   const NewtonStats* newton_stats() const override { return &stats_; }
@@ -21,13 +27,21 @@ class CrankNicolsonCpu final : public HostScheme {
   void step() override;
   // The leapfrog update needs w at the previous step.
   void save_extra(SchemeState& state) const override {
-    if (!w_prev_.empty()) state.add("w_previous", w_prev_);
+    if (!w_prev_.empty()) state.add("w_previous", owned(w_prev_));
   }
   void restore_extra(const SchemeState& state) override {
-    if (!w_prev_.empty()) w_prev_ = state.get("w_previous", w_prev_.size());
+    if (!w_prev_.empty())
+      restore_owned(state.get("w_previous", static_cast<std::size_t>(slab_.owned_nodes())), w_prev_);
   }
-  // F(u) into residual_, J's diagonal into diag_; returns ||F||_inf.
+  CrankNicolsonCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log,
+                   const Slab& slab, Communicator* comm);
+  // u_{i-1}, u_i, u_{i+1} of the node at array index k (global node i; the neighbours across
+  // the cable's ends are not read).
+  Stencil stencil(const std::vector<real>& u, index_t k) const;
+  // F(u) into residual_, J's diagonal into diag_ (owned nodes); returns ||F||_inf.
   real assemble(real c);
+  // The largest of `values` over the ranks (non-finite ones as infinity).
+  void agree_on_largest(std::vector<real>& values) const;
 
   NodeParams params_;
   CrankNicolsonSpec spec_;
@@ -43,6 +57,8 @@ class CrankNicolsonCpu final : public HostScheme {
   std::vector<real> lower_, diag_, upper_;  // J; the off-diagonals are constant
   std::vector<real> residual_;   // F(u), overwritten with du by the solver
   std::vector<real> du_history_;
+  Communicator* comm_ = nullptr;          // a slab's ranks (nullptr: the whole cable)
+  std::unique_ptr<HaloExchange> halo_;    // a slab's neighbour nodes
 };
 
 }  // namespace fhn

@@ -51,6 +51,10 @@ std::unique_ptr<Scheme> make_slab_scheme(const Config& config, const Problem& pr
                                          Communicator& comm, NewtonLog* newton_log) {
   if (config.scheme.backend == Backend::cuda)
     return make_cuda_slab_scheme(config, problem, comm, newton_log);
+  if (config.domain.dims == 1 && config.scheme.type == SchemeType::crank_nicolson &&
+      config.scheme.crank_nicolson.formulation == Formulation::newton)
+    return std::make_unique<CrankNicolsonCpu>(problem, config.scheme.crank_nicolson, newton_log,
+                                              comm);
   if (config.domain.dims == 2) {
     if (config.scheme.type == SchemeType::explicit_euler)
       return std::make_unique<ExplicitCpu>(problem, comm);
@@ -66,8 +70,8 @@ std::unique_ptr<Scheme> make_slab_scheme(const Config& config, const Problem& pr
                          : std::string()) +
                     " on a " + (config.domain.dims == 1 ? "cable" : "sheet") + " with the " +
                     name_of(backend_names(), config.scheme.backend) +
-                    " backend does not run on several ranks yet (sheets do); run it "
-                    "without mpirun, as one process");
+                    " backend does not run on several ranks yet (sheets and Crank-Nicolson "
+                    "cables do); run it without mpirun, as one process");
 }
 
 }  // namespace fhn
