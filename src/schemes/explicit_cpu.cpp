@@ -39,7 +39,8 @@ std::string ExplicitCpu::name() const {
 void ExplicitCpu::step() {
   const real t = static_cast<real>(step_) * problem_.dt;
   if (!current_.empty())
-    problem_.stimuli.currents(t, 1.0, 0.0, current_.data(), sheet_.row0, sheet_.rows);
+    problem_.stimuli.currents(t, 1.0, 0.0, current_.data(), slab_.array_first(),
+                              slab_.array_planes());
   if (halo_) halo_->exchange(v_.data(), 1);  // the neighbours' rows next to the slab
   const real* current = current_.empty() ? nullptr : current_.data();
   if (problem_.domain.dims == 1)
