@@ -18,11 +18,12 @@ int device_count() {
 }
 
 // Pinned host memory (cudaMallocHost): device copies to and from it run at full speed and may
-// be asynchronous.
+// be asynchronous. Nothing for 0 values (one rank: no halos).
 class PinnedBuffer {
  public:
   explicit PinnedBuffer(std::size_t count) {
-    FHN_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), count * sizeof(real)));
+    if (count > 0)
+      FHN_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), count * sizeof(real)));
   }
   ~PinnedBuffer() { cudaFreeHost(data_); }
   PinnedBuffer(const PinnedBuffer&) = delete;

@@ -88,7 +88,7 @@ class Event {
 //      first + count) next to a neighbour are computed from the owned and halo rows.
 // Events order the streams: the exchange waits for the previous pass (its owned rows), the strips
 // for the exchange; the host waits for nothing (NCCL), or for the copies out (host staging).
-// Every rank owns at least 2 halo rows (make_slab's min_planes), so the strips never overlap.
+// Every rank owns at least 2 x halo rows (make_slab's min_planes): the strips never overlap.
 // The whole sheet is the slab of one rank: step 2 alone, over every row.
 class ExplicitSheetCuda final : public DeviceScheme {
  public:
