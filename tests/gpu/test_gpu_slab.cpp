@@ -164,7 +164,8 @@ void check_slab(const SlabCase& s, const fhn::Slab& slab, index_t first_step, in
 
 // The ranks of a run as threads of one process: collectives meet at a barrier, point-to-point
 // messages go through mailboxes (a send never waits, a receive waits for its message). What the
-// slab schemes use of a Communicator; gather and scatter are not needed here. A rank that waits
+// slab schemes use of a Communicator; the gathers, scatter, all_to_all and the element-wise max
+// are not needed here. A rank that waits
 // longer than kPatience (another rank failed) throws instead of hanging the test.
 constexpr std::chrono::seconds kPatience{60};
 
@@ -259,6 +260,7 @@ class ThreadCommunicator final : public fhn::Communicator {
     const auto v = world_.all(rank_, value);
     return *std::max_element(v.begin(), v.end());
   }
+  void max(std::vector<fhn::real>&) override { not_needed(); }
   double sum(double value) override {
     double total = 0.0;
     for (const double x : world_.all(rank_, value)) total += x;
@@ -271,6 +273,10 @@ class ThreadCommunicator final : public fhn::Communicator {
                                  const std::vector<std::size_t>&) override {
     not_needed();
   }
+  void all_to_all(const std::vector<fhn::real>&, const std::vector<std::size_t>&,
+                  std::vector<fhn::real>&, const std::vector<std::size_t>&) override {
+    not_needed();
+  }
   void send_receive(const fhn::real* send, std::size_t send_count, int to, fhn::real* receive,
                     std::size_t receive_count, int from) override {
     if (to != fhn::kNoRank) world_.send(rank_, to, send, send_count);
@@ -280,7 +286,7 @@ class ThreadCommunicator final : public fhn::Communicator {
 
  private:
   [[noreturn]] static void not_needed() {
-    throw fhn::InternalError("ThreadCommunicator: gather and scatter are not needed by this test");
+    throw fhn::InternalError("ThreadCommunicator: not needed by the slab schemes");
   }
   ThreadWorld& world_;
   int rank_;
