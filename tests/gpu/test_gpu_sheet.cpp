@@ -14,11 +14,10 @@
 #include <vector>
 
 #include "config/loader.hpp"
-#include "core/cuda/cuda_check.hpp"
-#include "core/cuda/device_buffer.hpp"
 #include "schemes/cuda/device_fields.cuh"
 #include "schemes/cuda/explicit_sheet_kernels.cuh"
 #include "schemes/scheme.hpp"
+#include "sheet_support.hpp"
 #include "support.hpp"
 
 namespace {
@@ -45,57 +44,20 @@ double max_difference(const fhn::Snapshot& a, const fhn::Snapshot& b) {
   return std::max(max_difference(a.v, b.v), max_difference(a.w, b.w));
 }
 
-// A sheet of nx x ny nodes, dx = 0.5 (dt = 0.05 is 0.8 of the limit dx^2 / (4 D)): a Gaussian
-// bump of v off centre, a step in w along y, and two overlapping rectangle stimuli, one firing
-// three times (start 5, duration 1, period 15), one once (start 12, duration 2.5); `boundary`
-// sets the sides.
-std::string sheet(int nx, int ny, const std::string& boundary) {
-  const double lx = 0.5 * (nx - 1), ly = 0.5 * (ny - 1);
-  auto num = [](double x) { return std::to_string(x); };
-  return "domain: {length: [" + num(lx) + ", " + num(ly) + "], dx: 0.5}\n"
-         "boundary: " + boundary + "\n"
-         "initial: {v: {type: gaussian, center: [" + num(0.4 * lx) + ", " + num(0.6 * ly) +
-         "], width2: 6}, w: {type: step, axis: y, position: " + num(0.5 * ly) +
-         ", left: 0, right: 0.02}}\n"
-         "stimulus: [{x_min: " + num(0.7 * lx) + ", x_max: " + num(lx) + ", y_min: 0, y_max: " +
-         num(0.3 * ly) + ", start: 5, duration: 1, amplitude: 0.7, period: 15, count: 3},\n"
-         "           {x_min: 0, x_max: " + num(0.8 * lx) + ", y_min: " + num(0.2 * ly) +
-         ", y_max: " + num(0.25 * ly) + ", start: 12, duration: 2.5, amplitude: 0.4}]\n"
-         "time: {end: 50, dt: 0.05}\n"
-         "output: {vtk: false, probes: []}\n";
-}
-
-const char* const kSides[] = {
-    "{}",
-    "{left: {type: dirichlet, value: 0.3}, bottom: {type: dirichlet, value: 0.8}}",
-    "{right: {type: dirichlet, value: 1}, top: {type: dirichlet, value: -0.1}}",
-    "{left: {type: dirichlet, value: 0.2}, right: {type: dirichlet, value: 0.4}, "
-    "bottom: {type: dirichlet, value: 0.6}, top: {type: dirichlet, value: 0.9}}"};
-
-// Device copies of a state, and the output pair (poisoned with NaN before each use).
-struct DeviceState {
-  fhn::cuda::DeviceBuffer<double> v, w;
-  explicit DeviceState(std::size_t n) : v(n, "v"), w(n, "w") {}
-  void upload(const std::vector<double>& hv, const std::vector<double>& hw) {
-    v.upload(hv.data(), hv.size());
-    w.upload(hw.data(), hw.size());
-  }
-  void poison() {
-    FHN_CUDA_CHECK(cudaMemset(v.data(), 0xff, v.size() * sizeof(double)));
-    FHN_CUDA_CHECK(cudaMemset(w.data(), 0xff, w.size() * sizeof(double)));
-  }
-};
+using fhn::test::DeviceState;
+using fhn::test::kSheetSides;
+using fhn::test::sheet_yaml;
 
 }  // namespace
 
 TEST_CASE("Sheet on the GPU: explicit matches the CPU after 1000 steps") {
   const int sizes[][2] = {{3, 3}, {5, 7}, {33, 17}, {130, 67}, {257, 255}, {1000, 3}, {3, 301}};
   for (const auto& size : sizes)
-    for (const char* sides : kSides) {
+    for (const char* sides : kSheetSides) {
       CAPTURE(size[0]);
       CAPTURE(size[1]);
       CAPTURE(sides);
-      const std::string yaml = sheet(size[0], size[1], sides);
+      const std::string yaml = sheet_yaml(size[0], size[1], sides);
       const fhn::Config cpu_config = fhn::test::config_from(yaml);
       const fhn::Snapshot start = run(cpu_config, {0});
       const fhn::Snapshot cpu = run(cpu_config, {1000});
@@ -107,7 +69,7 @@ TEST_CASE("Sheet on the GPU: explicit matches the CPU after 1000 steps") {
 }
 
 TEST_CASE("Sheet on the GPU: the scheme is picked for sheets and names itself") {
-  const fhn::Config c = fhn::test::config_from(sheet(9, 7, "{}"), {"scheme.backend=cuda"});
+  const fhn::Config c = fhn::test::config_from(sheet_yaml(9, 7, "{}"), {"scheme.backend=cuda"});
   const fhn::Problem problem = fhn::make_problem(c);
   const auto scheme = fhn::make_scheme(c, problem);
   CHECK(fhn::test::contains(scheme->name(), "explicit forward Euler on a sheet (cuda, "));
@@ -121,7 +83,7 @@ TEST_CASE("Sheet on the GPU: one step = the CPU node update; blocked = one-step 
   for (const auto& size : sizes) {
     CAPTURE(size[0]);
     CAPTURE(size[1]);
-    const fhn::Config c = fhn::test::config_from(sheet(size[0], size[1], kSides[3]));
+    const fhn::Config c = fhn::test::config_from(sheet_yaml(size[0], size[1], kSheetSides[3]));
     const fhn::Problem p = fhn::make_problem(c);
     const fhn::SheetParams q = fhn::sheet_params(p.model, p.boundary, p.domain, p.dt);
     const fhn::cuda::DeviceStimuli stimuli(p.stimuli);
@@ -181,7 +143,7 @@ TEST_CASE("Sheet on the GPU: one step = the CPU node update; blocked = one-step 
 TEST_CASE("Sheet on the GPU: the result does not depend on how advance() splits the steps") {
   for (const auto& size : {std::pair<int, int>{71, 45}, {211, 203}}) {
     CAPTURE(size.first);
-    const fhn::Config c = fhn::test::config_from(sheet(size.first, size.second, kSides[1]),
+    const fhn::Config c = fhn::test::config_from(sheet_yaml(size.first, size.second, kSheetSides[1]),
                                                  {"scheme.backend=cuda"});
     const fhn::Snapshot whole = run(c, {1000});
     const fhn::Snapshot start = run(c, {0});
@@ -197,7 +159,7 @@ TEST_CASE("Sheet on the GPU: the result does not depend on how advance() splits 
 }
 
 TEST_CASE("Sheet on the GPU: save_state / restore_state continue bit for bit") {
-  const fhn::Config c = fhn::test::config_from(sheet(77, 53, kSides[2]), {"scheme.backend=cuda"});
+  const fhn::Config c = fhn::test::config_from(sheet_yaml(77, 53, kSheetSides[2]), {"scheme.backend=cuda"});
   const fhn::Problem problem = fhn::make_problem(c);
   const fhn::Snapshot whole = run(c, {1000});
   auto first = fhn::make_scheme(c, problem);

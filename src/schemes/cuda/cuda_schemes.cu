@@ -1,6 +1,8 @@
-// scheme.backend: cuda: checks for a device, then builds the requested scheme.
+// scheme.backend: cuda: checks for a device, then builds the requested scheme (of the whole run,
+// or of one rank's slab).
 #include "config/names.hpp"
 #include "core/cuda/device_buffer.hpp"
+#include "parallel/cuda/device_halo_exchange.hpp"
 #include "schemes/cuda/cuda_scheme_factories.hpp"
 #include "schemes/cuda_schemes.hpp"
 
@@ -21,6 +23,25 @@ std::unique_ptr<Scheme> make_cuda_scheme(const Config& config, const Problem& pr
   }
   throw InternalError("no CUDA implementation of scheme '" +
                       name_of(scheme_type_names(), config.scheme.type) + "'");
+}
+
+// Only the explicit scheme on a sheet runs on slabs so far; the rest is refused before any device
+// is touched. Then this rank takes its GPU, and only then allocates.
+std::unique_ptr<Scheme> make_cuda_slab_scheme(const Config& config, const Problem& problem,
+                                              Communicator& comm, NewtonLog*) {
+  std::string what;
+  if (config.scheme.type == SchemeType::crank_nicolson)
+    what = "scheme.type: crank_nicolson (formulation: " +
+           name_of(formulation_names(), config.scheme.crank_nicolson.formulation) + ")";
+  else if (config.scheme.type != SchemeType::explicit_euler)
+    what = "scheme.type: " + name_of(scheme_type_names(), config.scheme.type);
+  else if (problem.domain.dims != 2)
+    what = "scheme.type: explicit on a cable";
+  FHN_VERIFY(what.empty(), ConfigError,
+             what + " with scheme.backend: cuda does not run on several ranks yet (only explicit "
+                    "on a sheet does); run it as one process, without mpirun");
+  cuda::use_rank_device(comm);
+  return cuda::make_explicit_sheet_slab_cuda(problem, comm);
 }
 
 }  // namespace fhn

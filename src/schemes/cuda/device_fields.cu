@@ -1,5 +1,8 @@
 #include "schemes/cuda/device_fields.cuh"
 
+#include <algorithm>
+#include <utility>
+
 namespace fhn::cuda {
 namespace {
 
@@ -22,20 +25,50 @@ std::string current_device_name() {
 }
 
 DeviceFields::DeviceFields(const Problem& problem)
-    : n_(problem.nodes), v_(problem.nodes, "v"), w_(problem.nodes, "w"), first_bad_(1, "flag") {
-  v_.upload(problem.v0.data(), problem.v0.size());
-  w_.upload(problem.w0.data(), problem.w0.size());
+    : DeviceFields(problem, make_slab(problem.domain, 0, 1, 0), true) {}
+
+DeviceFields::DeviceFields(const Problem& problem, const Slab& slab)
+    : DeviceFields(problem, slab, false) {}
+
+// The array planes that exist in the domain, global planes [lo, hi), are one contiguous block in
+// both numberings: global node lo N_plane on, array node (lo - array_first) N_plane on.
+DeviceFields::DeviceFields(const Problem& problem, const Slab& slab, bool coordinates)
+    : slab_(slab),
+      coordinates_(coordinates),
+      v_(static_cast<std::size_t>(slab.array_nodes()), "v"),
+      w_(static_cast<std::size_t>(slab.array_nodes()), "w"),
+      first_bad_(1, "flag") {
+  const index_t lo = std::max<index_t>(0, slab.array_first());
+  const index_t hi = std::min(slab.planes, slab.array_first() + slab.array_planes());
+  const auto at = static_cast<std::size_t>((lo - slab.array_first()) * slab.plane);
+  const auto from = static_cast<std::size_t>(lo * slab.plane);
+  const auto count = static_cast<std::size_t>((hi - lo) * slab.plane);
+  for (auto [field, initial] : {std::pair{&v_, &problem.v0}, std::pair{&w_, &problem.w0}}) {
+    FHN_CUDA_CHECK(cudaMemset(field->data(), 0, field->size() * sizeof(real)));
+    FHN_CUDA_CHECK(cudaMemcpy(field->data() + at, initial->data() + from, count * sizeof(real),
+                              cudaMemcpyHostToDevice));
+  }
 }
+
+namespace {
+
+// The owned nodes of a slab's array on the host (synchronises).
+std::vector<real> owned_to_host(const DeviceBuffer<real>& buffer, const Slab& slab) {
+  std::vector<real> values(static_cast<std::size_t>(slab.owned_nodes()));
+  FHN_CUDA_CHECK(cudaMemcpy(values.data(), buffer.data() + slab.owned_offset(),
+                            values.size() * sizeof(real), cudaMemcpyDeviceToHost));
+  return values;
+}
+
+}  // namespace
 
 void DeviceFields::download(const Problem& problem, index_t step, Snapshot& out) const {
   out.step = step;
   out.t = static_cast<real>(step) * problem.dt;
-  out.x = problem.x;
-  out.y = problem.y;
-  out.v.resize(static_cast<std::size_t>(n_));
-  out.w.resize(static_cast<std::size_t>(n_));
-  v_.download(out.v.data(), out.v.size());
-  w_.download(out.w.data(), out.w.size());
+  out.x = coordinates_ ? problem.x : std::vector<real>{};
+  out.y = coordinates_ ? problem.y : std::vector<real>{};
+  out.v = owned_to_host(v_, slab_);
+  out.w = owned_to_host(w_, slab_);
 }
 
 std::vector<real> to_host(const DeviceBuffer<real>& buffer) {
@@ -45,20 +78,25 @@ std::vector<real> to_host(const DeviceBuffer<real>& buffer) {
 }
 
 void DeviceFields::save(SchemeState& state) const {
-  state.add("v", to_host(v_));
-  state.add("w", to_host(w_));
+  state.add("v", owned_to_host(v_, slab_));
+  state.add("w", owned_to_host(w_, slab_));
 }
 
 void DeviceFields::restore(const SchemeState& state) {
-  const auto n = static_cast<std::size_t>(n_);
-  v_.upload(state.get("v", n).data(), n);
-  w_.upload(state.get("w", n).data(), n);
+  const auto n = static_cast<std::size_t>(slab_.owned_nodes());
+  FHN_CUDA_CHECK(cudaMemcpy(v_.data() + slab_.owned_offset(), state.get("v", n).data(),
+                            n * sizeof(real), cudaMemcpyHostToDevice));
+  FHN_CUDA_CHECK(cudaMemcpy(w_.data() + slab_.owned_offset(), state.get("w", n).data(),
+                            n * sizeof(real), cudaMemcpyHostToDevice));
 }
 
 index_t DeviceFields::first_non_finite() const {
-  const auto none = static_cast<unsigned long long>(n_);
+  const index_t n = slab_.owned_nodes();
+  const auto none = static_cast<unsigned long long>(n);
   first_bad_.upload(&none, 1);
-  first_non_finite_kernel<<<blocks_for(n_), kBlock>>>(v_.data(), w_.data(), n_, first_bad_.data());
+  first_non_finite_kernel<<<blocks_for(n), kBlock>>>(v_.data() + slab_.owned_offset(),
+                                                     w_.data() + slab_.owned_offset(), n,
+                                                     first_bad_.data());
   FHN_CUDA_CHECK_LAUNCH();
   unsigned long long first = none;
   first_bad_.download(&first, 1);

@@ -7,6 +7,7 @@
 #include "core/cuda/device_buffer.hpp"
 #include "core/cuda/launch.hpp"
 #include "model/problem.hpp"
+#include "parallel/decomposition.hpp"
 #include "schemes/scheme.hpp"
 
 namespace fhn::cuda {
@@ -15,10 +16,20 @@ namespace fhn::cuda {
 std::string current_device_name();
 
 // v and w on the device for the whole run; copied to the host only for frames and checks.
+// Either the whole problem's nodes, or one rank's slab (parallel/decomposition.hpp): arrays of
+// slab.array_nodes() values, owned planes and halo planes. Snapshots, checkpoints and the NaN
+// search cover the owned nodes only (all of them for the whole problem).
 class DeviceFields {
  public:
+  // The whole problem: v0 and w0.
   explicit DeviceFields(const Problem& problem);
+  // Rank slab.rank's slab: the array planes inside the domain from the problem's v0 and w0
+  // (owned and halo planes), those outside it (halos beyond the domain's ends) zero. Snapshots
+  // leave x and y empty (the nodes are a slab's).
+  DeviceFields(const Problem& problem, const Slab& slab);
 
+  const Slab& slab() const { return slab_; }
+  index_t owned_nodes() const { return slab_.owned_nodes(); }
   real* v() { return v_.data(); }
   real* w() { return w_.data(); }
   const real* v() const { return v_.data(); }
@@ -26,16 +37,19 @@ class DeviceFields {
   DeviceBuffer<real>& v_buffer() { return v_; }
   DeviceBuffer<real>& w_buffer() { return w_; }
 
-  // Copies v and w to the host (synchronises).
+  // Copies the owned v and w to the host, and x and y for the whole problem (synchronises).
   void download(const Problem& problem, index_t step, Snapshot& out) const;
   // Adds "v" and "w" to a checkpoint state / loads them back (synchronises).
   void save(SchemeState& state) const;
   void restore(const SchemeState& state);
-  // Index of the first node with v or w not finite, or -1 (one reduction, 8 bytes back).
+  // Index of the first owned node with v or w not finite, or -1 (one reduction, 8 bytes back).
   index_t first_non_finite() const;
 
  private:
-  index_t n_;
+  DeviceFields(const Problem& problem, const Slab& slab, bool coordinates);
+
+  Slab slab_;
+  bool coordinates_;  // snapshots carry x and y (the whole problem)
   DeviceBuffer<real> v_, w_;
   mutable DeviceBuffer<unsigned long long> first_bad_;
 };
@@ -64,8 +78,14 @@ class DeviceScheme : public Scheme {
  public:
   explicit DeviceScheme(const Problem& problem)
       : problem_(problem), fields_(problem), stimuli_(problem.stimuli), device_name_(current_device_name()) {}
+  // The scheme of one rank's slab: its Scheme methods cover the owned nodes (make_slab_scheme).
+  DeviceScheme(const Problem& problem, const Slab& slab)
+      : problem_(problem),
+        fields_(problem, slab),
+        stimuli_(problem.stimuli),
+        device_name_(current_device_name()) {}
 
-  index_t node_count() const override { return problem_.nodes; }
+  index_t node_count() const override { return fields_.owned_nodes(); }
   index_t steps_done() const override { return step_; }
   void synchronize() const override;
   void snapshot(Snapshot& out) const override { fields_.download(problem_, step_, out); }

@@ -1,7 +1,11 @@
 // Forward Euler on the GPU, state resident on the device: the temporally blocked kernels of
 // explicit_kernels.cu (cable) and explicit_sheet_kernels.cu (sheet) advance several steps per
-// pass over memory, stimuli computed in the kernel from the device stimulus table.
+// pass over memory, stimuli computed in the kernel from the device stimulus table. A sheet also
+// runs on slabs, one rank (and GPU) each, halos exchanged between passes.
 #include <algorithm>
+#include <string>
+
+#include "parallel/cuda/device_halo_exchange.hpp"
 
 #include "schemes/cuda/cuda_scheme_factories.hpp"
 #include "schemes/cuda/device_fields.cuh"
@@ -43,30 +47,103 @@ class ExplicitCuda final : public DeviceScheme {
   DeviceBuffer<real> v_next_, w_next_;
 };
 
+// RAII owners of a CUDA stream and event. Streams are created blocking: the synchronous copies
+// of snapshots and checkpoints (legacy default stream) wait for their work.
+class Stream {
+ public:
+  Stream() { FHN_CUDA_CHECK(cudaStreamCreate(&stream_)); }
+  ~Stream() { cudaStreamDestroy(stream_); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  operator cudaStream_t() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+class Event {
+ public:
+  Event() { FHN_CUDA_CHECK(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming)); }
+  ~Event() { cudaEventDestroy(event_); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  operator cudaEvent_t() const { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
 // The same on a sheet: the blocked kernel of explicit_sheet_kernels.cu, kExplicitSheetStepsPerPass
-// steps per pass, the rest by one shorter pass.
+// steps per pass, the rest by one shorter pass; on the whole sheet, or on one rank's slab of it.
+//
+// A slab (rank r of P, parallel/decomposition.hpp) holds its owned rows [first, first + count)
+// and halo = kExplicitSheetStepsPerPass rows on each side. A pass of K <= halo steps makes an
+// owned row exact when the K rows beyond it on each side are (explicit_sheet_kernels.cuh), so:
+//   1. the halos of v AND w are refreshed to depth K (w too: a halo row's v at sub-step s + 1
+//      reads its w at sub-step s), on the communication stream, while
+//   2. the rows at least K from a neighbour's, [first + K_below, first + count - K_above) (K_side
+//      = K where that neighbour exists, else 0), are computed on the compute stream from the
+//      owned rows alone (the halos being written are not read);
+//   3. after the exchange, the edge strips [first, first + K) and [first + count - K,
+//      first + count) next to a neighbour are computed from the owned and halo rows.
+// Events order the streams: the exchange waits for the previous pass (its owned rows), the strips
+// for the exchange; the host waits for nothing (NCCL), or for the copies out (host staging).
+// Every rank owns at least 2 x halo rows (make_slab's min_planes): the strips never overlap.
+// The whole sheet is the slab of one rank: step 2 alone, over every row.
 class ExplicitSheetCuda final : public DeviceScheme {
  public:
   explicit ExplicitSheetCuda(const Problem& problem)
-      : DeviceScheme(problem),
-        params_(sheet_params(problem.model, problem.boundary, problem.domain, problem.dt)),
-        v_next_(problem.nodes, "v (next)"),
-        w_next_(problem.nodes, "w (next)") {}
+      : DeviceScheme(problem), params_(whole_params(problem)), owned_params_(params_) {
+    allocate_next();
+  }
+
+  // Rank comm.rank()'s slab; the device is chosen (use_rank_device) before this runs.
+  ExplicitSheetCuda(const Problem& problem, Communicator& comm)
+      : DeviceScheme(problem, make_slab(problem.domain, comm.rank(), comm.size(), kHalo,
+                                        2 * kHalo)),
+        params_(slab_params(problem, fields_.slab())),
+        owned_params_(owned_rows(params_, fields_.slab())),
+        slab_scheme_(true) {
+    allocate_next();
+    if (!fields_.slab().whole()) exchange_ = make_device_halo_exchange(fields_.slab(), comm, 2);
+  }
 
   std::string name() const override {
-    return "explicit forward Euler on a sheet (cuda, " + device_name_ + ")";
+    const Slab& slab = fields_.slab();
+    std::string where = device_name_;
+    if (slab_scheme_)
+      where += ", slab " + std::to_string(slab.rank + 1) + " of " + std::to_string(slab.ranks);
+    if (exchange_) where += ", " + exchange_->describe();
+    return "explicit forward Euler on a sheet (cuda, " + where + ")";
   }
+
   // Full passes, then a shorter one. A node takes the same expression in every pass and tile, so
-  // the result does not depend on how the steps are split (restarts exact). A pass in which no
-  // stimulus is on takes the kernel without stimulus code (I = 0 either way, bit for bit).
+  // the result does not depend on how the steps are split (restarts exact) nor on the slabs. A
+  // pass in which no stimulus is on takes the kernel without stimulus code (I = 0 either way, bit
+  // for bit).
   void advance(index_t steps) override {
-    const StimulusTable table = stimuli_.view();
+    const Slab& slab = fields_.slab();
+    const index_t first = slab.first, end = slab.first + slab.count;
     while (steps > 0) {
       const int pass = static_cast<int>(std::min<index_t>(steps, kExplicitSheetStepsPerPass));
-      launch_explicit_sheet_steps_blocked(fields_.v(), fields_.w(), v_next_.data(),
-                                          w_next_.data(), params_,
-                                          stimulus_on(step_, pass) ? table : StimulusTable{},
-                                          step_, pass);
+      const StimulusTable table = stimulus_on(step_, pass) ? stimuli_.view() : StimulusTable{};
+      const index_t below = slab.below() != kNoRank ? pass : 0;
+      const index_t above = slab.above() != kNoRank ? pass : 0;
+      // 2. (and 1. started first) The rows that need no halo, from the owned arrays alone.
+      if (exchange_) {
+        FHN_CUDA_CHECK(cudaEventRecord(computed_, compute_));
+        FHN_CUDA_CHECK(cudaStreamWaitEvent(exchange_stream_, computed_));
+      }
+      const index_t offset = slab.owned_offset();
+      launch_rows(owned_params_, offset, table, pass, first + below, end - above);
+      // 1. The halos, then 3. the edge strips next to a neighbour, from the whole arrays.
+      if (exchange_) {
+        exchange_->exchange({fields_.v(), fields_.w()}, pass, exchange_stream_);
+        FHN_CUDA_CHECK(cudaEventRecord(exchanged_, exchange_stream_));
+        FHN_CUDA_CHECK(cudaStreamWaitEvent(compute_, exchanged_));
+        launch_rows(params_, 0, table, pass, first, first + below);
+        launch_rows(params_, 0, table, pass, end - above, end);
+      }
       std::swap(fields_.v_buffer(), v_next_);
       std::swap(fields_.w_buffer(), w_next_);
       step_ += pass;
@@ -75,6 +152,41 @@ class ExplicitSheetCuda final : public DeviceScheme {
   }
 
  private:
+  static constexpr index_t kHalo = kExplicitSheetStepsPerPass;  // a full pass: one exchange
+
+  static SheetParams whole_params(const Problem& problem) {
+    return sheet_params(problem.model, problem.boundary, problem.domain, problem.dt);
+  }
+  // The arrays of a slab hold its array planes (rows) [first - halo, first + count + halo).
+  static SheetParams slab_params(const Problem& problem, const Slab& slab) {
+    SheetParams q = whole_params(problem);
+    q.row0 = slab.array_first();
+    q.rows = slab.array_planes();
+    return q;
+  }
+  // The owned rows alone (arrays from the slab's owned offset on).
+  static SheetParams owned_rows(SheetParams q, const Slab& slab) {
+    q.row0 = slab.first;
+    q.rows = slab.count;
+    return q;
+  }
+
+  void allocate_next() {
+    const auto n = static_cast<std::size_t>(fields_.slab().array_nodes());
+    v_next_ = DeviceBuffer<real>(n, "v (next)");
+    w_next_ = DeviceBuffer<real>(n, "w (next)");
+  }
+
+  // One blocked pass of `pass` steps over rows [j_begin, j_end) (nothing when empty), arrays
+  // laid out as q says from array node `offset` on, on the compute stream.
+  void launch_rows(const SheetParams& q, index_t offset, const StimulusTable& table, int pass,
+                   index_t j_begin, index_t j_end) {
+    if (j_end <= j_begin) return;
+    launch_explicit_sheet_steps_blocked(fields_.v() + offset, fields_.w() + offset,
+                                        v_next_.data() + offset, w_next_.data() + offset, q, table,
+                                        step_, pass, j_begin, j_end, compute_);
+  }
+
   // Whether a stimulus is on at t = s dt for some step s of [first, first + steps) (the kernels'
   // t and the schedule's tolerance).
   bool stimulus_on(index_t first, int steps) const {
@@ -84,8 +196,13 @@ class ExplicitSheetCuda final : public DeviceScheme {
     return false;
   }
 
-  SheetParams params_;
+  SheetParams params_;        // the arrays: every row they hold
+  SheetParams owned_params_;  // the owned rows only
+  bool slab_scheme_ = false;  // built by make_cuda_slab_scheme (names its slab)
   DeviceBuffer<real> v_next_, w_next_;
+  Stream compute_, exchange_stream_;
+  Event computed_, exchanged_;
+  std::unique_ptr<DeviceHaloExchange> exchange_;  // none on the whole sheet
 };
 
 }  // namespace
@@ -93,6 +210,10 @@ class ExplicitSheetCuda final : public DeviceScheme {
 std::unique_ptr<Scheme> make_explicit_cuda(const Problem& problem) {
   if (problem.domain.dims >= 2) return std::make_unique<ExplicitSheetCuda>(problem);
   return std::make_unique<ExplicitCuda>(problem);
+}
+
+std::unique_ptr<Scheme> make_explicit_sheet_slab_cuda(const Problem& problem, Communicator& comm) {
+  return std::make_unique<ExplicitSheetCuda>(problem, comm);
 }
 
 }  // namespace fhn::cuda

@@ -19,6 +19,15 @@
 // only fusing steps (temporal blocking) goes faster; its floor is the arithmetic plus the halo's
 // redundant work.
 //
+// ---- Slabs ----
+// The arrays may hold only the global rows [row0, row0 + rows) (a rank's slab and its halo rows),
+// and a launch computes the rows [j_begin, j_end). Loads are limited to the rows the arrays hold
+// and the sheet has, [max(0, row0), min(N_y, row0 + rows)), zeros beyond (as outside the sheet);
+// stores to [j_begin, j_end); every side test uses the global (i, j) and N_y. A stored node after
+// s steps depends only on the nodes within s rows of it (one per step), so it is exact when those
+// are. The launches for the whole sheet (row0 = 0, rows = N_y, rows [0, N_y)) are those of the
+// kernels before slabs, block for block.
+//
 // ---- One step per pass ----
 // Block 32 x 8 threads over 64 x 8 nodes; a thread owns nodes (i0, j), (i0 + 1, j), i0 even, and
 // reads them with 16-byte loads (8-byte ones where N_x is odd: rows then start unaligned). v_W and
@@ -34,8 +43,9 @@
 // publish in shared memory (16 KB, double buffered: one barrier per step). The region's outermost
 // nodes lack a neighbour (their own v stands in), so after s steps only the nodes at least s from
 // the region's edge are exact: the region is the written interior plus a halo of H = steps,
-// rounded up to even (16-byte pairs), per side; N_x, N_y are covered by ceil(N / (64 - 2H))
-// blocks each. Sides of the sheet are handled where they fall (nodes outside the sheet are
+// rounded up to even (16-byte pairs), per side; the N_x columns and the computed rows (all N_y,
+// or a slab's [j_begin, j_end), see "Slabs") are covered by ceil(N / (64 - 2H)) blocks each.
+// Sides of the sheet are handled where they fall (nodes outside the sheet are
 // zeros and never read by nodes inside); blocks whose region holds no side node skip the side
 // tests.
 // DRAM traffic per node and step: (16 (64 / (64 - 2H))^2 + 16) / steps bytes (H = 6: 6.7 B);
@@ -58,6 +68,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -120,18 +131,22 @@ constexpr int kStepLanes = 32, kStepRows = 8;  // threads per block along x (2 n
 __global__ void __launch_bounds__(kStepLanes * kStepRows)
     sheet_step_kernel(const real* __restrict__ v, const real* __restrict__ w,
                       real* __restrict__ v_next, real* __restrict__ w_next,
-                      const __grid_constant__ SheetParams q, StimulusTable st, real t) {
-  const index_t nx = q.nx, ny = q.ny;
+                      const __grid_constant__ SheetParams q, StimulusTable st, real t,
+                      index_t j_begin, index_t j_end) {
+  const index_t nx = q.nx;
   const index_t i0 = 2 * (blockIdx.x * static_cast<index_t>(kStepLanes) + threadIdx.x);
-  const index_t j = blockIdx.y * static_cast<index_t>(kStepRows) + threadIdx.y;
-  if (j >= ny) return;  // a whole warp (one row per warp): the shuffles below see all lanes
+  const index_t j = j_begin + blockIdx.y * static_cast<index_t>(kStepRows) + threadIdx.y;
+  if (j >= j_end) return;  // a whole warp (one row per warp): the shuffles below see all lanes
   const unsigned lane = threadIdx.x;
   const bool pairs = (nx & 1) == 0;
-  const index_t c = i0 + nx * j;
+  const index_t c = sheet_index(i0, j, q);
   const double2 vv = load_pair(v, c, i0, nx, pairs);
   const double2 ww = load_pair(w, c, i0, nx, pairs);
-  const double2 south = j > 0 ? load_pair(v, c - nx, i0, nx, pairs) : make_double2(0.0, 0.0);
-  const double2 north = j + 1 < ny ? load_pair(v, c + nx, i0, nx, pairs) : make_double2(0.0, 0.0);
+  // The rows below and above, where the sheet and the arrays have them.
+  const bool has_south = j > max(index_t{0}, q.row0);
+  const bool has_north = j + 1 < min(q.ny, q.row0 + q.rows);
+  const double2 south = has_south ? load_pair(v, c - nx, i0, nx, pairs) : make_double2(0.0, 0.0);
+  const double2 north = has_north ? load_pair(v, c + nx, i0, nx, pairs) : make_double2(0.0, 0.0);
   real west = __shfl_up_sync(0xffffffffu, vv.y, 1);
   real east = __shfl_down_sync(0xffffffffu, vv.x, 1);
   if (i0 >= nx) return;
@@ -171,26 +186,29 @@ __global__ void __launch_bounds__(kLanes * kWarps, kSides || kStimuli ? 1 : kBlo
     sheet_blocked_kernel(const real* __restrict__ v, const real* __restrict__ w,
                          real* __restrict__ v_next, real* __restrict__ w_next,
                          const __grid_constant__ SheetParams q, StimulusTable st,
-                         index_t first_step, int steps, int halo, index_t bx0, index_t by0) {
+                         index_t first_step, int steps, int halo, index_t bx0, index_t by0,
+                         index_t j_begin, index_t j_end) {
   __shared__ real edges[2][2][kWarps][kRegion];  // [buffer][first, last row][warp][column]
   const int lane = threadIdx.x, warp = threadIdx.y;
-  const index_t nx = q.nx, ny = q.ny;
+  const index_t nx = q.nx;
   const int interior = kRegion - 2 * halo;
   const index_t x0 = (bx0 + blockIdx.x) * interior - halo;  // even
-  const index_t y0 = (by0 + blockIdx.y) * interior - halo;
+  const index_t y0 = j_begin + (by0 + blockIdx.y) * interior - halo;
   const index_t i0 = x0 + 2 * lane;    // this thread's columns i0, i0 + 1 (i0 even)
   const index_t j0 = y0 + kRows * warp;  // and rows j0 .. j0 + kRows - 1
   const bool pairs = (nx & 1) == 0;
 
-  // 1. Load the region (zeros outside the sheet; i0 even, so i0 < 0 puts both columns outside).
+  // 1. Load the region (zeros outside the sheet and the arrays' rows; i0 even, so i0 < 0 puts
+  //    both columns outside).
+  const index_t j_low = max(index_t{0}, q.row0), j_high = min(q.ny, q.row0 + q.rows);
   real vr[kRows][2], wr[kRows][2];
 #pragma unroll
   for (int r = 0; r < kRows; ++r) {
     const index_t j = j0 + r;
     double2 a = make_double2(0.0, 0.0), b = make_double2(0.0, 0.0);
-    if (j >= 0 && j < ny && i0 >= 0 && i0 < nx) {
-      a = load_pair(v, i0 + nx * j, i0, nx, pairs);
-      b = load_pair(w, i0 + nx * j, i0, nx, pairs);
+    if (j >= j_low && j < j_high && i0 >= 0 && i0 < nx) {
+      a = load_pair(v, sheet_index(i0, j, q), i0, nx, pairs);
+      b = load_pair(w, sheet_index(i0, j, q), i0, nx, pairs);
     }
     vr[r][0] = a.x;
     vr[r][1] = a.y;
@@ -253,72 +271,91 @@ __global__ void __launch_bounds__(kLanes * kWarps, kSides || kStimuli ? 1 : kBlo
     }
   }
 
-  // 3. Store the interior: region rows and columns [halo, kRegion - halo) inside the sheet (halo
-  //    even: a thread's column pair is wholly in or out).
+  // 3. Store the interior: region rows and columns [halo, kRegion - halo) inside the sheet and
+  //    below j_end (halo even: a thread's column pair is wholly in or out).
   if (2 * lane < halo || 2 * lane >= kRegion - halo || i0 >= nx) return;
 #pragma unroll
   for (int r = 0; r < kRows; ++r) {
     const int local = kRows * warp + r;
     const index_t j = j0 + r;
-    if (local < halo || local >= kRegion - halo || j >= ny) continue;
-    store_pair(v_next, i0 + nx * j, i0, nx, pairs, vr[r][0], vr[r][1]);
-    store_pair(w_next, i0 + nx * j, i0, nx, pairs, wr[r][0], wr[r][1]);
+    if (local < halo || local >= kRegion - halo || j >= j_end) continue;
+    store_pair(v_next, sheet_index(i0, j, q), i0, nx, pairs, vr[r][0], vr[r][1]);
+    store_pair(w_next, sheet_index(i0, j, q), i0, nx, pairs, wr[r][0], wr[r][1]);
   }
 }
 
 // ---- Host side --------------------------------------------------------------------------------
 
 void check_arguments(const real* v, const real* w, const real* v_next, const real* w_next,
-                     const SheetParams& q, const StimulusTable& stimuli) {
+                     const SheetParams& q, const StimulusTable& stimuli, index_t j_begin,
+                     index_t j_end) {
   FHN_VERIFY(q.nx >= 3 && q.ny >= 3, InternalError,
              "sheet kernels need at least 3 x 3 nodes, got " + std::to_string(q.nx) + " x " +
                  std::to_string(q.ny));
-  verify_explicit_arrays("sheet kernels", v, w, v_next, w_next, q.nx * q.ny, 9, stimuli);
+  FHN_VERIFY(0 <= j_begin && j_begin < j_end && j_end <= q.ny && q.row0 <= j_begin &&
+                 j_end <= q.row0 + q.rows,
+             InternalError,
+             "sheet kernels: rows [" + std::to_string(j_begin) + ", " + std::to_string(j_end) +
+                 ") are not inside the sheet's " + std::to_string(q.ny) +
+                 " rows and the arrays' [" + std::to_string(q.row0) + ", " +
+                 std::to_string(q.row0 + q.rows) + ")");
+  verify_explicit_arrays("sheet kernels", v, w, v_next, w_next, q.nx * q.rows, 3, stimuli);
 }
 
 }  // namespace
 
 void launch_explicit_sheet_step(const real* v, const real* w, real* v_next, real* w_next,
-                                const SheetParams& q, const StimulusTable& stimuli, index_t step) {
-  check_arguments(v, w, v_next, w_next, q, stimuli);
+                                const SheetParams& q, const StimulusTable& stimuli, index_t step,
+                                index_t j_begin, index_t j_end, cudaStream_t stream) {
+  check_arguments(v, w, v_next, w_next, q, stimuli, j_begin, j_end);
   const dim3 block(kStepLanes, kStepRows);
   const dim3 grid(static_cast<unsigned>((q.nx + 2 * kStepLanes - 1) / (2 * kStepLanes)),
-                  static_cast<unsigned>((q.ny + kStepRows - 1) / kStepRows));
+                  static_cast<unsigned>((j_end - j_begin + kStepRows - 1) / kStepRows));
   const real t = static_cast<real>(step) * q.k;
-  sheet_step_kernel<<<grid, block>>>(v, w, v_next, w_next, q, stimuli, t);
+  sheet_step_kernel<<<grid, block, 0, stream>>>(v, w, v_next, w_next, q, stimuli, t, j_begin,
+                                                j_end);
   FHN_CUDA_CHECK_LAUNCH();
 }
 
 void launch_explicit_sheet_steps_blocked(const real* v, const real* w, real* v_next, real* w_next,
                                          const SheetParams& q, const StimulusTable& stimuli,
-                                         index_t first_step, int steps) {
+                                         index_t first_step, int steps, index_t j_begin,
+                                         index_t j_end, cudaStream_t stream) {
   FHN_VERIFY(steps >= 1 && steps <= kExplicitSheetMaxSteps, InternalError,
              "blocked sheet kernel: steps must be 1.." + std::to_string(kExplicitSheetMaxSteps) +
                  ", got " + std::to_string(steps));
-  check_arguments(v, w, v_next, w_next, q, stimuli);
+  check_arguments(v, w, v_next, w_next, q, stimuli, j_begin, j_end);
   const int halo = sheet_halo(steps);
   const index_t interior = kRegion - 2 * halo;
-  const index_t nbx = (q.nx + interior - 1) / interior, nby = (q.ny + interior - 1) / interior;
-  // Blocks [1, ex) x [1, ey) hold no side node: x0 >= 1 and x0 + 64 <= N_x - 1, i.e.
-  // (bx + 1) (64 - 2H) + H <= N_x - 1. The rest (a ring of blocks) takes the side kernel.
-  const index_t ex = (q.nx - 1 - halo) / interior, ey = (q.ny - 1 - halo) / interior;
+  const index_t nbx = (q.nx + interior - 1) / interior;
+  const index_t nby = (j_end - j_begin + interior - 1) / interior;
+  // Blocks [1, ex) x [by_inner, ey) hold no side node, the rest (a ring of blocks) takes the side
+  // kernel. Along x, block bx's region starts at x0 = bx (64 - 2H) - H: x0 >= 1 for bx >= 1, and
+  // x0 + 64 <= N_x - 1 for (bx + 1) (64 - 2H) + H <= N_x - 1. Along y it starts at
+  // y0 = j_begin + by (64 - 2H) - H: y0 >= 1 for by >= ceil((1 + H - j_begin) / (64 - 2H)) (1 for
+  // the whole sheet, j_begin = 0), and y0 + 64 <= N_y - 1 for
+  // by + 1 <= (N_y - 1 - H - j_begin) / (64 - 2H).
+  const index_t ex = (q.nx - 1 - halo) / interior;
+  const index_t by_inner = std::max<index_t>(0, (1 + halo - j_begin + interior - 1) / interior);
+  const index_t ey = std::min(nby, (q.ny - 1 - halo - j_begin) / interior);
   auto launch = [&](auto kernel, index_t bx0, index_t bx1, index_t by0, index_t by1) {
     if (bx1 <= bx0 || by1 <= by0) return;
     const dim3 grid(static_cast<unsigned>(bx1 - bx0), static_cast<unsigned>(by1 - by0));
-    kernel<<<grid, dim3(kLanes, kWarps)>>>(v, w, v_next, w_next, q, stimuli, first_step, steps,
-                                           halo, bx0, by0);
+    kernel<<<grid, dim3(kLanes, kWarps), 0, stream>>>(v, w, v_next, w_next, q, stimuli,
+                                                      first_step, steps, halo, bx0, by0, j_begin,
+                                                      j_end);
     FHN_CUDA_CHECK_LAUNCH();
   };
   auto launch_all = [&](auto inner_kernel, auto side_kernel) {
-    if (ex <= 1 || ey <= 1) {
+    if (ex <= 1 || ey <= by_inner) {
       launch(side_kernel, 0, nbx, 0, nby);
       return;
     }
-    launch(inner_kernel, 1, ex, 1, ey);
-    launch(side_kernel, 0, nbx, 0, 1);      // bottom
-    launch(side_kernel, 0, nbx, ey, nby);   // top
-    launch(side_kernel, 0, 1, 1, ey);       // left
-    launch(side_kernel, ex, nbx, 1, ey);    // right
+    launch(inner_kernel, 1, ex, by_inner, ey);
+    launch(side_kernel, 0, nbx, 0, by_inner);    // bottom
+    launch(side_kernel, 0, nbx, ey, nby);        // top
+    launch(side_kernel, 0, 1, by_inner, ey);     // left
+    launch(side_kernel, ex, nbx, by_inner, ey);  // right
   };
   // Without stimuli the stimulus code is compiled out.
   if (stimuli.count > 0)

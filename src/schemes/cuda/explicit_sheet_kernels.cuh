@@ -12,8 +12,18 @@
 //   v+ = v + k (r [(v_W - 2 v + v_E) + (v_S - 2 v + v_N)] + f(v) - w + I(t)),
 //   w+ = w + k eps (v - gamma w).
 //
-// Arrays: device pointers of N_x N_y values (node i + N_x j), 16-byte aligned (as cudaMalloc
-// returns them); the outputs must not overlap the inputs. N_x, N_y >= 3.
+// Arrays: device pointers of N_x q.rows values holding the global rows [q.row0, q.row0 + q.rows)
+// (the whole sheet: row0 = 0, rows = N_y; a rank's slab with its halo rows; node (i, j) at
+// i + N_x (j - q.row0)), 16-byte aligned (as cudaMalloc returns them); the outputs must not
+// overlap the inputs. N_x, N_y >= 3.
+//
+// Slabs: a launch computes the global rows [j_begin, j_end), which must lie inside the sheet and
+// the arrays, and writes only those rows. It reads only rows the arrays hold and inside the sheet
+// (rows beyond either count as zeros); sides are those of the whole N_x x N_y sheet (global j).
+// A row is exact after `steps` steps when the arrays hold, exact, the `steps` rows beyond it on
+// each side (or the sheet ends first): then it equals the whole-sheet launch bit for bit.
+#include <cuda_runtime.h>
+
 #include "model/stimulus.hpp"
 #include "schemes/node_updates.hpp"
 
@@ -27,14 +37,33 @@ constexpr int kExplicitSheetMaxSteps = 12;
 // fp64 on an H100 (explicit_sheet_kernels.cu; `fhn bench` rows "sheet explicit step").
 constexpr int kExplicitSheetStepsPerPass = 6;
 
-// One step from t = step dt: (v, w) -> (v_next, w_next); default stream, no sync.
+// One step from t = step dt: (v, w) -> (v_next, w_next) on global rows [j_begin, j_end), queued
+// on `stream`, no sync.
 void launch_explicit_sheet_step(const real* v, const real* w, real* v_next, real* w_next,
-                                const SheetParams& q, const StimulusTable& stimuli, index_t step);
+                                const SheetParams& q, const StimulusTable& stimuli, index_t step,
+                                index_t j_begin, index_t j_end, cudaStream_t stream);
 
-// `steps` (1..kExplicitSheetMaxSteps) steps from t = first_step dt in one pass over memory; the
-// same numbers as `steps` calls of launch_explicit_sheet_step. Default stream, no sync.
+// `steps` (1..kExplicitSheetMaxSteps) steps from t = first_step dt in one pass over memory on
+// global rows [j_begin, j_end); the same numbers as `steps` calls of launch_explicit_sheet_step.
+// Queued on `stream`, no sync.
 void launch_explicit_sheet_steps_blocked(const real* v, const real* w, real* v_next, real* w_next,
                                          const SheetParams& q, const StimulusTable& stimuli,
-                                         index_t first_step, int steps);
+                                         index_t first_step, int steps, index_t j_begin,
+                                         index_t j_end, cudaStream_t stream);
+
+// Every row the arrays hold, on the default stream (the whole sheet: every row).
+inline void launch_explicit_sheet_step(const real* v, const real* w, real* v_next, real* w_next,
+                                       const SheetParams& q, const StimulusTable& stimuli,
+                                       index_t step) {
+  launch_explicit_sheet_step(v, w, v_next, w_next, q, stimuli, step, q.row0, q.row0 + q.rows,
+                             nullptr);
+}
+inline void launch_explicit_sheet_steps_blocked(const real* v, const real* w, real* v_next,
+                                                real* w_next, const SheetParams& q,
+                                                const StimulusTable& stimuli, index_t first_step,
+                                                int steps) {
+  launch_explicit_sheet_steps_blocked(v, w, v_next, w_next, q, stimuli, first_step, steps, q.row0,
+                                      q.row0 + q.rows, nullptr);
+}
 
 }  // namespace fhn::cuda

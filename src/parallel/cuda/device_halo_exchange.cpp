@@ -1,0 +1,133 @@
+#include "parallel/cuda/device_halo_exchange.hpp"
+
+#include <cstddef>
+#include <utility>
+
+#include "core/cuda/cuda_check.hpp"
+#include "core/cuda/device_buffer.hpp"
+#include "core/error.hpp"
+
+namespace fhn::cuda {
+namespace {
+
+int device_count() {
+  require_device();
+  int count = 0;
+  FHN_CUDA_CHECK(cudaGetDeviceCount(&count));
+  return count;
+}
+
+// Pinned host memory (cudaMallocHost): device copies to and from it run at full speed and may
+// be asynchronous. Nothing for 0 values (one rank: no halos).
+class PinnedBuffer {
+ public:
+  explicit PinnedBuffer(std::size_t count) {
+    if (count > 0)
+      FHN_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), count * sizeof(real)));
+  }
+  ~PinnedBuffer() { cudaFreeHost(data_); }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  real* data() { return data_; }
+
+ private:
+  real* data_ = nullptr;
+};
+
+// Per exchange: the owned edge planes of every array go to two pinned buffers (one per
+// neighbour, arrays one after the other), the host waits for the copies, two send_receive
+// shifts move them (upwards, then downwards, as the host HaloExchange), and the received planes
+// are queued back into the halos; the next exchange waits for those copies before send_receive
+// writes the receive buffers again.
+class StagedHaloExchange final : public DeviceHaloExchange {
+ public:
+  StagedHaloExchange(const Slab& slab, Communicator& comm, int fields, std::string why)
+      : slab_(slab),
+        comm_(comm),
+        fields_(fields),
+        why_(std::move(why)),
+        capacity_(static_cast<std::size_t>(fields * slab.halo * slab.plane)),
+        to_below_(capacity_),
+        to_above_(capacity_),
+        from_below_(capacity_),
+        from_above_(capacity_) {
+    FHN_CUDA_CHECK(cudaEventCreateWithFlags(&copied_back_, cudaEventDisableTiming));
+  }
+  ~StagedHaloExchange() override { cudaEventDestroy(copied_back_); }
+  StagedHaloExchange(const StagedHaloExchange&) = delete;
+  StagedHaloExchange& operator=(const StagedHaloExchange&) = delete;
+
+  std::string describe() const override { return "halos through host memory (" + why_ + ")"; }
+
+  void exchange(std::initializer_list<real*> arrays, index_t depth, cudaStream_t stream) override {
+    if (slab_.whole() || depth == 0) return;
+    FHN_VERIFY(depth > 0 && depth <= slab_.halo && static_cast<int>(arrays.size()) <= fields_,
+               InternalError,
+               "device halo exchange deeper than the slab's halo or wider than set up");
+    const index_t plane = slab_.plane;
+    const auto n = static_cast<std::size_t>(depth * plane);  // values per array and side
+    const std::size_t all = n * arrays.size();
+    const bool below = slab_.below() != kNoRank, above = slab_.above() != kNoRank;
+    auto copy = [&](real* to, const real* from, cudaMemcpyKind kind) {
+      FHN_CUDA_CHECK(cudaMemcpyAsync(to, from, n * sizeof(real), kind, stream));
+    };
+    std::size_t k = 0;
+    for (real* a : arrays) {
+      if (below) copy(to_below_.data() + k * n, a + slab_.halo * plane, cudaMemcpyDeviceToHost);
+      if (above)
+        copy(to_above_.data() + k * n, a + (slab_.halo + slab_.count - depth) * plane,
+             cudaMemcpyDeviceToHost);
+      ++k;
+    }
+    FHN_CUDA_CHECK(cudaStreamSynchronize(stream));
+    FHN_CUDA_CHECK(cudaEventSynchronize(copied_back_));
+    comm_.send_receive(to_above_.data(), all, slab_.above(), from_below_.data(), all,
+                       slab_.below());
+    comm_.send_receive(to_below_.data(), all, slab_.below(), from_above_.data(), all,
+                       slab_.above());
+    k = 0;
+    for (real* a : arrays) {
+      if (below)
+        copy(a + (slab_.halo - depth) * plane, from_below_.data() + k * n, cudaMemcpyHostToDevice);
+      if (above)
+        copy(a + (slab_.halo + slab_.count) * plane, from_above_.data() + k * n,
+             cudaMemcpyHostToDevice);
+      ++k;
+    }
+    FHN_CUDA_CHECK(cudaEventRecord(copied_back_, stream));
+  }
+
+ private:
+  Slab slab_;
+  Communicator& comm_;
+  int fields_;
+  std::string why_;
+  std::size_t capacity_;  // values per buffer: fields x halo planes
+  PinnedBuffer to_below_, to_above_, from_below_, from_above_;
+  cudaEvent_t copied_back_ = nullptr;  // after the last exchange's copies into the halos
+};
+
+}  // namespace
+
+void use_rank_device(const Communicator& comm) {
+  FHN_CUDA_CHECK(cudaSetDevice(comm.local_rank() % device_count()));
+}
+
+std::unique_ptr<DeviceHaloExchange> make_staged_halo_exchange(const Slab& slab,
+                                                              Communicator& comm, int fields,
+                                                              const std::string& why) {
+  return std::make_unique<StagedHaloExchange>(slab, comm, fields, why);
+}
+
+// NCCL refuses two ranks on one GPU: where any machine of the run has more ranks than GPUs, every
+// rank stages (one decision for all, or the exchanges would not match).
+std::unique_ptr<DeviceHaloExchange> make_device_halo_exchange(const Slab& slab,
+                                                              Communicator& comm, int fields) {
+  const bool shared = comm.any(comm.local_size() > device_count());
+  if (!nccl_compiled())
+    return make_staged_halo_exchange(slab, comm, fields, "NCCL not compiled in");
+  if (shared) return make_staged_halo_exchange(slab, comm, fields, "ranks share a GPU");
+  return make_nccl_halo_exchange(slab, comm);
+}
+
+}  // namespace fhn::cuda

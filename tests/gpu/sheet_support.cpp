@@ -1,0 +1,40 @@
+#include "sheet_support.hpp"
+
+#include "core/cuda/cuda_check.hpp"
+
+namespace fhn::test {
+
+std::string sheet_yaml(int nx, int ny, const std::string& boundary) {
+  const double lx = 0.5 * (nx - 1), ly = 0.5 * (ny - 1);
+  auto num = [](double x) { return std::to_string(x); };
+  return "domain: {length: [" + num(lx) + ", " + num(ly) + "], dx: 0.5}\n"
+         "boundary: " + boundary + "\n"
+         "initial: {v: {type: gaussian, center: [" + num(0.4 * lx) + ", " + num(0.6 * ly) +
+         "], width2: 6}, w: {type: step, axis: y, position: " + num(0.5 * ly) +
+         ", left: 0, right: 0.02}}\n"
+         "stimulus: [{x_min: " + num(0.7 * lx) + ", x_max: " + num(lx) + ", y_min: 0, y_max: " +
+         num(0.3 * ly) + ", start: 5, duration: 1, amplitude: 0.7, period: 15, count: 3},\n"
+         "           {x_min: 0, x_max: " + num(0.8 * lx) + ", y_min: " + num(0.2 * ly) +
+         ", y_max: " + num(0.25 * ly) + ", start: 12, duration: 2.5, amplitude: 0.4}]\n"
+         "time: {end: 50, dt: 0.05}\n"
+         "output: {vtk: false, probes: []}\n";
+}
+
+const char* const kSheetSides[4] = {
+    "{}",
+    "{left: {type: dirichlet, value: 0.3}, bottom: {type: dirichlet, value: 0.8}}",
+    "{right: {type: dirichlet, value: 1}, top: {type: dirichlet, value: -0.1}}",
+    "{left: {type: dirichlet, value: 0.2}, right: {type: dirichlet, value: 0.4}, "
+    "bottom: {type: dirichlet, value: 0.6}, top: {type: dirichlet, value: 0.9}}"};
+
+void DeviceState::upload(const std::vector<double>& hv, const std::vector<double>& hw) {
+  v.upload(hv.data(), hv.size());
+  w.upload(hw.data(), hw.size());
+}
+
+void DeviceState::poison() {
+  FHN_CUDA_CHECK(cudaMemset(v.data(), 0xff, v.size() * sizeof(double)));
+  FHN_CUDA_CHECK(cudaMemset(w.data(), 0xff, w.size() * sizeof(double)));
+}
+
+}  // namespace fhn::test
