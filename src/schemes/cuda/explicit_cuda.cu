@@ -153,6 +153,9 @@ class ExplicitSheetCuda final : public DeviceScheme {
 
  private:
   static constexpr index_t kHalo = kExplicitSheetStepsPerPass;  // a full pass: one exchange
+  // The owned rows start halo x N_x nodes into the arrays: 16-byte aligned (the kernels' paired
+  // loads) for odd N_x too only when the halo is even.
+  static_assert(kHalo % 2 == 0, "the slab's halo must be even");
 
   static SheetParams whole_params(const Problem& problem) {
     return sheet_params(problem.model, problem.boundary, problem.domain, problem.dt);
