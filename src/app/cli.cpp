@@ -36,6 +36,8 @@ void print_info(std::ostream& out) {
       << "  revision:   " << git_revision() << "\n"
       << "  build:      " << build_type() << ", " << compiler() << "\n"
       << "  CUDA:       " << (cuda_compiled() ? "on" : "off") << "\n"
+      << "  MPI:        " << (mpi_compiled() ? "on (mpirun -np N fhn run ... spreads a run)" : "off")
+      << "\n"
       << "  VTK output: " << (vtk_compiled() ? "on" : "off") << "\n";
   std::string why;
   const std::vector<CudaDevice> devices = cuda_devices(&why);

@@ -12,6 +12,7 @@ const char* build_type();
 const char* compiler();
 
 bool cuda_compiled();
+bool mpi_compiled();  // runs over several ranks under mpirun (src/parallel/mpi/)
 
 struct CudaDevice {
   int index = 0;

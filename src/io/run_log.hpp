@@ -30,10 +30,12 @@ class RunLog {
   std::ofstream out_;
 };
 
-// The first line of every run.log: "fhnsim 0.1.0 (<revision>, Release, GNU 13, CUDA on, VTK on)".
+// The first line of every run.log: "fhnsim 0.1.0 (<revision>, Release, GNU 13, CUDA on, MPI on,
+// VTK on)".
 inline std::string build_line() {
   return std::string("fhnsim ") + version() + " (" + git_revision() + ", " + build_type() + ", " +
-         compiler() + ", CUDA " + (cuda_compiled() ? "on" : "off") + ", VTK " +
+         compiler() + ", CUDA " + (cuda_compiled() ? "on" : "off") + ", MPI " +
+         (mpi_compiled() ? "on" : "off") + ", VTK " +
          (vtk_compiled() ? "on" : "off") + ")";
 }
 

@@ -1,9 +1,12 @@
 // make_world_communicator of a build without MPI: one process always; started by mpirun with
 // several ranks it refuses, since every rank would run the whole problem and write the same files.
+#include "core/build_info.hpp"
 #include "core/error.hpp"
 #include "parallel/communicator.hpp"
 
 namespace fhn {
+
+bool mpi_compiled() { return false; }
 
 std::unique_ptr<Communicator> make_world_communicator() {
   const int ranks = launcher_ranks();

@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstdlib>
 
+#include "core/build_info.hpp"
 #include "core/error.hpp"
 #include "parallel/communicator.hpp"
 
@@ -201,6 +202,8 @@ class MpiCommunicator final : public Communicator {
 };
 
 }  // namespace
+
+bool mpi_compiled() { return true; }
 
 std::unique_ptr<Communicator> make_world_communicator() {
   if (launcher_ranks() <= 1) return make_serial_communicator();
