@@ -15,6 +15,7 @@
 #include "bench/bench.hpp"
 #include "bench/bench_data.hpp"
 #include "core/cuda/device_buffer.hpp"
+#include "core/cuda/stream.hpp"
 #include "schemes/crank_nicolson_cpu.hpp"
 #include "schemes/cuda/cuda_scheme_factories.hpp"
 #include "schemes/cuda/device_fields.cuh"
@@ -32,33 +33,21 @@ namespace {
 using cuda::DeviceBuffer;
 using solvers::TridiagonalBackend;
 
-class Event {
- public:
-  Event() { FHN_CUDA_CHECK(cudaEventCreate(&event_)); }
-  ~Event() { cudaEventDestroy(event_); }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  cudaEvent_t get() const { return event_; }
-
- private:
-  cudaEvent_t event_ = nullptr;
-};
-
 // Times `run()` (work enqueued on the default stream) with CUDA events: two warm-up calls, then
 // `repetitions` timed calls, each after an untimed `before()`. Returns the median etc. of
 // run-time / per_call_divisor(), the divisor being read after each call (e.g. Newton iterations).
 template <class Before, class Run, class Divisor>
 Timing time_gpu(int repetitions, Before before, Run run, Divisor divisor) {
-  Event start, stop;
+  cuda::Event start(cudaEventDefault), stop(cudaEventDefault);
   std::vector<double> times;
   for (int r = -2; r < repetitions; ++r) {
     before();
-    FHN_CUDA_CHECK(cudaEventRecord(start.get(), nullptr));
+    FHN_CUDA_CHECK(cudaEventRecord(start, nullptr));
     run();
-    FHN_CUDA_CHECK(cudaEventRecord(stop.get(), nullptr));
-    FHN_CUDA_CHECK(cudaEventSynchronize(stop.get()));
+    FHN_CUDA_CHECK(cudaEventRecord(stop, nullptr));
+    FHN_CUDA_CHECK(cudaEventSynchronize(stop));
     float ms = 0.0f;
-    FHN_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+    FHN_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
     if (r >= 0) times.push_back(static_cast<double>(ms) / divisor());
   }
   return summarize(times);

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <string>
 
+#include "core/cuda/stream.hpp"
 #include "parallel/cuda/device_halo_exchange.hpp"
-
 #include "schemes/cuda/cuda_scheme_factories.hpp"
 #include "schemes/cuda/device_fields.cuh"
 #include "schemes/cuda/explicit_kernels.cuh"
@@ -45,32 +45,6 @@ class ExplicitCuda final : public DeviceScheme {
  private:
   NodeParams params_;
   DeviceBuffer<real> v_next_, w_next_;
-};
-
-// RAII owners of a CUDA stream and event. Streams are created blocking: the synchronous copies
-// of snapshots and checkpoints (legacy default stream) wait for their work.
-class Stream {
- public:
-  Stream() { FHN_CUDA_CHECK(cudaStreamCreate(&stream_)); }
-  ~Stream() { cudaStreamDestroy(stream_); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  operator cudaStream_t() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
-
-class Event {
- public:
-  Event() { FHN_CUDA_CHECK(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming)); }
-  ~Event() { cudaEventDestroy(event_); }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  operator cudaEvent_t() const { return event_; }
-
- private:
-  cudaEvent_t event_ = nullptr;
 };
 
 // The same on a sheet: the blocked kernel of explicit_sheet_kernels.cu, kExplicitSheetStepsPerPass
