@@ -4,12 +4,8 @@
 // neighbour's top `depth` owned planes, the `depth` planes above the upper neighbour's bottom
 // ones. Bytes per exchange, rank and array: 2 sides x depth x plane x 8 B, sent and received.
 //
-// Two transports, chosen by make_device_halo_exchange for all ranks alike:
-//   NCCL (nccl_halo_exchange.cpp): GPU to GPU, queued on a stream, no host involvement; needs
-//     every rank on its own GPU (NCCL refuses two ranks on one device).
-//   host staging (device_halo_exchange.cpp): device -> pinned host buffer -> Communicator
-//     send_receive -> device; used where ranks share a GPU (e.g. 2 ranks on a 1-GPU machine) or
-//     NCCL is not compiled in. The host waits for the copies out (one sync per exchange).
+// A halo exchange is made by a transport (device_transport.hpp: NCCL, or host staging where
+// ranks share a GPU or NCCL is not compiled in), chosen for all ranks alike.
 #include <cuda_runtime.h>
 
 #include <initializer_list>
@@ -38,19 +34,20 @@ class DeviceHaloExchange {
 // before anything is allocated on a device. Throws DeviceError without a usable device.
 void use_rank_device(const Communicator& comm);
 
-// The exchange of `slab`'s halos (slab.halo planes at most) for up to `fields` arrays at once:
-// NCCL where every rank has a GPU of its own and NCCL is compiled in, else host staging.
-// Collective: every rank calls it, after use_rank_device.
+// The exchange of `slab`'s halos (slab.halo planes at most) for up to `fields` arrays at once,
+// by the transport make_device_transport chooses. Collective: every rank calls it, after
+// use_rank_device.
 std::unique_ptr<DeviceHaloExchange> make_device_halo_exchange(const Slab& slab,
                                                               Communicator& comm, int fields);
 
-// ---- The transports (what make_device_halo_exchange chooses between) ----
-// Whether this build has NCCL (nccl_halo_exchange.cpp; nccl_unavailable.cpp says no).
+// ---- Each transport's halo exchange (what make_device_halo_exchange chooses between) ----
+// Whether this build has NCCL (nccl_transport.cpp; nccl_unavailable.cpp says no).
 bool nccl_compiled();
-// Collective over comm (ncclCommInitRank). Throws DeviceError where NCCL is not compiled.
+// By an NCCL communicator of its own. Collective over comm (ncclCommInitRank). Throws
+// DeviceError where NCCL is not compiled.
 std::unique_ptr<DeviceHaloExchange> make_nccl_halo_exchange(const Slab& slab,
                                                             Communicator& comm);
-// `why`: the reason for staging, for describe().
+// Through host memory; `why`: the reason for staging, for describe().
 std::unique_ptr<DeviceHaloExchange> make_staged_halo_exchange(const Slab& slab,
                                                               Communicator& comm, int fields,
                                                               const std::string& why);

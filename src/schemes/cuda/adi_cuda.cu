@@ -5,14 +5,25 @@
 // of steps. Same per-node functions (adi_point.hpp,
 // node_updates.hpp) and the same order of operations as AdiCpu, so GPU = CPU to rounding.
 //
+// A sheet also runs as one rank's slab of rows (make_cuda_slab_scheme), laid out as AdiCpu's
+// slabs: the rows along x are the slab's own; the right side along y reads one halo row of v on
+// each side (the device halo exchange); the columns along y cross the slabs and are solved after
+// a device transpose (an all-to-all), each rank then holding whole columns. Every node takes the
+// same expressions in the same kernels as on the whole sheet and the batched solvers solve each
+// line alone, so the slabs gathered equal the one-rank run bit for bit.
+//
 // Bytes per node and step on a sheet: reactions 2 x 32 (read and write v, w), right sides
 // 2 x 16 (read one array, write another), solves 2 x 16 (read the right side, write x):
-// 128 B, against the explicit step's 32 B.
+// 128 B, against the explicit step's 32 B. A slab of several adds the transpose's pack and
+// unpack (2 x 16 B) and its exchanges (solve_columns_across_ranks).
 #include <algorithm>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "config/names.hpp"
 #include "core/cuda/cuda_check.hpp"
+#include "parallel/cuda/device_transport.hpp"
 #include "schemes/adi_cpu.hpp"
 #include "schemes/cuda/cuda_scheme_factories.hpp"
 #include "schemes/cuda/device_fields.cuh"
@@ -38,6 +49,38 @@ struct ReactionLog {
   unsigned int failed[2];
 };
 
+// The maxima of a batch of `count` logs over the ranks of `comm`, in place: the per-iteration
+// maxima as the doubles they encode, the counts as numbers (exact in a double). Every rank then
+// holds the logs one process would have: the same newton.csv rows, statistics and failures.
+void max_over_ranks(Communicator& comm, ReactionLog* logs, index_t count) {
+  constexpr std::size_t kMaxima = 2 * kHistory;  // du (or g) of a log: 2 stages x kHistory
+  constexpr std::size_t kPerLog = 2 * kMaxima + 4;
+  std::vector<real> values(static_cast<std::size_t>(count) * kPerLog);
+  for (index_t s = 0; s < count; ++s) {
+    real* x = values.data() + static_cast<std::size_t>(s) * kPerLog;
+    std::memcpy(x, logs[s].du, sizeof logs[s].du);
+    std::memcpy(x + kMaxima, logs[s].g, sizeof logs[s].g);
+    for (int stage = 0; stage < 2; ++stage) {
+      x[2 * kMaxima + stage] = logs[s].iterations[stage];
+      x[2 * kMaxima + 2 + stage] = logs[s].failed[stage];
+    }
+  }
+  comm.max(values);
+  for (index_t s = 0; s < count; ++s) {
+    const real* x = values.data() + static_cast<std::size_t>(s) * kPerLog;
+    std::memcpy(logs[s].du, x, sizeof logs[s].du);
+    std::memcpy(logs[s].g, x + kMaxima, sizeof logs[s].g);
+    for (int stage = 0; stage < 2; ++stage) {
+      logs[s].iterations[stage] = static_cast<unsigned int>(x[2 * kMaxima + stage]);
+      logs[s].failed[stage] = static_cast<unsigned int>(x[2 * kMaxima + 2 + stage]);
+    }
+  }
+}
+
+// The kernels below run over the rows [q.row0, q.row0 + q.rows) of a sheet (a slab's owned rows;
+// the whole sheet's or a cable's row), their arrays starting at row q.row0: node (i, j) at
+// i + N_x (j - row0) (sheet_index).
+
 // One reaction half-step from t0 to t0 + k/2 at every node, Dirichlet nodes held before and
 // after (as AdiCpu::step: hold, react, hold). A grid of a few blocks per SM strides over the rows
 // (blockIdx.y, threadIdx.x along a row: no index division); each thread keeps its own maxima
@@ -53,10 +96,10 @@ __global__ void __launch_bounds__(kReactionThreads, 4)
   for (int k = 0; k < kHistory; ++k) du_max[k] = g_max[k] = 0.0;
   int iterations = 0;
   bool failed = false;
-  for (index_t j = blockIdx.y; j < q.ny; j += gridDim.y)
+  for (index_t j = q.row0 + blockIdx.y; j < q.row0 + q.rows; j += gridDim.y)
     for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < q.nx;
          i += static_cast<index_t>(gridDim.x) * blockDim.x) {
-      const index_t node = i + q.nx * j;
+      const index_t node = sheet_index(i, j, q);
       real held = 0.0;
       const bool is_held = sheet_dirichlet(i, j, q, held);
       const real v0 = is_held ? held : v[node];
@@ -133,14 +176,15 @@ __global__ void __launch_bounds__(kReactionThreads, 4)
 
 // out = in + (r/2) d(in) along `axis` (0: x, 1: y), Dirichlet nodes set to their value: the right
 // side of the diffusion half-step whose lines run along the other axis (a cable: axis 0, its own).
-// Row j = blockIdx.y.
+// Along y, `in` also holds the rows row0 - 1 and row0 + rows where the sheet has them (a slab's
+// halo rows). Row j = row0 + blockIdx.y.
 __global__ void adi_rhs_kernel(const real* __restrict__ in, real* __restrict__ out,
                                const __grid_constant__ SheetParams q,
                                real r, int axis) {
   const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
-  const index_t j = blockIdx.y;
+  const index_t j = q.row0 + blockIdx.y;
   if (i >= q.nx) return;
-  const index_t node = i + q.nx * j;
+  const index_t node = sheet_index(i, j, q);
   real held = 0.0;
   if (sheet_dirichlet(i, j, q, held)) {
     out[node] = held;
@@ -150,6 +194,37 @@ __global__ void adi_rhs_kernel(const real* __restrict__ in, real* __restrict__ o
   const real below = k > 0 ? __ldg(in + node - stride) : 0.0;
   const real above = k + 1 < m ? __ldg(in + node + stride) : 0.0;
   out[node] = adi_rhs(__ldg(in + node), axis_difference(below, __ldg(in + node), above, k == 0, k == m - 1), r);
+}
+
+// The transpose of a slab's rows into whole columns (AdiCuda::solve_columns_across_ranks): rank s
+// takes the columns [first_s, first_s + width_s) (split_range of N_x). Its block, the slab's
+// `count` rows of those columns one after the other, starts at count first_s in the packed
+// array, so node (i, j) of the slab (j counted from its first owned row) lies at
+//   base_i + width_i j,   base_i = count first_s + (i - first_s),   width_i = width_s.
+struct ColumnSlot {
+  index_t base;
+  index_t width;
+};
+
+// packed[base_i + width_i j] = v[i + N_x j] over the slab's rows, j = blockIdx.y (v from its
+// first owned row on). Reads and writes 8 B per node (the slots, N_x of them, stay in cache).
+__global__ void pack_columns_kernel(const real* __restrict__ v, real* __restrict__ packed,
+                                    const ColumnSlot* __restrict__ slots, index_t nx) {
+  const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  const index_t j = blockIdx.y;
+  if (i >= nx) return;
+  const ColumnSlot slot = slots[i];
+  packed[slot.base + slot.width * j] = v[i + nx * j];
+}
+
+// The reverse: v[i + N_x j] = packed[base_i + width_i j].
+__global__ void unpack_columns_kernel(const real* __restrict__ packed, real* __restrict__ v,
+                                      const ColumnSlot* __restrict__ slots, index_t nx) {
+  const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  const index_t j = blockIdx.y;
+  if (i >= nx) return;
+  const ColumnSlot slot = slots[i];
+  v[i + nx * j] = packed[slot.base + slot.width * j];
 }
 
 class AdiCuda final : public DeviceScheme {
@@ -163,26 +238,44 @@ class AdiCuda final : public DeviceScheme {
         rhs_(problem.nodes, "ADI right side"),
         log_device_(kLogSteps, "reaction Newton log"),
         solvers_(adi_solvers(setup_, problem.domain, spec.tridiagonal, MemorySpace::device)) {
-    // Enough blocks for about 8 per SM; each strides over the rows.
-    int device = 0, sms = 1;
-    FHN_CUDA_CHECK(cudaGetDevice(&device));
-    FHN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const index_t row_blocks = std::min<index_t>(64, (params_.nx + kBlock - 1) / kBlock);
-    reaction_rows_ = std::max<index_t>(1, 8 * sms / row_blocks);
-    FHN_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_log_), kLogSteps * sizeof(ReactionLog)));
+    set_up_launches();
+  }
+
+  // Rank comm.rank()'s slab of a sheet, with kHalo halo rows (`log`: the root's, nullptr on the
+  // other ranks); the device is chosen (use_rank_device) before this runs. The kernels run over
+  // the owned rows, the right sides and the row solves in rhs_ (the owned rows alone).
+  AdiCuda(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log, Communicator& comm)
+      : DeviceScheme(problem, make_slab(problem.domain, comm.rank(), comm.size(), kHalo)),
+        spec_(spec),
+        log_(log),
+        setup_(adi_setup(problem, spec)),
+        params_(owned_rows(problem, fields_.slab())),
+        rhs_(static_cast<std::size_t>(fields_.owned_nodes()), "ADI right side"),
+        log_device_(kLogSteps, "reaction Newton log"),
+        solvers_(adi_solvers(setup_, problem.domain, spec.tridiagonal, MemorySpace::device)),
+        slab_scheme_(true) {
+    FHN_VERIFY(problem.domain.dims == 2, InternalError, "AdiCuda: slabs of a sheet only");
+    if (!fields_.slab().whole()) set_up_ranks(comm);
+    set_up_launches();
   }
   ~AdiCuda() override { cudaFreeHost(host_log_); }
   AdiCuda(const AdiCuda&) = delete;
   AdiCuda& operator=(const AdiCuda&) = delete;
 
   std::string name() const override {
+    const Slab& slab = fields_.slab();
+    std::string where = device_name_ + ", " + std::string(solvers_.rows->name());
+    if (slab_scheme_)
+      where += ", slab " + std::to_string(slab.rank + 1) + " of " + std::to_string(slab.ranks);
+    if (comm_) where += ", halos and transposes " + transport_;
     return std::string("Crank-Nicolson by Strang splitting, diffusion ") +
            (problem_.domain.dims >= 2 ? "by Peaceman-Rachford ADI" : "by Crank-Nicolson") +
-           " (cuda, " + device_name_ + ", " + std::string(solvers_.rows->name()) + ")";
+           " (cuda, " + where + ")";
   }
   // The steps are enqueued back to back, each writing its reaction log to its own entry; the
-  // host reads the logs once per kLogSteps steps (one copy, one synchronisation) and then records
-  // them in order. A Newton failure is reported with its step, after the batch it belongs to.
+  // host reads the logs once per kLogSteps steps (one copy, one synchronisation), takes their
+  // maxima over the ranks (one reduction) and then records them in order. A Newton failure is
+  // reported with its step, after the batch it belongs to, by every rank alike.
   void advance(index_t steps) override {
     while (steps > 0) {
       const index_t batch = std::min<index_t>(steps, kLogSteps);
@@ -193,6 +286,7 @@ class AdiCuda final : public DeviceScheme {
                                      static_cast<std::size_t>(batch) * sizeof(ReactionLog),
                                      cudaMemcpyDeviceToHost));
       FHN_CUDA_CHECK(cudaStreamSynchronize(0));
+      if (comm_) max_over_ranks(*comm_, host_log_, batch);
       for (index_t s = 0; s < batch; ++s) record_newton(first + s, host_log_[s]);
       steps -= batch;
     }
@@ -200,23 +294,72 @@ class AdiCuda final : public DeviceScheme {
   const NewtonStats* newton_stats() const override { return &stats_; }
 
  private:
-  // Enqueues one step (adi_point.hpp); its reaction kernels write `log`.
+  // One halo row each side (d_yy's reach). The kernels load one double at a time and the row
+  // solves run in rhs_, so the owned rows need no alignment beyond 8 bytes (any halo does).
+  static constexpr index_t kHalo = 1;
+
+  // The slab's owned rows [first, first + count) (the arrays from the slab's owned offset on).
+  static SheetParams owned_rows(const Problem& problem, const Slab& slab) {
+    SheetParams q = sheet_params(problem.model, problem.boundary, problem.domain, problem.dt);
+    q.row0 = slab.first;
+    q.rows = slab.count;
+    return q;
+  }
+
+  // Enough reaction blocks for about 8 per SM, each striding over the rows; the pinned logs.
+  void set_up_launches() {
+    int device = 0, sms = 1;
+    FHN_CUDA_CHECK(cudaGetDevice(&device));
+    FHN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const index_t row_blocks = std::min<index_t>(64, (params_.nx + kBlock - 1) / kBlock);
+    reaction_rows_ = std::max<index_t>(1, 8 * sms / row_blocks);
+    FHN_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_log_), kLogSteps * sizeof(ReactionLog)));
+  }
+
+  // A slab of several: the transport (collective), v's halo exchange and the transpose. Rank s
+  // takes the columns split_range(N_x, s, P) of every row: this slab sends count x width_s values
+  // to rank s and receives count_s x width values from it (count_s: rank s's rows).
+  void set_up_ranks(Communicator& comm) {
+    const Slab& slab = fields_.slab();
+    const int ranks = comm.size();
+    width_ = split_range(params_.nx, comm.rank(), ranks).count;
+    std::vector<ColumnSlot> slots;
+    for (int s = 0; s < ranks; ++s) {
+      const Range c = split_range(params_.nx, s, ranks);
+      for (index_t i = c.first; i < c.end(); ++i) slots.push_back({slab.count * c.first + (i - c.first), c.count});
+      to_.push_back(static_cast<std::size_t>(slab.count * c.count));
+      from_.push_back(static_cast<std::size_t>(split_range(params_.ny, s, ranks).count * width_));
+    }
+    slots_ = DeviceBuffer<ColumnSlot>(slots.size(), "transpose slots");
+    slots_.upload(slots.data(), slots.size());
+    packed_ = DeviceBuffer<real>(static_cast<std::size_t>(slab.owned_nodes()), "transpose blocks");
+    columns_ = DeviceBuffer<real>(static_cast<std::size_t>(width_ * params_.ny), "whole columns");
+    const std::unique_ptr<DeviceTransport> transport = make_device_transport(comm);
+    transport_ = transport->describe();
+    halo_ = transport->halo_exchange(slab, 1);
+    transpose_ = transport->all_to_all();
+    comm_ = &comm;
+  }
+
+  // Enqueues one step (adi_point.hpp); its reaction kernels write `log`. On a sheet the kernels
+  // and the row solves run over params_'s rows: all of them, or a slab's owned rows.
   void step(ReactionLog* log) {
     const real k = problem_.dt;
     const real t = static_cast<real>(step_) * k;
     const Domain& d = problem_.domain;
     const StimulusTable table = stimuli_.view();
+    const index_t owned = fields_.slab().owned_offset();  // 0 unless a slab of several
     // Rows of the sheet along blockIdx.y (a cable is one row).
     const auto row_blocks = static_cast<unsigned>((params_.nx + kBlock - 1) / kBlock);
+    const auto rows = static_cast<unsigned>(params_.rows);
     auto react = [&](real t0, int stage) {
-      const dim3 grid(std::min(row_blocks, 64u), static_cast<unsigned>(std::min<index_t>(params_.ny, reaction_rows_)));
-      reaction_kernel<<<grid, kReactionThreads>>>(fields_.v(), fields_.w(), params_, setup_.reaction,
-                                                  table, t0, stage, log);
+      const dim3 grid(std::min(row_blocks, 64u), static_cast<unsigned>(std::min<index_t>(params_.rows, reaction_rows_)));
+      reaction_kernel<<<grid, kReactionThreads>>>(fields_.v() + owned, fields_.w() + owned, params_,
+                                                  setup_.reaction, table, t0, stage, log);
       FHN_CUDA_CHECK_LAUNCH();
     };
     auto rhs = [&](const real* in, real* out, int axis) {
-      adi_rhs_kernel<<<dim3(row_blocks, static_cast<unsigned>(params_.ny)), kBlock>>>(in, out, params_,
-                                                                                      setup_.r, axis);
+      adi_rhs_kernel<<<dim3(row_blocks, rows), kBlock>>>(in, out, params_, setup_.r, axis);
       FHN_CUDA_CHECK_LAUNCH();
     };
     // 1. Reaction from t to t + k/2.
@@ -227,14 +370,38 @@ class AdiCuda final : public DeviceScheme {
       solvers_.rows->solve(solvers::BatchLayout::rows(d.nodes[0], 1), rhs_.data());
       std::swap(fields_.v_buffer(), rhs_);
     } else {
-      rhs(fields_.v(), rhs_.data(), 1);  // (I - (k/2) D dxx) v* = (I + (k/2) D dyy) v
-      solvers_.rows->solve(solvers::BatchLayout::rows(d.nodes[0], d.nodes[1]), rhs_.data());
-      rhs(rhs_.data(), fields_.v(), 0);  // (I - (k/2) D dyy) v+ = (I + (k/2) D dxx) v*
-      solvers_.columns->solve(solvers::BatchLayout::columns(d.nodes[0], d.nodes[1]), fields_.v());
+      real* v = fields_.v() + owned;  // the rows of params_
+      if (halo_) halo_->exchange({fields_.v()}, 1, nullptr);  // rows first - 1, first + count
+      rhs(v, rhs_.data(), 1);  // (I - (k/2) D dxx) v* = (I + (k/2) D dyy) v
+      solvers_.rows->solve(solvers::BatchLayout::rows(params_.nx, params_.rows), rhs_.data());
+      rhs(rhs_.data(), v, 0);  // (I - (k/2) D dyy) v+ = (I + (k/2) D dxx) v*
+      if (transpose_)
+        solve_columns_across_ranks(v);
+      else
+        solvers_.columns->solve(solvers::BatchLayout::columns(d.nodes[0], d.nodes[1]), v);
     }
     // 3. Reaction from t + k/2 to t + k (its kernel holds the Dirichlet nodes first).
     react(t + 0.5 * k, 1);
     ++step_;
+  }
+
+  // The column solves of a slab, as AdiCpu::solve_columns_across_ranks: the owned rows `v` packed
+  // into one block per rank (its columns, row by row), the all-to-all; the blocks arrive in rank
+  // order, i.e. in row order, so columns_ holds node (i, j) at (i - first) + width j: the column
+  // layout of a sheet `width` columns wide, solved exactly as the whole sheet's columns are. Back:
+  // the same blocks return into packed_ and are unpacked into v.
+  // Bytes per owned node and step: pack and unpack 2 x 16, the exchanges 2 x 8 x (P - 1)/P sent
+  // and 2 x 8 x (P - 1)/P received (through host memory: each value copied out and back too).
+  void solve_columns_across_ranks(real* v) {
+    const dim3 grid(static_cast<unsigned>((params_.nx + kBlock - 1) / kBlock), static_cast<unsigned>(params_.rows));
+    pack_columns_kernel<<<grid, kBlock>>>(v, packed_.data(), slots_.data(), params_.nx);
+    FHN_CUDA_CHECK_LAUNCH();
+    transpose_->exchange(packed_.data(), to_, columns_.data(), from_, nullptr);
+    if (width_ > 0)
+      solvers_.columns->solve(solvers::BatchLayout::columns(width_, params_.ny), columns_.data());
+    transpose_->exchange(columns_.data(), from_, packed_.data(), to_, nullptr);
+    unpack_columns_kernel<<<grid, kBlock>>>(packed_.data(), v, slots_.data(), params_.nx);
+    FHN_CUDA_CHECK_LAUNCH();
   }
 
   // The statistics and newton.csv rows of both half-steps of step `step` from its log.
@@ -259,13 +426,25 @@ class AdiCuda final : public DeviceScheme {
   CrankNicolsonSpec spec_;
   NewtonLog* log_;
   AdiSetup setup_;
-  SheetParams params_;
+  SheetParams params_;  // the rows the kernels run over: the whole sheet's (or cable's), or a slab's owned rows
   DeviceBuffer<real> rhs_;
   DeviceBuffer<ReactionLog> log_device_;
   AdiSolvers solvers_;
   ReactionLog* host_log_ = nullptr;  // pinned, kLogSteps entries
   NewtonStats stats_;
   index_t reaction_rows_ = 1;  // blocks of the reaction grid along y
+  bool slab_scheme_ = false;   // built by make_cuda_slab_scheme (names its slab)
+  // A slab of several ranks' (none on one rank): the communicator, the transport's description,
+  // v's halo exchange, and the transpose: its all-to-all, the slot of every column, the values
+  // to and from every rank, this rank's columns, the packed blocks and the whole columns.
+  Communicator* comm_ = nullptr;
+  std::string transport_;
+  std::unique_ptr<DeviceHaloExchange> halo_;
+  std::unique_ptr<DeviceAllToAll> transpose_;
+  DeviceBuffer<ColumnSlot> slots_;
+  std::vector<std::size_t> to_, from_;
+  index_t width_ = 0;
+  DeviceBuffer<real> packed_, columns_;
 };
 
 }  // namespace
@@ -273,6 +452,11 @@ class AdiCuda final : public DeviceScheme {
 std::unique_ptr<Scheme> make_adi_cuda(const Problem& problem, const CrankNicolsonSpec& spec,
                                       NewtonLog* newton_log) {
   return std::make_unique<AdiCuda>(problem, spec, newton_log);
+}
+
+std::unique_ptr<Scheme> make_adi_slab_cuda(const Problem& problem, const CrankNicolsonSpec& spec,
+                                           NewtonLog* newton_log, Communicator& comm) {
+  return std::make_unique<AdiCuda>(problem, spec, newton_log, comm);
 }
 
 }  // namespace fhn::cuda

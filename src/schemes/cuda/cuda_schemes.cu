@@ -25,22 +25,28 @@ std::unique_ptr<Scheme> make_cuda_scheme(const Config& config, const Problem& pr
                       name_of(scheme_type_names(), config.scheme.type) + "'");
 }
 
-// Only the explicit scheme on a sheet runs on slabs so far; the rest is refused before any device
-// is touched. Then this rank takes its GPU, and only then allocates.
+// The explicit scheme and ADI (crank_nicolson with formulation: adi) on a sheet run on slabs;
+// the rest is refused before any device is touched. Then this rank takes its GPU, and only then
+// allocates.
 std::unique_ptr<Scheme> make_cuda_slab_scheme(const Config& config, const Problem& problem,
-                                              Communicator& comm, NewtonLog*) {
+                                              Communicator& comm, NewtonLog* newton_log) {
+  const bool sheet = problem.domain.dims == 2;
+  const bool adi = config.scheme.type == SchemeType::crank_nicolson &&
+                   config.scheme.crank_nicolson.formulation == Formulation::adi;
   std::string what;
-  if (config.scheme.type == SchemeType::crank_nicolson)
+  if (config.scheme.type == SchemeType::crank_nicolson && !(adi && sheet))
     what = "scheme.type: crank_nicolson (formulation: " +
-           name_of(formulation_names(), config.scheme.crank_nicolson.formulation) + ")";
-  else if (config.scheme.type != SchemeType::explicit_euler)
+           name_of(formulation_names(), config.scheme.crank_nicolson.formulation) + ") on a cable";
+  else if (config.scheme.type == SchemeType::adaptive_explicit)
     what = "scheme.type: " + name_of(scheme_type_names(), config.scheme.type);
-  else if (problem.domain.dims != 2)
+  else if (!sheet)
     what = "scheme.type: explicit on a cable";
   FHN_VERIFY(what.empty(), ConfigError,
-             what + " with scheme.backend: cuda does not run on several ranks yet (only explicit "
-                    "on a sheet does); run it as one process, without mpirun");
+             what + " with scheme.backend: cuda does not run on several ranks yet (explicit and "
+                    "crank_nicolson with formulation: adi on a sheet do); run it as one process, "
+                    "without mpirun");
   cuda::use_rank_device(comm);
+  if (adi) return cuda::make_adi_slab_cuda(problem, config.scheme.crank_nicolson, newton_log, comm);
   return cuda::make_explicit_sheet_slab_cuda(problem, comm);
 }
 

@@ -1,6 +1,9 @@
-#include "parallel/cuda/device_halo_exchange.hpp"
+// The host-staged transport (halo exchanges and all-to-all exchanges through host memory and the
+// Communicator), the choice of transport, and each rank's GPU.
+#include "parallel/cuda/device_transport.hpp"
 
 #include <cstddef>
+#include <numeric>
 #include <utility>
 
 #include "core/cuda/cuda_check.hpp"
@@ -107,6 +110,49 @@ class StagedHaloExchange final : public DeviceHaloExchange {
   cudaEvent_t copied_back_ = nullptr;  // after the last exchange's copies into the halos
 };
 
+// Per exchange: `send` copied into a host vector (the host waits for it), the Communicator's
+// all_to_all (MPI), the received values queued back to the device. The vectors are pageable
+// (all_to_all takes vectors): the copy out returns when it is done, the copy back once the
+// values are staged by the driver, so the vectors may be refilled by the next exchange at once.
+class StagedAllToAll final : public DeviceAllToAll {
+ public:
+  explicit StagedAllToAll(Communicator& comm) : comm_(comm) {}
+
+  void exchange(const real* send, const std::vector<std::size_t>& send_counts, real* receive,
+                const std::vector<std::size_t>& receive_counts, cudaStream_t stream) override {
+    send_.resize(std::accumulate(send_counts.begin(), send_counts.end(), std::size_t{0}));
+    if (!send_.empty())
+      FHN_CUDA_CHECK(cudaMemcpyAsync(send_.data(), send, send_.size() * sizeof(real),
+                                     cudaMemcpyDeviceToHost, stream));
+    FHN_CUDA_CHECK(cudaStreamSynchronize(stream));
+    comm_.all_to_all(send_, send_counts, receive_, receive_counts);
+    if (!receive_.empty())
+      FHN_CUDA_CHECK(cudaMemcpyAsync(receive, receive_.data(), receive_.size() * sizeof(real),
+                                     cudaMemcpyHostToDevice, stream));
+  }
+
+ private:
+  Communicator& comm_;
+  std::vector<real> send_, receive_;
+};
+
+class StagedTransport final : public DeviceTransport {
+ public:
+  StagedTransport(Communicator& comm, std::string why) : comm_(comm), why_(std::move(why)) {}
+
+  std::string describe() const override { return "through host memory (" + why_ + ")"; }
+  std::unique_ptr<DeviceHaloExchange> halo_exchange(const Slab& slab, int fields) override {
+    return make_staged_halo_exchange(slab, comm_, fields, why_);
+  }
+  std::unique_ptr<DeviceAllToAll> all_to_all() override {
+    return std::make_unique<StagedAllToAll>(comm_);
+  }
+
+ private:
+  Communicator& comm_;
+  std::string why_;
+};
+
 }  // namespace
 
 void use_rank_device(const Communicator& comm) {
@@ -119,15 +165,28 @@ std::unique_ptr<DeviceHaloExchange> make_staged_halo_exchange(const Slab& slab,
   return std::make_unique<StagedHaloExchange>(slab, comm, fields, why);
 }
 
+std::unique_ptr<DeviceTransport> make_staged_transport(Communicator& comm, const std::string& why) {
+  return std::make_unique<StagedTransport>(comm, why);
+}
+
 // NCCL refuses two ranks on one GPU: where any machine of the run has more ranks than GPUs, every
 // rank stages (one decision for all, or the exchanges would not match).
+std::unique_ptr<DeviceTransport> make_device_transport(Communicator& comm) {
+  const bool shared = comm.any(comm.local_size() > device_count());
+  if (!nccl_compiled()) return make_staged_transport(comm, "NCCL not compiled in");
+  if (shared) return make_staged_transport(comm, "ranks share a GPU");
+  return make_nccl_transport(comm);
+}
+
 std::unique_ptr<DeviceHaloExchange> make_device_halo_exchange(const Slab& slab,
                                                               Communicator& comm, int fields) {
-  const bool shared = comm.any(comm.local_size() > device_count());
-  if (!nccl_compiled())
-    return make_staged_halo_exchange(slab, comm, fields, "NCCL not compiled in");
-  if (shared) return make_staged_halo_exchange(slab, comm, fields, "ranks share a GPU");
-  return make_nccl_halo_exchange(slab, comm);
+  return make_device_transport(comm)->halo_exchange(slab, fields);
+}
+
+// NCCL sizes no buffers by the number of arrays: any `fields` does.
+std::unique_ptr<DeviceHaloExchange> make_nccl_halo_exchange(const Slab& slab,
+                                                            Communicator& comm) {
+  return make_nccl_transport(comm)->halo_exchange(slab, 0);
 }
 
 }  // namespace fhn::cuda
