@@ -17,27 +17,16 @@
 #include "schemes/cuda_schemes.hpp"
 #include "sheet_support.hpp"
 #include "support.hpp"
+#include "tests/mpi/gpu_world.hpp"
 #include "tests/mpi/world.hpp"
 
 namespace fhn {
 namespace {
 
-// Whether every rank sees a CUDA device (a collective); when they do, this rank takes its GPU.
-bool every_rank_has_a_device(Communicator& comm) {
-  int count = 0;
-  const bool visible = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-  if (!visible) cudaGetLastError();
-  if (comm.any(!visible)) {
-    MESSAGE("no CUDA device on some rank: skipped");
-    return false;
-  }
-  cuda::use_rank_device(comm);
-  return true;
-}
 
 TEST_CASE("a device halo exchange fills each halo plane with the neighbour's owned plane") {
   Communicator& comm = test::world();
-  if (!every_rank_has_a_device(comm)) return;
+  if (!test::every_rank_has_a_device(comm)) return;
   Domain d;
   d.dims = 2;
   d.nodes = {5, 13, 1};
@@ -81,7 +70,7 @@ TEST_CASE("a device halo exchange fills each halo plane with the neighbour's own
 
 TEST_CASE("the explicit sheet on GPU slabs, gathered, equals the one-rank GPU run bit for bit") {
   Communicator& comm = test::world();
-  if (!every_rank_has_a_device(comm)) return;
+  if (!test::every_rank_has_a_device(comm)) return;
   const Config c = test::config_from(test::sheet_yaml(101, 137, test::kSheetSides[1]),
                                      {"scheme.backend=cuda"});
   const Problem problem = make_problem(c);

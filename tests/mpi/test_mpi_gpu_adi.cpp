@@ -26,6 +26,7 @@
 #include "run/run.hpp"
 #include "schemes/cuda_schemes.hpp"
 #include "support.hpp"
+#include "tests/mpi/gpu_world.hpp"
 #include "tests/mpi/world.hpp"
 
 namespace fs = std::filesystem;
@@ -33,18 +34,6 @@ namespace fs = std::filesystem;
 namespace fhn {
 namespace {
 
-// Whether every rank sees a CUDA device (a collective); when they do, this rank takes its GPU.
-bool every_rank_has_a_device(Communicator& comm) {
-  int count = 0;
-  const bool visible = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-  if (!visible) cudaGetLastError();
-  if (comm.any(!visible)) {
-    MESSAGE("no CUDA device on some rank: skipped");
-    return false;
-  }
-  cuda::use_rank_device(comm);
-  return true;
-}
 
 // The transport every rank's slab names, as make_device_transport chooses it.
 std::string expected_transport(Communicator& comm) {
@@ -85,7 +74,7 @@ std::string adi_sheet(const std::string& boundary) {
 
 TEST_CASE("ADI on GPU slabs, gathered, equals the one-rank GPU run bit for bit") {
   Communicator& comm = test::world();
-  if (!every_rank_has_a_device(comm)) return;
+  if (!test::every_rank_has_a_device(comm)) return;
   // Dirichlet left and bottom (the first slab's rows); right and top (the last slab's).
   const char* sides[] = {
       "{left: {type: dirichlet, value: 0.3}, bottom: {type: dirichlet, value: 0.8}}",
@@ -160,7 +149,7 @@ std::vector<real> checkpoint_array(const fs::path& dir, index_t step, const std:
 
 TEST_CASE("a GPU ADI sheet over the ranks writes what one GPU process writes, bit for bit") {
   Communicator& comm = test::world();
-  if (!every_rank_has_a_device(comm)) return;
+  if (!test::every_rank_has_a_device(comm)) return;
   test::TempDir tmp;
   const fs::path dir = shared(tmp);
   // 41 x 33 (N_x odd), a Dirichlet side, probes on every slab, a stimulus over rows 8..24
@@ -205,7 +194,7 @@ output: {every: 2.5, vtk: false, probes: [[10, 2], [10, 8], [10, 14], [19, 8]],
 
 TEST_CASE("a Newton failure in one rank's slab stops every rank alike, as one process stops") {
   Communicator& comm = test::world();
-  if (!every_rank_has_a_device(comm)) return;
+  if (!test::every_rank_has_a_device(comm)) return;
   // v = 0.5 on the bottom 3 rows (the first slab's, on 2 or 3 ranks) and one Newton iteration
   // allowed: the first reaction half-step fails there and converges at once everywhere else (a
   // node at rest has g = 0).
