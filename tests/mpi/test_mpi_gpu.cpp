@@ -17,23 +17,13 @@
 #include "schemes/cuda_schemes.hpp"
 #include "sheet_support.hpp"
 #include "support.hpp"
+#include "tests/mpi/gpu_world.hpp"
 #include "tests/mpi/world.hpp"
 
 namespace fhn {
 namespace {
 
-// Whether every rank sees a CUDA device (a collective); when they do, this rank takes its GPU.
-bool every_rank_has_a_device(Communicator& comm) {
-  int count = 0;
-  const bool visible = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-  if (!visible) cudaGetLastError();
-  if (comm.any(!visible)) {
-    MESSAGE("no CUDA device on some rank: skipped");
-    return false;
-  }
-  cuda::use_rank_device(comm);
-  return true;
-}
+using test::every_rank_has_a_device;
 
 TEST_CASE("a device halo exchange fills each halo plane with the neighbour's owned plane") {
   Communicator& comm = test::world();

@@ -25,10 +25,18 @@ std::unique_ptr<Scheme> make_cuda_scheme(const Config& config, const Problem& pr
                       name_of(scheme_type_names(), config.scheme.type) + "'");
 }
 
-// Only the explicit scheme on a sheet runs on slabs so far; the rest is refused before any device
-// is touched. Then this rank takes its GPU, and only then allocates.
+// Only the explicit scheme on a sheet and Crank-Nicolson/Newton on a cable run on slabs so far;
+// the rest is refused before any device is touched. Then this rank takes its GPU, and only then
+// allocates.
 std::unique_ptr<Scheme> make_cuda_slab_scheme(const Config& config, const Problem& problem,
-                                              Communicator& comm, NewtonLog*) {
+                                              Communicator& comm, NewtonLog* newton_log) {
+  if (config.scheme.type == SchemeType::crank_nicolson &&
+      config.scheme.crank_nicolson.formulation == Formulation::newton &&
+      problem.domain.dims == 1) {
+    cuda::use_rank_device(comm);
+    return cuda::make_crank_nicolson_slab_cuda(problem, config.scheme.crank_nicolson, newton_log,
+                                               comm);
+  }
   std::string what;
   if (config.scheme.type == SchemeType::crank_nicolson)
     what = "scheme.type: crank_nicolson (formulation: " +
@@ -39,7 +47,8 @@ std::unique_ptr<Scheme> make_cuda_slab_scheme(const Config& config, const Proble
     what = "scheme.type: explicit on a cable";
   FHN_VERIFY(what.empty(), ConfigError,
              what + " with scheme.backend: cuda does not run on several ranks yet (only explicit "
-                    "on a sheet does); run it as one process, without mpirun");
+                    "on a sheet and crank_nicolson on a cable do); run it as one process, "
+                    "without mpirun");
   cuda::use_rank_device(comm);
   return cuda::make_explicit_sheet_slab_cuda(problem, comm);
 }
