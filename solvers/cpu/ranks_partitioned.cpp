@@ -6,10 +6,60 @@
 
 namespace fhn::solvers {
 
+std::array<real, 8> reduced_rows(const BlockEnds& e, bool has_left, bool has_right) {
+  const real top = has_right ? e.q_first / e.q_last : 0.0;    // A - top B
+  const real bottom = has_left ? e.p_last / e.p_first : 0.0;  // B - bottom A
+  return {-(e.p_first - top * e.p_last), 1.0, -top, e.y_first - top * e.y_last,
+          -bottom, 1.0, -(e.q_last - bottom * e.q_first), e.y_last - bottom * e.y_first};
+}
+
+RanksReducedSystem::RanksReducedSystem(Communicator& comm)
+    : comm_(comm), thomas_(2 * static_cast<index_t>(comm.size())) {}
+
+BlockCouplings RanksReducedSystem::solve(const BlockEnds& ends) {
+  const std::array<real, 8> rows =
+      reduced_rows(ends, comm_.rank() > 0, comm_.rank() + 1 < comm_.size());
+  const std::vector<real> all = comm_.gather(std::vector<real>(rows.begin(), rows.end()));
+
+  // The root solves the 2P rows and sends rank r its L = G_{r-1} and R = F_{r+1}, and whether
+  // the reduced solve succeeded (1) or not (0), so that all ranks stop alike.
+  std::vector<real> neighbours;
+  std::string failure;
+  const auto ranks = static_cast<std::size_t>(comm_.size());
+  if (comm_.root()) {
+    std::vector<real> lower(2 * ranks), diag(2 * ranks), upper(2 * ranks), z(2 * ranks);
+    for (std::size_t row = 0; row < 2 * ranks; ++row) {
+      lower[row] = all[4 * row];
+      diag[row] = all[4 * row + 1];
+      upper[row] = all[4 * row + 2];
+      z[row] = all[4 * row + 3];
+    }
+    lower[0] = upper[2 * ranks - 1] = 0.0;
+    real solved = 1.0;
+    try {
+      thomas_.solve({static_cast<index_t>(2 * ranks), lower.data(), diag.data(), upper.data()},
+                    z.data());
+    } catch (const NumericalError& e) {
+      failure = e.what();
+      solved = 0.0;
+    }
+    for (std::size_t r = 0; r < ranks; ++r) {
+      neighbours.push_back(r > 0 ? z[2 * r - 1] : 0.0);
+      neighbours.push_back(r + 1 < ranks ? z[2 * r + 2] : 0.0);
+      neighbours.push_back(solved);
+    }
+  }
+  const std::vector<real> mine = comm_.scatter(neighbours, std::vector<std::size_t>(ranks, 3));
+  if (mine[2] == 0.0)
+    throw NumericalError("the reduced system of the solve over ranks" +
+                         (failure.empty() ? std::string(" failed on rank 0") : ": " + failure));
+  return {mine[0], mine[1]};
+}
+
 RanksPartitionedSolver::RanksPartitionedSolver(Communicator& comm, index_t n_max)
     : comm_(comm),
       local_(n_max),
-      reduced_(2 * static_cast<index_t>(comm.size())),
+      reduced_(comm),
       p_(static_cast<std::size_t>(n_max)),
       q_(static_cast<std::size_t>(n_max)) {}
 
@@ -35,51 +85,15 @@ void RanksPartitionedSolver::solve(const TridiagonalSystem& a, real* x) {
     throw NumericalError(failure.empty() ? "the tridiagonal solve failed on another rank"
                                          : "rank " + std::to_string(comm_.rank()) + ": " + failure);
 
-  // 2. This rank's two reduced rows (lower, diag, upper, rhs each).
+  // 2. The reduced system of every rank's ends, solved on the root: L and R.
   const auto last = static_cast<std::size_t>(m - 1);
-  const real p0 = p_[0], pm = p_[last], q0 = q_[0], qm = q_[last];
-  const real y0 = x[0], ym = x[last];
-  const real top = has_right ? q0 / qm : 0.0;     // A - top B
-  const real bottom = has_left ? pm / p0 : 0.0;   // B - bottom A
-  const std::vector<real> rows{-(p0 - top * pm), 1.0, -top,       y0 - top * ym,
-                               -bottom,          1.0, -(qm - bottom * q0), ym - bottom * y0};
-  const std::vector<real> all = comm_.gather(rows);
+  const BlockCouplings couplings =
+      reduced_.solve({x[0], x[last], p_[0], p_[last], q_[0], q_[last]});
 
-  // 3. The root solves the 2P rows and sends rank r its L = G_{r-1} and R = F_{r+1}, and whether
-  //    the reduced solve succeeded (1) or not (0), so that all ranks stop alike.
-  std::vector<real> neighbours;
-  const auto ranks = static_cast<std::size_t>(comm_.size());
-  if (comm_.root()) {
-    std::vector<real> lower(2 * ranks), diag(2 * ranks), upper(2 * ranks), z(2 * ranks);
-    for (std::size_t row = 0; row < 2 * ranks; ++row) {
-      lower[row] = all[4 * row];
-      diag[row] = all[4 * row + 1];
-      upper[row] = all[4 * row + 2];
-      z[row] = all[4 * row + 3];
-    }
-    lower[0] = upper[2 * ranks - 1] = 0.0;
-    real solved = 1.0;
-    try {
-      reduced_.solve({static_cast<index_t>(2 * ranks), lower.data(), diag.data(), upper.data()},
-                     z.data());
-    } catch (const NumericalError& e) {
-      failure = e.what();
-      solved = 0.0;
-    }
-    for (std::size_t r = 0; r < ranks; ++r) {
-      neighbours.push_back(r > 0 ? z[2 * r - 1] : 0.0);
-      neighbours.push_back(r + 1 < ranks ? z[2 * r + 2] : 0.0);
-      neighbours.push_back(solved);
-    }
-  }
-  const std::vector<real> mine = comm_.scatter(neighbours, std::vector<std::size_t>(ranks, 3));
-  if (mine[2] == 0.0)
-    throw NumericalError("the reduced system of the solve over ranks" +
-                         (failure.empty() ? std::string(" failed on rank 0") : ": " + failure));
-
-  // 4. x = y + L p + R q.
-  const real left = mine[0], right = mine[1];
-  for (index_t k = 0; k < m; ++k) x[k] += left * p_[static_cast<std::size_t>(k)] + right * q_[static_cast<std::size_t>(k)];
+  // 3. x = y + L p + R q.
+  for (index_t k = 0; k < m; ++k)
+    x[k] += couplings.left * p_[static_cast<std::size_t>(k)] +
+            couplings.right * q_[static_cast<std::size_t>(k)];
 }
 
 }  // namespace fhn::solvers

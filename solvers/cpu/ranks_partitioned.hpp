@@ -17,10 +17,48 @@
 // (at a chain end p or q is 0 and the row is A or B as it is): a tridiagonal system of 2P rows,
 // diagonally dominant when the blocks are (|p|, |q| < 1, decaying away from their coupling).
 // Traffic per solve and rank: 8 values to the root, 3 back (L, R and whether the root succeeded).
+//
+// The reduced system (reduced_rows, RanksReducedSystem) only needs the six end values of a
+// rank's y, p and q, wherever these were computed: RanksPartitionedSolver below solves the blocks
+// by Thomas on the host; the CUDA Crank-Nicolson slabs by a GPU solver (crank_nicolson_cuda.cu).
+#include <array>
+
 #include "parallel/communicator.hpp"
 #include "solvers/cpu/thomas.hpp"
 
 namespace fhn::solvers {
+
+// The first and last values of a block's three solutions y, p, q (p = 0 without a left
+// neighbour, q = 0 without a right one).
+struct BlockEnds {
+  real y_first, y_last;
+  real p_first, p_last;
+  real q_first, q_last;
+};
+
+// A rank's two reduced rows, (lower, diag, upper, rhs) of A - (q_0/q_{m-1}) B then of
+// B - (p_{m-1}/p_0) A; has_left / has_right: whether the previous / next rank exists.
+std::array<real, 8> reduced_rows(const BlockEnds& ends, bool has_left, bool has_right);
+
+// The couplings of rank r's block: L = G_{r-1} and R = F_{r+1} (0 at the ends of the chain).
+struct BlockCouplings {
+  real left;
+  real right;
+};
+
+// The collective half of the partition method over the ranks of `comm`.
+class RanksReducedSystem {
+ public:
+  explicit RanksReducedSystem(Communicator& comm);
+  // Every rank passes its block's ends: the root gathers the 2P reduced rows, solves them
+  // (Thomas) and scatters each rank its L and R. Throws NumericalError on every rank alike when
+  // the reduced system is not diagonally dominant or singular.
+  BlockCouplings solve(const BlockEnds& ends);
+
+ private:
+  Communicator& comm_;
+  ThomasSolver thomas_;  // on the root: 2P rows
+};
 
 class RanksPartitionedSolver final : public TridiagonalSolver {
  public:
@@ -35,7 +73,8 @@ class RanksPartitionedSolver final : public TridiagonalSolver {
 
  private:
   Communicator& comm_;
-  ThomasSolver local_, reduced_;
+  ThomasSolver local_;
+  RanksReducedSystem reduced_;
   std::vector<real> p_, q_;
 };
 

@@ -13,10 +13,10 @@ std::unique_ptr<Scheme> make_cuda_scheme(const Config& config, const Problem& pr
                                          NewtonLog* newton_log);
 
 // The CUDA scheme of one rank's slab (make_slab_scheme in scheme.hpp): rank r uses GPU
-// comm.local_rank() mod (GPUs on its machine); halos move through NCCL between GPUs, or through
-// host memory where ranks share a GPU (parallel/cuda/device_halo_exchange.hpp). Collective. Only
-// scheme.type: explicit on a sheet so far; anything else throws ConfigError before a device is
-// touched.
+// comm.local_rank() mod (GPUs on its machine); halos and transposes move through NCCL between
+// GPUs, or through host memory where ranks share a GPU (parallel/cuda/device_transport.hpp).
+// Collective. Explicit and ADI sheets, Crank-Nicolson/Newton cables; anything else throws
+// ConfigError before a device is touched.
 std::unique_ptr<Scheme> make_cuda_slab_scheme(const Config& config, const Problem& problem,
                                               Communicator& comm, NewtonLog* newton_log);
 

@@ -23,7 +23,6 @@
 namespace fhn {
 namespace {
 
-
 TEST_CASE("a device halo exchange fills each halo plane with the neighbour's owned plane") {
   Communicator& comm = test::world();
   if (!test::every_rank_has_a_device(comm)) return;

@@ -13,16 +13,29 @@
 //   the launch gaps between its kernels.
 // - separate kernels (cyclic_reduction, cusparse, cusparse_pivot): assemble F and J's diagonal,
 //   solve, update u in place.
+//
+// A cable also runs as one rank's slab of nodes (make_cuda_slab_scheme), as the CPU scheme does
+// (crank_nicolson_cpu.cpp): one halo node each side, v's halo exchanged before the right side
+// and u's before every residual after the first (parallel/cuda/device_halo_exchange.hpp), and
+// each Newton system J du = F solved across the ranks by the partition method of
+// solvers/cpu/ranks_partitioned.hpp: the block's y, p, q by the configured GPU solver, their six
+// end values to the host, L and R from the reduced system over the ranks (RanksReducedSystem),
+// du = y + L p + R q on the device. Convergence is decided on the host from the norms agreed
+// over the ranks (slab_newton has the cost).
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "config/names.hpp"
 #include "core/format.hpp"
+#include "parallel/cuda/device_halo_exchange.hpp"
 #include "schemes/cuda/cuda_scheme_factories.hpp"
 #include "schemes/cuda/device_fields.cuh"
 #include "core/cuda/block_reduce.cuh"
 #include "schemes/node_updates.hpp"
+#include "solvers/cpu/ranks_partitioned.hpp"
 #include "solvers/cuda/partitioned.cuh"
 #include "solvers/tridiagonal.hpp"
 
@@ -43,24 +56,42 @@ struct NewtonState {
   } norms[kMaxIterations];  // per iteration, so that one copy brings the used ones
 };
 
-// Start of a step from t: w+ = p + c u (p here), the explicit half rhs with the stimulus current
-// 1/2 (I^n + I^{n+1}), u = v (when u is given: the fused path reads its first iterate from v);
-// resets the flags.
+// The nodes a kernel covers: array index offset + k holds global node first + k, k < count (the
+// whole cable: 0, 0, n; a slab: its owned nodes after the halo node).
+struct OwnedNodes {
+  index_t offset;
+  index_t first;
+  index_t count;
+};
+
+// u_{i-1}, u_i, u_{i+1} of global node i at array index a (the neighbours across the cable's ends
+// are not read; a slab's halo nodes are).
+__device__ inline Stencil array_stencil(const real* u, index_t a, index_t i, const NodeParams& q) {
+  return {i > 0 ? u[a - 1] : 0.0, u[a], i + 1 < q.n ? u[a + 1] : 0.0};
+}
+
+// Start of a step from t over `nodes`: w+ = p + c u (p here), the explicit half
+//   rhs_i = v_i/k + 1/2 [D (L_h v)_i + f(v_i) - w_i] + 1/2 (I^n_i + I^{n+1}_i),
+// u = v (when u is given: the fused path reads its first iterate from v); resets the flags (when
+// state is given: a slab keeps its own per iteration).
 __global__ void prepare_kernel(const real* v, const real* w, const real* w_previous,
                                StimulusTable stimuli, real t, real* p, real* rhs, real* u,
-                               bool leapfrog, TrapezoidalW trap, NodeParams q, NewtonState* state) {
-  const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
-  if (i == 0) {
+                               bool leapfrog, TrapezoidalW trap, NodeParams q, OwnedNodes nodes,
+                               NewtonState* state) {
+  const index_t k = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  if (state && k == 0) {
     state->converged = 0;
     state->iterations = 0;
     state->bad_row = static_cast<unsigned long long>(q.n);
     state->norms[0].du_bits = 0;
     state->norms[0].residual_bits = 0;
   }
-  if (i >= q.n) return;
-  p[i] = cn_w_offset(v[i], w[i], leapfrog ? w_previous[i] : 0.0, leapfrog, trap, q);
-  rhs[i] = cn_rhs_node(v, w, stimulus_current(stimuli, i, t, 0.5, 0.5), i, q);
-  if (u) u[i] = v[i];
+  if (k >= nodes.count) return;
+  const index_t a = nodes.offset + k, i = nodes.first + k;
+  p[a] = cn_w_offset(v[a], w[a], leapfrog ? w_previous[a] : 0.0, leapfrog, trap, q);
+  rhs[a] = cn_rhs(v[a], w[a], stencil_diffusion(array_stencil(v, a, i, q), i, q),
+                  stimulus_current(stimuli, i, t, 0.5, 0.5), q.a, q.k);
+  if (u) u[a] = v[a];
 }
 
 // F(u) and J's diagonal; ||F||_inf and the diagonal-dominance check on the way.
@@ -194,6 +225,70 @@ __global__ void accept_kernel(const real* p, const real* u, real c, real* w, ind
   if (i < n) w[i] = p[i] + c * u[i];
 }
 
+// ---- A slab's Newton iteration (separate kernels; the host between them) ----------------------
+// Written by the kernels of one iteration, read by the host (twice per iteration).
+struct SlabIteration {
+  real ends[6];  // y_0, y_{m-1}, p_0, p_{m-1}, q_0, q_{m-1}: the ends of the block's solutions
+  unsigned long long bad_row;        // first global row of J not diagonally dominant, ~0 when none
+  unsigned long long residual_bits;  // ||F||_inf over the owned rows (bits, as NewtonState's)
+  unsigned long long du_bits;        // ||du||_inf over the owned rows
+};
+
+// One thread: no bad row yet, both norms 0.
+__global__ void start_slab_iteration_kernel(SlabIteration* it) {
+  it->bad_row = ~0ull;
+  it->residual_bits = 0;
+  it->du_bits = 0;
+}
+
+// Over the owned rows k (array index a = offset + k, global row i = first + k): F(u) into
+// `residual` (T y = F's right side) and J's diagonal (T's), and the right sides of the coupling
+// solves, p = -a_0 e_0 and q = -c_{m-1} e_{m-1} (a_0, c_{m-1}: J's entries towards the
+// neighbouring ranks, 0 where there is none); ||F||_inf, and J's diagonal dominance over its
+// whole rows, couplings included (as on one rank).
+__global__ void slab_assemble_kernel(const real* u, const real* p, const real* rhs, real c,
+                                     OwnedNodes nodes, real coupling_left, real coupling_right,
+                                     real* residual, real* diag, real* left_response,
+                                     real* right_response, NodeParams q, SlabIteration* it) {
+  const index_t k = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  real magnitude = 0.0;
+  if (k < nodes.count) {
+    const index_t a = nodes.offset + k, i = nodes.first + k;
+    const NewtonPoint row = cn_newton_row(array_stencil(u, a, i, q), p[a], rhs[a], c, i, q);
+    residual[k] = row.residual;
+    diag[k] = row.diag;
+    left_response[k] = k == 0 ? -coupling_left : 0.0;
+    right_response[k] = k == nodes.count - 1 ? -coupling_right : 0.0;
+    magnitude = fabs(row.residual);
+    const OffDiagonals off = cn_off_diagonal_row(i, q);
+    if (fabs(row.diag) < fabs(off.lower) + fabs(off.upper))
+      atomicMin(&it->bad_row, static_cast<unsigned long long>(i));
+  }
+  const real block = block_max(magnitude);
+  if (threadIdx.x == 0) atomic_max_norm(&it->residual_bits, block);
+}
+
+// One thread: the six ends of y, p, q (m values each) for the reduced system.
+__global__ void block_ends_kernel(const real* y, const real* p, const real* q, index_t m,
+                                  SlabIteration* it) {
+  const real ends[6] = {y[0], y[m - 1], p[0], p[m - 1], q[0], q[m - 1]};
+  for (int e = 0; e < 6; ++e) it->ends[e] = ends[e];
+}
+
+// du = y + L p + R q, u -= du over the m owned nodes (u from the first owned one), ||du||_inf.
+__global__ void slab_update_kernel(real* u, const real* y, const real* p, const real* q,
+                                   real left, real right, index_t m, SlabIteration* it) {
+  const index_t k = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  real magnitude = 0.0;
+  if (k < m) {
+    const real du = y[k] + (left * p[k] + right * q[k]);
+    u[k] -= du;
+    magnitude = fabs(du);
+  }
+  const real block = block_max(magnitude);
+  if (threadIdx.x == 0) atomic_max_norm(&it->du_bits, block);
+}
+
 double from_bits(unsigned long long bits) {
   double value = 0.0;
   std::memcpy(&value, &bits, sizeof value);
@@ -260,50 +355,36 @@ class IterationGraphs {
 
 class CrankNicolsonCuda final : public Scheme {
  public:
+  // The whole cable.
   CrankNicolsonCuda(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log,
                     bool use_graphs)
-      : problem_(problem),
-        params_(node_params(problem.model, problem.boundary, problem.nodes, problem.dx, problem.dt)),
-        spec_(spec),
-        log_(log),
-        fused_(spec.tridiagonal == solvers::TridiagonalBackend::partitioned),
-        use_graphs_(use_graphs),
-        solver_(fused_ ? nullptr : solvers::make_tridiagonal_solver(spec.tridiagonal, problem.nodes)),
-        workspace_(fused_ ? problem.nodes : 0),
-        fields_(problem),
-        stimuli_(problem.stimuli),
-        w_previous_(spec.w_update == WUpdate::leapfrog ? problem.nodes : 0, "w (previous)"),
-        u_(problem.nodes, "Newton iterate"),
-        p_(problem.nodes, "w offset"),
-        rhs_(problem.nodes, "right-hand side"),
-        lower_(separate_size(), "Jacobian lower"),
-        diag_(separate_size(), "Jacobian diagonal"),
-        upper_(separate_size(), "Jacobian upper"),
-        residual_(separate_size(), "Newton residual"),
-        state_(1, "Newton state"),
-        device_name_(current_device_name()) {
-    FHN_VERIFY(solvers::runs_on_device(spec.tridiagonal), ConfigError,
-               "scheme.crank_nicolson.tridiagonal: 'thomas' works on host memory; the cuda backend "
-               "needs partitioned, cyclic_reduction, cusparse or cusparse_pivot");
-    if (!fused_) {
-      std::vector<real> lower(problem.nodes), upper(problem.nodes);
-      cn_off_diagonals(params_, lower.data(), upper.data());
-      lower_.upload(lower.data(), lower.size());
-      upper_.upload(upper.data(), upper.size());
-    }
-    FHN_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_state_), sizeof(NewtonState)));
+      : CrankNicolsonCuda(problem, spec, log, use_graphs, make_slab(problem.domain, 0, 1, 0),
+                          nullptr) {}
+  // Rank comm.rank()'s slab of a cable, on the current device: at least two nodes (the blocks of
+  // the partitioned solve) with one halo node each side. `log` on the root only. Collective.
+  CrankNicolsonCuda(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log,
+                    Communicator& comm)
+      : CrankNicolsonCuda(problem, spec, log, true,
+                          make_slab(problem.domain, comm.rank(), comm.size(), 1, 2), &comm) {
+    FHN_VERIFY(problem.domain.dims == 1, InternalError, "CrankNicolsonCuda: slabs of a cable only");
   }
   ~CrankNicolsonCuda() override { cudaFreeHost(host_state_); }
   CrankNicolsonCuda(const CrankNicolsonCuda&) = delete;
   CrankNicolsonCuda& operator=(const CrankNicolsonCuda&) = delete;
 
   std::string name() const override {
-    return "Crank-Nicolson/Newton (cuda, " + device_name_ + ", " +
+    const Slab& slab = fields_.slab();
+    std::string where = device_name_;
+    if (comm_)
+      where += ", slab " + std::to_string(slab.rank + 1) + " of " + std::to_string(slab.ranks) +
+               ", " + exchange_->describe();
+    return "Crank-Nicolson/Newton (cuda, " + where + ", " +
            std::string(solvers::backend_name(spec_.tridiagonal)) +
-           (fused_ ? " with J and F built in the solver" : "") + ", w " +
+           (fused_ ? " with J and F built in the solver" : "") +
+           (comm_ ? " blocks partitioned over ranks" : "") + ", w " +
            name_of(w_update_names(), spec_.w_update) + ")";
   }
-  index_t node_count() const override { return problem_.nodes; }
+  index_t node_count() const override { return nodes_.count; }
   index_t steps_done() const override { return step_; }
   void advance(index_t steps) override {
     for (index_t s = 0; s < steps; ++s) step();
@@ -311,23 +392,86 @@ class CrankNicolsonCuda final : public Scheme {
   void snapshot(Snapshot& out) const override { fields_.download(problem_, step_, out); }
   index_t first_non_finite() const override { return fields_.first_non_finite(); }
   const NewtonStats* newton_stats() const override { return &stats_; }
-  // v, w, and for leapfrog the previous w.
+  // v, w, and for leapfrog the previous w (the owned nodes).
   SchemeState save_state() const override {
     SchemeState state;
     state.step = step_;
     fields_.save(state);
-    if (w_previous_.size() > 0) state.add("w_previous", to_host(w_previous_));
+    if (w_previous_.size() > 0) {
+      std::vector<real> owned(static_cast<std::size_t>(nodes_.count));
+      FHN_CUDA_CHECK(cudaMemcpy(owned.data(), w_previous_.data() + nodes_.offset,
+                                owned.size() * sizeof(real), cudaMemcpyDeviceToHost));
+      state.add("w_previous", std::move(owned));
+    }
     return state;
   }
   void restore_state(const SchemeState& state) override {
     fields_.restore(state);
-    if (w_previous_.size() > 0)
-      w_previous_.upload(state.get("w_previous", w_previous_.size()).data(), w_previous_.size());
+    if (w_previous_.size() > 0) {
+      const auto n = static_cast<std::size_t>(nodes_.count);
+      FHN_CUDA_CHECK(cudaMemcpy(w_previous_.data() + nodes_.offset,
+                                state.get("w_previous", n).data(), n * sizeof(real),
+                                cudaMemcpyHostToDevice));
+    }
     step_ = state.step;
   }
 
  private:
-  std::size_t separate_size() const { return fused_ ? 0 : static_cast<std::size_t>(problem_.nodes); }
+  // comm: the ranks of a slab scheme (make_slab_scheme), nullptr for the whole cable; a slab of
+  // one rank runs as the whole cable (without coordinates in its snapshots). The arrays of v, w,
+  // u, p, rhs hold the slab's array nodes (owned and halo); J, F, p and q its owned rows.
+  CrankNicolsonCuda(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log,
+                    bool use_graphs, const Slab& slab, Communicator* comm)
+      : problem_(problem),
+        params_(node_params(problem.model, problem.boundary, problem.nodes, problem.dx, problem.dt)),
+        spec_(spec),
+        log_(log),
+        nodes_{slab.owned_offset(), slab.global_offset(), slab.owned_nodes()},
+        comm_(slab.whole() ? nullptr : comm),
+        fused_(!comm_ && spec.tridiagonal == solvers::TridiagonalBackend::partitioned),
+        use_graphs_(use_graphs),
+        solver_(fused_ ? nullptr : solvers::make_tridiagonal_solver(spec.tridiagonal, nodes_.count)),
+        workspace_(fused_ ? nodes_.count : 0),
+        fields_(comm ? DeviceFields(problem, slab) : DeviceFields(problem)),
+        stimuli_(problem.stimuli),
+        w_previous_(spec.w_update == WUpdate::leapfrog ? slab.array_nodes() : 0, "w (previous)"),
+        u_(slab.array_nodes(), "Newton iterate"),
+        p_(slab.array_nodes(), "w offset"),
+        rhs_(slab.array_nodes(), "right-hand side"),
+        lower_(separate_size(), "Jacobian lower"),
+        diag_(separate_size(), "Jacobian diagonal"),
+        upper_(separate_size(), "Jacobian upper"),
+        residual_(separate_size(), "Newton residual"),
+        left_response_(comm_ ? separate_size() : 0, "response to the left coupling"),
+        right_response_(comm_ ? separate_size() : 0, "response to the right coupling"),
+        state_(comm_ ? 0 : 1, "Newton state"),
+        slab_iteration_(comm_ ? 1 : 0, "slab Newton iteration"),
+        exchange_(comm_ ? make_device_halo_exchange(slab, *comm_, 1) : nullptr),
+        reduced_(comm_ ? std::make_unique<solvers::RanksReducedSystem>(*comm_) : nullptr),
+        device_name_(current_device_name()) {
+    FHN_VERIFY(solvers::runs_on_device(spec.tridiagonal), ConfigError,
+               "scheme.crank_nicolson.tridiagonal: 'thomas' works on host memory; the cuda backend "
+               "needs partitioned, cyclic_reduction, cusparse or cusparse_pivot");
+    if (!fused_) {
+      // The owned rows' constant off-diagonals: T, the block without its couplings to the
+      // neighbouring ranks a_0 = lower_0 and c_{m-1} = upper_{m-1} (0 on the whole cable).
+      const auto m = static_cast<std::size_t>(nodes_.count);
+      std::vector<real> lower(m), upper(m);
+      for (std::size_t k = 0; k < m; ++k) {
+        const OffDiagonals row = cn_off_diagonal_row(nodes_.first + static_cast<index_t>(k), params_);
+        lower[k] = row.lower;
+        upper[k] = row.upper;
+      }
+      coupling_ = {lower[0], upper[m - 1]};
+      lower[0] = upper[m - 1] = 0.0;
+      lower_.upload(lower.data(), m);
+      upper_.upload(upper.data(), m);
+    }
+    if (!comm_)
+      FHN_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_state_), sizeof(NewtonState)));
+  }
+
+  std::size_t separate_size() const { return fused_ ? 0 : static_cast<std::size_t>(nodes_.count); }
 
   // One fused iteration from u_in into u_out, then the convergence check: a CUDA graph.
   void fused_iteration(const real* u_in, real* u_out, real c) {
@@ -361,22 +505,43 @@ class CrankNicolsonCuda final : public Scheme {
   }
 
   void step() {
-    const index_t n = params_.n;
     const real k = params_.k;
     const real t = static_cast<real>(step_) * k;
-    const unsigned blocks = blocks_for(n);
     const bool leapfrog = spec_.w_update == WUpdate::leapfrog && step_ > 0;
     const TrapezoidalW trap = trapezoidal_w(k, params_.epsilon, params_.gamma);
     const real c = leapfrog ? 0.0 : trap.c;
 
-    prepare_kernel<<<blocks, kBlock>>>(fields_.v(), fields_.w(), w_previous_.data(),
-                                       stimuli_.view(), t, p_.data(), rhs_.data(), fused_ ? nullptr : u_.data(),
-                                       leapfrog, trap, params_, state_.data());
+    // A slab: v's halo from the neighbours first (the rhs' stencils reach it), and u = v with the
+    // halos (no exchange of u before the first residual).
+    if (comm_) exchange_->exchange({fields_.v()}, 1, nullptr);
+    prepare_kernel<<<blocks_for(nodes_.count), kBlock>>>(
+        fields_.v(), fields_.w(), w_previous_.data(), stimuli_.view(), t, p_.data(), rhs_.data(),
+        fused_ || comm_ ? nullptr : u_.data(), leapfrog, trap, params_, nodes_,
+        comm_ ? nullptr : state_.data());
     FHN_CUDA_CHECK_LAUNCH();
+    if (comm_)
+      FHN_CUDA_CHECK(cudaMemcpyAsync(u_.data(), fields_.v(), u_.size() * sizeof(real),
+                                     cudaMemcpyDeviceToDevice));
 
-    // Newton: launch a batch of iterations (as many as the last step needed), then read the
-    // flag once; iterations past convergence do nothing (fused: copy u across).
-    real* u_in = fields_.v();  // fused: the iterate ping-pongs between v's buffer and u_
+    // Newton; then accept: v+ = u (a buffer swap unless the fused path ended in v's own buffer),
+    // w+ = p + c u; leapfrog keeps w^n as the previous w.
+    const bool iterate_in_u = comm_ ? slab_newton(c, t) : device_newton(c, t);
+    if (iterate_in_u) std::swap(fields_.v_buffer(), u_);
+    if (spec_.w_update == WUpdate::leapfrog) std::swap(fields_.w_buffer(), w_previous_);
+    const index_t a = nodes_.offset;
+    accept_kernel<<<blocks_for(nodes_.count), kBlock>>>(p_.data() + a, fields_.v() + a, c,
+                                                         fields_.w() + a, nodes_.count);
+    FHN_CUDA_CHECK_LAUNCH();
+    ++step_;
+  }
+
+  // Newton on the whole cable, decided on the device: launch a batch of iterations (as many as
+  // the last step needed), then read the flag once; iterations past convergence do nothing
+  // (fused: copy u across). Returns whether the last iterate is in u_ (fused: the iterate
+  // ping-pongs between v's buffer and u_).
+  bool device_newton(real c, real t) {
+    const index_t n = params_.n;
+    real* u_in = fields_.v();
     real* u_out = u_.data();
     const int max_iterations = static_cast<int>(spec_.newton.max_iterations);
     int launched = 0;
@@ -391,7 +556,8 @@ class CrankNicolsonCuda final : public Scheme {
         }
       }
       read_state(launched);  // the one synchronisation of the step
-      if (host_state_->bad_row < static_cast<unsigned long long>(n)) throw not_dominant();
+      if (host_state_->bad_row < static_cast<unsigned long long>(n))
+        throw not_dominant(static_cast<index_t>(host_state_->bad_row));
       if (host_state_->converged || launched >= max_iterations) break;
       batch = 1;
     }
@@ -403,17 +569,81 @@ class CrankNicolsonCuda final : public Scheme {
       residual[i] = from_bits(host_state_->norms[i].residual_bits);
       if (log_) log_->record({step_, i + 1, du[i], residual[i]});
     }
-    if (!host_state_->converged) throw newton_failure(step_, t, k, spec_.newton, du, residual);
+    if (!host_state_->converged) throw newton_failure(step_, t, params_.k, spec_.newton, du, residual);
     stats_.add_step(du);
     last_iterations_ = iterations;
+    return !fused_ || u_in != fields_.v();
+  }
 
-    // Accept: v+ = u (a buffer swap), w+ = p + c u; leapfrog keeps w^n as the previous w.
-    // Fused, the last iterate is in u_in: v's own buffer or u_.
-    if (!fused_ || u_in != fields_.v()) std::swap(fields_.v_buffer(), u_);
-    if (spec_.w_update == WUpdate::leapfrog) std::swap(fields_.w_buffer(), w_previous_);
-    accept_kernel<<<blocks, kBlock>>>(p_.data(), fields_.v(), c, fields_.w(), n);
-    FHN_CUDA_CHECK_LAUNCH();
-    ++step_;
+  // Newton on a slab, across the ranks (the CPU slab's iteration, crank_nicolson_cpu.cpp):
+  //   1. u's halo from the neighbours (not before the first residual: u = v there);
+  //   2. F(u) and J over the owned rows; T y = F, T p = -a_0 e_0, T q = -c_{m-1} e_{m-1} by the
+  //      configured solver (three solves of one matrix: the GPU solvers leave it untouched);
+  //   3. y, p, q's ends to the host, L and R from the reduced system over the ranks;
+  //   4. du = y + L p + R q, u -= du; ||du||_inf and ||F||_inf to the host, the largest over the
+  //      ranks (non-finite as infinity), and the convergence decision, alike on every rank.
+  // Cost of deciding on the host: per iteration the host waits for the device twice (3., 4.)
+  // and the ranks meet four times (the bad-row minimum, the reduced system's gather and scatter,
+  // the norms' maximum) besides the halo exchange: some tens of microseconds, against about
+  // 310 B per owned node of device traffic (3 solves of 72 B, assembly 56 B, update 40 B), i.e.
+  // 0.1 ms per 10^6 nodes at 3 TB/s: negligible from a few million nodes per rank on.
+  // Returns true: the iterate is in u_.
+  bool slab_newton(real c, real t) {
+    const index_t m = nodes_.count, n = params_.n;
+    const bool has_left = comm_->rank() > 0, has_right = comm_->rank() + 1 < comm_->size();
+    const solvers::TridiagonalSystem block{m, lower_.data(), diag_.data(), upper_.data()};
+    SlabIteration* it = slab_iteration_.data();
+    std::vector<real> du_history, residual_history;
+    bool converged = false;
+    for (index_t iteration = 1; iteration <= spec_.newton.max_iterations && !converged; ++iteration) {
+      // 1. u's halo.
+      if (iteration > 1) exchange_->exchange({u_.data()}, 1, nullptr);
+      // 2. F(u), J; y, p, q.
+      start_slab_iteration_kernel<<<1, 1>>>(it);
+      FHN_CUDA_CHECK_LAUNCH();
+      slab_assemble_kernel<<<blocks_for(m), kBlock>>>(
+          u_.data(), p_.data(), rhs_.data(), c, nodes_, coupling_.left, coupling_.right,
+          residual_.data(), diag_.data(), left_response_.data(), right_response_.data(), params_,
+          it);
+      FHN_CUDA_CHECK_LAUNCH();
+      solver_->solve(block, residual_.data());  // y
+      if (has_left) solver_->solve(block, left_response_.data());    // p
+      if (has_right) solver_->solve(block, right_response_.data());  // q
+      // 3. The ends to the host (the first wait). J's dominance is agreed first (the GPU solvers
+      //    do not pivot): the smallest bad global row over the ranks stops every rank alike.
+      block_ends_kernel<<<1, 1>>>(residual_.data(), left_response_.data(),
+                                  right_response_.data(), m, it);
+      FHN_CUDA_CHECK_LAUNCH();
+      SlabIteration record{};
+      slab_iteration_.download(&record, 1);
+      const index_t bad_row =
+          comm_->min(record.bad_row < static_cast<unsigned long long>(n)
+                         ? static_cast<index_t>(record.bad_row)
+                         : n);
+      if (bad_row < n) throw not_dominant(bad_row);
+      const real* e = record.ends;
+      const solvers::BlockCouplings lr = reduced_->solve({e[0], e[1], e[2], e[3], e[4], e[5]});
+      // 4. du = y + L p + R q, u -= du; the norms to the host (the second wait), agreed.
+      slab_update_kernel<<<blocks_for(m), kBlock>>>(u_.data() + nodes_.offset, residual_.data(),
+                                                    left_response_.data(),
+                                                    right_response_.data(), lr.left, lr.right, m,
+                                                    it);
+      FHN_CUDA_CHECK_LAUNCH();
+      slab_iteration_.download(&record, 1);
+      std::vector<real> largest{from_bits(record.du_bits), from_bits(record.residual_bits)};
+      for (real& value : largest)
+        if (!std::isfinite(value)) value = std::numeric_limits<real>::infinity();
+      comm_->max(largest);
+      du_history.push_back(largest[0]);
+      residual_history.push_back(largest[1]);
+      if (log_) log_->record({step_, iteration, largest[0], largest[1]});
+      converged = largest[0] < spec_.newton.tolerance;
+      if (!std::isfinite(largest[0])) break;
+    }
+    if (!converged)
+      throw newton_failure(step_, t, params_.k, spec_.newton, du_history, residual_history);
+    stats_.add_step(du_history);
+    return true;
   }
 
   // Copies the flags and the first `iterations` norms into pinned memory (synchronises).
@@ -424,27 +654,40 @@ class CrankNicolsonCuda final : public Scheme {
     FHN_CUDA_CHECK(cudaStreamSynchronize(0));
   }
 
-  NumericalError not_dominant() const {
+  NumericalError not_dominant(index_t row) const {
     return NumericalError("the Newton matrix is not diagonally dominant at row " +
-                          std::to_string(host_state_->bad_row) + " in step " +
-                          std::to_string(step_) + " (time.dt = " + format_exact(params_.k) +
+                          std::to_string(row) + " in step " + std::to_string(step_) +
+                          " (time.dt = " + format_exact(params_.k) +
                           "): the GPU solvers do not pivot; reduce time.dt");
   }
 
+  // J's entries of the first and last owned rows towards the neighbouring ranks: a_0, c_{m-1}.
+  struct Couplings {
+    real left = 0.0;
+    real right = 0.0;
+  };
+
   Problem problem_;
-  NodeParams params_;
+  NodeParams params_;  // of the whole cable (global node indices)
   CrankNicolsonSpec spec_;
   NewtonLog* log_;
+  OwnedNodes nodes_;
+  Communicator* comm_;  // a slab's ranks (nullptr: the whole cable)
   bool fused_;
   bool use_graphs_;
-  std::unique_ptr<solvers::TridiagonalSolver> solver_;  // separate path only
+  std::unique_ptr<solvers::TridiagonalSolver> solver_;  // separate path and slabs
   solvers::partitioned::Workspace workspace_;           // fused path only
   IterationGraphs graphs_;
   DeviceFields fields_;
   DeviceStimuli stimuli_;
   DeviceBuffer<real> w_previous_, u_, p_, rhs_, lower_, diag_, upper_, residual_;
-  DeviceBuffer<NewtonState> state_;
-  NewtonState* host_state_ = nullptr;  // pinned
+  DeviceBuffer<real> left_response_, right_response_;  // a slab's p and q
+  DeviceBuffer<NewtonState> state_;                    // the whole cable
+  DeviceBuffer<SlabIteration> slab_iteration_;         // a slab
+  std::unique_ptr<DeviceHaloExchange> exchange_;       // a slab
+  std::unique_ptr<solvers::RanksReducedSystem> reduced_;  // a slab
+  Couplings coupling_;
+  NewtonState* host_state_ = nullptr;  // pinned; the whole cable
   NewtonStats stats_;
   std::string device_name_;
   index_t step_ = 0;
@@ -457,6 +700,12 @@ std::unique_ptr<Scheme> make_crank_nicolson_cuda(const Problem& problem,
                                                  const CrankNicolsonSpec& spec,
                                                  NewtonLog* newton_log, bool use_graphs) {
   return std::make_unique<CrankNicolsonCuda>(problem, spec, newton_log, use_graphs);
+}
+
+std::unique_ptr<Scheme> make_crank_nicolson_slab_cuda(const Problem& problem,
+                                                      const CrankNicolsonSpec& spec,
+                                                      NewtonLog* newton_log, Communicator& comm) {
+  return std::make_unique<CrankNicolsonCuda>(problem, spec, newton_log, comm);
 }
 
 }  // namespace fhn::cuda

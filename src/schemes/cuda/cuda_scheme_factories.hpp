@@ -14,6 +14,11 @@ std::unique_ptr<Scheme> make_explicit_sheet_slab_cuda(const Problem& problem, Co
 std::unique_ptr<Scheme> make_crank_nicolson_cuda(const Problem& problem,
                                                  const CrankNicolsonSpec& spec,
                                                  NewtonLog* newton_log, bool use_graphs = true);
+// Crank-Nicolson/Newton on rank comm.rank()'s slab of a cable, on the current device: the Newton
+// systems solved across the ranks (crank_nicolson_cuda.cu). Collective.
+std::unique_ptr<Scheme> make_crank_nicolson_slab_cuda(const Problem& problem,
+                                                      const CrankNicolsonSpec& spec,
+                                                      NewtonLog* newton_log, Communicator& comm);
 
 // scheme.crank_nicolson.formulation: adi (adi_cuda.cu).
 std::unique_ptr<Scheme> make_adi_cuda(const Problem& problem, const CrankNicolsonSpec& spec,

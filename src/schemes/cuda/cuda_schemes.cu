@@ -25,28 +25,32 @@ std::unique_ptr<Scheme> make_cuda_scheme(const Config& config, const Problem& pr
                       name_of(scheme_type_names(), config.scheme.type) + "'");
 }
 
-// The explicit scheme and ADI (crank_nicolson with formulation: adi) on a sheet run on slabs;
-// the rest is refused before any device is touched. Then this rank takes its GPU, and only then
-// allocates.
+// The explicit scheme and ADI (crank_nicolson with formulation: adi) on a sheet, and
+// Crank-Nicolson/Newton on a cable, run on slabs; the rest is refused before any device is
+// touched. Then this rank takes its GPU, and only then allocates.
 std::unique_ptr<Scheme> make_cuda_slab_scheme(const Config& config, const Problem& problem,
                                               Communicator& comm, NewtonLog* newton_log) {
   const bool sheet = problem.domain.dims == 2;
-  const bool adi = config.scheme.type == SchemeType::crank_nicolson &&
-                   config.scheme.crank_nicolson.formulation == Formulation::adi;
+  const bool cn = config.scheme.type == SchemeType::crank_nicolson;
+  const bool adi = cn && config.scheme.crank_nicolson.formulation == Formulation::adi;
   std::string what;
-  if (config.scheme.type == SchemeType::crank_nicolson && !(adi && sheet))
+  if (cn && adi != sheet)
     what = "scheme.type: crank_nicolson (formulation: " +
-           name_of(formulation_names(), config.scheme.crank_nicolson.formulation) + ") on a cable";
+           name_of(formulation_names(), config.scheme.crank_nicolson.formulation) + ") on a " +
+           (sheet ? "sheet" : "cable");
   else if (config.scheme.type == SchemeType::adaptive_explicit)
     what = "scheme.type: " + name_of(scheme_type_names(), config.scheme.type);
-  else if (!sheet)
+  else if (!cn && !sheet)
     what = "scheme.type: explicit on a cable";
   FHN_VERIFY(what.empty(), ConfigError,
              what + " with scheme.backend: cuda does not run on several ranks yet (explicit and "
-                    "crank_nicolson with formulation: adi on a sheet do); run it as one process, "
-                    "without mpirun");
+                    "crank_nicolson with formulation: adi on a sheet, crank_nicolson with "
+                    "formulation: newton on a cable do); run it as one process, without mpirun");
   cuda::use_rank_device(comm);
   if (adi) return cuda::make_adi_slab_cuda(problem, config.scheme.crank_nicolson, newton_log, comm);
+  if (cn)
+    return cuda::make_crank_nicolson_slab_cuda(problem, config.scheme.crank_nicolson, newton_log,
+                                               comm);
   return cuda::make_explicit_sheet_slab_cuda(problem, comm);
 }
 
