@@ -22,7 +22,6 @@
 #include "core/cuda/cuda_check.hpp"
 #include "core/error.hpp"
 #include "parallel/cuda/device_halo_exchange.hpp"
-#include "run/checkpoint.hpp"
 #include "run/run.hpp"
 #include "schemes/cuda_schemes.hpp"
 #include "support.hpp"
@@ -133,25 +132,11 @@ TEST_CASE("ADI on GPU slabs, gathered, equals the one-rank GPU run bit for bit")
     }
 }
 
-// The root's folder, the same path on every rank (only the root writes there).
-fs::path shared(const test::TempDir& dir) {
-  std::string path = dir.path().string();
-  test::world().broadcast(path, 0);
-  return path;
-}
-
-std::vector<real> checkpoint_array(const fs::path& dir, index_t step, const std::string& name) {
-  const Checkpoint c = read_checkpoint(checkpoint_path(dir, "sheet", step));
-  for (const auto& [key, values] : c.state.arrays)
-    if (key == name) return values;
-  return {};
-}
-
 TEST_CASE("a GPU ADI sheet over the ranks writes what one GPU process writes, bit for bit") {
   Communicator& comm = test::world();
   if (!test::every_rank_has_a_device(comm)) return;
-  test::TempDir tmp;
-  const fs::path dir = shared(tmp);
+  const test::SharedFolder tmp;
+  const fs::path dir = tmp.path();
   // 41 x 33 (N_x odd), a Dirichlet side, probes on every slab, a stimulus over rows 8..24
   // (across the slab boundaries of 2 and 3 ranks); 120 steps, checkpoints at steps 40 and 80.
   const Config c = test::config_from(R"(
@@ -184,9 +169,9 @@ output: {every: 2.5, vtk: false, probes: [[10, 2], [10, 8], [10, 14], [19, 8]],
     for (const char* name : {"v", "w"}) {
       CAPTURE(step);
       CAPTURE(name);
-      const std::vector<real> a = checkpoint_array(ranks.output_dir, step, name);
+      const std::vector<real> a = test::checkpoint_arrays(ranks.output_dir, "sheet", step)[name];
       CHECK(a.size() == 41 * 33);
-      CHECK(a == checkpoint_array(one.output_dir, step, name));
+      CHECK(a == test::checkpoint_arrays(one.output_dir, "sheet", step)[name]);
     }
   if (comm.size() > 1)
     CHECK(test::contains(test::read_text(ranks.output_dir / "run.log"), "slab 1 of "));

@@ -166,10 +166,8 @@ TEST_CASE("a leapfrog cable continues on GPU slabs from a one-process checkpoint
           "the run would have") {
   Communicator& comm = test::world();
   if (!every_rank_has_a_device(comm)) return;
-  test::TempDir tmp;
-  std::string root_dir = tmp.path().string();
-  comm.broadcast(root_dir, 0);  // the root's folder on every rank (only the root writes)
-  const fs::path dir = root_dir;
+  const test::SharedFolder tmp;
+  const fs::path dir = tmp.path();
   const Config c = test::config_from(
       cable_yaml(comm.size()), {"scheme.backend=cuda", "scheme.crank_nicolson.w_update=leapfrog"});
   if (comm.root()) {
@@ -189,8 +187,8 @@ TEST_CASE("a leapfrog cable continues on GPU slabs from a one-process checkpoint
   CHECK(run_simulation(c, ranks).steps == 100);
   if (!comm.root()) return;
 
-  const auto restarted = arrays_of(read_checkpoint(checkpoint_path(dir / "ranks", "cable", 150)).state);
-  const auto expected = arrays_of(read_checkpoint(checkpoint_path(dir / "one", "cable", 150)).state);
+  const auto restarted = test::checkpoint_arrays(dir / "ranks", "cable", 150);
+  const auto expected = test::checkpoint_arrays(dir / "one", "cable", 150);
   for (const char* name : {"v", "w", "w_previous"}) {
     CAPTURE(name);
     REQUIRE(restarted.count(name) == 1);

@@ -34,25 +34,15 @@ time: {end: 30, dt: 0.05}
 output: {every: 2.5, vtk: false, probes: [[10, 2], [10, 14], [19, 8]], checkpoint_every: 10}
 )";
 
-// The root's folder, the same path on every rank (only the root writes there).
-fs::path shared(const test::TempDir& dir) {
-  std::string path = dir.path().string();
-  test::world().broadcast(path, 0);
-  return path;
-}
-
 std::vector<real> checkpoint_array(const fs::path& dir, index_t step, const std::string& name,
                                    const std::string& run = "sheet") {
-  const Checkpoint c = read_checkpoint(checkpoint_path(dir, run, step));
-  for (const auto& [key, values] : c.state.arrays)
-    if (key == name) return values;
-  return {};
+  return test::checkpoint_arrays(dir, run, step)[name];
 }
 
 TEST_CASE("a sheet over the ranks writes what one process writes, bit for bit") {
   Communicator& comm = test::world();
-  test::TempDir tmp;
-  const fs::path dir = shared(tmp);
+  const test::SharedFolder tmp;
+  const fs::path dir = tmp.path();
   // Explicit (halo rows), and ADI at 5x the step (halo rows and a transpose for the columns,
   // Newton's convergence agreed over the ranks: newton.csv too).
   for (const bool adi : {false, true}) {
@@ -89,8 +79,8 @@ TEST_CASE("a sheet over the ranks writes what one process writes, bit for bit") 
 
 TEST_CASE("a checkpoint restarts on another number of ranks and ends where the run would have") {
   Communicator& comm = test::world();
-  test::TempDir tmp;
-  const fs::path dir = shared(tmp);
+  const test::SharedFolder tmp;
+  const fs::path dir = tmp.path();
   const Config c = test::config_from(kSheet);
   // The reference: one process, uninterrupted.
   if (comm.root()) {
@@ -136,8 +126,8 @@ TEST_CASE("fhn under several ranks: converge and bench refuse, unsupported schem
   RunOptions ranks;
   ranks.quiet = true;
   ranks.comm = &comm;
-  test::TempDir tmp;
-  ranks.output_dir = shared(tmp) / "cn";
+  const test::SharedFolder tmp;
+  ranks.output_dir = tmp / "cn";
   // Thrown on every rank alike (before any collective), so no rank waits.
   CHECK_THROWS_WITH_AS(run_simulation(cable, ranks),
                        doctest::Contains("explicit on a cable with the cpu backend does not run on "
@@ -150,8 +140,8 @@ TEST_CASE("fhn under several ranks: converge and bench refuse, unsupported schem
 // round-off, with the same Newton iterations.
 TEST_CASE("a Crank-Nicolson cable over the ranks agrees with one process to round-off") {
   Communicator& comm = test::world();
-  test::TempDir tmp;
-  const fs::path dir = shared(tmp);
+  const test::SharedFolder tmp;
+  const fs::path dir = tmp.path();
   for (const char* w_update : {"trapezoidal", "leapfrog"}) {
     CAPTURE(w_update);
     const Config c = test::config_from(R"(

@@ -4,7 +4,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <optional>
 #include <sstream>
 
 #include "config/sweep_config.hpp"
@@ -41,16 +40,6 @@ output: {members: [1, 4]}
 batch: 2
 )";
 
-// A folder every rank sees at the same path: the root's TempDir (`own`, made on the root only),
-// its path broadcast to the others.
-fs::path shared_folder(std::optional<test::TempDir>& own) {
-  Communicator& comm = test::world();
-  if (comm.root()) own.emplace();
-  std::string path = comm.root() ? own->path().string() : std::string();
-  comm.broadcast(path, 0);
-  return path;
-}
-
 SweepOptions on_world(const fs::path& output_dir) {
   SweepOptions options;
   options.output_dir = output_dir;
@@ -61,8 +50,8 @@ SweepOptions on_world(const fs::path& output_dir) {
 
 TEST_CASE("a sweep split across the ranks writes the one-process sweep's files, byte for byte") {
   Communicator& comm = test::world();
-  std::optional<test::TempDir> own;
-  const fs::path dir = shared_folder(own);
+  const test::SharedFolder shared;
+  const fs::path dir = shared.path();
   const SweepConfig sweep = load_sweep_text(kSweep, "ranks.yaml");
   std::ostringstream out;
   const SweepResult result = run_sweep(sweep, on_world(dir / "ranks"), out);
@@ -121,8 +110,8 @@ TEST_CASE("a sweep split across the ranks writes the one-process sweep's files, 
 }
 
 TEST_CASE("an output folder the root cannot create stops every rank with its IoError") {
-  std::optional<test::TempDir> own;
-  const fs::path dir = shared_folder(own);
+  const test::SharedFolder shared;
+  const fs::path dir = shared.path();
   if (test::world().root()) test::write_text(dir / "a_file", "not a folder\n");
   const SweepConfig sweep = load_sweep_text(kSweep, "ranks.yaml");
   std::ostringstream out;
@@ -132,8 +121,8 @@ TEST_CASE("an output folder the root cannot create stops every rank with its IoE
 
 TEST_CASE("--bench under several ranks is refused on every rank before anything runs") {
   if (test::world().size() == 1) return;  // one rank: --bench runs, as without mpirun
-  std::optional<test::TempDir> own;
-  const fs::path dir = shared_folder(own);
+  const test::SharedFolder shared;
+  const fs::path dir = shared.path();
   SweepOptions options = on_world(dir / "bench");
   options.bench_members = 1;
   std::ostringstream out;
