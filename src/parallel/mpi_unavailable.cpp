@@ -12,10 +12,9 @@ std::unique_ptr<Communicator> make_world_communicator() {
   const int ranks = launcher_ranks();
   if (ranks > 1)
     throw ConfigError("started with " + std::to_string(ranks) +
-                      " MPI ranks, but this fhn was built without MPI (the MPI development files "
-                      "were not found: install libopenmpi-dev and rebuild, or configure with "
-                      "-DFHN_WITH_MPI=ON to be told what is missing); run it without mpirun, as "
-                      "one process");
+                      " MPI ranks, but this fhn was built without MPI (configured with "
+                      "-DFHN_WITH_MPI=OFF, or the MPI development files were not found: install "
+                      "libopenmpi-dev and rebuild); run it without mpirun, as one process");
   return make_serial_communicator();
 }
 

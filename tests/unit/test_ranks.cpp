@@ -43,8 +43,9 @@ TEST_CASE("a build without MPI started with several ranks refuses, saying what i
   const ScopedEnv env("OMPI_COMM_WORLD_SIZE", "2");
   CHECK_THROWS_WITH_AS(fhn::make_world_communicator(),
                        doctest::Contains("started with 2 MPI ranks, but this fhn was built "
-                                         "without MPI (the MPI development files were not found: "
-                                         "install libopenmpi-dev and rebuild"),
+                                         "without MPI (configured with -DFHN_WITH_MPI=OFF, or the "
+                                         "MPI development files were not found: install "
+                                         "libopenmpi-dev and rebuild); run it without mpirun"),
                        fhn::ConfigError);
 }
 
