@@ -25,6 +25,7 @@ class DistributedScheme final : public Scheme {
   index_t steps_done() const override { return part_->steps_done(); }
   void advance(index_t steps) override { part_->advance(steps); }
   void synchronize() const override { part_->synchronize(); }
+  index_t steps_per_pass() const override { return part_->steps_per_pass(); }
   void snapshot(Snapshot& out) const override;
   index_t first_non_finite() const override;
   SchemeState save_state() const override;

@@ -63,11 +63,15 @@ void run_time_loop(Scheme& scheme, const LoopSettings& s, const std::vector<Fram
     ++result.frames;
   };
   if (start % s.frame_every == 0) frame();
+  // Checks on multiples of the scheme's pass, so that they cut no pass short (frames and
+  // checkpoints fall where the user put them).
+  const index_t pass = std::max<index_t>(scheme.steps_per_pass(), 1);
+  const index_t check_every = (s.check_every + pass - 1) / pass * pass;
 
   for (index_t step = start; step < s.total_steps;) {
     // Advance to whichever comes first: the next frame, check, checkpoint, or the end.
     const index_t next_frame = (step / s.frame_every + 1) * s.frame_every;
-    const index_t next_check = (step / s.check_every + 1) * s.check_every;
+    const index_t next_check = (step / check_every + 1) * check_every;
     const index_t next_checkpoint =
         s.checkpoint_every > 0 ? (step / s.checkpoint_every + 1) * s.checkpoint_every : s.total_steps;
     const index_t target = std::min({next_frame, next_check, next_checkpoint, s.total_steps});

@@ -16,7 +16,8 @@ namespace fhn {
 struct LoopSettings {
   index_t total_steps = 0;
   index_t frame_every = 1;   // steps between frames (a frame is also written at the end)
-  index_t check_every = 50;  // steps between NaN/Inf checks (and at every frame)
+  index_t check_every = 50;  // steps between NaN/Inf checks (rounded up to a multiple of the
+                             // scheme's steps_per_pass; and at every frame)
   real dt = 0.0;
   const Domain* domain = nullptr;  // the grid, handed to the sinks with every frame
   std::string instability_hint;  // appended to the NaN/Inf message

@@ -52,6 +52,9 @@ class Scheme {
   // May return before the work is done (a device scheme queues it); synchronize() waits for it.
   virtual void advance(index_t steps) = 0;
   virtual void synchronize() const {}
+  // The steps one call advances best: a whole pass of a temporally blocked kernel (a shorter call
+  // takes a shorter, costlier pass). The time loop puts its NaN checks on multiples of it.
+  virtual index_t steps_per_pass() const { return 1; }
   virtual void snapshot(Snapshot& out) const = 0;
   // Index of the first node whose v or w is NaN or infinite, or -1 when all are finite.
   virtual index_t first_non_finite() const = 0;

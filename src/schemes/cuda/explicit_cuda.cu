@@ -24,6 +24,7 @@ class ExplicitCuda final : public DeviceScheme {
         w_next_(problem.nodes, "w (next)") {}
 
   std::string name() const override { return "explicit forward Euler (cuda, " + device_name_ + ")"; }
+  index_t steps_per_pass() const override { return kStepsPerPass; }
 
   // Full passes of kStepsPerPass steps, then one shorter pass for the rest, launched back to
   // back; nothing waits for the device here. Every step goes through the same kernel, so the
@@ -81,6 +82,8 @@ class ExplicitSheetCuda final : public DeviceScheme {
     allocate_next();
     if (!fields_.slab().whole()) exchange_ = make_device_halo_exchange(fields_.slab(), comm, 2);
   }
+
+  index_t steps_per_pass() const override { return kExplicitSheetStepsPerPass; }
 
   std::string name() const override {
     const Slab& slab = fields_.slab();
