@@ -45,6 +45,7 @@ std::unique_ptr<BatchedTridiagonalSolver> make_batched_tridiagonal_solver(Tridia
     case TridiagonalBackend::partitioned:
     case TridiagonalBackend::cusparse:
       return make_device_batched_solver(backend);
+    case TridiagonalBackend::thomas_partitioned:
     case TridiagonalBackend::cyclic_reduction:
     case TridiagonalBackend::cusparse_pivot:
       break;

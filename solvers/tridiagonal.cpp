@@ -4,6 +4,7 @@
 
 #include "core/format.hpp"
 
+#include "solvers/cpu/partitioned_thomas.hpp"
 #include "solvers/cpu/thomas.hpp"
 #include "solvers/device_solvers.hpp"
 
@@ -25,6 +26,8 @@ std::string vanishing_pivot_message(std::string_view solver, const std::string& 
 std::unique_ptr<TridiagonalSolver> make_tridiagonal_solver(TridiagonalBackend backend,
                                                            index_t n_max) {
   if (backend == TridiagonalBackend::thomas) return std::make_unique<ThomasSolver>(n_max);
+  if (backend == TridiagonalBackend::thomas_partitioned)
+    return std::make_unique<PartitionedThomasSolver>(n_max);
   return make_device_tridiagonal_solver(backend, n_max);
 }
 

@@ -16,7 +16,14 @@
 
 namespace fhn::solvers {
 
-enum class TridiagonalBackend { thomas, partitioned, cyclic_reduction, cusparse, cusparse_pivot };
+enum class TridiagonalBackend {
+  thomas,
+  thomas_partitioned,
+  partitioned,
+  cyclic_reduction,
+  cusparse,
+  cusparse_pivot
+};
 
 struct TridiagonalSystem {
   index_t n = 0;
@@ -42,6 +49,7 @@ std::unique_ptr<TridiagonalSolver> make_tridiagonal_solver(TridiagonalBackend ba
 constexpr std::string_view backend_name(TridiagonalBackend backend) {
   switch (backend) {
     case TridiagonalBackend::thomas: return "thomas";
+    case TridiagonalBackend::thomas_partitioned: return "thomas_partitioned";
     case TridiagonalBackend::partitioned: return "partitioned";
     case TridiagonalBackend::cyclic_reduction: return "cyclic_reduction";
     case TridiagonalBackend::cusparse: return "cusparse";
@@ -60,7 +68,8 @@ std::string vanishing_pivot_message(std::string_view solver, const std::string& 
 
 // Backends that take device pointers (partitioned, cyclic_reduction, cusparse, cusparse_pivot).
 constexpr bool runs_on_device(TridiagonalBackend backend) {
-  return backend != TridiagonalBackend::thomas;
+  return backend != TridiagonalBackend::thomas &&
+         backend != TridiagonalBackend::thomas_partitioned;
 }
 
 }  // namespace fhn::solvers

@@ -2,11 +2,18 @@
 // The Thomas algorithm: Gaussian elimination without pivoting specialised to tridiagonal
 // matrices. O(n), two passes, no allocation per solve. Stable for diagonally dominant
 // matrices, which it checks row by row as it eliminates.
+#include <string_view>
 #include <vector>
 
 #include "solvers/tridiagonal.hpp"
 
 namespace fhn::solvers {
+
+// Thomas on a (a.n >= 1) with c_prime (a.n values) as workspace; rhs is overwritten with x.
+// Throws NumericalError naming `solver` and the row when |d_i| < |l_i| + |u_i| or a pivot
+// vanishes (ThomasSolver, and PartitionedThomasSolver where it falls back to one sweep).
+void thomas_solve(std::string_view solver, const TridiagonalSystem& a, real* c_prime,
+                  real* rhs_in_solution_out);
 
 class ThomasSolver final : public TridiagonalSolver {
  public:

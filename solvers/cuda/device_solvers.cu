@@ -29,6 +29,7 @@ std::unique_ptr<TridiagonalSolver> make_device_tridiagonal_solver(TridiagonalBac
     case TridiagonalBackend::cusparse_pivot:
       return std::make_unique<CusparseGtsvSolver>(backend, n_max);
     case TridiagonalBackend::thomas:
+    case TridiagonalBackend::thomas_partitioned:
       break;
   }
   throw InternalError("make_device_tridiagonal_solver: '" + name +

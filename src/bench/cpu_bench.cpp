@@ -1,7 +1,7 @@
 // The CPU part of `fhn bench`: the single-thread copy bandwidth (the roofline of the CPU rows),
-// the Thomas solver against LAPACK's dgtsv, the batched Thomas solver against the single-system
-// one, and one step of the explicit scheme. Each variant is run once, checked against its
-// reference, then timed.
+// the Thomas solver against LAPACK's dgtsv, its partitioned variant against Thomas, the batched
+// Thomas solver against the single-system one, and one step of the explicit scheme. Each
+// variant is run once, checked against its reference, then timed.
 #include <omp.h>
 
 #include <algorithm>
@@ -17,6 +17,7 @@
 #include "model/problem.hpp"
 #include "schemes/explicit_cpu.hpp"
 #include "solvers/batched_tridiagonal.hpp"
+#include "solvers/cpu/partitioned_thomas.hpp"
 #include "solvers/tridiagonal.hpp"
 
 namespace fhn::bench {
@@ -160,17 +161,30 @@ void bench_tridiagonal(index_t n, int repetitions, std::vector<BenchRow>& rows) 
   }
   rows.push_back(lapack);
 
-  // Thomas overwrites the right side only.
-  BenchRow thomas = make_row("tridiagonal", "thomas", n, bytes, "lapack dgtsv",
-                             "two passes move 64 B/unknown (c' and y written, read back)");
-  auto solver = solvers::make_tridiagonal_solver(solvers::TridiagonalBackend::thomas, n);
+  // Thomas and its partitioned variant overwrite the right side only.
   const solvers::TridiagonalSystem a{n, system.lower.data(), system.diag.data(),
                                      system.upper.data()};
   std::vector<real> x(system.rhs.size());
-  measure(
-      thomas, repetitions, [&] { std::copy(system.rhs.begin(), system.rhs.end(), x.begin()); },
-      [&] { solver->solve(a, x.data()); }, [&] { return error_of(x); });
-  rows.push_back(thomas);
+  auto solve_with = [&](BenchRow row, solvers::TridiagonalBackend backend) {
+    auto solver = solvers::make_tridiagonal_solver(backend, n);
+    measure(
+        row, repetitions, [&] { std::copy(system.rhs.begin(), system.rhs.end(), x.begin()); },
+        [&] { solver->solve(a, x.data()); }, [&] { return error_of(x); });
+    rows.push_back(row);
+  };
+  solve_with(make_row("tridiagonal", "thomas", n, bytes, "lapack dgtsv",
+                      "two passes move 72 B/unknown (c' and y written, read back)"),
+             solvers::TridiagonalBackend::thomas);
+  solve_with(make_row("tridiagonal",
+                      "thomas partitioned (" +
+                          std::to_string(solvers::PartitionedThomasSolver::kLanes) +
+                          " chunks at once, one core)",
+                      n, bytes, "thomas",
+                      "reads the system twice: 72 B/unknown; one Thomas sweep below " +
+                          std::to_string(solvers::PartitionedThomasSolver::kLanes *
+                                         solvers::PartitionedThomasSolver::kMinChunk) +
+                          " unknowns"),
+             solvers::TridiagonalBackend::thomas_partitioned);
 }
 
 // The side of a square sheet of n nodes, or 0 when n is not a square (an even power of two).

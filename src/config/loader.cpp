@@ -531,7 +531,8 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
     if (c.boundary.no_flux_order == 1)
       ctx.error("boundary.no_flux_order", "boundary.no_flux_order: 1 needs scheme.crank_nicolson."
                                           "formulation: newton; adi uses the mirrored ghost nodes (2)");
-    if (cn.tridiagonal == solvers::TridiagonalBackend::cyclic_reduction ||
+    if (cn.tridiagonal == solvers::TridiagonalBackend::thomas_partitioned ||
+        cn.tridiagonal == solvers::TridiagonalBackend::cyclic_reduction ||
         cn.tridiagonal == solvers::TridiagonalBackend::cusparse_pivot)
       ctx.error("scheme.crank_nicolson.tridiagonal",
                 "scheme.crank_nicolson.tridiagonal: '" +
@@ -570,12 +571,12 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
   if (c.scheme.type == SchemeType::crank_nicolson && solvers::runs_on_device(solver) != on_device) {
     const std::string name(solvers::backend_name(solver));
     ctx.error("scheme.crank_nicolson.tridiagonal",
-              on_device ? "scheme.crank_nicolson.tridiagonal: 'thomas' runs on the CPU; with "
-                          "scheme.backend: cuda use partitioned, cyclic_reduction, cusparse or "
-                          "cusparse_pivot"
+              on_device ? "scheme.crank_nicolson.tridiagonal: '" + name +
+                              "' runs on the CPU; with scheme.backend: cuda use partitioned, "
+                              "cyclic_reduction, cusparse or cusparse_pivot"
                         : "scheme.crank_nicolson.tridiagonal: '" + name +
                               "' solves on the GPU and needs scheme.backend: cuda; with "
-                              "scheme.backend: cpu use 'thomas'");
+                              "scheme.backend: cpu use 'thomas' or 'thomas_partitioned'");
   }
   if (c.output.newton_log && c.scheme.type != SchemeType::crank_nicolson)
     ctx.error("output.newton_log", "output.newton_log: Newton iterations exist only with "

@@ -35,7 +35,8 @@ inline const NameTable<solvers::TridiagonalBackend>& tridiagonal_names() {
   static const NameTable<solvers::TridiagonalBackend> table = [] {
     using solvers::TridiagonalBackend;
     NameTable<TridiagonalBackend> t;
-    for (auto b : {TridiagonalBackend::thomas, TridiagonalBackend::partitioned,
+    for (auto b : {TridiagonalBackend::thomas, TridiagonalBackend::thomas_partitioned,
+                   TridiagonalBackend::partitioned,
                    TridiagonalBackend::cyclic_reduction,
                    TridiagonalBackend::cusparse, TridiagonalBackend::cusparse_pivot})
       t.emplace_back(std::string(solvers::backend_name(b)), b);

@@ -45,7 +45,8 @@ CrankNicolsonCpu::CrankNicolsonCpu(const Problem& problem, const CrankNicolsonSp
       halo_(slab.whole() ? nullptr : make_host_halo_exchange(slab, *comm)) {
   FHN_VERIFY(solver_->space() == MemorySpace::host, ConfigError,
              "scheme.crank_nicolson.tridiagonal: '" + std::string(solver_->name()) +
-                 "' works on device memory; the cpu backend needs 'thomas'");
+                 "' works on device memory; the cpu backend needs 'thomas' or "
+                 "'thomas_partitioned'");
   // The owned rows of J's constant off-diagonals (a slab's first and last couple to the
   // neighbouring ranks' nodes).
   for (index_t k = 0; k < slab_.owned_nodes(); ++k) {

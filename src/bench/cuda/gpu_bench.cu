@@ -111,7 +111,8 @@ const char* variant_name(TridiagonalBackend backend) {
     case TridiagonalBackend::cyclic_reduction: return "cyclic_reduction";
     case TridiagonalBackend::cusparse: return "cusparse gtsv2_nopivot";
     case TridiagonalBackend::cusparse_pivot: return "cusparse gtsv2";
-    case TridiagonalBackend::thomas: break;
+    case TridiagonalBackend::thomas:
+    case TridiagonalBackend::thomas_partitioned: break;
   }
   return "thomas";
 }
