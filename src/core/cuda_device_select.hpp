@@ -1,6 +1,6 @@
 #pragma once
 // Which GPU a process of a multi-rank run works on. Implemented in core/cuda/cuda_devices.cpp;
-// a build without CUDA has the stub in core/cuda_devices_none.cpp.
+// a build without CUDA answers -1 (no device) from core/cuda_devices_none.cpp.
 
 namespace fhn {
 

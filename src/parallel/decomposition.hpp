@@ -35,6 +35,18 @@ struct Slab {
   index_t owned_offset() const { return halo * plane; }     // array index of the first owned node
   index_t owned_nodes() const { return count * plane; }
   index_t global_offset() const { return first * plane; }   // global node of the first owned one
+
+  // The array's nodes that lie in the domain (halo planes beyond its ends do not), one block in
+  // both numberings: global nodes [global_first, global_first + count) are array nodes
+  // [array_at, array_at + count). How a slab's arrays take their part of a global array.
+  struct Present {
+    index_t global_first, array_at, count;
+  };
+  Present present() const {
+    const index_t lo = first - halo < 0 ? 0 : first - halo;
+    const index_t hi = first + count + halo > planes ? planes : first + count + halo;
+    return {lo * plane, (lo - array_first()) * plane, (hi - lo) * plane};
+  }
 };
 
 // [first, first + count) of rank `rank` when n items (planes, sweep members) are shared by

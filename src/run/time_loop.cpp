@@ -19,8 +19,8 @@ void emit_frame(Scheme& scheme, index_t index, const std::vector<FrameSink*>& si
 [[noreturn]] void report_non_finite(Scheme& scheme, index_t node, index_t last_good_step,
                                     const LoopSettings& s) {
   Snapshot snap;
-  scheme.snapshot(snap);
-  if (snap.v.empty())  // a rank other than the root of a distributed run: the root says where
+  scheme.snapshot(snap);  // collective in a distributed run: the root receives the values
+  if (s.comm && !s.comm->root())
     throw NumericalError("the solution stopped being finite (rank 0 reports where)");
   const real t_good = static_cast<real>(last_good_step) * s.dt;
   const real t_bad = static_cast<real>(snap.step) * s.dt;

@@ -69,11 +69,9 @@ class HostScheme : public Scheme {
   std::vector<real> slab_part(const std::vector<real>& global) const {
     if (slab_.whole()) return global;
     std::vector<real> part(static_cast<std::size_t>(slab_.array_nodes()), 0.0);
-    const index_t begin = std::max<index_t>(slab_.array_first(), 0) * slab_.plane;
-    const index_t end =
-        std::min(slab_.array_first() + slab_.array_planes(), slab_.planes) * slab_.plane;
-    std::copy(global.begin() + begin, global.begin() + end,
-              part.begin() + (begin - slab_.array_first() * slab_.plane));
+    const Slab::Present in = slab_.present();
+    std::copy(global.begin() + in.global_first, global.begin() + in.global_first + in.count,
+              part.begin() + in.array_at);
     return part;
   }
   // The owned nodes of a slab array, and their restoration.

@@ -112,6 +112,20 @@ TEST_CASE("a checkpoint restarts on another number of ranks and ends where the r
   }
 }
 
+TEST_CASE("a sheet that blows up over the ranks stops every rank alike; the root says where") {
+  Communicator& comm = test::world();
+  const test::SharedFolder tmp;
+  // v = 10^6 on the rectangle: the cubic reaction term overflows within a few steps.
+  const Config c = test::config_from(kSheet, {"initial.v.value=1e6"});
+  RunOptions ranks;
+  ranks.output_dir = tmp / "unstable";
+  ranks.quiet = true;
+  ranks.comm = &comm;
+  const char* where = comm.root() ? "the solution stopped being finite: v = "
+                                  : "the solution stopped being finite (rank 0 reports where)";
+  CHECK_THROWS_WITH_AS(run_simulation(c, ranks), doctest::Contains(where), NumericalError);
+}
+
 TEST_CASE("fhn under several ranks: converge and bench refuse, unsupported schemes say so") {
   Communicator& comm = test::world();
   if (comm.size() == 1) return;  // nothing to refuse on one rank

@@ -8,6 +8,8 @@
 
 #include "core/cuda/cuda_check.hpp"
 #include "core/cuda/device_buffer.hpp"
+#include "core/cuda/stream.hpp"
+#include "core/cuda_device_select.hpp"
 #include "core/error.hpp"
 
 namespace fhn::cuda {
@@ -53,12 +55,7 @@ class StagedHaloExchange final : public DeviceHaloExchange {
         to_below_(capacity_),
         to_above_(capacity_),
         from_below_(capacity_),
-        from_above_(capacity_) {
-    FHN_CUDA_CHECK(cudaEventCreateWithFlags(&copied_back_, cudaEventDisableTiming));
-  }
-  ~StagedHaloExchange() override { cudaEventDestroy(copied_back_); }
-  StagedHaloExchange(const StagedHaloExchange&) = delete;
-  StagedHaloExchange& operator=(const StagedHaloExchange&) = delete;
+        from_above_(capacity_) {}
 
   std::string describe() const override { return "halos through host memory (" + why_ + ")"; }
 
@@ -107,7 +104,7 @@ class StagedHaloExchange final : public DeviceHaloExchange {
   std::string why_;
   std::size_t capacity_;  // values per buffer: fields x halo planes
   PinnedBuffer to_below_, to_above_, from_below_, from_above_;
-  cudaEvent_t copied_back_ = nullptr;  // after the last exchange's copies into the halos
+  Event copied_back_;  // after the last exchange's copies into the halos
 };
 
 // Per exchange: `send` copied into a host vector (the host waits for it), the Communicator's
@@ -156,7 +153,8 @@ class StagedTransport final : public DeviceTransport {
 }  // namespace
 
 void use_rank_device(const Communicator& comm) {
-  FHN_CUDA_CHECK(cudaSetDevice(comm.local_rank() % device_count()));
+  require_device();
+  select_cuda_device(comm.local_rank());
 }
 
 std::unique_ptr<DeviceHaloExchange> make_staged_halo_exchange(const Slab& slab,

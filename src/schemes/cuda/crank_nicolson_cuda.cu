@@ -397,22 +397,12 @@ class CrankNicolsonCuda final : public Scheme {
     SchemeState state;
     state.step = step_;
     fields_.save(state);
-    if (w_previous_.size() > 0) {
-      std::vector<real> owned(static_cast<std::size_t>(nodes_.count));
-      FHN_CUDA_CHECK(cudaMemcpy(owned.data(), w_previous_.data() + nodes_.offset,
-                                owned.size() * sizeof(real), cudaMemcpyDeviceToHost));
-      state.add("w_previous", std::move(owned));
-    }
+    if (w_previous_.size() > 0) fields_.save_array(state, "w_previous", w_previous_);
     return state;
   }
   void restore_state(const SchemeState& state) override {
     fields_.restore(state);
-    if (w_previous_.size() > 0) {
-      const auto n = static_cast<std::size_t>(nodes_.count);
-      FHN_CUDA_CHECK(cudaMemcpy(w_previous_.data() + nodes_.offset,
-                                state.get("w_previous", n).data(), n * sizeof(real),
-                                cudaMemcpyHostToDevice));
-    }
+    if (w_previous_.size() > 0) fields_.restore_array(state, "w_previous", w_previous_);
     step_ = state.step;
   }
 

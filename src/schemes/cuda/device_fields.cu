@@ -30,45 +30,49 @@ DeviceFields::DeviceFields(const Problem& problem)
 DeviceFields::DeviceFields(const Problem& problem, const Slab& slab)
     : DeviceFields(problem, slab, false) {}
 
-// The array planes that exist in the domain, global planes [lo, hi), are one contiguous block in
-// both numberings: global node lo N_plane on, array node (lo - array_first) N_plane on.
+// The array's nodes in the domain from the problem's v0 and w0 (Slab::present), the halo planes
+// beyond the domain's ends zero.
 DeviceFields::DeviceFields(const Problem& problem, const Slab& slab, bool coordinates)
     : slab_(slab),
       coordinates_(coordinates),
       v_(static_cast<std::size_t>(slab.array_nodes()), "v"),
       w_(static_cast<std::size_t>(slab.array_nodes()), "w"),
       first_bad_(1, "flag") {
-  const index_t lo = std::max<index_t>(0, slab.array_first());
-  const index_t hi = std::min(slab.planes, slab.array_first() + slab.array_planes());
-  const auto at = static_cast<std::size_t>((lo - slab.array_first()) * slab.plane);
-  const auto from = static_cast<std::size_t>(lo * slab.plane);
-  const auto count = static_cast<std::size_t>((hi - lo) * slab.plane);
+  const Slab::Present in = slab.present();
   for (auto [field, initial] : {std::pair{&v_, &problem.v0}, std::pair{&w_, &problem.w0}}) {
     FHN_CUDA_CHECK(cudaMemset(field->data(), 0, field->size() * sizeof(real)));
-    FHN_CUDA_CHECK(cudaMemcpy(field->data() + at, initial->data() + from, count * sizeof(real),
+    FHN_CUDA_CHECK(cudaMemcpy(field->data() + in.array_at, initial->data() + in.global_first,
+                              static_cast<std::size_t>(in.count) * sizeof(real),
                               cudaMemcpyHostToDevice));
   }
 }
 
-namespace {
-
-// The owned nodes of a slab's array on the host (synchronises).
-std::vector<real> owned_to_host(const DeviceBuffer<real>& buffer, const Slab& slab) {
-  std::vector<real> values(static_cast<std::size_t>(slab.owned_nodes()));
-  FHN_CUDA_CHECK(cudaMemcpy(values.data(), buffer.data() + slab.owned_offset(),
+std::vector<real> DeviceFields::owned_to_host(const DeviceBuffer<real>& array) const {
+  std::vector<real> values(static_cast<std::size_t>(slab_.owned_nodes()));
+  FHN_CUDA_CHECK(cudaMemcpy(values.data(), array.data() + slab_.owned_offset(),
                             values.size() * sizeof(real), cudaMemcpyDeviceToHost));
   return values;
 }
 
-}  // namespace
+void DeviceFields::save_array(SchemeState& state, const std::string& name,
+                              const DeviceBuffer<real>& array) const {
+  state.add(name, owned_to_host(array));
+}
+
+void DeviceFields::restore_array(const SchemeState& state, const std::string& name,
+                                 DeviceBuffer<real>& array) const {
+  const auto n = static_cast<std::size_t>(slab_.owned_nodes());
+  FHN_CUDA_CHECK(cudaMemcpy(array.data() + slab_.owned_offset(), state.get(name, n).data(),
+                            n * sizeof(real), cudaMemcpyHostToDevice));
+}
 
 void DeviceFields::download(const Problem& problem, index_t step, Snapshot& out) const {
   out.step = step;
   out.t = static_cast<real>(step) * problem.dt;
   out.x = coordinates_ ? problem.x : std::vector<real>{};
   out.y = coordinates_ ? problem.y : std::vector<real>{};
-  out.v = owned_to_host(v_, slab_);
-  out.w = owned_to_host(w_, slab_);
+  out.v = owned_to_host(v_);
+  out.w = owned_to_host(w_);
 }
 
 std::vector<real> to_host(const DeviceBuffer<real>& buffer) {
@@ -78,16 +82,13 @@ std::vector<real> to_host(const DeviceBuffer<real>& buffer) {
 }
 
 void DeviceFields::save(SchemeState& state) const {
-  state.add("v", owned_to_host(v_, slab_));
-  state.add("w", owned_to_host(w_, slab_));
+  save_array(state, "v", v_);
+  save_array(state, "w", w_);
 }
 
 void DeviceFields::restore(const SchemeState& state) {
-  const auto n = static_cast<std::size_t>(slab_.owned_nodes());
-  FHN_CUDA_CHECK(cudaMemcpy(v_.data() + slab_.owned_offset(), state.get("v", n).data(),
-                            n * sizeof(real), cudaMemcpyHostToDevice));
-  FHN_CUDA_CHECK(cudaMemcpy(w_.data() + slab_.owned_offset(), state.get("w", n).data(),
-                            n * sizeof(real), cudaMemcpyHostToDevice));
+  restore_array(state, "v", v_);
+  restore_array(state, "w", w_);
 }
 
 index_t DeviceFields::first_non_finite() const {

@@ -42,10 +42,18 @@ class DeviceFields {
   // Adds "v" and "w" to a checkpoint state / loads them back (synchronises).
   void save(SchemeState& state) const;
   void restore(const SchemeState& state);
+  // The same for another array laid out like v and w (the slab's array nodes, e.g. the
+  // leapfrog's previous w): its owned nodes as `name` (synchronises).
+  void save_array(SchemeState& state, const std::string& name,
+                  const DeviceBuffer<real>& array) const;
+  void restore_array(const SchemeState& state, const std::string& name,
+                     DeviceBuffer<real>& array) const;
   // Index of the first owned node with v or w not finite, or -1 (one reduction, 8 bytes back).
   index_t first_non_finite() const;
 
  private:
+  // The owned nodes of an array laid out like v and w, on the host (synchronises).
+  std::vector<real> owned_to_host(const DeviceBuffer<real>& array) const;
   DeviceFields(const Problem& problem, const Slab& slab, bool coordinates);
 
   Slab slab_;
