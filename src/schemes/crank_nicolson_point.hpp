@@ -31,16 +31,17 @@ FHN_HOST_DEVICE inline real cn_rhs(real v, real w, real diffusion_term_v, real c
 }
 
 // F_i(u) given D (L_h u)_i, and J_ii = 1/k + c/2 - f'(u_i)/2 + D/h^2 (r = D/h^2: the diagonal
-// of -(D/2) L_h, the same in interior and ghost-node rows).
+// of -(D/2) L_h, the same in interior and ghost-node rows); inv_k = 1/k, computed once (a
+// division per row would be the costliest instruction of the GPU's Newton passes).
 struct NewtonPoint {
   real residual;
   real diag;
 };
 FHN_HOST_DEVICE inline NewtonPoint cn_newton_point(real u, real diffusion_term_u, real p, real c,
-                                                   real rhs, real a, real k, real r) {
+                                                   real rhs, real a, real inv_k, real r) {
   const real w_new = p + c * u;
-  return {u / k - 0.5 * (diffusion_term_u + reaction(u, a) - w_new) - rhs,
-          1.0 / k + 0.5 * c - 0.5 * reaction_derivative(u, a) + r};
+  return {u * inv_k - 0.5 * (diffusion_term_u + reaction(u, a) - w_new) - rhs,
+          inv_k + 0.5 * c - 0.5 * reaction_derivative(u, a) + r};
 }
 
 }  // namespace fhn

@@ -13,8 +13,9 @@ namespace fhn {
 // Everything a node update needs to know besides the arrays (passed by value to kernels).
 struct NodeParams {
   index_t n = 0;
-  real k = 0.0;  // dt
-  real r = 0.0;  // D / h^2
+  real k = 0.0;      // dt
+  real inv_k = 0.0;  // 1 / dt, once: the Newton rows multiply by it instead of dividing
+  real r = 0.0;      // D / h^2
   real a = 0.0, epsilon = 0.0, gamma = 0.0;
   BoundaryType left = BoundaryType::no_flux, right = BoundaryType::no_flux;
   real left_value = 0.0, right_value = 0.0;
@@ -26,6 +27,7 @@ inline NodeParams node_params(const ModelParams& m, const BoundarySpec& bc, inde
   NodeParams q;
   q.n = n;
   q.k = dt;
+  q.inv_k = 1.0 / dt;
   q.r = m.diffusion / (dx * dx);
   q.a = m.a;
   q.epsilon = m.epsilon;
@@ -138,7 +140,7 @@ FHN_HOST_DEVICE inline NewtonPoint cn_newton_row(const Stencil& u, real p, real 
     case 2: return {u.centre - (i == 0 ? u.right : u.left), 1.0};
     default: break;
   }
-  return cn_newton_point(u.centre, stencil_diffusion(u, i, q), p, c, rhs, q.a, q.k, q.r);
+  return cn_newton_point(u.centre, stencil_diffusion(u, i, q), p, c, rhs, q.a, q.inv_k, q.r);
 }
 FHN_HOST_DEVICE inline NewtonPoint cn_newton_node(const real* u, const real* p, const real* rhs,
                                                   real c, index_t i, const NodeParams& q) {

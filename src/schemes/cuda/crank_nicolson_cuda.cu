@@ -153,8 +153,10 @@ struct NewtonRows {
     observe(i, point.residual, point.diag, off);
     return {off.lower, point.diag, off.upper, point.residual};
   }
-  // A tile: u, p, rhs staged into the a, c, d slots (and u's two halo values); then J_ii and F_i
-  // into the b and d slots; then the off-diagonals over u and p.
+  // A tile: u, p, rhs staged into the a, c, d slots (and u's two halo values). Each thread then
+  // builds its own rows in one go: J_ii into the b slot, F_i over rhs in the d slot, J's upper
+  // diagonal over p in the c slot (both its own row's); the lower diagonal goes into the a slot
+  // once every thread has read its neighbours' u there.
   __device__ void load(Tile t, index_t first, index_t n) {
     using namespace solvers::partitioned;
     __shared__ real halo[2];
@@ -169,16 +171,14 @@ struct NewtonRows {
       const Stencil stencil{r > 0 ? t.a[slot(r - 1)] : halo[0], t.a[s],
                             r + 1 < kTileRows ? t.a[slot(r + 1)] : halo[1]};
       const NewtonPoint point = cn_newton_row(stencil, t.c[s], t.d[s], c, i, q);
+      const OffDiagonals off = cn_off_diagonal_row(i, q);
       t.b[s] = point.diag;
+      t.c[s] = off.upper;
       t.d[s] = point.residual;
+      observe(i, point.residual, point.diag, off);
     });
     __syncthreads();
-    for_own_rows(first, n, [&](int, index_t i, int s) {
-      const OffDiagonals off = cn_off_diagonal_row(i, q);
-      t.a[s] = off.lower;
-      t.c[s] = off.upper;
-      observe(i, t.d[s], t.b[s], off);
-    });
+    for_own_rows(first, n, [&](int, index_t i, int s) { t.a[s] = cn_off_diagonal_row(i, q).lower; });
     finish_tile_edges(t, first, n);
   }
   __device__ void finish() {
