@@ -133,6 +133,12 @@ FHN_HOST_DEVICE inline real stencil_diffusion(const Stencil& u, index_t i, const
 //   F_i = u_i/k - 1/2 [D (L_h u)_i + f(u_i) - (p_i + c u_i)] - rhs_i,
 //   J_ii = 1/k + c/2 - f'(u_i)/2 + D/h^2;
 // a Dirichlet row is u_i - value (J row (1, 0)), a first-order no-flux row u_0 - u_1 (1, -1).
+// An interior row (0 < i < n-1), without the tests for the ends: what cn_newton_row gives there.
+FHN_HOST_DEVICE inline NewtonPoint cn_interior_newton_row(const Stencil& u, real p, real rhs,
+                                                          real c, const NodeParams& q) {
+  return cn_newton_point(u.centre, diffusion_of(u.left, u.centre, u.right, q), p, c, rhs, q.a,
+                         q.inv_k, q.r);
+}
 FHN_HOST_DEVICE inline NewtonPoint cn_newton_row(const Stencil& u, real p, real rhs, real c,
                                                  index_t i, const NodeParams& q) {
   switch (replaced_row(i, q)) {
@@ -140,6 +146,7 @@ FHN_HOST_DEVICE inline NewtonPoint cn_newton_row(const Stencil& u, real p, real 
     case 2: return {u.centre - (i == 0 ? u.right : u.left), 1.0};
     default: break;
   }
+  if (i > 0 && i < q.n - 1) return cn_interior_newton_row(u, p, rhs, c, q);
   return cn_newton_point(u.centre, stencil_diffusion(u, i, q), p, c, rhs, q.a, q.inv_k, q.r);
 }
 FHN_HOST_DEVICE inline NewtonPoint cn_newton_node(const real* u, const real* p, const real* rhs,
@@ -162,10 +169,13 @@ FHN_HOST_DEVICE inline real cn_end_off_diagonal(index_t i, const NodeParams& q) 
     default: return -q.r;
   }
 }
+FHN_HOST_DEVICE inline OffDiagonals cn_interior_off_diagonals(const NodeParams& q) {
+  return {-0.5 * q.r, -0.5 * q.r};
+}
 FHN_HOST_DEVICE inline OffDiagonals cn_off_diagonal_row(index_t i, const NodeParams& q) {
   if (i == 0) return {0.0, cn_end_off_diagonal(0, q)};
   if (i == q.n - 1) return {cn_end_off_diagonal(i, q), 0.0};
-  return {-0.5 * q.r, -0.5 * q.r};
+  return cn_interior_off_diagonals(q);
 }
 
 // All rows of J's off-diagonals into host arrays of n entries.

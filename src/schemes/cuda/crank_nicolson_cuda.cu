@@ -26,6 +26,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "config/names.hpp"
@@ -156,7 +157,8 @@ struct NewtonRows {
   // A tile: u, p, rhs staged into the a, c, d slots (and u's two halo values). Each thread then
   // builds its own rows in one go: J_ii into the b slot, F_i over rhs in the d slot, J's upper
   // diagonal over p in the c slot (both its own row's); the lower diagonal goes into the a slot
-  // once every thread has read its neighbours' u there.
+  // once every thread has read its neighbours' u there. A tile away from the cable's ends (all
+  // but the first and the last) takes the interior rows' expressions without the end tests.
   __device__ void load(Tile t, index_t first, index_t n) {
     using namespace solvers::partitioned;
     __shared__ real halo[2];
@@ -167,18 +169,31 @@ struct NewtonRows {
     if (threadIdx.x == 1) halo[1] = first + kTileRows < n ? u[first + kTileRows] : 0.0;
     wait_staged();
     __syncthreads();
-    for_own_rows(first, n, [&](int r, index_t i, int s) {
-      const Stencil stencil{r > 0 ? t.a[slot(r - 1)] : halo[0], t.a[s],
-                            r + 1 < kTileRows ? t.a[slot(r + 1)] : halo[1]};
-      const NewtonPoint point = cn_newton_row(stencil, t.c[s], t.d[s], c, i, q);
-      const OffDiagonals off = cn_off_diagonal_row(i, q);
-      t.b[s] = point.diag;
-      t.c[s] = off.upper;
-      t.d[s] = point.residual;
-      observe(i, point.residual, point.diag, off);
-    });
-    __syncthreads();
-    for_own_rows(first, n, [&](int, index_t i, int s) { t.a[s] = cn_off_diagonal_row(i, q).lower; });
+    // The rows, with the end tests compiled out where the tile holds no end (kInterior).
+    auto build = [&](auto interior_tile) {
+      constexpr bool kInterior = decltype(interior_tile)::value;
+      const OffDiagonals inner = cn_interior_off_diagonals(q);
+      for_own_rows(first, n, [&](int r, index_t i, int s) {
+        const Stencil stencil{r > 0 ? t.a[slot(r - 1)] : halo[0], t.a[s],
+                              r + 1 < kTileRows ? t.a[slot(r + 1)] : halo[1]};
+        const NewtonPoint point = kInterior
+                                      ? cn_interior_newton_row(stencil, t.c[s], t.d[s], c, q)
+                                      : cn_newton_row(stencil, t.c[s], t.d[s], c, i, q);
+        const OffDiagonals off = kInterior ? inner : cn_off_diagonal_row(i, q);
+        t.b[s] = point.diag;
+        t.c[s] = off.upper;
+        t.d[s] = point.residual;
+        observe(i, point.residual, point.diag, off);
+      });
+      __syncthreads();
+      for_own_rows(first, n, [&](int, index_t i, int s) {
+        t.a[s] = kInterior ? inner.lower : cn_off_diagonal_row(i, q).lower;
+      });
+    };
+    if (first > 0 && first + kTileRows < n - 1)  // uniform over the block
+      build(std::true_type{});
+    else
+      build(std::false_type{});
     finish_tile_edges(t, first, n);
   }
   __device__ void finish() {
