@@ -23,24 +23,9 @@
 // n/16 unknowns (at n = 2^24 they fit in the 50 MB L2 cache).
 // Diagonal dominance carries over to the reduced system, so no pivoting is needed for the
 // Crank-Nicolson Jacobians (and none is done: the matrix must be diagonally dominant).
-//
-// Two forms of the same passes (the tile functions reduce_tile, substitute_tile and pcr_block
-// are shared): the multi-kernel form (solve) launches one kernel per pass and level, one block
-// per tile, and solves the base level of at most kBaseRows rows by PCR in one block of up to
-// 1024 threads: 2 L + 1 launches for L levels above kBaseRows rows. The single-kernel form
-// (solve_single) is one cooperative launch of at most as many 32-thread blocks as fit on the
-// device at once; its blocks loop over each level's tiles (tile = blockIdx.x, + gridDim.x, ...)
-// and the phases are separated by a grid-wide barrier where the multi-kernel form has a kernel
-// boundary (2 L of them), by a block barrier once a level is a single tile (block 0 does it).
-// Its blocks have one warp, so it reduces on down to at most kThreads rows (one or two levels
-// more, each a single tile) and solves those by PCR in block 0. It pays no launch gaps and no
-// ramp-up or tail of 2 L + 1 grids: it is for systems small enough (in the L2 cache) that these
-// are what the solve's time is made of.
-#include <cooperative_groups.h>
 #include <cuda_pipeline_primitives.h>
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -59,8 +44,6 @@ constexpr int kStride = kChunk + 1;                  // shared-memory stride of 
 constexpr int kTileSlots = kThreads * kStride;       // per coefficient array
 constexpr std::size_t kTileBytes = 4 * kTileSlots * sizeof(real);
 constexpr int kBaseRows = 1024;                      // solved by one block (PCR)
-constexpr int kMaxLevels = 16;  // reduced levels down to kThreads rows, for any index_t n (each
-                                // level has 1/16 of the rows of the one above)
 
 // 1/x to a unit or two in the last place, for the pivots of the sweeps: the hardware's
 // approximate reciprocal (rcp.approx, about 2^-23 relative error) refined by two Newton steps
@@ -149,19 +132,14 @@ __device__ inline void finish_tile_edges(Tile t, index_t first, index_t n) {
 //   sink.store(i, x_i)        for every i < n
 //   sink.finish()             once per thread after its stores
 
-// Rows read from arrays (the plain solver and the reduced levels). row() loads through L2
-// (ld.global.cg), not the read-only path that __restrict__ const pointers allow (ld.global.nc,
-// coherent only for data nothing writes during the launch): the single kernel reads levels
-// written earlier in the same launch. The tiles' staging (cp.async) is an ordinary load.
+// Rows read from arrays (the plain solver and the reduced levels).
 struct ArrayRows {
   const real* __restrict__ a;
   const real* __restrict__ b;
   const real* __restrict__ c;
   const real* __restrict__ d;
   __device__ bool active() const { return true; }
-  __device__ Row row(index_t i) const {
-    return {__ldcg(a + i), __ldcg(b + i), __ldcg(c + i), __ldcg(d + i)};
-  }
+  __device__ Row row(index_t i) const { return {a[i], b[i], c[i], d[i]}; }
   __device__ void load(Tile t, index_t first, index_t n) const {
     stage(t.a, a, first, n);
     stage(t.b, b, first, n);
@@ -181,8 +159,7 @@ struct ArraySink {
   __device__ void finish() {}
 };
 
-// Pass 1 on one tile (rows tile * kTileRows ..), by every thread of the block. Thread = chunk,
-// rows j = 0..31 of the chunk (x_0 = x_s, x_31 = x_e).
+// Pass 1. Thread = chunk, rows j = 0..31 of the chunk (x_0 = x_s, x_31 = x_e).
 // Downward sweep, eliminating x_1 .. x_30 from row 31 while keeping x_s as a parameter:
 //   row j becomes  alpha_j x_s + x_j + c'_j x_{j+1} = d'_j  with, from alpha_1 = a_1/b_1,
 //   c'_1 = c_1/b_1, d'_1 = d_1/b_1, and for j = 2..31 with g = 1 / (b_j - a_j c'_{j-1}):
@@ -193,11 +170,16 @@ struct ArraySink {
 //   beta_j = -c_j beta_{j+1} g,  a''_j = a_j g,  d''_j = (d_j - c_j d''_{j+1}) g.
 // The two sweeps are independent and run interleaved (instruction-level parallelism).
 template <class Rows>
-__device__ void reduce_tile(Rows& rows, index_t tile, index_t n, const Level& next, Tile t) {
-  rows.load(t, tile * kTileRows, n);
+__global__ void __launch_bounds__(kThreads) reduce_kernel(Rows rows, index_t n, Level next) {
+  if (!rows.active()) return;
+  extern __shared__ real shared[];
+  const Tile t = tile_view(shared);
+  const index_t first = blockIdx.x * kTileRows;
+  rows.load(t, first, n);
   __syncthreads();
+  rows.finish();
 
-  const index_t chunk = tile * kThreads + threadIdx.x;
+  const index_t chunk = blockIdx.x * static_cast<index_t>(kThreads) + threadIdx.x;
   if (chunk * kChunk >= n) return;
   const int s = static_cast<int>(threadIdx.x) * kStride;
   real g = reciprocal(t.b[s + 1]);
@@ -229,22 +211,31 @@ __device__ void reduce_tile(Rows& rows, index_t tile, index_t n, const Level& ne
   next.d[r + 1] = dp;
 }
 
-// Pass 2 on one tile, by every thread of the block. With x_0 = x_s and x_31 = x_e known (the
-// next level's solution), Thomas on rows 1..30: c'_1 = c_1/b_1, d'_1 = (d_1 - a_1 x_s)/b_1; for
-// j = 2..30 with g = 1/(b_j - a_j c'_{j-1}): c'_j = c_j g, d'_j = (d_j - a_j d'_{j-1}) g; then
-// x_j = d'_j - c'_j x_{j+1} for j = 30..1. c' and d' are kept in the tile's c and d slots of the
-// thread's own chunk; x replaces d. x_next is read from L2 (ld.global.cg; see ArrayRows).
+// Pass 2. With x_0 = x_s and x_31 = x_e known (the next level's solution), Thomas on rows
+// 1..30: c'_1 = c_1/b_1, d'_1 = (d_1 - a_1 x_s)/b_1; for j = 2..30 with g = 1/(b_j - a_j c'_{j-1}):
+// c'_j = c_j g, d'_j = (d_j - a_j d'_{j-1}) g; then x_j = d'_j - c'_j x_{j+1} for j = 30..1.
+// c' and d' are kept in the tile's c and d slots of the thread's own chunk; x replaces d.
 template <class Rows, class Sink>
-__device__ void substitute_tile(Rows& rows, index_t tile, index_t n, const real* x_next,
-                                Sink& sink, Tile t) {
-  const index_t first = tile * kTileRows;
+__global__ void __launch_bounds__(kThreads) substitute_kernel(Rows rows, index_t n,
+                                                              const real* __restrict__ x_next,
+                                                              Sink sink) {
+  const index_t first = blockIdx.x * kTileRows;
+  if (!rows.active()) {
+    for (int q = 0; q < kChunk; ++q) {
+      const index_t i = first + q * kThreads + threadIdx.x;
+      if (i < n) sink.passthrough(i);
+    }
+    return;
+  }
+  extern __shared__ real shared[];
+  const Tile t = tile_view(shared);
   rows.load(t, first, n);
   __syncthreads();
 
-  const index_t chunk = tile * kThreads + threadIdx.x;
+  const index_t chunk = blockIdx.x * static_cast<index_t>(kThreads) + threadIdx.x;
   if (chunk * kChunk < n) {
     const int s = static_cast<int>(threadIdx.x) * kStride;
-    const real xs = __ldcg(x_next + 2 * chunk), xe = __ldcg(x_next + 2 * chunk + 1);
+    const real xs = x_next[2 * chunk], xe = x_next[2 * chunk + 1];
     real g = reciprocal(t.b[s + 1]);
     real cp = t.c[s + 1] * g, dp = (t.d[s + 1] - t.a[s + 1] * xs) * g;
     t.c[s + 1] = cp;
@@ -269,27 +260,24 @@ __device__ void substitute_tile(Rows& rows, index_t tile, index_t n, const real*
   }
   __syncthreads();
   for_own_rows(first, n, [&](int, index_t i, int s) { sink.store(i, t.d[s]); });
+  sink.finish();
 }
 
-// The rows of one tile when the solve is skipped (rows.active() false).
-template <class Sink>
-__device__ void passthrough_tile(Sink& sink, index_t tile, index_t n) {
-  for_own_rows(tile * kTileRows, n, [&](int, index_t i, int) { sink.passthrough(i); });
-}
-
-// n <= size rows, one block of `size` threads (a power of two >= n, >= 32), and parallel cyclic
-// reduction in `shared` (4 size values). Step with stride s: row i takes k1 = a_i / b_{i-s} of
-// row i-s and k2 = c_i / b_{i+s} of row i+s away:
+// n <= kBaseRows: one block of P threads (P a power of two >= n, >= 32) and parallel cyclic
+// reduction in shared memory. Step with stride s: row i takes k1 = a_i / b_{i-s} of row i-s and
+// k2 = c_i / b_{i+s} of row i+s away:
 //   a_i <- -a_{i-s} k1,  c_i <- -c_{i+s} k2,  b_i <- b_i - c_{i-s} k1 - a_{i+s} k2,
 //   d_i <- d_i - d_{i-s} k1 - d_{i+s} k2;
-// after s = 1, 2, .., size/2 every row is decoupled: x_i = d_i / b_i.
+// after s = 1, 2, .., P/2 every row is decoupled: x_i = d_i / b_i.
 template <class Rows, class Sink>
-__device__ void pcr_block(Rows& rows, index_t n, Sink& sink, real* shared, int size) {
+__global__ void __launch_bounds__(kBaseRows) pcr_kernel(Rows rows, index_t n, Sink sink) {
   const int i = static_cast<int>(threadIdx.x);
-  real* a = shared;
-  real* b = shared + size;
-  real* c = shared + 2 * size;
-  real* d = shared + 3 * size;
+  const int size = static_cast<int>(blockDim.x);
+  if (!rows.active()) {
+    if (i < n) sink.passthrough(i);
+    return;
+  }
+  __shared__ real a[kBaseRows], b[kBaseRows], c[kBaseRows], d[kBaseRows];
   Row row{0.0, 1.0, 0.0, 0.0};
   if (i < n) {
     row = rows.row(i);
@@ -327,134 +315,14 @@ __device__ void pcr_block(Rows& rows, index_t n, Sink& sink, real* shared, int s
   sink.finish();
 }
 
-// ---- The multi-kernel form: one block per tile ---------------------------------------------
-
-template <class Rows>
-__global__ void __launch_bounds__(kThreads) reduce_kernel(Rows rows, index_t n, Level next) {
-  if (!rows.active()) return;
-  extern __shared__ real shared[];
-  reduce_tile(rows, blockIdx.x, n, next, tile_view(shared));
-  rows.finish();
-}
-
-template <class Rows, class Sink>
-__global__ void __launch_bounds__(kThreads) substitute_kernel(Rows rows, index_t n,
-                                                              const real* __restrict__ x_next,
-                                                              Sink sink) {
-  if (!rows.active()) {
-    passthrough_tile(sink, blockIdx.x, n);
-    return;
-  }
-  extern __shared__ real shared[];
-  substitute_tile(rows, blockIdx.x, n, x_next, sink, tile_view(shared));
-  sink.finish();
-}
-
-// n <= kBaseRows: pcr_block with blockDim.x threads.
-template <class Rows, class Sink>
-__global__ void __launch_bounds__(kBaseRows) pcr_kernel(Rows rows, index_t n, Sink sink) {
-  if (!rows.active()) {
-    if (threadIdx.x < n) sink.passthrough(threadIdx.x);
-    return;
-  }
-  __shared__ real shared[4 * kBaseRows];
-  pcr_block(rows, n, sink, shared, static_cast<int>(blockDim.x));
-}
-
-// ---- The single-kernel form: one cooperative launch ----------------------------------------
-
-// The reduced levels of one system down to at most kThreads rows: level[0 .. count-1].
-struct Levels {
-  Level level[kMaxLevels];
-  int count;
-};
-
-__device__ inline ArrayRows array_rows(const Level& l) { return {l.a, l.b, l.c, l.d}; }
-
-// Between two phases that work on levels of at most m rows (the larger of the two): a level of
-// one tile is block 0's alone, so a block barrier suffices; otherwise the whole grid waits (and
-// the barrier orders the global memory written before it for every block). m is the same in
-// every block, so every block reaches every grid barrier.
-__device__ inline void phase_barrier(index_t m) {
-  if (m > kTileRows)
-    cooperative_groups::this_grid().sync();
-  else
-    __syncthreads();
-}
-
-// fn(tile) for the tiles of a level of m rows that this block handles: blockIdx.x, + gridDim.x,
-// ...; the block barrier after each lets the next tile be staged into the same shared memory.
-template <class Fn>
-__device__ void for_block_tiles(index_t m, Fn fn) {
-  for (index_t tile = blockIdx.x; tile * kTileRows < m; tile += gridDim.x) {
-    fn(tile);
-    __syncthreads();
-  }
-}
-
-// The whole solve. Phases: pass 1 of the system (rows) and of levels 0 .. count-2, PCR of level
-// count-1 (at most kThreads rows) in block 0, pass 2 of levels count-2 .. 0 and of the system
-// (into sink); a grid barrier between two phases where one of them has more than one tile (2 L
-// for L levels above kTileRows rows, the system included), else a block barrier.
-// rows.finish() after the first pass, sink.finish() after the last, once per thread.
-template <class Rows, class Sink>
-__global__ void __launch_bounds__(kThreads)
-    single_kernel(Rows rows, Sink sink, index_t n, const __grid_constant__ Levels levels) {
-  extern __shared__ real shared[];
-  const Tile t = tile_view(shared);
-  // PCR on blockDim.x = kThreads threads, the size given at run time as pcr_kernel's is: up to
-  // 32 unknowns both forms run the same code (bitwise equal results).
-  const int pcr_size = static_cast<int>(blockDim.x);
-  if (!rows.active()) {  // the same answer in every block
-    for_block_tiles(n, [&](index_t tile) { passthrough_tile(sink, tile, n); });
-    return;
-  }
-  if (n <= kThreads) {  // one block, no levels
-    pcr_block(rows, n, sink, shared, pcr_size);
-    return;
-  }
-  for_block_tiles(n, [&](index_t tile) { reduce_tile(rows, tile, n, levels.level[0], t); });
-  rows.finish();
-  phase_barrier(n);
-  for (int k = 1; k < levels.count; ++k) {
-    const Level& from = levels.level[k - 1];
-    ArrayRows from_rows = array_rows(from);
-    for_block_tiles(from.n, [&](index_t tile) {
-      reduce_tile(from_rows, tile, from.n, levels.level[k], t);
-    });
-    phase_barrier(from.n);
-  }
-  if (blockIdx.x == 0) {
-    const Level& base = levels.level[levels.count - 1];
-    ArrayRows base_rows = array_rows(base);
-    ArraySink base_sink{base.d};
-    pcr_block(base_rows, base.n, base_sink, shared, pcr_size);
-  }
-  for (int k = levels.count - 1; k >= 1; --k) {
-    const Level& to = levels.level[k - 1];
-    phase_barrier(to.n);
-    ArrayRows to_rows = array_rows(to);
-    ArraySink to_sink{to.d};
-    for_block_tiles(to.n, [&](index_t tile) {
-      substitute_tile(to_rows, tile, to.n, levels.level[k].d, to_sink, t);
-    });
-  }
-  phase_barrier(n);
-  for_block_tiles(n, [&](index_t tile) {
-    substitute_tile(rows, tile, n, levels.level[0].d, sink, t);
-  });
-  sink.finish();
-}
-
 // ---- Host side -------------------------------------------------------------------------------
 
-// Memory for the reduced levels of any system of up to n_max unknowns, allocated once: down to
-// kThreads rows (the single kernel's levels; the multi-kernel form uses those above kBaseRows).
+// Memory for the reduced levels of any system of up to n_max unknowns, allocated once.
 class Workspace {
  public:
   explicit Workspace(index_t n_max) {
     std::vector<index_t> sizes;
-    for (index_t m = n_max; m > kThreads; m = reduced_size(m)) sizes.push_back(reduced_size(m));
+    for (index_t m = n_max; m > kBaseRows; m = reduced_size(m)) sizes.push_back(reduced_size(m));
     std::size_t total = 0;
     for (index_t m : sizes) total += 4 * static_cast<std::size_t>(m);
     storage_ = cuda::DeviceBuffer<real>(total, "partitioned solver workspace");
@@ -469,15 +337,6 @@ class Workspace {
     Level l = capacity_.at(static_cast<std::size_t>(depth));
     l.n = reduced_size(n);
     return l;
-  }
-  // Every level of a system of n <= n_max unknowns, down to at most kThreads rows.
-  Levels levels(index_t n) const {
-    Levels chain{};
-    for (index_t m = n; m > kThreads; m = reduced_size(m)) {
-      chain.level[chain.count] = level(chain.count, m);
-      ++chain.count;
-    }
-    return chain;
   }
 
  private:
@@ -521,17 +380,9 @@ void launch_substitute(const Rows& rows, index_t n, const real* x_next, const Si
   FHN_CUDA_CHECK_LAUNCH();
 }
 
-// Kernels the multi-kernel form launches for n unknowns: 2 per level above kBaseRows rows, plus
-// one (the single kernel has a grid barrier in each gap between them).
-constexpr int multi_kernel_launches(index_t n) {
-  int launches = 1;
-  for (index_t m = n; m > kBaseRows; m = reduced_size(m)) launches += 2;
-  return launches;
-}
-
-// Solves the system given by `rows` (n <= the workspace's n_max) into `sink`, one kernel per
-// pass and level (multi_kernel_launches(n)); kernels are enqueued on `stream` (capturable into
-// a CUDA graph), nothing waits for the device.
+// Solves the system given by `rows` (n <= the workspace's n_max) into `sink`; kernels are
+// enqueued on `stream` (capturable into a CUDA graph), nothing waits for the device.
+// Launches: 2 per level above kBaseRows rows, plus one.
 template <class Rows, class Sink>
 void solve(const Rows& rows, const Sink& sink, index_t n, const Workspace& workspace,
            cudaStream_t stream, int depth = 0) {
@@ -545,46 +396,6 @@ void solve(const Rows& rows, const Sink& sink, index_t n, const Workspace& works
   solve(ArrayRows{next.a, next.b, next.c, next.d}, ArraySink{next.d}, next.n, workspace, stream,
         depth + 1);
   launch_substitute(rows, n, next.d, sink, stream);
-}
-
-// Blocks of single_kernel<Rows, Sink> that fit on the current device at once, the most one
-// cooperative launch may have; 0 where the device cannot launch cooperatively.
-template <class Rows, class Sink>
-int single_kernel_capacity() {
-  int device = 0, cooperative = 0, multiprocessors = 0, per_multiprocessor = 0;
-  FHN_CUDA_CHECK(cudaGetDevice(&device));
-  FHN_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
-  if (!cooperative) return 0;
-  FHN_CUDA_CHECK(
-      cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-  FHN_CUDA_CHECK(cudaFuncSetAttribute(single_kernel<Rows, Sink>,
-                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      static_cast<int>(kTileBytes)));
-  FHN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_multiprocessor, single_kernel<Rows, Sink>, kThreads, kTileBytes));
-  return per_multiprocessor * multiprocessors;
-}
-
-// The same solve as solve(), in one cooperative launch of min(tiles, capacity) blocks, capacity
-// from single_kernel_capacity<Rows, Sink>() (> 0). Any n: the blocks loop over the tiles.
-// cudaLaunchKernelEx with the cooperative attribute, which stream capture records as a
-// cooperative kernel node (the attribute is valid for launches and graph nodes).
-template <class Rows, class Sink>
-void solve_single(const Rows& rows, const Sink& sink, index_t n, const Workspace& workspace,
-                  int capacity, cudaStream_t stream) {
-  const index_t tiles = (n + kTileRows - 1) / kTileRows;
-  cudaLaunchAttribute cooperative{};
-  cooperative.id = cudaLaunchAttributeCooperative;
-  cooperative.val.cooperative = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(std::min<index_t>(tiles, capacity)));
-  config.blockDim = dim3(kThreads);
-  config.dynamicSmemBytes = kTileBytes;
-  config.stream = stream;
-  config.attrs = &cooperative;
-  config.numAttrs = 1;
-  FHN_CUDA_CHECK(
-      cudaLaunchKernelEx(&config, single_kernel<Rows, Sink>, rows, sink, n, workspace.levels(n)));
 }
 
 }  // namespace fhn::solvers::partitioned

@@ -1,6 +1,5 @@
 // Every GPU tridiagonal backend (partitioned, cyclic_reduction, cusparse, cusparse_pivot) against the Thomas
-// solver, the oracle, on fresh random data; the partitioned solver's two launch forms (one kernel
-// per pass and level, one cooperative kernel) against Thomas and each other.
+// solver, the oracle, on fresh random data.
 #include <doctest/doctest.h>
 
 #include <cuda_runtime.h>
@@ -12,11 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "core/cuda/cuda_check.hpp"
 #include "core/cuda/device_buffer.hpp"
 #include "core/error.hpp"
 #include "solvers/cpu/thomas.hpp"
-#include "solvers/cuda/partitioned.hpp"
 #include "solvers/tridiagonal.hpp"
 #include "support.hpp"
 
@@ -25,7 +22,6 @@ namespace {
 using fhn::index_t;
 using fhn::real;
 using fhn::cuda::DeviceBuffer;
-using fhn::solvers::PartitionedSolver;
 using fhn::solvers::TridiagonalBackend;
 using fhn::solvers::TridiagonalSolver;
 
@@ -239,129 +235,4 @@ TEST_CASE("GPU solvers solve Crank-Nicolson-like systems of 2^20+3 unknowns") {
       CHECK(c.relative_error < tolerance);
     }
   }
-}
-
-// The single kernel forced on, against Thomas and against the multi-kernel form, at sizes around
-// the chunk (32), the tile and PCR base (1024), over several levels and at 2^20 (L2-resident on
-// an H100). Up to 32 unknowns both forms are the same PCR code on one block of 32 threads:
-// bitwise equal. Above, the single kernel reduces the level of at most 1024 rows further (to at
-// most 32) where the multi-kernel form solves it by PCR: equal to rounding.
-TEST_CASE("the partitioned solver's single kernel matches Thomas and the multi-kernel form") {
-  std::mt19937_64 rng(15);
-  for (const index_t n : {index_t{1}, index_t{2}, index_t{31}, index_t{32}, index_t{33},
-                          index_t{1023}, index_t{1024}, index_t{1025}, index_t{4095},
-                          index_t{32768 + 7}, index_t{1} << 20, (index_t{1} << 20) + 1}) {
-    for (const bool crank_nicolson : {false, true}) {
-      CAPTURE(n);
-      CAPTURE(crank_nicolson);
-      const HostSystem s = crank_nicolson ? crank_nicolson_like(n, 0.5, rng)
-                                          : fhn::test::random_dominant_system(n, rng);
-      PartitionedSolver single(n, PartitionedSolver::Launch::single_kernel);
-      PartitionedSolver multi(n, PartitionedSolver::Launch::multi_kernel);
-      CHECK(single.runs_single_kernel(n));
-      CHECK_FALSE(multi.runs_single_kernel(n));
-      const std::vector<real> x = gpu_solution(single, s);
-      const Comparison c = compare(x, thomas_solution(s), 1e-13);
-      CHECK(c.mismatches == 0);
-      CHECK(c.relative_error <= 1e-13);
-      const std::vector<real> x_multi = gpu_solution(multi, s);
-      if (n <= 32) {
-        CHECK(x == x_multi);
-      } else {
-        const Comparison forms = compare(x, x_multi, 1e-13);
-        CHECK(forms.mismatches == 0);
-        CHECK(forms.relative_error <= 1e-13);
-      }
-    }
-  }
-}
-
-// Captured into a CUDA graph (on a stream of its own): one cooperative kernel node, replayed
-// twice (the right side restored in between). Then two solves of different sizes (different
-// numbers of levels) on the same workspace, enqueued back to back with no synchronisation
-// between them.
-TEST_CASE("the single kernel runs in a CUDA graph and twice in a row on one workspace") {
-  std::mt19937_64 rng(16);
-  const index_t n = (index_t{1} << 20) + 1;
-  PartitionedSolver solver(n, PartitionedSolver::Launch::single_kernel);
-  const HostSystem s = fhn::test::random_dominant_system(n, rng);
-  const std::vector<real> truth = thomas_solution(s);
-  DeviceSystem device(s);
-
-  cudaStream_t stream = nullptr;
-  FHN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  cudaGraph_t graph = nullptr;
-  FHN_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
-  solver.solve_on(device.view(), device.rhs.data(), stream);
-  FHN_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
-  std::size_t nodes = 0;
-  FHN_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &nodes));
-  CHECK(nodes == 1);
-  if (nodes == 1) {
-    cudaGraphNode_t node = nullptr;
-    FHN_CUDA_CHECK(cudaGraphGetNodes(graph, &node, &nodes));
-    cudaLaunchAttributeValue cooperative{};
-    FHN_CUDA_CHECK(
-        cudaGraphKernelNodeGetAttribute(node, cudaLaunchAttributeCooperative, &cooperative));
-    CHECK(cooperative.cooperative == 1);
-  }
-  cudaGraphExec_t exec = nullptr;
-  FHN_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-  for (int replay = 0; replay < 2; ++replay) {
-    CAPTURE(replay);
-    device.rhs.upload(s.rhs.data(), s.rhs.size());
-    FHN_CUDA_CHECK(cudaGraphLaunch(exec, nullptr));  // after the upload, on the legacy stream
-    FHN_CUDA_CHECK(cudaDeviceSynchronize());
-    const Comparison c = compare(download(device.rhs), truth, 1e-13);
-    CHECK(c.mismatches == 0);
-    CHECK(c.relative_error <= 1e-13);
-  }
-  FHN_CUDA_CHECK(cudaGraphExecDestroy(exec));
-  FHN_CUDA_CHECK(cudaGraphDestroy(graph));
-  FHN_CUDA_CHECK(cudaStreamDestroy(stream));
-
-  const HostSystem small = crank_nicolson_like(4095, 0.5, rng);
-  DeviceSystem device_small(small);
-  device.rhs.upload(s.rhs.data(), s.rhs.size());
-  solver.solve(device.view(), device.rhs.data());
-  solver.solve(device_small.view(), device_small.rhs.data());
-  FHN_CUDA_CHECK(cudaDeviceSynchronize());
-  const Comparison large = compare(download(device.rhs), truth, 1e-13);
-  const Comparison second = compare(download(device_small.rhs), thomas_solution(small), 1e-13);
-  CHECK(large.mismatches == 0);
-  CHECK(second.mismatches == 0);
-}
-
-// The automatic choice: the multi-kernel form up to 1024 unknowns (one launch already), the
-// single kernel up to single_kernel_limit(), the multi-kernel form above. The single kernel has
-// no size limit of its own (its blocks loop over the tiles): forced on above the automatic
-// limit it still runs, as one kernel, and right. Without cooperative launch it is refused.
-TEST_CASE("the partitioned solver chooses its launch form by size; forced, one kernel at any n") {
-  const PartitionedSolver probe(1);
-  const index_t limit = probe.single_kernel_limit();
-  CAPTURE(limit);
-  if (limit == 0) {
-    CHECK_THROWS_AS(PartitionedSolver(100, PartitionedSolver::Launch::single_kernel),
-                    fhn::DeviceError);
-    return;
-  }
-  CHECK_FALSE(probe.runs_single_kernel(1024));
-  CHECK(probe.runs_single_kernel(1025));
-  CHECK(probe.runs_single_kernel(limit));
-  CHECK_FALSE(probe.runs_single_kernel(limit + 1));
-  CHECK(probe.kernel_launches(limit) == 1);
-  const PartitionedSolver multi(1, PartitionedSolver::Launch::multi_kernel);
-  CHECK(multi.kernel_launches(1024) == 1);
-  CHECK(multi.kernel_launches(1025) == 3);
-  CHECK(multi.kernel_launches(index_t{1} << 20) == 7);  // levels of 2^20, 2^16, 2^12 rows
-
-  std::mt19937_64 rng(17);
-  const index_t n = limit + 1;
-  PartitionedSolver forced(n, PartitionedSolver::Launch::single_kernel);
-  CHECK(forced.runs_single_kernel(n));
-  CHECK(forced.kernel_launches(n) == 1);
-  const HostSystem s = fhn::test::random_dominant_system(n, rng);
-  const Comparison c = compare(gpu_solution(forced, s), thomas_solution(s), 1e-13);
-  CHECK(c.mismatches == 0);
-  CHECK(c.relative_error <= 1e-13);
 }

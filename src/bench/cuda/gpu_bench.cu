@@ -1,7 +1,6 @@
 // The GPU half of `fhn bench`: copy bandwidth, tridiagonal solves (ours and cuSPARSE's, with and
-// without host-device transfers; the partitioned solver's launch forms and the launch floor
-// beside them), batched tridiagonal solves (ours and cuSPARSE's, the lines of a square sheet in
-// both layouts), explicit steps (one and several per pass) on a cable and on a
+// without host-device transfers), batched tridiagonal solves (ours and cuSPARSE's, the lines of a
+// square sheet in both layouts), explicit steps (one and several per pass) on a cable and on a
 // sheet, and Crank-Nicolson Newton iterations, each checked against the CPU before it is timed.
 // Times are CUDA-event medians on the default stream.
 #include <cuda_runtime.h>
@@ -92,35 +91,6 @@ struct Context {
   }
 };
 
-// A CUDA graph of what `enqueue(stream)` enqueues (captured once), replayed on the default stream.
-class CapturedGraph {
- public:
-  template <class Enqueue>
-  explicit CapturedGraph(Enqueue enqueue) {
-    FHN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    FHN_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed));
-    enqueue(stream_);
-    FHN_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph_));
-    FHN_CUDA_CHECK(cudaGraphInstantiate(&exec_, graph_, 0));
-  }
-  ~CapturedGraph() {
-    cudaGraphExecDestroy(exec_);
-    cudaGraphDestroy(graph_);
-    cudaStreamDestroy(stream_);
-  }
-  CapturedGraph(const CapturedGraph&) = delete;
-  CapturedGraph& operator=(const CapturedGraph&) = delete;
-  void launch() const { FHN_CUDA_CHECK(cudaGraphLaunch(exec_, nullptr)); }
-
- private:
-  cudaStream_t stream_ = nullptr;
-  cudaGraph_t graph_ = nullptr;
-  cudaGraphExec_t exec_ = nullptr;
-};
-
-// Does nothing: its launches are the launch floor.
-__global__ void empty_kernel() {}
-
 // ---- Copy bandwidth: the roofline ----------------------------------------------------------
 void bench_copy(Context& ctx, index_t n) {
   DeviceBuffer<real> from = to_device(pulse_state(n, 1).v, "copy source");
@@ -160,18 +130,6 @@ void bench_tridiagonal(Context& ctx, index_t n) {
   };
   const double solve_bytes = 40.0 * static_cast<double>(n);  // read l, d, u, b; write x
   const std::string baseline = variant_name(TridiagonalBackend::cusparse);
-  // A solve of x in place checked first (poison, solve once, compare with Thomas), then timed.
-  struct Checked {
-    Timing time;
-    double check;
-  };
-  auto check_and_time = [&](auto run) {
-    FHN_CUDA_CHECK(cudaMemset(x.data(), 0xff, bytes));  // NaN pattern
-    restore_rhs();
-    run();
-    const double check = max_relative_error(cuda::to_host(x), truth);
-    return Checked{time_gpu(ctx.options.repetitions, restore_rhs, run), check};
-  };
 
   for (const TridiagonalBackend backend :
        {TridiagonalBackend::partitioned, TridiagonalBackend::cyclic_reduction,
@@ -184,61 +142,39 @@ void bench_tridiagonal(Context& ctx, index_t n) {
       ctx.add("tridiagonal", name, n, {}, solve_bytes, 0.0, baseline, std::string("skipped: ") + e.what());
       continue;
     }
-    const Checked c = check_and_time([&] { solver->solve(system, x.data()); });
-    std::string note;
-    if (const auto* partitioned = dynamic_cast<const solvers::PartitionedSolver*>(solver.get()))
-      note = std::string("2 passes: 72 B/unknown; the automatic launch form, here ") +
-             (partitioned->runs_single_kernel(n) ? "one kernel" : "multi-kernel");
-    ctx.add("tridiagonal", name, n, c.time, solve_bytes, c.check,
-            backend == TridiagonalBackend::cusparse ? "" : baseline, note);
+    // Check first: poison, solve once, compare with Thomas.
+    FHN_CUDA_CHECK(cudaMemset(x.data(), 0xff, bytes));  // NaN pattern
+    restore_rhs();
+    solver->solve(system, x.data());
+    const double check = max_relative_error(cuda::to_host(x), truth);
+    const Timing t = time_gpu(ctx.options.repetitions, restore_rhs,
+                              [&] { solver->solve(system, x.data()); });
+    ctx.add("tridiagonal", name, n, t, solve_bytes, check,
+            backend == TridiagonalBackend::cusparse ? "" : baseline,
+            backend == TridiagonalBackend::partitioned ? "2 passes: 72 B/unknown" : "");
   }
 
-  // The partitioned solver's two launch forms, forced: one kernel per pass and level (launched,
-  // and replayed as a CUDA graph: no launch gaps between its kernels), and one cooperative
-  // kernel. Then the launch floor in the same run, to subtract: one empty kernel, and an empty
-  // graph of as many kernels as the multi-kernel form launches, one after another as the solve's.
-  using Launch = solvers::PartitionedSolver::Launch;
-  solvers::PartitionedSolver multi(n, Launch::multi_kernel);
-  const int launches = multi.kernel_launches(n);
-  const std::string kernels = std::to_string(launches) + (launches == 1 ? " kernel" : " kernels");
-  const Checked multi_run = check_and_time([&] { multi.solve(system, x.data()); });
-  ctx.add("tridiagonal", "partitioned, multi-kernel", n, multi_run.time, solve_bytes,
-          multi_run.check, baseline, kernels + ", one per pass and level");
+  // The partitioned solve replayed as a CUDA graph (no launch gaps between its kernels).
   {
-    const CapturedGraph graph(
-        [&](cudaStream_t stream) { multi.solve_on(system, x.data(), stream); });
-    const Checked c = check_and_time([&] { graph.launch(); });
-    ctx.add("tridiagonal", "partitioned, CUDA graph", n, c.time, solve_bytes, c.check, baseline,
-            "the multi-kernel form (" + kernels + ") as one graph");
-  }
-  try {
-    solvers::PartitionedSolver single(n, Launch::single_kernel);
-    const Checked c = check_and_time([&] { single.solve(system, x.data()); });
-    ctx.add("tridiagonal", "partitioned, one kernel", n, c.time, solve_bytes, c.check, baseline,
-            "one cooperative launch; a grid barrier in each of the multi-kernel form's " +
-                std::to_string(launches - 1) + " gaps between kernels");
-  } catch (const DeviceError& e) {  // no cooperative launch on this device
-    ctx.add("tridiagonal", "partitioned, one kernel", n, {}, solve_bytes, 0.0, baseline,
-            std::string("skipped: ") + e.what());
-  }
-  const std::string floor_note = "a floor, not a solve (GB/s as if it moved a solve's bytes): ";
-  const Timing one_launch = time_gpu(ctx.options.repetitions, [] {}, [] {
-    empty_kernel<<<1, 32>>>();
-    FHN_CUDA_CHECK_LAUNCH();
-  });
-  ctx.add("tridiagonal", "launch floor, empty kernel", n, one_launch, solve_bytes, 0.0, "",
-          floor_note + "one kernel of one 32-thread block that does nothing");
-  {
-    const CapturedGraph graph([&](cudaStream_t stream) {
-      for (int k = 0; k < launches; ++k) {
-        empty_kernel<<<1, 32, 0, stream>>>();
-        FHN_CUDA_CHECK_LAUNCH();
-      }
-    });
-    const Timing replay = time_gpu(ctx.options.repetitions, [] {}, [&] { graph.launch(); });
-    ctx.add("tridiagonal", "launch floor, empty graph", n, replay, solve_bytes, 0.0, "",
-            floor_note + "a graph of " + kernels +
-                " like it, one after another (as many as the multi-kernel form launches)");
+    solvers::PartitionedSolver solver(n);
+    cudaStream_t stream = nullptr;
+    FHN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    FHN_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
+    solver.solve_on(system, x.data(), stream);
+    FHN_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    FHN_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    FHN_CUDA_CHECK(cudaMemset(x.data(), 0xff, bytes));
+    restore_rhs();
+    FHN_CUDA_CHECK(cudaGraphLaunch(exec, nullptr));
+    const double check = max_relative_error(cuda::to_host(x), truth);
+    const Timing t = time_gpu(ctx.options.repetitions, restore_rhs,
+                              [&] { FHN_CUDA_CHECK(cudaGraphLaunch(exec, nullptr)); });
+    ctx.add("tridiagonal", "partitioned, CUDA graph", n, t, solve_bytes, check, baseline, "");
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaStreamDestroy(stream);
   }
 
   // With transfers: the system from (pinned) host memory, the solution back to the host.
