@@ -380,9 +380,12 @@ void launch_substitute(const Rows& rows, index_t n, const real* x_next, const Si
   FHN_CUDA_CHECK_LAUNCH();
 }
 
+// Kernels a solve of n unknowns launches: 2 per level above kBaseRows rows, plus one.
+constexpr int launches(index_t n) { return n <= kBaseRows ? 1 : 2 + launches(reduced_size(n)); }
+
 // Solves the system given by `rows` (n <= the workspace's n_max) into `sink`; kernels are
-// enqueued on `stream` (capturable into a CUDA graph), nothing waits for the device.
-// Launches: 2 per level above kBaseRows rows, plus one.
+// enqueued on `stream` (capturable into a CUDA graph), nothing waits for the device: launches(n)
+// of them.
 template <class Rows, class Sink>
 void solve(const Rows& rows, const Sink& sink, index_t n, const Workspace& workspace,
            cudaStream_t stream, int depth = 0) {

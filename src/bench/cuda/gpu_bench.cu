@@ -1,5 +1,5 @@
 // The GPU half of `fhn bench`: copy bandwidth, tridiagonal solves (ours and cuSPARSE's, with and
-// without host-device transfers), batched tridiagonal solves (ours and cuSPARSE's, the lines of a
+// without host-device transfers; the launch floor beside them), batched tridiagonal solves (ours and cuSPARSE's, the lines of a
 // square sheet in both layouts), explicit steps (one and several per pass) on a cable and on a
 // sheet, and Crank-Nicolson Newton iterations, each checked against the CPU before it is timed.
 // Times are CUDA-event medians on the default stream.
@@ -91,6 +91,35 @@ struct Context {
   }
 };
 
+// A CUDA graph of what `enqueue(stream)` enqueues (captured once), replayed on the default stream.
+class CapturedGraph {
+ public:
+  template <class Enqueue>
+  explicit CapturedGraph(Enqueue enqueue) {
+    FHN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    FHN_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed));
+    enqueue(stream_);
+    FHN_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph_));
+    FHN_CUDA_CHECK(cudaGraphInstantiate(&exec_, graph_, 0));
+  }
+  ~CapturedGraph() {
+    cudaGraphExecDestroy(exec_);
+    cudaGraphDestroy(graph_);
+    cudaStreamDestroy(stream_);
+  }
+  CapturedGraph(const CapturedGraph&) = delete;
+  CapturedGraph& operator=(const CapturedGraph&) = delete;
+  void launch() const { FHN_CUDA_CHECK(cudaGraphLaunch(exec_, nullptr)); }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+// Does nothing: its launches are the launch floor.
+__global__ void empty_kernel() {}
+
 // ---- Copy bandwidth: the roofline ----------------------------------------------------------
 void bench_copy(Context& ctx, index_t n) {
   DeviceBuffer<real> from = to_device(pulse_state(n, 1).v, "copy source");
@@ -155,26 +184,39 @@ void bench_tridiagonal(Context& ctx, index_t n) {
   }
 
   // The partitioned solve replayed as a CUDA graph (no launch gaps between its kernels).
+  solvers::PartitionedSolver partitioned(n);
+  const int launches = solvers::partitioned::launches(n);
+  const std::string kernels = std::to_string(launches) + (launches == 1 ? " kernel" : " kernels");
   {
-    solvers::PartitionedSolver solver(n);
-    cudaStream_t stream = nullptr;
-    FHN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    cudaGraph_t graph = nullptr;
-    cudaGraphExec_t exec = nullptr;
-    FHN_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
-    solver.solve_on(system, x.data(), stream);
-    FHN_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
-    FHN_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    const CapturedGraph graph(
+        [&](cudaStream_t stream) { partitioned.solve_on(system, x.data(), stream); });
     FHN_CUDA_CHECK(cudaMemset(x.data(), 0xff, bytes));
     restore_rhs();
-    FHN_CUDA_CHECK(cudaGraphLaunch(exec, nullptr));
+    graph.launch();
     const double check = max_relative_error(cuda::to_host(x), truth);
-    const Timing t = time_gpu(ctx.options.repetitions, restore_rhs,
-                              [&] { FHN_CUDA_CHECK(cudaGraphLaunch(exec, nullptr)); });
-    ctx.add("tridiagonal", "partitioned, CUDA graph", n, t, solve_bytes, check, baseline, "");
-    cudaGraphExecDestroy(exec);
-    cudaGraphDestroy(graph);
-    cudaStreamDestroy(stream);
+    const Timing t = time_gpu(ctx.options.repetitions, restore_rhs, [&] { graph.launch(); });
+    ctx.add("tridiagonal", "partitioned, CUDA graph", n, t, solve_bytes, check, baseline,
+            kernels + " as one graph");
+  }
+  // The launch floor in the same run: one empty kernel, and an empty graph of as many kernels
+  // as the partitioned solve launches, one after another as the solve's.
+  const std::string floor_note = "a floor, not a solve (GB/s as if it moved a solve's bytes): ";
+  const Timing one_launch = time_gpu(ctx.options.repetitions, [] {}, [] {
+    empty_kernel<<<1, 32>>>();
+    FHN_CUDA_CHECK_LAUNCH();
+  });
+  ctx.add("tridiagonal", "launch floor, empty kernel", n, one_launch, solve_bytes, 0.0, "",
+          floor_note + "one kernel of one 32-thread block that does nothing");
+  {
+    const CapturedGraph graph([&](cudaStream_t stream) {
+      for (int k = 0; k < launches; ++k) {
+        empty_kernel<<<1, 32, 0, stream>>>();
+        FHN_CUDA_CHECK_LAUNCH();
+      }
+    });
+    const Timing replay = time_gpu(ctx.options.repetitions, [] {}, [&] { graph.launch(); });
+    ctx.add("tridiagonal", "launch floor, empty graph", n, replay, solve_bytes, 0.0, "",
+            floor_note + "a graph of " + kernels + " (as many as the partitioned solve launches)");
   }
 
   // With transfers: the system from (pinned) host memory, the solution back to the host.
