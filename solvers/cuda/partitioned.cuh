@@ -77,41 +77,53 @@ struct Tile {
 __device__ inline Tile tile_view(real* shared) {
   return {shared, shared + kTileSlots, shared + 2 * kTileSlots, shared + 3 * kTileSlots};
 }
-// Slot of the tile's row r: chunk r / kChunk, position r % kChunk.
-__device__ inline int slot(int r) { return (r / kChunk) * kStride + r % kChunk; }
-
-// Thread t stages rows r = t, t + kThreads, ... (coalesced). Asynchronous copies global ->
+// Thread t stages rows r = t, t + kThreads, ... (coalesced): its q-th row is row t of chunk q
+// (kThreads = kChunk), slot q kStride + t, with no division. Asynchronous copies global ->
 // shared (cp.async) keep all of a thread's 32 rows per array in flight at once, without
-// registers; wait_staged() waits for the calling thread's own copies.
+// registers; wait_staged() waits for the calling thread's own copies. A tile that lies wholly
+// below n (all but the last) takes its rows without bound tests.
+static_assert(kThreads == kChunk, "a thread's q-th staged row is its row of chunk q");
 __device__ inline int staged_row(int q) { return q * kThreads + static_cast<int>(threadIdx.x); }
+__device__ inline int staged_slot(int q) { return q * kStride + static_cast<int>(threadIdx.x); }
+__device__ inline bool whole_tile(index_t first, index_t n) { return first + kTileRows <= n; }
 __device__ inline void stage(real* tile_array, const real* __restrict__ global, index_t first,
                              index_t n) {
+  const real* from = global + first;
+  const bool whole = whole_tile(first, n);
 #pragma unroll 8
   for (int q = 0; q < kChunk; ++q) {
     const int r = staged_row(q);
-    if (first + r < n) __pipeline_memcpy_async(tile_array + slot(r), global + first + r, sizeof(real));
+    if (whole || first + r < n)
+      __pipeline_memcpy_async(tile_array + staged_slot(q), from + r, sizeof(real));
   }
 }
 // fn(r, i, s) for each of the calling thread's tile rows r with i = first + r < n, s its slot.
 template <class Fn>
 __device__ void for_own_rows(index_t first, index_t n, Fn fn) {
+  const bool whole = whole_tile(first, n);
 #pragma unroll 4
   for (int q = 0; q < kChunk; ++q) {
     const int r = staged_row(q);
-    if (first + r < n) fn(r, first + r, slot(r));
+    if (whole || first + r < n) fn(r, first + r, staged_slot(q));
   }
 }
+// The slots of the rows before and after the calling thread's row in slot s (within the tile:
+// r > 0, and r + 1 < kTileRows respectively): the neighbour in the same chunk, or the last row
+// of the chunk before (s - 2) / the first of the chunk after (s + 2) at a chunk's ends.
+__device__ inline int slot_before(int s) { return s - 1 - (threadIdx.x == 0 ? 1 : 0); }
+__device__ inline int slot_after(int s) { return s + 1 + (threadIdx.x == kChunk - 1 ? 1 : 0); }
 __device__ inline void wait_staged() {
   __pipeline_commit();
   __pipeline_wait_prior(0);
 }
 // Rows past n become identity rows x = 0 (they couple to nothing because c_{n-1} = 0), and the
-// entries outside the matrix, a_0 and c_{n-1}, are zeroed. Each thread fixes its own rows.
+// entries outside the matrix, a_0 and c_{n-1}, are zeroed. Each thread fixes its own rows; only
+// the first and the last tile have any (uniform over the block).
 __device__ inline void finish_tile_edges(Tile t, index_t first, index_t n) {
+  if (first > 0 && first + kTileRows < n) return;
   for (int q = 0; q < kChunk; ++q) {
-    const int r = staged_row(q);
-    const index_t i = first + r;
-    const int s = slot(r);
+    const index_t i = first + staged_row(q);
+    const int s = staged_slot(q);
     if (i >= n) {
       t.a[s] = 0.0;
       t.b[s] = 1.0;

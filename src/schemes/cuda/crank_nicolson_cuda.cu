@@ -174,8 +174,8 @@ struct NewtonRows {
       constexpr bool kInterior = decltype(interior_tile)::value;
       const OffDiagonals inner = cn_interior_off_diagonals(q);
       for_own_rows(first, n, [&](int r, index_t i, int s) {
-        const Stencil stencil{r > 0 ? t.a[slot(r - 1)] : halo[0], t.a[s],
-                              r + 1 < kTileRows ? t.a[slot(r + 1)] : halo[1]};
+        const Stencil stencil{r > 0 ? t.a[slot_before(s)] : halo[0], t.a[s],
+                              r + 1 < kTileRows ? t.a[slot_after(s)] : halo[1]};
         const NewtonPoint point = kInterior
                                       ? cn_interior_newton_row(stencil, t.c[s], t.d[s], c, q)
                                       : cn_newton_row(stencil, t.c[s], t.d[s], c, i, q);
