@@ -97,14 +97,22 @@ __device__ inline void stage(real* tile_array, const real* __restrict__ global, 
       __pipeline_memcpy_async(tile_array + staged_slot(q), from + r, sizeof(real));
   }
 }
-// fn(r, i, s) for each of the calling thread's tile rows r with i = first + r < n, s its slot.
-template <class Fn>
+// fn(q, i, s) for each of the calling thread's tile rows: its q-th staged row, i = first +
+// staged_row(q) < n, s its slot. kUnrolled: the loop unrolled whole, so that q is a constant
+// (an array indexed by it stays in registers).
+template <bool kUnrolled = false, class Fn>
 __device__ void for_own_rows(index_t first, index_t n, Fn fn) {
   const bool whole = whole_tile(first, n);
-#pragma unroll 4
-  for (int q = 0; q < kChunk; ++q) {
+  auto row = [&](int q) {
     const int r = staged_row(q);
-    if (whole || first + r < n) fn(r, first + r, staged_slot(q));
+    if (whole || first + r < n) fn(q, first + r, staged_slot(q));
+  };
+  if constexpr (kUnrolled) {
+#pragma unroll
+    for (int q = 0; q < kChunk; ++q) row(q);
+  } else {
+#pragma unroll 4
+    for (int q = 0; q < kChunk; ++q) row(q);
   }
 }
 // The slots of the rows before and after the calling thread's row in slot s (within the tile:
@@ -141,7 +149,11 @@ __device__ inline void finish_tile_edges(Tile t, index_t first, index_t n) {
 //                             kernel synchronises the block afterwards
 //   rows.row(i)               row i < n of a system small enough for one block (PCR)
 //   rows.finish()             once per thread after the first pass (block reductions allowed)
-//   sink.store(i, x_i)        for every i < n
+//   sink.fetch(first, n)      pass 2, first thing in a tile: may start loading what its stores
+//                             of the calling thread's rows need (their latency then overlaps
+//                             the tile's load and sweeps)
+//   sink.store_own(q, i, x_i) pass 2: the calling thread's q-th row, i (q a constant)
+//   sink.store(i, x_i)        the one-block PCR: row i
 //   sink.finish()             once per thread after its stores
 
 // Rows read from arrays (the plain solver and the reduced levels).
@@ -166,6 +178,8 @@ struct ArrayRows {
 // The solution written to an array.
 struct ArraySink {
   real* x;
+  __device__ void fetch(index_t, index_t) const {}
+  __device__ void store_own(int, index_t i, real value) const { x[i] = value; }
   __device__ void store(index_t i, real value) const { x[i] = value; }
   __device__ void passthrough(index_t) const {}
   __device__ void finish() {}
@@ -239,15 +253,18 @@ __global__ void __launch_bounds__(kThreads) substitute_kernel(Rows rows, index_t
     }
     return;
   }
+  // What the sweep and the stores will need from global memory is asked for first.
+  sink.fetch(first, n);
+  const index_t chunk = blockIdx.x * static_cast<index_t>(kThreads) + threadIdx.x;
+  const bool own_chunk = chunk * kChunk < n;
+  const real xs = own_chunk ? x_next[2 * chunk] : 0.0, xe = own_chunk ? x_next[2 * chunk + 1] : 0.0;
   extern __shared__ real shared[];
   const Tile t = tile_view(shared);
   rows.load(t, first, n);
   __syncthreads();
 
-  const index_t chunk = blockIdx.x * static_cast<index_t>(kThreads) + threadIdx.x;
-  if (chunk * kChunk < n) {
+  if (own_chunk) {
     const int s = static_cast<int>(threadIdx.x) * kStride;
-    const real xs = x_next[2 * chunk], xe = x_next[2 * chunk + 1];
     real g = reciprocal(t.b[s + 1]);
     real cp = t.c[s + 1] * g, dp = (t.d[s + 1] - t.a[s + 1] * xs) * g;
     t.c[s + 1] = cp;
@@ -271,7 +288,7 @@ __global__ void __launch_bounds__(kThreads) substitute_kernel(Rows rows, index_t
     t.d[s] = xs;
   }
   __syncthreads();
-  for_own_rows(first, n, [&](int, index_t i, int s) { sink.store(i, t.d[s]); });
+  for_own_rows<true>(first, n, [&](int q, index_t i, int s) { sink.store_own(q, i, t.d[s]); });
   sink.finish();
 }
 

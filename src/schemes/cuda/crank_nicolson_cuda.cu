@@ -165,15 +165,27 @@ struct NewtonRows {
     stage(t.a, u, first, n);
     stage(t.c, p, first, n);
     stage(t.d, rhs, first, n);
-    if (threadIdx.x == 0) halo[0] = first > 0 ? u[first - 1] : 0.0;
-    if (threadIdx.x == 1) halo[1] = first + kTileRows < n ? u[first + kTileRows] : 0.0;
+    // The halo values asynchronously too (a load into a register would stall the block).
+    if (threadIdx.x == 0) {
+      if (first > 0)
+        __pipeline_memcpy_async(&halo[0], u + first - 1, sizeof(real));
+      else
+        halo[0] = 0.0;
+    }
+    if (threadIdx.x == 1) {
+      if (first + kTileRows < n)
+        __pipeline_memcpy_async(&halo[1], u + first + kTileRows, sizeof(real));
+      else
+        halo[1] = 0.0;
+    }
     wait_staged();
     __syncthreads();
     // The rows, with the end tests compiled out where the tile holds no end (kInterior).
     auto build = [&](auto interior_tile) {
       constexpr bool kInterior = decltype(interior_tile)::value;
       const OffDiagonals inner = cn_interior_off_diagonals(q);
-      for_own_rows(first, n, [&](int r, index_t i, int s) {
+      for_own_rows(first, n, [&](int k, index_t i, int s) {
+        const int r = staged_row(k);
         const Stencil stencil{r > 0 ? t.a[slot_before(s)] : halo[0], t.a[s],
                               r + 1 < kTileRows ? t.a[slot_after(s)] : halo[1]};
         const NewtonPoint point = kInterior
@@ -204,14 +216,22 @@ struct NewtonRows {
 };
 
 // Where du goes (fused path): u_next = u - du and ||du||_inf; after convergence u is copied.
+// The u of the calling thread's rows of a tile is fetched into registers when the tile starts.
 struct NewtonSink {
   const real* __restrict__ u;
   real* __restrict__ u_next;
   NewtonState* state;
   real max_du = 0.0;
+  real own_u[solvers::partitioned::kChunk] = {};
 
-  __device__ void store(index_t i, real du) {
-    u_next[i] = u[i] - du;
+  __device__ void fetch(index_t first, index_t n) {
+    solvers::partitioned::for_own_rows<true>(first, n,
+                                             [&](int q, index_t i, int) { own_u[q] = u[i]; });
+  }
+  __device__ void store_own(int q, index_t i, real du) { put(i, own_u[q], du); }
+  __device__ void store(index_t i, real du) { put(i, u[i], du); }
+  __device__ void put(index_t i, real u_i, real du) {
+    u_next[i] = u_i - du;
     max_du = nan_max(max_du, fabs(du));
   }
   __device__ void passthrough(index_t i) const { u_next[i] = u[i]; }
