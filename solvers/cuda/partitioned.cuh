@@ -411,6 +411,9 @@ void launch_substitute(const Rows& rows, index_t n, const real* x_next, const Si
 
 // Kernels a solve of n unknowns launches: 2 per level above kBaseRows rows, plus one.
 constexpr int launches(index_t n) { return n <= kBaseRows ? 1 : 2 + launches(reduced_size(n)); }
+static_assert(launches(kBaseRows) == 1 && launches(kBaseRows + 1) == 3 &&
+                  launches(index_t{1} << 20) == 7 && launches(index_t{1} << 26) == 9,
+              "levels: 2^20 -> 2^16 -> 4096 -> 256; 2^26 -> 2^22 -> 2^18 -> 2^14 -> 1024");
 
 // Solves the system given by `rows` (n <= the workspace's n_max) into `sink`; kernels are
 // enqueued on `stream` (capturable into a CUDA graph), nothing waits for the device: launches(n)
