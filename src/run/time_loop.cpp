@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <utility>
-#include <vector>
 
 #include "core/error.hpp"
 #include "core/format.hpp"
@@ -18,8 +16,10 @@ void emit_frame(Scheme& scheme, index_t index, const std::vector<FrameSink*>& si
   for (FrameSink* sink : sinks) sink->write(view);
 }
 
-[[noreturn]] void report_non_finite(const Snapshot& snap, index_t node, index_t last_good_step,
+[[noreturn]] void report_non_finite(Scheme& scheme, index_t node, index_t last_good_step,
                                     const LoopSettings& s) {
+  Snapshot snap;
+  scheme.snapshot(snap);  // collective in a distributed run: the root receives the values
   if (s.comm && !s.comm->root())
     throw NumericalError("the solution stopped being finite (rank 0 reports where)");
   const real t_good = static_cast<real>(last_good_step) * s.dt;
@@ -34,29 +34,6 @@ void emit_frame(Scheme& scheme, index_t index, const std::vector<FrameSink*>& si
                        format_exact(t_bad) + " (steps " + std::to_string(last_good_step) + " to " +
                        std::to_string(snap.step) + ")" +
                        (s.instability_hint.empty() ? "" : ". Hint: " + s.instability_hint));
-}
-
-// The steps of one advance: to `target`, recording the frames strictly inside. Where more frames
-// fall inside than the scheme can record, the advance ends early: at the last whole pass before
-// the first frame it cannot record, or at that frame when no whole pass fits before it.
-struct Advance {
-  index_t target = 0;
-  std::vector<index_t> record;  // steps after the advance's start
-};
-
-Advance plan_advance(index_t step, index_t target, index_t frame_every, index_t pass,
-                     int recordable) {
-  Advance a{target, {}};
-  for (index_t f = (step / frame_every + 1) * frame_every; f < target; f += frame_every) {
-    if (static_cast<int>(a.record.size()) == recordable) {
-      const index_t whole = step + (f - step) / pass * pass;
-      a.target = whole > step ? whole : f;
-      while (!a.record.empty() && step + a.record.back() >= a.target) a.record.pop_back();
-      break;
-    }
-    a.record.push_back(f - step);
-  }
-  return a;
 }
 
 }  // namespace
@@ -86,57 +63,29 @@ void run_time_loop(Scheme& scheme, const LoopSettings& s, const std::vector<Fram
     ++result.frames;
   };
   if (start % s.frame_every == 0) frame();
-  // Checks on multiples of the scheme's pass, so that they cut no pass short; frames and
-  // checkpoints fall where the user put them, frames inside a pass recorded by the scheme where
-  // it can (Scheme::recordable_states).
+  // Checks on multiples of the scheme's pass, so that they cut no pass short (frames and
+  // checkpoints fall where the user put them).
   const index_t pass = std::max<index_t>(scheme.steps_per_pass(), 1);
   const index_t check_every = (s.check_every + pass - 1) / pass * pass;
-  const int recordable = scheme.recordable_states();
 
   for (index_t step = start; step < s.total_steps;) {
-    // Advance to whichever comes first: the next check, checkpoint, the end, or (when the scheme
-    // records none) the next frame.
+    // Advance to whichever comes first: the next frame, check, checkpoint, or the end.
     const index_t next_frame = (step / s.frame_every + 1) * s.frame_every;
     const index_t next_check = (step / check_every + 1) * check_every;
     const index_t next_checkpoint =
         s.checkpoint_every > 0 ? (step / s.checkpoint_every + 1) * s.checkpoint_every : s.total_steps;
-    index_t target = std::min({next_check, next_checkpoint, s.total_steps});
-    if (recordable == 0) target = std::min(target, next_frame);
-    const Advance advance = plan_advance(step, target, s.frame_every, pass, recordable);
+    const index_t target = std::min({next_frame, next_check, next_checkpoint, s.total_steps});
     const auto t0 = Clock::now();
-    if (advance.record.empty())
-      scheme.advance(advance.target - step);
-    else
-      scheme.advance_recording(advance.target - step, advance.record);
+    scheme.advance(target - step);
     scheme.synchronize();  // the clock covers the steps themselves, not just their launch
     result.step_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
-
-    // The recorded frames, each checked on the host before it is written.
-    for (std::size_t k = 0; k < advance.record.size(); ++k) {
-      Snapshot recorded;
-      scheme.recorded_snapshot(k, recorded);
-      const index_t bad = first_non_finite(recorded.v, recorded.w);
-      if (bad >= 0) report_non_finite(recorded, bad, last_good, s);
-      last_good = recorded.step;
-      const FrameView view = frame_view(recorded, frame_index++, s.domain);
-      for (FrameSink* sink : sinks) sink->write(view);
-      ++result.frames;
-      std::swap(result.last, recorded);
-    }
-    step = advance.target;
+    step = target;
     result.steps = step - start;
 
-    const bool frame_due = step % s.frame_every == 0 || step == s.total_steps;
-    if (frame_due || step == next_check || step == next_checkpoint) {
-      const index_t bad = scheme.first_non_finite();
-      if (bad >= 0) {
-        Snapshot snap;
-        scheme.snapshot(snap);  // collective in a distributed run: the root receives the values
-        report_non_finite(snap, bad, last_good, s);
-      }
-      last_good = step;
-    }
-    if (frame_due) frame();
+    const index_t bad = scheme.first_non_finite();
+    if (bad >= 0) report_non_finite(scheme, bad, last_good, s);
+    last_good = step;
+    if (step == next_frame || step == s.total_steps) frame();
     if (s.checkpoint && step == next_checkpoint && step < s.total_steps) s.checkpoint();
     progress.update(step);
     const bool interrupted = s.interrupted && *s.interrupted;

@@ -31,15 +31,6 @@ index_t first_non_finite(const std::vector<real>& v, const std::vector<real>& w)
   return -1;
 }
 
-void Scheme::advance_recording(index_t steps, const std::vector<index_t>& after) {
-  FHN_VERIFY(after.empty(), InternalError, name() + " records no states inside an advance");
-  advance(steps);
-}
-
-void Scheme::recorded_snapshot(std::size_t, Snapshot&) const {
-  throw InternalError(name() + " records no states inside an advance");
-}
-
 std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem,
                                     NewtonLog* newton_log) {
   if (config.scheme.backend == Backend::cuda) return make_cuda_scheme(config, problem, newton_log);

@@ -55,16 +55,6 @@ class Scheme {
   // The steps one call advances best: a whole pass of a temporally blocked kernel (a shorter call
   // takes a shorter, costlier pass). The time loop puts its NaN checks on multiples of it.
   virtual index_t steps_per_pass() const { return 1; }
-  // Frames inside a pass. A temporally blocked scheme can keep the state of a few steps inside
-  // one advance (the kernel writes a copy as it goes), so that frames need not cut its passes
-  // short: recordable_states() is how many (0: none; the time loop then ends each advance at a
-  // frame). advance_recording(steps, after) is advance(steps) that also keeps the state after
-  // each step after[k] of the call (0 < after[k] < steps, increasing, at most
-  // recordable_states() of them), bit for bit what advance(after[k]) would have left;
-  // recorded_snapshot(k, out) is the snapshot of the k-th, valid until the next advance.
-  virtual int recordable_states() const { return 0; }
-  virtual void advance_recording(index_t steps, const std::vector<index_t>& after);
-  virtual void recorded_snapshot(std::size_t k, Snapshot& out) const;
   virtual void snapshot(Snapshot& out) const = 0;
   // Index of the first node whose v or w is NaN or infinite, or -1 when all are finite.
   virtual index_t first_non_finite() const = 0;

@@ -6,15 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <memory>
-#include <string>
-#include <vector>
 
 #include "config/loader.hpp"
 #include "core/cuda/device_buffer.hpp"
 #include "core/error.hpp"
 #include "run/run.hpp"
-#include "run/time_loop.hpp"
 #include "schemes/scheme.hpp"
 #include "support.hpp"
 
@@ -35,76 +31,7 @@ class CountingLog final : public fhn::NewtonLog {
   long count = 0;
 };
 
-// Keeps every frame's step, v and w.
-struct FrameCapture final : fhn::FrameSink {
-  void write(const fhn::FrameView& f) override {
-    steps.push_back(f.step);
-    v.emplace_back(f.v, f.v + f.n);
-    w.emplace_back(f.w, f.w + f.n);
-  }
-  std::vector<fhn::index_t> steps;
-  std::vector<std::vector<double>> v, w;
-};
-
-// A scheme as the time loop sees it, minus the states it could record inside a pass: the loop
-// then ends an advance at every frame.
-class WithoutRecording final : public fhn::Scheme {
- public:
-  explicit WithoutRecording(std::unique_ptr<fhn::Scheme> inner) : inner_(std::move(inner)) {}
-  std::string name() const override { return inner_->name(); }
-  fhn::index_t node_count() const override { return inner_->node_count(); }
-  fhn::index_t steps_done() const override { return inner_->steps_done(); }
-  void advance(fhn::index_t steps) override { inner_->advance(steps); }
-  void synchronize() const override { inner_->synchronize(); }
-  fhn::index_t steps_per_pass() const override { return inner_->steps_per_pass(); }
-  void snapshot(fhn::Snapshot& out) const override { inner_->snapshot(out); }
-  fhn::index_t first_non_finite() const override { return inner_->first_non_finite(); }
-  fhn::SchemeState save_state() const override { return inner_->save_state(); }
-  void restore_state(const fhn::SchemeState& state) override { inner_->restore_state(state); }
-
- private:
-  std::unique_ptr<fhn::Scheme> inner_;
-};
-
-// The frames of `steps` steps of `scheme`, one every `frame_every` steps.
-FrameCapture frames_of(fhn::Scheme& scheme, fhn::index_t steps, fhn::index_t frame_every) {
-  fhn::LoopSettings s;
-  s.total_steps = steps;
-  s.frame_every = frame_every;
-  s.dt = 0.1;
-  fhn::Progress quiet(steps, s.dt, false);
-  fhn::LoopResult result;
-  FrameCapture frames;
-  fhn::run_time_loop(scheme, s, {&frames}, quiet, result);
-  return frames;
-}
-
 }  // namespace
-
-TEST_CASE("GPU explicit records frames inside its passes, bit for bit what shorter passes give") {
-  const std::string stimulated =
-      "stimulus:\n"
-      "  - {x_min: 0, x_max: 5, start: 0.5, duration: 2, amplitude: 0.5, period: 7, count: 3}\n";
-  for (const std::string& yaml : {std::string(), stimulated}) {
-    for (const fhn::index_t every : {1, 3, 7, 10, 16, 40}) {
-      CAPTURE(yaml);
-      CAPTURE(every);
-      const fhn::Config c = fhn::test::config_from(
-          yaml + "domain: {nodes: 1001}\ntime: {end: 30, dt: 0.1}\n"
-                 "output: {vtk: false, spacetime: false}\n",
-          {"scheme.backend=cuda"});
-      const fhn::Problem problem = fhn::make_problem(c);
-      auto recording = fhn::make_scheme(c, problem);
-      REQUIRE(recording->recordable_states() >= 2);
-      WithoutRecording plain(fhn::make_scheme(c, problem));
-      const FrameCapture a = frames_of(*recording, 300, every), b = frames_of(plain, 300, every);
-      CHECK(a.steps == b.steps);
-      CHECK(a.steps.size() == static_cast<std::size_t>(300 / every + 1 + (300 % every ? 1 : 0)));
-      CHECK(a.v == b.v);
-      CHECK(a.w == b.w);
-    }
-  }
-}
 
 TEST_CASE("GPU explicit matches the CPU after 1000 steps") {
   for (const char* file : {"configs/pulse_split.yaml", "configs/wave_train.yaml"}) {

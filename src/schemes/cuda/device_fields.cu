@@ -67,17 +67,12 @@ void DeviceFields::restore_array(const SchemeState& state, const std::string& na
 }
 
 void DeviceFields::download(const Problem& problem, index_t step, Snapshot& out) const {
-  download(problem, step, v_, w_, out);
-}
-
-void DeviceFields::download(const Problem& problem, index_t step, const DeviceBuffer<real>& v,
-                            const DeviceBuffer<real>& w, Snapshot& out) const {
   out.step = step;
   out.t = static_cast<real>(step) * problem.dt;
   out.x = coordinates_ ? problem.x : std::vector<real>{};
   out.y = coordinates_ ? problem.y : std::vector<real>{};
-  out.v = owned_to_host(v);
-  out.w = owned_to_host(w);
+  out.v = owned_to_host(v_);
+  out.w = owned_to_host(w_);
 }
 
 std::vector<real> to_host(const DeviceBuffer<real>& buffer) {

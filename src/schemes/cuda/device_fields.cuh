@@ -39,9 +39,6 @@ class DeviceFields {
 
   // Copies the owned v and w to the host, and x and y for the whole problem (synchronises).
   void download(const Problem& problem, index_t step, Snapshot& out) const;
-  // The same from other arrays laid out like v and w (a state recorded inside a pass).
-  void download(const Problem& problem, index_t step, const DeviceBuffer<real>& v,
-                const DeviceBuffer<real>& w, Snapshot& out) const;
   // Adds "v" and "w" to a checkpoint state / loads them back (synchronises).
   void save(SchemeState& state) const;
   void restore(const SchemeState& state);

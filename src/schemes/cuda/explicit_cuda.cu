@@ -4,7 +4,6 @@
 // runs on slabs, one rank (and GPU) each, halos exchanged between passes.
 #include <algorithm>
 #include <string>
-#include <vector>
 
 #include "core/cuda/stream.hpp"
 #include "parallel/cuda/device_halo_exchange.hpp"
@@ -27,64 +26,26 @@ class ExplicitCuda final : public DeviceScheme {
   std::string name() const override { return "explicit forward Euler (cuda, " + device_name_ + ")"; }
   index_t steps_per_pass() const override { return kStepsPerPass; }
 
-  int recordable_states() const override { return kMaxRecordedSteps; }
-
   // Full passes of kStepsPerPass steps, then one shorter pass for the rest, launched back to
   // back; nothing waits for the device here. Every step goes through the same kernel, so the
   // result does not depend on how the steps are split between advance() calls (restarts).
-  void advance(index_t steps) override { advance_recording(steps, {}); }
-
-  // The same passes; the pass that runs through step after[k] writes its state to recorded k
-  // on the way (allocated at the first use: 16 bytes per node each).
-  void advance_recording(index_t steps, const std::vector<index_t>& after) override {
-    FHN_VERIFY(static_cast<int>(after.size()) <= kMaxRecordedSteps, InternalError,
-               "explicit cuda: at most " + std::to_string(kMaxRecordedSteps) +
-                   " recorded states per advance");
-    if (recorded_.size() < after.size()) {
-      const auto n = static_cast<std::size_t>(problem_.nodes);
-      for (std::size_t k = recorded_.size(); k < after.size(); ++k)
-        recorded_.push_back(
-            {DeviceBuffer<real>(n, "recorded v"), DeviceBuffer<real>(n, "recorded w")});
-    }
+  void advance(index_t steps) override {
     const StimulusTable table = stimuli_.view();
-    const index_t start = step_;
-    std::size_t next = 0;  // the first recorded step not yet passed
-    recorded_steps_.clear();
     while (steps > 0) {
       const int pass = static_cast<int>(std::min<index_t>(steps, kStepsPerPass));
-      RecordedSteps taps;
-      for (; next < after.size() && start + after[next] <= step_ + pass; ++next) {
-        taps.after[taps.count] = static_cast<int>(start + after[next] - step_);
-        taps.v[taps.count] = recorded_[next].v.data();
-        taps.w[taps.count] = recorded_[next].w.data();
-        ++taps.count;
-        recorded_steps_.push_back(start + after[next]);
-      }
       launch_explicit_steps_blocked(fields_.v(), fields_.w(), v_next_.data(), w_next_.data(),
-                                    params_, table, step_, pass, taps);
+                                    params_, table, step_, pass);
       std::swap(fields_.v_buffer(), v_next_);
       std::swap(fields_.w_buffer(), w_next_);
       step_ += pass;
       steps -= pass;
     }
-    FHN_VERIFY(recorded_steps_.size() == after.size(), InternalError,
-               "explicit cuda: recorded steps beyond the advance");
   }
 
-  void recorded_snapshot(std::size_t k, Snapshot& out) const override {
-    FHN_VERIFY(k < recorded_steps_.size(), InternalError,
-               "explicit cuda: no recorded state " + std::to_string(k));
-    fields_.download(problem_, recorded_steps_[k], recorded_[k].v, recorded_[k].w, out);
-  }
 
  private:
-  struct Recorded {
-    DeviceBuffer<real> v, w;
-  };
   NodeParams params_;
   DeviceBuffer<real> v_next_, w_next_;
-  std::vector<Recorded> recorded_;      // states kept inside passes, allocated when first asked
-  std::vector<index_t> recorded_steps_;  // the step of each, for the last advance
 };
 
 // The same on a sheet: the blocked kernel of explicit_sheet_kernels.cu, kExplicitSheetStepsPerPass

@@ -155,43 +155,16 @@ constexpr int kBlockedMinBlocks = 1;  // __launch_bounds__ minimum blocks per SM
 
 int blocked_halo(int steps) { return (steps + 2) & ~1; }
 
-// Writes a thread's nodes that lie in [lo, hi) to vo, wo: 16-byte pairs where all of them do
-// (g0 and lo even), single nodes at the interior's ends and where n is odd.
-template <int kNodes>
-__device__ __forceinline__ void store_nodes(const real (&vr)[kNodes], const real (&wr)[kNodes],
-                                            index_t g0, index_t lo, index_t hi,
-                                            real* __restrict__ vo, real* __restrict__ wo) {
-  if (g0 >= lo && g0 + kNodes <= hi) {
-#pragma unroll
-    for (int p = 0; p < kNodes; p += 2) {
-      *reinterpret_cast<double2*>(vo + g0 + p) = make_double2(vr[p], vr[p + 1]);
-      *reinterpret_cast<double2*>(wo + g0 + p) = make_double2(wr[p], wr[p + 1]);
-    }
-  } else {
-#pragma unroll
-    for (int p = 0; p < kNodes; ++p) {
-      const index_t i = g0 + p;
-      if (i >= lo && i < hi) {
-        vo[i] = vr[p];
-        wo[i] = wr[p];
-      }
-    }
-  }
-}
-
 //
-// kRecord: the pass also writes the states `recorded` asks for (RecordedSteps); the interior
-// [lo, hi) of every block is exact after each of its steps, so a recorded step stores the same
-// nodes as the pass's end.
 // kMembers: the members of a sweep batch, blockIdx.y = member - first_member (MemberArrays);
 // each block first moves its arrays, parameters and stimulus table to its member's. Without it
 // the code is the single cable's, unchanged.
-template <int kThreads, int kNodes, int kMinBlocks, bool kStimuli, bool kRecord, bool kMembers>
+template <int kThreads, int kNodes, int kMinBlocks, bool kStimuli, bool kMembers>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     explicit_blocked_kernel(const real* __restrict__ v, const real* __restrict__ w,
                             real* __restrict__ v_next, real* __restrict__ w_next, NodeParams q,
                             StimulusTable st, index_t first_step, int steps, int halo,
-                            RecordedSteps recorded, MemberArrays batch, index_t first_member) {
+                            MemberArrays batch, index_t first_member) {
   static_assert(kNodes >= 2 && kNodes % 2 == 0, "nodes per thread come in 16-byte pairs");
   constexpr int kTile = kThreads * kNodes;
   __shared__ real first_v[2][kThreads], last_v[2][kThreads];
@@ -248,9 +221,6 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   const bool copy_end[2] = {replaced_row(0, q) == 2 && base <= 0,
                             replaced_row(n - 1, q) == 2 && n - 1 < base + kTile};
   const bool has_end = end_slot[0] >= 0 || end_slot[1] >= 0;
-  // The interior this block writes.
-  const index_t lo = base + halo > 0 ? base + halo : 0;
-  const index_t hi = base + kTile - halo < n ? base + kTile - halo : n;
   bool stimulated = false;
   if (kStimuli)
     for (int j = 0; j < st.count; ++j)
@@ -327,13 +297,27 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
         for (int e = 0; e < 2; ++e)
           if (copy_end[e] && p == end_slot[e]) vr[p] = copied[e];
     }
-    if constexpr (kRecord) {
-      for (int k = 0; k < recorded.count; ++k)
-        if (recorded.after[k] == s + 1) store_nodes(vr, wr, g0, lo, hi, recorded.v[k], recorded.w[k]);
-    }
   }
 
-  store_nodes(vr, wr, g0, lo, hi, v_next, w_next);
+  // Store the interior [lo, hi): 16-byte pairs (lo even), a single node where n is odd.
+  const index_t lo = base + halo > 0 ? base + halo : 0;
+  const index_t hi = base + kTile - halo < n ? base + kTile - halo : n;
+  if (g0 >= lo && g0 + kNodes <= hi) {
+#pragma unroll
+    for (int p = 0; p < kNodes; p += 2) {
+      *reinterpret_cast<double2*>(v_next + g0 + p) = make_double2(vr[p], vr[p + 1]);
+      *reinterpret_cast<double2*>(w_next + g0 + p) = make_double2(wr[p], wr[p + 1]);
+    }
+  } else {
+#pragma unroll
+    for (int p = 0; p < kNodes; ++p) {
+      const index_t i = g0 + p;
+      if (i >= lo && i < hi) {
+        v_next[i] = vr[p];
+        w_next[i] = wr[p];
+      }
+    }
+  }
 }
 
 // ---- Host side --------------------------------------------------------------------------------
@@ -341,26 +325,6 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 void check_arguments(const real* v, const real* w, const real* v_next, const real* w_next,
                      const NodeParams& q, const StimulusTable& stimuli) {
   verify_explicit_arrays("explicit kernels", v, w, v_next, w_next, q.n, 3, stimuli);
-}
-
-void verify_recorded_steps(const RecordedSteps& recorded, const real* v, const real* w,
-                           index_t n, int steps) {
-  FHN_VERIFY(recorded.count >= 0 && recorded.count <= kMaxRecordedSteps, InternalError,
-             "blocked explicit kernel: at most " + std::to_string(kMaxRecordedSteps) +
-                 " recorded steps per pass, got " + std::to_string(recorded.count));
-  auto disjoint = [&](const real* a, const real* b) { return a + n <= b || b + n <= a; };
-  for (int k = 0; k < recorded.count; ++k) {
-    FHN_VERIFY(recorded.after[k] >= 1 && recorded.after[k] <= steps &&
-                   (k == 0 || recorded.after[k] > recorded.after[k - 1]),
-               InternalError,
-               "blocked explicit kernel: recorded steps must increase within 1.." +
-                   std::to_string(steps) + ", got " + std::to_string(recorded.after[k]));
-    for (const real* p : {recorded.v[k], recorded.w[k]})
-      FHN_VERIFY(p != nullptr && reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && disjoint(p, v) &&
-                     disjoint(p, w),
-                 InternalError,
-                 "blocked explicit kernel: recorded states need their own 16-byte aligned arrays");
-  }
 }
 
 }  // namespace
@@ -394,34 +358,26 @@ void launch_explicit_step(const real* v, const real* w, real* v_next, real* w_ne
 
 void launch_explicit_steps_blocked(const real* v, const real* w, real* v_next, real* w_next,
                                    const NodeParams& q, const StimulusTable& stimuli,
-                                   index_t first_step, int steps, const RecordedSteps& recorded) {
+                                   index_t first_step, int steps) {
   FHN_VERIFY(steps >= 1 && steps <= kStepsPerPass, InternalError,
              "blocked explicit kernel: steps must be 1.." + std::to_string(kStepsPerPass) +
                  ", got " + std::to_string(steps));
   check_arguments(v, w, v_next, w_next, q, stimuli);
-  verify_recorded_steps(recorded, v, w, q.n, steps);
   constexpr int kTile = kBlockedThreads * kBlockedNodes;
   static_assert(kTile - 2 * ((kStepsPerPass + 2) & ~1) >= kTile / 2,
                 "the halo of a full pass must leave most of the tile to the interior");
   const int halo = blocked_halo(steps);
   const index_t interior = kTile - 2 * halo;
   const auto blocks = static_cast<unsigned>((q.n + interior - 1) / interior);
-  // The stimulus and recording code is compiled in only where needed (fewer registers without
-  // them, see the note above).
-  auto launch = [&](auto kernel) {
-    kernel<<<blocks, kBlockedThreads>>>(v, w, v_next, w_next, q, stimuli, first_step, steps, halo,
-                                        recorded, MemberArrays{}, 0);
-  };
-  constexpr int kT = kBlockedThreads, kN = kBlockedNodes, kB = kBlockedMinBlocks;
-  const bool stimulated = stimuli.count > 0, recording = recorded.count > 0;
-  if (stimulated && recording)
-    launch(explicit_blocked_kernel<kT, kN, kB, true, true, false>);
-  else if (stimulated)
-    launch(explicit_blocked_kernel<kT, kN, kB, true, false, false>);
-  else if (recording)
-    launch(explicit_blocked_kernel<kT, kN, kB, false, true, false>);
+  // Without stimuli the stimulus code is compiled out (fewer registers, see the note above).
+  if (stimuli.count > 0)
+    explicit_blocked_kernel<kBlockedThreads, kBlockedNodes, kBlockedMinBlocks, true, false>
+        <<<blocks, kBlockedThreads>>>(v, w, v_next, w_next, q, stimuli, first_step, steps, halo,
+                                      MemberArrays{}, 0);
   else
-    launch(explicit_blocked_kernel<kT, kN, kB, false, false, false>);
+    explicit_blocked_kernel<kBlockedThreads, kBlockedNodes, kBlockedMinBlocks, false, false>
+        <<<blocks, kBlockedThreads>>>(v, w, v_next, w_next, q, stimuli, first_step, steps, halo,
+                                      MemberArrays{}, 0);
   FHN_CUDA_CHECK_LAUNCH();
 }
 
@@ -451,13 +407,13 @@ void launch_explicit_members_blocked(const real* v, const real* w, real* v_next,
   for (index_t first = 0; first < members.members; first += kMaxGridY) {
     const dim3 grid(blocks, static_cast<unsigned>(std::min(members.members - first, kMaxGridY)));
     if (stimuli.count > 0)
-      explicit_blocked_kernel<kBlockedThreads, kBlockedNodes, kBlockedMinBlocks, true, false, true>
+      explicit_blocked_kernel<kBlockedThreads, kBlockedNodes, kBlockedMinBlocks, true, true>
           <<<grid, kBlockedThreads>>>(v, w, v_next, w_next, q, stimuli, first_step, steps, halo,
-                                      RecordedSteps{}, members, first);
+                                      members, first);
     else
-      explicit_blocked_kernel<kBlockedThreads, kBlockedNodes, kBlockedMinBlocks, false, false, true>
+      explicit_blocked_kernel<kBlockedThreads, kBlockedNodes, kBlockedMinBlocks, false, true>
           <<<grid, kBlockedThreads>>>(v, w, v_next, w_next, q, stimuli, first_step, steps, halo,
-                                      RecordedSteps{}, members, first);
+                                      members, first);
     FHN_CUDA_CHECK_LAUNCH();
   }
 }

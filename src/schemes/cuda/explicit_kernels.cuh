@@ -36,27 +36,14 @@ void verify_explicit_arrays(const char* kernels, const real* v, const real* w, c
 void launch_explicit_step(const real* v, const real* w, real* v_next, real* w_next,
                           const NodeParams& q, const StimulusTable& stimuli, index_t step);
 
-// States a blocked pass keeps on the way (frames inside a pass, Scheme::advance_recording):
-// after step after[k] of the pass (1 <= after[k] <= steps, increasing) every node's v and w are
-// also written to v[k] and w[k] (device arrays of n values, 16-byte aligned). 16 bytes per node
-// and recorded step on top of the pass's 32.
-constexpr int kMaxRecordedSteps = 2;
-struct RecordedSteps {
-  int count = 0;
-  int after[kMaxRecordedSteps] = {};
-  real* v[kMaxRecordedSteps] = {};
-  real* w[kMaxRecordedSteps] = {};
-};
-
 // `steps` (1..kStepsPerPass) steps from t = first_step*dt in ONE pass over memory (temporal
 // blocking: each block loads a tile plus a halo of `steps` + 1 nodes per side, rounded up to an
 // even count, advances it `steps` times in registers, exchanging tile edges through shared
-// memory, and writes the tile's interior), keeping the states `recorded` asks for. Same results
-// as `steps` calls of launch_explicit_step. Default stream, no sync.
+// memory, and writes the tile's interior). Same results as `steps` calls of
+// launch_explicit_step. Default stream, no sync.
 void launch_explicit_steps_blocked(const real* v, const real* w, real* v_next, real* w_next,
                                    const NodeParams& q, const StimulusTable& stimuli,
-                                   index_t first_step, int steps,
-                                   const RecordedSteps& recorded = {});
+                                   index_t first_step, int steps);
 
 // The members of a sweep batch (cables of n nodes on one grid, with their own parameters and
 // stimuli) as the blocked kernel sees them: member m owns entries [m pitch, m pitch + n) of every
