@@ -257,7 +257,8 @@ __global__ void __launch_bounds__(kThreads) substitute_kernel(Rows rows, index_t
   sink.fetch(first, n);
   const index_t chunk = blockIdx.x * static_cast<index_t>(kThreads) + threadIdx.x;
   const bool own_chunk = chunk * kChunk < n;
-  const real xs = own_chunk ? x_next[2 * chunk] : 0.0, xe = own_chunk ? x_next[2 * chunk + 1] : 0.0;
+  const real xs = own_chunk ? x_next[2 * chunk] : 0.0;
+  const real xe = own_chunk ? x_next[2 * chunk + 1] : 0.0;
   extern __shared__ real shared[];
   const Tile t = tile_view(shared);
   rows.load(t, first, n);

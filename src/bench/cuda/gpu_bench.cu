@@ -1,7 +1,8 @@
 // The GPU half of `fhn bench`: copy bandwidth, tridiagonal solves (ours and cuSPARSE's, with and
-// without host-device transfers; the launch floor beside them), batched tridiagonal solves (ours and cuSPARSE's, the lines of a
-// square sheet in both layouts), explicit steps (one and several per pass) on a cable and on a
-// sheet, and Crank-Nicolson Newton iterations, each checked against the CPU before it is timed.
+// without host-device transfers; the launch floor beside them), batched tridiagonal solves (ours
+// and cuSPARSE's, the lines of a square sheet in both layouts), explicit steps (one and several
+// per pass) on a cable and on a sheet, and Crank-Nicolson Newton iterations, each checked against
+// the CPU before it is timed.
 // Times are CUDA-event medians on the default stream.
 #include <cuda_runtime.h>
 
