@@ -39,17 +39,8 @@ SharedFactors factor_shared_matrix(const real* lower, const real* diag, const re
 }
 
 std::unique_ptr<BatchedTridiagonalSolver> make_batched_tridiagonal_solver(TridiagonalBackend backend) {
-  switch (backend) {
-    case TridiagonalBackend::thomas:
-      return std::make_unique<BatchedThomasSolver>();
-    case TridiagonalBackend::partitioned:
-    case TridiagonalBackend::cusparse:
-      return make_device_batched_solver(backend);
-    case TridiagonalBackend::thomas_partitioned:
-    case TridiagonalBackend::cyclic_reduction:
-    case TridiagonalBackend::cusparse_pivot:
-      break;
-  }
+  if (backend == TridiagonalBackend::thomas) return std::make_unique<BatchedThomasSolver>();
+  if (has_batched_form(backend)) return make_device_batched_solver(backend);
   throw ConfigError("tridiagonal backend '" + std::string(backend_name(backend)) +
                     "' has no batched form; batches of systems are solved by thomas (cpu), "
                     "partitioned or cusparse (cuda)");

@@ -72,4 +72,10 @@ constexpr bool runs_on_device(TridiagonalBackend backend) {
          backend != TridiagonalBackend::thomas_partitioned;
 }
 
+// Backends with a batched form (make_batched_tridiagonal_solver): thomas, partitioned, cusparse.
+constexpr bool has_batched_form(TridiagonalBackend backend) {
+  return backend == TridiagonalBackend::thomas || backend == TridiagonalBackend::partitioned ||
+         backend == TridiagonalBackend::cusparse;
+}
+
 }  // namespace fhn::solvers

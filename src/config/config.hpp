@@ -2,6 +2,7 @@
 // The resolved configuration: every key of the YAML schema with its default filled in.
 // configs/README.md documents each field (type, default, range, meaning, unit).
 // Only src/config/*.cpp knows about YAML; everything else sees these plain structs.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -175,6 +176,13 @@ struct Config {
   std::string name = "fhn";
   std::string source;           // file the config was read from (for messages and run.log)
   std::vector<std::string> notes;  // what --set replaced in the file (exclusive keys), for run.log
+  std::map<std::string, std::string> locations;  // key path -> "file:line:column" or "--set ..."
+  // Where `key` was given ("file:line:column" or "--set key=value"), or the file when it was
+  // not (a default): for the checks made after loading (e.g. what several ranks can run).
+  std::string where(const std::string& key) const {
+    const auto it = locations.find(key);
+    return it == locations.end() ? source : it->second;
+  }
   ModelParams model;
   Domain domain;
   BoundarySpec boundary;

@@ -531,9 +531,7 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
     if (c.boundary.no_flux_order == 1)
       ctx.error("boundary.no_flux_order", "boundary.no_flux_order: 1 needs scheme.crank_nicolson."
                                           "formulation: newton; adi uses the mirrored ghost nodes (2)");
-    if (cn.tridiagonal == solvers::TridiagonalBackend::thomas_partitioned ||
-        cn.tridiagonal == solvers::TridiagonalBackend::cyclic_reduction ||
-        cn.tridiagonal == solvers::TridiagonalBackend::cusparse_pivot)
+    if (!solvers::has_batched_form(cn.tridiagonal))
       ctx.error("scheme.crank_nicolson.tridiagonal",
                 "scheme.crank_nicolson.tridiagonal: '" +
                     std::string(solvers::backend_name(cn.tridiagonal)) +
@@ -757,6 +755,7 @@ Config load(const std::string& text, const std::string& source,
   }  // the top-level Section reports unknown keys as it closes
   ctx.throw_if_errors();
   config.notes = notes;
+  config.locations = ctx.locations();
   return config;
 }
 
@@ -767,9 +766,11 @@ Config load_config_text(const std::string& text, const std::string& source,
   return load(text, source, overrides, build);
 }
 
+std::string read_config_file(const std::string& path) { return read_text_file(path, "config file"); }
+
 Config load_config(const std::string& path, const std::vector<std::string>& overrides,
                    const BuildCapabilities& build) {
-  return load(read_text_file(path, "config file"), path, overrides, build);
+  return load(read_config_file(path), path, overrides, build);
 }
 
 }  // namespace fhn

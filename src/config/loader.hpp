@@ -21,6 +21,10 @@ struct BuildCapabilities {
 Config load_config(const std::string& path, const std::vector<std::string>& overrides = {},
                    const BuildCapabilities& build = {});
 
+// The text of a config file (ConfigError naming the path when it cannot be read): for loading
+// one file many times with different overrides (load_config_text), as a sweep's members do.
+std::string read_config_file(const std::string& path);
+
 // Same from text; `source` names it in messages (tests and tools use this).
 Config load_config_text(const std::string& text, const std::string& source,
                         const std::vector<std::string>& overrides = {},

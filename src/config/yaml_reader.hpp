@@ -150,6 +150,12 @@ class Context {
   }
 
   void record(const std::string& path, const YAML::Mark& mark) { marks_[path] = mark; }
+  // where() of every key present.
+  std::map<std::string, std::string> locations() const {
+    std::map<std::string, std::string> out;
+    for (const auto& entry : marks_) out.emplace(entry.first, where(entry.first, entry.second));
+    return out;
+  }
   bool given(const std::string& path) const { return marks_.count(path) != 0; }
   bool overridden(const std::string& path) const { return override_text_.count(path) != 0; }
   void add_override(const std::string& path, const std::string& text) {

@@ -28,8 +28,16 @@ class Error : public std::runtime_error {
 struct InternalError : Error {
   explicit InternalError(const std::string& what) : Error(ExitCode::internal, what) {}
 };
+// A ConfigError raised outside the loader names its key ("key: message"); the code that holds
+// the Config puts the key's place in the file in front (Config::where).
 struct ConfigError : Error {
   explicit ConfigError(const std::string& what) : Error(ExitCode::usage, what) {}
+  ConfigError(const std::string& key, const std::string& message)
+      : Error(ExitCode::usage, key + ": " + message), key_(key) {}
+  const std::string& key() const { return key_; }  // empty: located already, or no key
+
+ private:
+  std::string key_;
 };
 struct NumericalError : Error {
   explicit NumericalError(const std::string& what) : Error(ExitCode::numerical, what) {}

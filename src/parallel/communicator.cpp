@@ -1,6 +1,8 @@
 #include "parallel/communicator.hpp"
 
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <iostream>
 #include <new>
 
@@ -17,11 +19,10 @@ class SerialCommunicator final : public Communicator {
   int local_size() const override { return 1; }
   std::string describe() const override { return "one process"; }
 
-  void barrier() override {}
   index_t min(index_t value) override { return value; }
   double max(double value) override { return value; }
   double sum(double value) override { return value; }
-  void max(std::vector<real>&) override {}
+  void max_ordered(std::vector<real>&) override {}
   void broadcast(std::string&, int) override {}
   std::vector<real> gather(const std::vector<real>& local) override { return local; }
   std::vector<std::string> gather(const std::string& local) override { return {local}; }
@@ -41,6 +42,12 @@ class SerialCommunicator final : public Communicator {
 };
 
 }  // namespace
+
+void Communicator::max(std::vector<real>& values) {
+  for (real& value : values)
+    if (!std::isfinite(value)) value = std::numeric_limits<real>::infinity();
+  max_ordered(values);
+}
 
 std::unique_ptr<Communicator> make_serial_communicator() {
   return std::make_unique<SerialCommunicator>();

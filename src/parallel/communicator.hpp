@@ -32,13 +32,14 @@ class Communicator {
   bool root() const { return rank() == 0; }
 
   // ---- Collectives ----
-  virtual void barrier() = 0;
   virtual index_t min(index_t value) = 0;  // over all ranks
   virtual double max(double value) = 0;
   virtual double sum(double value) = 0;
   bool any(bool value) { return max(value ? 1.0 : 0.0) > 0.0; }
-  // Element by element over all ranks, in place (the same size on every rank).
-  virtual void max(std::vector<real>& values) = 0;
+  // Element by element over all ranks, in place (the same size on every rank). A value that is
+  // not finite counts as +infinity: a NaN on one rank is not lost in the maximum (NaN has no
+  // order), and one rank gives what several do.
+  void max(std::vector<real>& values);
   // Every rank ends with `from`'s text / values.
   virtual void broadcast(std::string& text, int from) = 0;
   // The root gets every rank's values, in rank order (concatenated); the other ranks get
@@ -65,6 +66,10 @@ class Communicator {
   // Ends every rank of the run with exit code `code` (after a failure on this rank that the
   // others cannot know of: they would wait forever in the next collective).
   [[noreturn]] virtual void abort(int code) = 0;
+
+ protected:
+  // The element-wise maximum over all ranks of values none of which is NaN (max() above).
+  virtual void max_ordered(std::vector<real>& values) = 0;
 };
 
 // The one-process communicator: collectives are the identity, there is nobody to exchange with.

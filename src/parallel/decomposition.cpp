@@ -23,10 +23,12 @@ Slab make_slab(const Domain& domain, int rank, int ranks, index_t halo, index_t 
   s.count = range.count;
   s.halo = ranks == 1 ? 0 : halo;
   min_planes = std::max(min_planes, s.halo);  // a halo comes from one neighbour's planes
-  FHN_VERIFY(s.planes / ranks >= min_planes, ConfigError,
-             "domain.nodes: " + std::to_string(s.planes) + " nodes along " + axis_name(s.axis) +
-                 " cannot be shared by " + std::to_string(ranks) + " ranks: each needs at least " +
-                 std::to_string(min_planes) + "; use fewer ranks or more nodes");
+  if (s.planes / ranks < min_planes)
+    throw ConfigError("domain.nodes", std::to_string(s.planes) + " nodes along " +
+                                          axis_name(s.axis) + " cannot be shared by " +
+                                          std::to_string(ranks) + " ranks: each needs at least " +
+                                          std::to_string(min_planes) +
+                                          "; use fewer ranks or more nodes");
   return s;
 }
 

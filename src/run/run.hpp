@@ -24,11 +24,10 @@ struct RunSummary {
   double wall_seconds = 0.0;
 };
 
-// Throws fhn::Error subclasses. In a distributed run NumericalError and InterruptedError are
-// thrown on every rank alike; any other error may be one rank's alone (the caller then ends the
-// others: Communicator::abort).
 // Throws fhn::Error subclasses (IoError before the first step when the output folder is not
-// writable; NumericalError when the solution blows up, after leaving valid output behind).
+// writable; NumericalError when the solution blows up, after leaving valid output behind). In a
+// distributed run NumericalError and InterruptedError are thrown on every rank alike; any other
+// error may be one rank's alone (the caller then ends the others: Communicator::abort).
 RunSummary run_simulation(const Config& config, const RunOptions& options);
 
 std::filesystem::path default_output_dir(const Config& config);

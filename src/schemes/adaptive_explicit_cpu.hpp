@@ -33,7 +33,9 @@ class AdaptiveExplicitCpu final : public Scheme {
   void advance(index_t steps) override;
   // The current nodes (they change from frame to frame) with their v and w.
   void snapshot(Snapshot& out) const override;
-  index_t first_non_finite() const override { return fhn::first_non_finite(v_, w_); }
+  index_t first_non_finite() const override {
+    return fhn::first_non_finite(v_.data(), w_.data(), static_cast<index_t>(v_.size()));
+  }
   const GridStats* grid_stats() const override { return &stats_; }
   // The grid and v, w on it (regrids happen right after a step, so nothing else carries over).
   SchemeState save_state() const override;

@@ -75,8 +75,17 @@ AdiCpu::AdiCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog*
       comm_(&comm),
       halo_(make_host_halo_exchange(slab_, comm)) {
   FHN_VERIFY(problem.domain.dims == 2, InternalError, "AdiCpu: slabs of a sheet only");
+  // Rank s takes columns_[s]; the transpose's counts: this rank's rows of s's columns, and s's
+  // rows of this rank's columns.
+  const index_t nx = problem.domain.nodes[0], ny = problem.domain.nodes[1];
   for (int r = 0; r < comm.size(); ++r)
-    columns_.push_back(split_range(problem.domain.nodes[0], r, comm.size()));
+    columns_.push_back(split_range(nx, r, comm.size()));
+  const Range& mine = columns_[static_cast<std::size_t>(comm.rank())];
+  for (int s = 0; s < comm.size(); ++s) {
+    const index_t theirs = columns_[static_cast<std::size_t>(s)].count;
+    to_.push_back(static_cast<std::size_t>(slab_.count * theirs));
+    from_.push_back(static_cast<std::size_t>(split_range(ny, s, comm.size()).count * mine.count));
+  }
   set_up_nodes();
 }
 
@@ -135,11 +144,16 @@ void AdiCpu::react(const real* i0, const real* i1, int stage) {
       if (failed_local >= 0 && (failed < 0 || failed_local < failed)) failed = failed_local;
     }
   }
-  // Over the slabs: every rank then takes the same history and the same decision.
+  // Over the slabs, in one reduction (du, g, whether a node failed): every rank then takes the
+  // same history and the same decision.
   if (comm_) {
-    comm_->max(du_max);
-    comm_->max(g_max);
-    failed = comm_->any(failed >= 0) ? std::max<index_t>(failed, 0) : -1;
+    std::vector<real> agreed(du_max);
+    agreed.insert(agreed.end(), g_max.begin(), g_max.end());
+    agreed.push_back(failed >= 0 ? 1.0 : 0.0);
+    comm_->max(agreed);
+    std::copy(agreed.begin(), agreed.begin() + max_it, du_max.begin());
+    std::copy(agreed.begin() + max_it, agreed.begin() + 2 * max_it, g_max.begin());
+    failed = agreed.back() > 0.0 ? std::max<index_t>(failed, 0) : -1;
   }
   // The iterations the slowest node needed: the history up to the first k with nothing left.
   std::vector<real> du_history, g_history;
@@ -231,20 +245,16 @@ void AdiCpu::solve_columns_across_ranks() {
   const auto ranks = columns_.size();
   const Range& mine = columns_[static_cast<std::size_t>(comm_->rank())];
   real* v = v_.data() + slab_.owned_offset();
-  std::vector<std::size_t> to(ranks), from(ranks);
   send_.clear();
   for (std::size_t s = 0; s < ranks; ++s) {
     const Range& c = columns_[s];
     for (index_t j = 0; j < slab_.count; ++j)
       for (index_t i = c.first; i < c.first + c.count; ++i) send_.push_back(v[i + nx * j]);
-    to[s] = static_cast<std::size_t>(slab_.count * c.count);
-    from[s] = static_cast<std::size_t>(
-        split_range(ny, static_cast<int>(s), static_cast<int>(ranks)).count * mine.count);
   }
-  comm_->all_to_all(send_, to, transposed_, from);
+  comm_->all_to_all(send_, to_, transposed_, from_);
   if (mine.count > 0)
     solvers_.columns->solve(solvers::BatchLayout::columns(mine.count, ny), transposed_.data());
-  comm_->all_to_all(transposed_, from, received_, to);
+  comm_->all_to_all(transposed_, from_, received_, to_);
   std::size_t next = 0;
   for (std::size_t s = 0; s < ranks; ++s) {
     const Range& c = columns_[s];

@@ -67,6 +67,7 @@ class AdiCpu final : public HostScheme {
   Communicator* comm_ = nullptr;
   std::unique_ptr<HaloExchange> halo_;
   std::vector<Range> columns_;
+  std::vector<std::size_t> to_, from_;  // the transpose's counts per rank (sent, received)
   std::vector<real> send_, transposed_, received_;
 };
 

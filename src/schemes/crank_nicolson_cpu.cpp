@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "config/names.hpp"
 #include "core/error.hpp"
@@ -61,29 +60,18 @@ std::string CrankNicolsonCpu::name() const {
          name_of(w_update_names(), spec_.w_update) + ")";
 }
 
-Stencil CrankNicolsonCpu::stencil(const std::vector<real>& u, index_t k) const {
-  const index_t i = slab_.array_first() + k;
-  return {i > 0 ? u[k - 1] : 0.0, u[k], i + 1 < params_.n ? u[k + 1] : 0.0};
-}
-
 real CrankNicolsonCpu::assemble(real c) {
   real largest = 0.0;
   const index_t first = slab_.owned_offset();
   for (index_t k = 0; k < slab_.owned_nodes(); ++k) {
-    const index_t a = first + k;
+    const index_t a = first + k, i = slab_.array_first() + a;
     const NewtonPoint row =
-        cn_newton_row(stencil(u_, a), p_[a], rhs_[a], c, slab_.array_first() + a, params_);
+        cn_newton_row(array_stencil(u_.data(), a, i, params_), p_[a], rhs_[a], c, i, params_);
     residual_[k] = row.residual;
     diag_[k] = row.diag;
     largest = std::max(largest, std::abs(row.residual));
   }
   return largest;
-}
-
-void CrankNicolsonCpu::agree_on_largest(std::vector<real>& values) const {
-  for (real& value : values)
-    if (!std::isfinite(value)) value = std::numeric_limits<real>::infinity();
-  comm_->max(values);
 }
 
 // Array indices a over the owned nodes [begin, end); the node's global index is first + a.
@@ -104,9 +92,11 @@ void CrankNicolsonCpu::step() {
   if (!current_.empty())
     problem_.stimuli.currents(t, 0.5, 0.5, current_.data(), first, slab_.array_planes());
   if (halo_) halo_->exchange(v_.data(), 1);
-  for (index_t a = begin; a < end; ++a)
-    rhs_[a] = cn_rhs(v_[a], w_[a], stencil_diffusion(stencil(v_, a), first + a, params_),
+  for (index_t a = begin; a < end; ++a) {
+    const Stencil v = array_stencil(v_.data(), a, first + a, params_);
+    rhs_[a] = cn_rhs(v_[a], w_[a], stencil_diffusion(v, first + a, params_),
                      current_.empty() ? 0.0 : current_[a], params_.a, params_.k);
+  }
 
   // 3. Newton from u = v: solve J du = F(u), u -= du, until ||du||_inf < tolerance (the
   //    largest over the ranks, so that all decide alike).
@@ -126,7 +116,7 @@ void CrankNicolsonCpu::step() {
     }
     if (comm_) {
       std::vector<real> largest{du_inf, residual_inf};
-      agree_on_largest(largest);
+      comm_->max(largest);  // non-finite ones as infinity
       du_inf = largest[0];
       residual_inf = largest[1];
     }

@@ -35,13 +35,8 @@ class CrankNicolsonCpu final : public HostScheme {
   }
   CrankNicolsonCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log,
                    const Slab& slab, Communicator* comm);
-  // u_{i-1}, u_i, u_{i+1} of the node at array index k (global node i; the neighbours across
-  // the cable's ends are not read).
-  Stencil stencil(const std::vector<real>& u, index_t k) const;
   // F(u) into residual_, J's diagonal into diag_ (owned nodes); returns ||F||_inf.
   real assemble(real c);
-  // The largest of `values` over the ranks (non-finite ones as infinity).
-  void agree_on_largest(std::vector<real>& values) const;
 
   NodeParams params_;
   CrankNicolsonSpec spec_;

@@ -38,7 +38,8 @@ class HostScheme : public Scheme {
     out.w = owned(w_);
   }
   index_t first_non_finite() const override {
-    return fhn::first_non_finite(owned(v_), owned(w_));
+    const std::size_t at = static_cast<std::size_t>(slab_.owned_offset());
+    return fhn::first_non_finite(v_.data() + at, w_.data() + at, slab_.owned_nodes());
   }
 
   SchemeState save_state() const override {

@@ -122,6 +122,12 @@ FHN_HOST_DEVICE inline real cn_rhs_node(const real* v, const real* w, const real
 struct Stencil {
   real left, centre, right;
 };
+// u_{i-1}, u_i, u_{i+1} of global node i held at array index a (a slab's arrays start at a node
+// other than 0); the neighbours across the cable's ends are not read (0 there).
+FHN_HOST_DEVICE inline Stencil array_stencil(const real* u, index_t a, index_t i,
+                                             const NodeParams& q) {
+  return {i > 0 ? u[a - 1] : 0.0, u[a], i + 1 < q.n ? u[a + 1] : 0.0};
+}
 // D (L_h u)_i from a stencil, ends by the mirrored ghost node (as diffusion_term).
 FHN_HOST_DEVICE inline real stencil_diffusion(const Stencil& u, index_t i, const NodeParams& q) {
   if (i == 0) return end_diffusion_of(u.right, u.centre, q);
@@ -146,13 +152,11 @@ FHN_HOST_DEVICE inline NewtonPoint cn_newton_row(const Stencil& u, real p, real 
     case 2: return {u.centre - (i == 0 ? u.right : u.left), 1.0};
     default: break;
   }
-  if (i > 0 && i < q.n - 1) return cn_interior_newton_row(u, p, rhs, c, q);
   return cn_newton_point(u.centre, stencil_diffusion(u, i, q), p, c, rhs, q.a, q.inv_k, q.r);
 }
 FHN_HOST_DEVICE inline NewtonPoint cn_newton_node(const real* u, const real* p, const real* rhs,
                                                   real c, index_t i, const NodeParams& q) {
-  const Stencil stencil{i > 0 ? u[i - 1] : 0.0, u[i], i + 1 < q.n ? u[i + 1] : 0.0};
-  return cn_newton_row(stencil, p[i], rhs[i], c, i, q);
+  return cn_newton_row(array_stencil(u, i, i, q), p[i], rhs[i], c, i, q);
 }
 
 // J's off-diagonals in row i, constant in time: -(D/2) L_h gives -r/2 next to the diagonal; the

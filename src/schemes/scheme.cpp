@@ -24,8 +24,7 @@ const std::vector<real>& SchemeState::get(const std::string& name, std::size_t s
   throw IoError("checkpoint: no array '" + name + "' (written by a different scheme?)");
 }
 
-index_t first_non_finite(const std::vector<real>& v, const std::vector<real>& w) {
-  const auto n = static_cast<index_t>(v.size());
+index_t first_non_finite(const real* v, const real* w, index_t n) {
   for (index_t i = 0; i < n; ++i)
     if (!std::isfinite(v[i]) || !std::isfinite(w[i])) return i;
   return -1;
@@ -47,8 +46,10 @@ std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem
   return nullptr;
 }
 
-std::unique_ptr<Scheme> make_slab_scheme(const Config& config, const Problem& problem,
-                                         Communicator& comm, NewtonLog* newton_log) {
+namespace {
+
+std::unique_ptr<Scheme> build_slab_scheme(const Config& config, const Problem& problem,
+                                          Communicator& comm, NewtonLog* newton_log) {
   if (config.scheme.backend == Backend::cuda)
     return make_cuda_slab_scheme(config, problem, comm, newton_log);
   if (config.domain.dims == 1 && config.scheme.type == SchemeType::crank_nicolson &&
@@ -62,16 +63,32 @@ std::unique_ptr<Scheme> make_slab_scheme(const Config& config, const Problem& pr
         config.scheme.crank_nicolson.formulation == Formulation::adi)
       return std::make_unique<AdiCpu>(problem, config.scheme.crank_nicolson, newton_log, comm);
   }
-  throw ConfigError("scheme.type: " + name_of(scheme_type_names(), config.scheme.type) +
-                    (config.scheme.type == SchemeType::crank_nicolson
-                         ? " (formulation " +
-                               name_of(formulation_names(), config.scheme.crank_nicolson.formulation) +
-                               ")"
-                         : std::string()) +
-                    " on a " + (config.domain.dims == 1 ? "cable" : "sheet") + " with the " +
-                    name_of(backend_names(), config.scheme.backend) +
-                    " backend does not run on several ranks yet (sheets and Crank-Nicolson "
-                    "cables do); run it without mpirun, as one process");
+  throw ConfigError("scheme.type",
+                    name_of(scheme_type_names(), config.scheme.type) +
+                        (config.scheme.type == SchemeType::crank_nicolson
+                             ? " (formulation " +
+                                   name_of(formulation_names(),
+                                           config.scheme.crank_nicolson.formulation) +
+                                   ")"
+                             : std::string()) +
+                        " on a " + (config.domain.dims == 1 ? "cable" : "sheet") + " with the " +
+                        name_of(backend_names(), config.scheme.backend) +
+                        " backend does not run on several ranks yet (sheets and Crank-Nicolson "
+                        "cables do); run it without mpirun, as one process");
+}
+
+}  // namespace
+
+// The slab schemes' refusals (what several ranks cannot run, a grid too small to share) name
+// their key; located here, where the Config is.
+std::unique_ptr<Scheme> make_slab_scheme(const Config& config, const Problem& problem,
+                                         Communicator& comm, NewtonLog* newton_log) {
+  try {
+    return build_slab_scheme(config, problem, comm, newton_log);
+  } catch (const ConfigError& e) {
+    if (e.key().empty()) throw;
+    throw ConfigError(config.where(e.key()) + ": " + e.what());
+  }
 }
 
 }  // namespace fhn

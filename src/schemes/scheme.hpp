@@ -68,8 +68,8 @@ class Scheme {
   virtual const GridStats* grid_stats() const { return nullptr; }
 };
 
-// Index of the first i with v[i] or w[i] NaN or infinite, or -1 (host arrays of equal size).
-index_t first_non_finite(const std::vector<real>& v, const std::vector<real>& w);
+// Index of the first i < n with v[i] or w[i] NaN or infinite, or -1 (host arrays).
+index_t first_non_finite(const real* v, const real* w, index_t n);
 
 // `newton_log`, when given, receives every Newton iteration of an implicit scheme.
 std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem,

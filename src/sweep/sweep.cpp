@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <cmath>
 #include <exception>
-#include <iostream>
 #include <limits>
 #include <map>
 #include <memory>
@@ -298,7 +297,9 @@ class SweepLog {
 }  // namespace
 
 std::vector<Config> sweep_member_configs(const SweepConfig& sweep, const SweepOptions& options) {
-  const std::string embedded_source = sweep.source + " (config:)";
+  // The base config's text, read once for all members.
+  const std::string base_source = sweep.base.empty() ? sweep.source + " (config:)" : sweep.base;
+  const std::string base_text = sweep.base.empty() ? sweep.base_text : read_config_file(sweep.base);
   const index_t count = sweep_member_count(sweep);
   // Each member's config is read on its own (in parallel: thousands of members), then checked
   // against member 0; the first problem in member order is reported.
@@ -313,8 +314,7 @@ std::vector<Config> sweep_member_configs(const SweepConfig& sweep, const SweepOp
     overrides.insert(overrides.end(), mine.begin(), mine.end());
     Config& c = members[static_cast<std::size_t>(m)];
     try {
-      c = sweep.base.empty() ? load_config_text(sweep.base_text, embedded_source, overrides, options.build)
-                             : load_config(sweep.base, overrides, options.build);
+      c = load_config_text(base_text, base_source, overrides, options.build);
     } catch (const ConfigError& e) {
       invalid[static_cast<std::size_t>(m)] = e.what();
     }
@@ -436,7 +436,7 @@ SweepResult run_sweep(const SweepConfig& sweep, const SweepOptions& options, std
   if (!failure.empty()) throw IoError(failure);
 
   // 3. Each rank runs its members, batch after batch, on its own: no communication. An error
-  //    here is this rank's alone: with several ranks it ends them all (report_rank_error).
+  //    here is this rank's alone: with several ranks it ends them all (stop_every_rank).
   std::vector<MemberRow> rows;  // rows[j]: member mine.first + j
   for (index_t m = mine.first; m < mine.end(); ++m)
     rows.push_back({sweep_member_values(sweep, m), "ok", "",

@@ -251,7 +251,6 @@ class ThreadCommunicator final : public fhn::Communicator {
   int local_rank() const override { return rank_; }
   int local_size() const override { return world_.size(); }
   std::string describe() const override { return "threads of one process"; }
-  void barrier() override { world_.barrier(); }
   index_t min(index_t value) override {
     const auto v = world_.all(rank_, static_cast<double>(value));
     return static_cast<index_t>(*std::min_element(v.begin(), v.end()));
@@ -260,7 +259,7 @@ class ThreadCommunicator final : public fhn::Communicator {
     const auto v = world_.all(rank_, value);
     return *std::max_element(v.begin(), v.end());
   }
-  void max(std::vector<fhn::real>&) override { not_needed(); }
+  void max_ordered(std::vector<fhn::real>&) override { not_needed(); }
   double sum(double value) override {
     double total = 0.0;
     for (const double x : world_.all(rank_, value)) total += x;

@@ -136,16 +136,27 @@ TEST_CASE("fhn under several ranks: converge and bench refuse, unsupported schem
   if (!comm.root()) CHECK(err.str().empty());  // rank 0 speaks for all
   const Config cable = test::config_from(
       "name: cable\ndomain: {length: 50, dx: 0.5}\ntime: {end: 1, dt: 0.1}\n"
-      "output: {vtk: false}\n");
+      "scheme: {type: explicit}\noutput: {vtk: false}\n");
   RunOptions ranks;
   ranks.quiet = true;
   ranks.comm = &comm;
   const test::SharedFolder tmp;
   ranks.output_dir = tmp / "cn";
   // Thrown on every rank alike (before any collective), so no rank waits.
+  // The refusal names the key's place in the file.
   CHECK_THROWS_WITH_AS(run_simulation(cable, ranks),
-                       doctest::Contains("explicit on a cable with the cpu backend does not run on "
-                                         "several ranks yet (sheets and Crank-Nicolson cables do)"),
+                       doctest::Contains("test.yaml:4:16: scheme.type: explicit on a cable with the "
+                                         "cpu backend does not run on several ranks yet (sheets "
+                                         "and Crank-Nicolson cables do)"),
+                       ConfigError);
+  // So does a grid too small to share: 3 nodes, each rank of a Crank-Nicolson cable needs 2.
+  const Config tiny = test::config_from(
+      "name: tiny\ndomain: {nodes: 3, length: 1}\ntime: {end: 1, dt: 0.1}\n"
+      "scheme: {type: crank_nicolson}\noutput: {vtk: false, spacetime: false}\n");
+  ranks.output_dir = tmp / "tiny";
+  const std::string too_few = "test.yaml:2:17: domain.nodes: 3 nodes along x cannot be shared by " +
+                              std::to_string(comm.size()) + " ranks";
+  CHECK_THROWS_WITH_AS(run_simulation(tiny, ranks), doctest::Contains(too_few.c_str()),
                        ConfigError);
 }
 

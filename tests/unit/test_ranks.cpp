@@ -2,7 +2,10 @@
 // then, and the serial communicator every plain run uses.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdlib>
+#include <limits>
+#include <vector>
 
 #include "core/build_info.hpp"
 #include "core/error.hpp"
@@ -67,4 +70,9 @@ TEST_CASE("one process: the serial communicator's collectives are the identity")
   CHECK(moved == values);
   CHECK_THROWS_AS(comm->send_receive(values.data(), 3, 1, nullptr, 0, fhn::kNoRank),
                   fhn::InternalError);
+  // The element-wise maximum counts what is not finite as +infinity, as over several ranks.
+  const fhn::real inf = std::numeric_limits<fhn::real>::infinity();
+  std::vector<fhn::real> largest{1.5, std::nan(""), -inf, 0.0};
+  comm->max(largest);
+  CHECK(largest == std::vector<fhn::real>{1.5, inf, inf, 0.0});
 }

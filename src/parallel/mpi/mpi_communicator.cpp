@@ -67,7 +67,6 @@ class MpiCommunicator final : public Communicator {
            std::to_string(hosts_) + (hosts_ == 1 ? " host" : " hosts");
   }
 
-  void barrier() override { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
   index_t min(index_t value) override {
     long long v = value;
     check(MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD),
@@ -76,7 +75,7 @@ class MpiCommunicator final : public Communicator {
   }
   double max(double value) override { return reduce(value, MPI_MAX); }
   double sum(double value) override { return reduce(value, MPI_SUM); }
-  void max(std::vector<real>& values) override {
+  void max_ordered(std::vector<real>& values) override {
     check(MPI_Allreduce(MPI_IN_PLACE, values.data(), count_of(values.size(), "a reduction"),
                         MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD),
           "MPI_Allreduce");

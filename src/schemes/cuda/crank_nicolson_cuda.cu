@@ -25,7 +25,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -64,12 +63,6 @@ struct OwnedNodes {
   index_t first;
   index_t count;
 };
-
-// u_{i-1}, u_i, u_{i+1} of global node i at array index a (the neighbours across the cable's ends
-// are not read; a slab's halo nodes are).
-__device__ inline Stencil array_stencil(const real* u, index_t a, index_t i, const NodeParams& q) {
-  return {i > 0 ? u[a - 1] : 0.0, u[a], i + 1 < q.n ? u[a + 1] : 0.0};
-}
 
 // Start of a step from t over `nodes`: w+ = p + c u (p here), the explicit half
 //   rhs_i = v_i/k + 1/2 [D (L_h v)_i + f(v_i) - w_i] + 1/2 (I^n_i + I^{n+1}_i),
@@ -656,9 +649,7 @@ class CrankNicolsonCuda final : public Scheme {
       FHN_CUDA_CHECK_LAUNCH();
       slab_iteration_.download(&record, 1);
       std::vector<real> largest{from_bits(record.du_bits), from_bits(record.residual_bits)};
-      for (real& value : largest)
-        if (!std::isfinite(value)) value = std::numeric_limits<real>::infinity();
-      comm_->max(largest);
+      comm_->max(largest);  // non-finite ones as infinity
       du_history.push_back(largest[0]);
       residual_history.push_back(largest[1]);
       if (log_) log_->record({step_, iteration, largest[0], largest[1]});

@@ -35,17 +35,19 @@ std::unique_ptr<Scheme> make_cuda_slab_scheme(const Config& config, const Proble
   const bool adi = cn && config.scheme.crank_nicolson.formulation == Formulation::adi;
   std::string what;
   if (cn && adi != sheet)
-    what = "scheme.type: crank_nicolson (formulation: " +
+    what = "crank_nicolson (formulation: " +
            name_of(formulation_names(), config.scheme.crank_nicolson.formulation) + ") on a " +
            (sheet ? "sheet" : "cable");
   else if (config.scheme.type == SchemeType::adaptive_explicit)
-    what = "scheme.type: " + name_of(scheme_type_names(), config.scheme.type);
+    what = name_of(scheme_type_names(), config.scheme.type);
   else if (!cn && !sheet)
-    what = "scheme.type: explicit on a cable";
-  FHN_VERIFY(what.empty(), ConfigError,
-             what + " with scheme.backend: cuda does not run on several ranks yet (explicit and "
-                    "crank_nicolson with formulation: adi on a sheet, crank_nicolson with "
-                    "formulation: newton on a cable do); run it as one process, without mpirun");
+    what = "explicit on a cable";
+  if (!what.empty())  // located by make_slab_scheme
+    throw ConfigError("scheme.type",
+                      what + " with scheme.backend: cuda does not run on several ranks yet "
+                             "(explicit and crank_nicolson with formulation: adi on a sheet, "
+                             "crank_nicolson with formulation: newton on a cable do); run it as "
+                             "one process, without mpirun");
   cuda::use_rank_device(comm);
   if (adi) return cuda::make_adi_slab_cuda(problem, config.scheme.crank_nicolson, newton_log, comm);
   if (cn)
