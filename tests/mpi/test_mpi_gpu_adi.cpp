@@ -2,8 +2,8 @@
 // one): the slabs gathered equal the one-rank GPU run bit for bit (v, w, every Newton log row and
 // statistic), on 2 ranks (ctest) or 3 (mpirun -np 3); `fhn run` over the ranks writes the
 // probes, newton.csv and checkpoints of one process; a Newton failure on one rank's slab stops
-// every rank alike. Where some rank sees no CUDA device every rank skips the cases alike (the
-// collectives stay matched).
+// every rank alike. Where some rank sees no CUDA device the executable exits 77 on every rank
+// before any case (tests/mpi/gpu_world.cpp).
 //
 // Bit for bit: every node takes the same kernels' expressions as on the whole sheet, and the
 // batched solvers solve each line by itself (the partitioned solver's arithmetic depends on the
@@ -25,7 +25,6 @@
 #include "run/run.hpp"
 #include "schemes/cuda_schemes.hpp"
 #include "support.hpp"
-#include "tests/mpi/gpu_world.hpp"
 #include "tests/mpi/world.hpp"
 
 namespace fs = std::filesystem;
@@ -73,7 +72,6 @@ std::string adi_sheet(const std::string& boundary) {
 
 TEST_CASE("ADI on GPU slabs, gathered, equals the one-rank GPU run bit for bit") {
   Communicator& comm = test::world();
-  if (!test::every_rank_has_a_device(comm)) return;
   // Dirichlet left and bottom (the first slab's rows); right and top (the last slab's).
   const char* sides[] = {
       "{left: {type: dirichlet, value: 0.3}, bottom: {type: dirichlet, value: 0.8}}",
@@ -134,7 +132,6 @@ TEST_CASE("ADI on GPU slabs, gathered, equals the one-rank GPU run bit for bit")
 
 TEST_CASE("a GPU ADI sheet over the ranks writes what one GPU process writes, bit for bit") {
   Communicator& comm = test::world();
-  if (!test::every_rank_has_a_device(comm)) return;
   const test::SharedFolder tmp;
   const fs::path dir = tmp.path();
   // 41 x 33 (N_x odd), a Dirichlet side, probes on every slab, a stimulus over rows 8..24
@@ -179,7 +176,6 @@ output: {every: 2.5, vtk: false, probes: [[10, 2], [10, 8], [10, 14], [19, 8]],
 
 TEST_CASE("a Newton failure in one rank's slab stops every rank alike, as one process stops") {
   Communicator& comm = test::world();
-  if (!test::every_rank_has_a_device(comm)) return;
   // v = 0.5 on the bottom 3 rows (the first slab's, on 2 or 3 ranks) and one Newton iteration
   // allowed: the first reaction half-step fails there and converges at once everywhere else (a
   // node at rest has g = 0).

@@ -23,15 +23,12 @@
 #include "schemes/cuda_schemes.hpp"
 #include "schemes/scheme.hpp"
 #include "support.hpp"
-#include "tests/mpi/gpu_world.hpp"
 #include "tests/mpi/world.hpp"
 
 namespace fs = std::filesystem;
 
 namespace fhn {
 namespace {
-
-using test::every_rank_has_a_device;
 
 constexpr double kRoundOff = 1e-12;
 constexpr index_t kNodes = 241;  // domain.length 60, dx 0.25
@@ -97,7 +94,6 @@ std::map<std::string, std::vector<real>> one_process(const Config& config, index
 TEST_CASE("a Crank-Nicolson cable on GPU slabs agrees with one GPU and with the CPU to "
           "round-off, with the same Newton iterations") {
   Communicator& comm = test::world();
-  if (!every_rank_has_a_device(comm)) return;
   const std::string yaml = cable_yaml(comm.size());
   // Trapezoidal w with the second-order no-flux end; leapfrog with the blog's first-order one
   // (row 0 replaced by v_0 - v_1).
@@ -165,7 +161,6 @@ TEST_CASE("a Crank-Nicolson cable on GPU slabs agrees with one GPU and with the 
 TEST_CASE("a leapfrog cable continues on GPU slabs from a one-process checkpoint and ends where "
           "the run would have") {
   Communicator& comm = test::world();
-  if (!every_rank_has_a_device(comm)) return;
   const test::SharedFolder tmp;
   const fs::path dir = tmp.path();
   const Config c = test::config_from(
@@ -214,7 +209,6 @@ TEST_CASE("a leapfrog cable continues on GPU slabs from a one-process checkpoint
 TEST_CASE("GPU slabs stop alike, naming the first global row, when the Newton matrix is not "
           "diagonally dominant") {
   Communicator& comm = test::world();
-  if (!every_rank_has_a_device(comm)) return;
   const Config c = test::config_from(R"(
 name: stiff
 domain: {length: 10, dx: 0.25}

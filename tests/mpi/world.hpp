@@ -15,6 +15,12 @@ namespace fhn::test {
 
 Communicator& world();
 
+// What this test executable needs and some rank lacks ("" when every rank has it), decided by all
+// ranks together before any case runs; main() then exits with 77 (skipped). Defined by
+// requirements_none.cpp (the CPU cases need nothing) or gpu_world.cpp (every rank needs a CUDA
+// device, and takes its own with use_rank_device). Collective.
+std::string missing_requirement(Communicator& comm);
+
 // A folder every rank sees at the same path: a temporary folder of the root's (removed with this
 // object), its path broadcast to the other ranks, which create nothing. Collective.
 class SharedFolder {
