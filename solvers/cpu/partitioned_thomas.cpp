@@ -107,7 +107,7 @@ class FlushToZero {
 };
 
 // Pass 1 on a group: the forward sweep of each chunk (its matrix T without the couplings l_0
-// and u_{m-1}) for y, p and q of ranks_partitioned.hpp at once,
+// and u_{m-1}) for y, p and q of partition_method.hpp at once,
 //   m_k = d_k - l_k c'_{k-1},  c'_k = u_k / m_k,
 //   y'_k = (r_k - l_k y'_{k-1}) / m_k,  p'_k = -l_k p'_{k-1} / m_k
 // from c'_{-1} = y'_{-1} = 0 and p'_{-1} = 1 (so p'_0 = -l_0 / m_0: T p = -l_0 e_0), written
@@ -266,15 +266,9 @@ void PartitionedThomasSolver::solve(const TridiagonalSystem& a, real* r) {
   //    neighbour in reduced_rows, which divides by p_0 and q_{m-1}.
   for (index_t c = 0; c < chunks; ++c) {
     const BlockEnds& e = ends_[static_cast<std::size_t>(c)];
-    const std::array<real, 8> rows =
-        reduced_rows(e, c > 0 && e.p_first != 0.0, c + 1 < chunks && e.q_last != 0.0);
-    for (std::size_t half = 0; half < 2; ++half) {
-      const auto i = static_cast<std::size_t>(2 * c) + half;
-      lower_[i] = rows[4 * half];
-      diag_[i] = rows[4 * half + 1];
-      upper_[i] = rows[4 * half + 2];
-      z_[i] = rows[4 * half + 3];
-    }
+    place_reduced_rows(
+        reduced_rows(e, c > 0 && e.p_first != 0.0, c + 1 < chunks && e.q_last != 0.0), c,
+        lower_.data(), diag_.data(), upper_.data(), z_.data());
   }
   try {
     thomas_solve(name(), {2 * chunks, lower_.data(), diag_.data(), upper_.data()},
@@ -289,9 +283,9 @@ void PartitionedThomasSolver::solve(const TridiagonalSystem& a, real* r) {
   for (index_t g = last; g >= 0; --g) {
     real left[K], right[K];
     for (index_t j = 0; j < K; ++j) {
-      const index_t c = g * K + j;
-      left[j] = c > 0 ? z_[static_cast<std::size_t>(2 * c - 1)] : 0.0;
-      right[j] = c + 1 < chunks ? z_[static_cast<std::size_t>(2 * c + 2)] : 0.0;
+      const BlockCouplings c = couplings_of(z_.data(), g * K + j, chunks);
+      left[j] = c.left;
+      right[j] = c.right;
     }
     substitute_group(group(g), group(std::max<index_t>(g - 1, 0)), left, right, n_group_.data(),
                      y_group_.data());

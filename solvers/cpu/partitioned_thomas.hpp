@@ -5,7 +5,7 @@
 // per unknown on the development machine); kLanes chains side by side took 2.7 ns per unknown
 // at 2^20 and 3.4 ns at 2^22 there (BENCHMARKS.md).
 //
-// The chunks are the blocks of the partition method of ranks_partitioned.hpp (x = y + L p + R q
+// The chunks are the blocks of the partition method of partition_method.hpp (x = y + L p + R q
 // per block, two reduced rows per block from the ends of y, p and q: reduced_rows): there the
 // blocks are ranks, here they are chunks of m rows of one array. Chunk j of a group of kLanes
 // consecutive chunks is lane j: row k of every lane is eliminated before row k + 1 of any, two
@@ -27,7 +27,9 @@
 // ((1 - 1e-13) |d| > |l| + |u| fails: not dominant, or weakly), go to one Thomas sweep
 // (thomas_solve), which solves or refuses them exactly as ThomasSolver does (the same message,
 // naming the same row).
-#include "solvers/cpu/ranks_partitioned.hpp"
+#include <vector>
+
+#include "solvers/cpu/partition_method.hpp"
 #include "solvers/tridiagonal.hpp"
 
 namespace fhn::solvers {

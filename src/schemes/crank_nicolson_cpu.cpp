@@ -6,7 +6,7 @@
 #include "config/names.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
-#include "solvers/cpu/ranks_partitioned.hpp"
+#include "parallel/ranks_tridiagonal.hpp"
 
 namespace fhn {
 
@@ -29,7 +29,7 @@ CrankNicolsonCpu::CrankNicolsonCpu(const Problem& problem, const CrankNicolsonSp
       spec_(spec),
       log_(log),
       solver_(slab.whole() ? solvers::make_tridiagonal_solver(spec.tridiagonal, problem.nodes)
-                           : std::make_unique<solvers::RanksPartitionedSolver>(
+                           : std::make_unique<RanksPartitionedSolver>(
                                  *comm, slab.owned_nodes())),
       w_prev_(spec.w_update == WUpdate::leapfrog ? slab.array_nodes() : 0),
       u_(slab.array_nodes()),

@@ -3,7 +3,7 @@
 // a tridiagonal solve per Newton iteration; w by the trapezoidal rule (or the reference blog's
 // leapfrog). Second order in time and space, stable far beyond the explicit limit. A cable also
 // runs as one rank's slab of nodes: one halo node each side, exchanged for every residual, and
-// the Newton systems solved across the ranks (solvers/cpu/ranks_partitioned.hpp).
+// the Newton systems solved across the ranks (parallel/ranks_tridiagonal.hpp).
 #include <memory>
 
 #include "parallel/halo_exchange.hpp"

@@ -18,7 +18,7 @@
 // (crank_nicolson_cpu.cpp): one halo node each side, v's halo exchanged before the right side
 // and u's before every residual after the first (parallel/cuda/device_halo_exchange.hpp), and
 // each Newton system J du = F solved across the ranks by the partition method of
-// solvers/cpu/ranks_partitioned.hpp: the block's y, p, q by the configured GPU solver, their six
+// parallel/ranks_tridiagonal.hpp: the block's y, p, q by the configured GPU solver, their six
 // end values to the host, L and R from the reduced system over the ranks (RanksReducedSystem),
 // du = y + L p + R q on the device. Convergence is decided on the host from the norms agreed
 // over the ranks (slab_newton has the cost).
@@ -35,7 +35,7 @@
 #include "schemes/cuda/device_fields.cuh"
 #include "core/cuda/block_reduce.cuh"
 #include "schemes/node_updates.hpp"
-#include "solvers/cpu/ranks_partitioned.hpp"
+#include "parallel/ranks_tridiagonal.hpp"
 #include "solvers/cuda/partitioned.cuh"
 #include "solvers/tridiagonal.hpp"
 
@@ -465,7 +465,7 @@ class CrankNicolsonCuda final : public Scheme {
         state_(comm_ ? 0 : 1, "Newton state"),
         slab_iteration_(comm_ ? 1 : 0, "slab Newton iteration"),
         exchange_(comm_ ? make_device_halo_exchange(slab, *comm_, 1) : nullptr),
-        reduced_(comm_ ? std::make_unique<solvers::RanksReducedSystem>(*comm_) : nullptr),
+        reduced_(comm_ ? std::make_unique<RanksReducedSystem>(*comm_) : nullptr),
         device_name_(current_device_name()) {
     FHN_VERIFY(solvers::runs_on_device(spec.tridiagonal), ConfigError,
                "scheme.crank_nicolson.tridiagonal: 'thomas' works on host memory; the cuda backend "
@@ -701,7 +701,7 @@ class CrankNicolsonCuda final : public Scheme {
   DeviceBuffer<NewtonState> state_;                    // the whole cable
   DeviceBuffer<SlabIteration> slab_iteration_;         // a slab
   std::unique_ptr<DeviceHaloExchange> exchange_;       // a slab
-  std::unique_ptr<solvers::RanksReducedSystem> reduced_;  // a slab
+  std::unique_ptr<RanksReducedSystem> reduced_;  // a slab
   Couplings coupling_;
   NewtonState* host_state_ = nullptr;  // pinned; the whole cable
   NewtonStats stats_;

@@ -1,55 +1,48 @@
-#include "solvers/cpu/ranks_partitioned.hpp"
+#include "parallel/ranks_tridiagonal.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "core/error.hpp"
 
-namespace fhn::solvers {
-
-std::array<real, 8> reduced_rows(const BlockEnds& e, bool has_left, bool has_right) {
-  const real top = has_right ? e.q_first / e.q_last : 0.0;    // A - top B
-  const real bottom = has_left ? e.p_last / e.p_first : 0.0;  // B - bottom A
-  return {-(e.p_first - top * e.p_last), 1.0, -top, e.y_first - top * e.y_last,
-          -bottom, 1.0, -(e.q_last - bottom * e.q_first), e.y_last - bottom * e.y_first};
-}
+namespace fhn {
 
 RanksReducedSystem::RanksReducedSystem(Communicator& comm)
     : comm_(comm), thomas_(2 * static_cast<index_t>(comm.size())) {}
 
-BlockCouplings RanksReducedSystem::solve(const BlockEnds& ends) {
+solvers::BlockCouplings RanksReducedSystem::solve(const solvers::BlockEnds& ends) {
   const std::array<real, 8> rows =
-      reduced_rows(ends, comm_.rank() > 0, comm_.rank() + 1 < comm_.size());
+      solvers::reduced_rows(ends, comm_.rank() > 0, comm_.rank() + 1 < comm_.size());
   const std::vector<real> all = comm_.gather(std::vector<real>(rows.begin(), rows.end()));
 
   // The root solves the 2P rows and sends rank r its L = G_{r-1} and R = F_{r+1}, and whether
   // the reduced solve succeeded (1) or not (0), so that all ranks stop alike.
   std::vector<real> neighbours;
   std::string failure;
-  const auto ranks = static_cast<std::size_t>(comm_.size());
+  const auto ranks = static_cast<index_t>(comm_.size());
   if (comm_.root()) {
-    std::vector<real> lower(2 * ranks), diag(2 * ranks), upper(2 * ranks), z(2 * ranks);
-    for (std::size_t row = 0; row < 2 * ranks; ++row) {
-      lower[row] = all[4 * row];
-      diag[row] = all[4 * row + 1];
-      upper[row] = all[4 * row + 2];
-      z[row] = all[4 * row + 3];
+    const auto rows_total = static_cast<std::size_t>(2 * ranks);
+    std::vector<real> lower(rows_total), diag(rows_total), upper(rows_total), z(rows_total);
+    for (index_t r = 0; r < ranks; ++r) {
+      std::array<real, 8> rank_rows;
+      std::copy_n(all.begin() + 8 * r, 8, rank_rows.begin());
+      solvers::place_reduced_rows(rank_rows, r, lower.data(), diag.data(), upper.data(), z.data());
     }
-    lower[0] = upper[2 * ranks - 1] = 0.0;
+    lower[0] = upper[rows_total - 1] = 0.0;
     real solved = 1.0;
     try {
-      thomas_.solve({static_cast<index_t>(2 * ranks), lower.data(), diag.data(), upper.data()},
-                    z.data());
+      thomas_.solve({2 * ranks, lower.data(), diag.data(), upper.data()}, z.data());
     } catch (const NumericalError& e) {
       failure = e.what();
       solved = 0.0;
     }
-    for (std::size_t r = 0; r < ranks; ++r) {
-      neighbours.push_back(r > 0 ? z[2 * r - 1] : 0.0);
-      neighbours.push_back(r + 1 < ranks ? z[2 * r + 2] : 0.0);
-      neighbours.push_back(solved);
+    for (index_t r = 0; r < ranks; ++r) {
+      const solvers::BlockCouplings c = solvers::couplings_of(z.data(), r, ranks);
+      neighbours.insert(neighbours.end(), {c.left, c.right, solved});
     }
   }
-  const std::vector<real> mine = comm_.scatter(neighbours, std::vector<std::size_t>(ranks, 3));
+  const std::vector<real> mine =
+      comm_.scatter(neighbours, std::vector<std::size_t>(static_cast<std::size_t>(ranks), 3));
   if (mine[2] == 0.0)
     throw NumericalError("the reduced system of the solve over ranks" +
                          (failure.empty() ? std::string(" failed on rank 0") : ": " + failure));
@@ -63,7 +56,7 @@ RanksPartitionedSolver::RanksPartitionedSolver(Communicator& comm, index_t n_max
       p_(static_cast<std::size_t>(n_max)),
       q_(static_cast<std::size_t>(n_max)) {}
 
-void RanksPartitionedSolver::solve(const TridiagonalSystem& a, real* x) {
+void RanksPartitionedSolver::solve(const solvers::TridiagonalSystem& a, real* x) {
   const index_t m = a.n;
   FHN_VERIFY(m >= 2, InternalError, "a block of the partitioned solve over ranks needs 2 rows");
   const bool has_left = comm_.rank() > 0, has_right = comm_.rank() + 1 < comm_.size();
@@ -87,7 +80,7 @@ void RanksPartitionedSolver::solve(const TridiagonalSystem& a, real* x) {
 
   // 2. The reduced system of every rank's ends, solved on the root: L and R.
   const auto last = static_cast<std::size_t>(m - 1);
-  const BlockCouplings couplings =
+  const solvers::BlockCouplings couplings =
       reduced_.solve({x[0], x[last], p_[0], p_[last], q_[0], q_[last]});
 
   // 3. x = y + L p + R q.
@@ -96,4 +89,4 @@ void RanksPartitionedSolver::solve(const TridiagonalSystem& a, real* x) {
             couplings.right * q_[static_cast<std::size_t>(k)];
 }
 
-}  // namespace fhn::solvers
+}  // namespace fhn
