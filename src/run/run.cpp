@@ -25,7 +25,7 @@
 #include "io/run_log.hpp"
 #include "io/vtk_writers.hpp"
 #include "model/problem.hpp"
-#include "parallel/distributed_scheme.hpp"
+#include "schemes/distributed_scheme.hpp"
 #include "run/checkpoint.hpp"
 #include "run/progress.hpp"
 #include "run/time_loop.hpp"

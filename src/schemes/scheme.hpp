@@ -79,7 +79,7 @@ std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem
 // parallel/decomposition.hpp, with the halo depth the scheme needs). Its Scheme interface covers
 // the owned nodes only: node_count(), snapshot()'s v and w (x and y left empty),
 // first_non_finite()'s index and save_state()'s arrays are those of the owned nodes in node
-// order, restore_state() takes them back. DistributedScheme (parallel/distributed_scheme.hpp)
+// order, restore_state() takes them back. DistributedScheme (schemes/distributed_scheme.hpp)
 // assembles the slabs into the whole run. Throws ConfigError for a scheme that does not run on
 // slabs.
 std::unique_ptr<Scheme> make_slab_scheme(const Config& config, const Problem& problem,

@@ -1,4 +1,4 @@
-#include "parallel/distributed_scheme.hpp"
+#include "schemes/distributed_scheme.hpp"
 
 #include <limits>
 #include <numeric>
