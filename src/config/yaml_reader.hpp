@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "config/names.hpp"
+#include "config/yaml_text.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
 
@@ -102,11 +103,6 @@ inline std::string abbreviated(const std::string& text) {
   return text.substr(0, cut) + "... (" + std::to_string(text.size()) + " bytes)";
 }
 inline std::string quoted(const std::string& text) { return "'" + abbreviated(text) + "'"; }
-
-// "file:line:column" of a position in a YAML text.
-inline std::string location(const std::string& source, const YAML::Mark& mark) {
-  return source + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
-}
 
 inline std::string node_text(const YAML::Node& node) {
   switch (node.Type()) {
@@ -498,25 +494,6 @@ inline void check_output_name(Context& ctx, const std::string& name) {
     ctx.error("name", "name: " + quoted(name) + " is longer than " + std::to_string(kMaxLength) +
                           " characters (it names the output folder and files)");
 }
-
-// ---------------------------------------------------------------------------------------------
-// Reading YAML text (yaml_text.cpp). parse_yaml and check_yaml_text refuse, with a ConfigError
-// naming the place, what no config is: more than 1 MiB, not UTF-8 text, more than one
-// document, lists and mappings nested more than 64 deep, or more than 100000 values once
-// aliases are expanded (a "billion laughs" alias bomb); none of it reaches yaml-cpp's document
-// builder or the readers above.
-
-// Parses YAML text into a document; an empty document becomes an empty mapping. A syntax
-// error becomes a ConfigError at source:line:column.
-YAML::Node parse_yaml(const std::string& text, const std::string& source);
-
-// Applies the limits above to `text`; a syntax error escapes as YAML::ParserException (--set
-// values that are not YAML are taken as plain text).
-void check_yaml_text(const std::string& text, const std::string& source);
-
-// The whole file as text; `what` names it in the errors ("config file", "study file"). Refuses
-// a directory, a file larger than 1 MiB (without reading it all) and an empty file.
-std::string read_text_file(const std::string& path, const std::string& what);
 
 // A study's or sweep's `set: {key: value, ...}` as "key=value" overrides of its base config
 // (the value in YAML flow form, as --set takes it); problems reported at `path`.

@@ -3,6 +3,8 @@
 // ConfigError that names the place: huge files, binary data, several documents, deep nesting
 // (yaml-cpp's parser recurses once per level) and alias bombs (yaml-cpp shares aliased nodes,
 // but every reader that walks the document visits them once per alias).
+#include "config/yaml_text.hpp"
+
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
@@ -16,7 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "config/yaml_reader.hpp"
+#include "core/error.hpp"
 
 namespace fhn::config_detail {
 namespace {
