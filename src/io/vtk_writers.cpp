@@ -401,12 +401,14 @@ class SpacetimeWriter final : public FrameSink {
   // other rows (killed before a checkpoint wrote it, or missing), none is kept, the image starts
   // at the restart, and lost_ says so.
   void resume(real before, index_t frames) {
-    std::string why;
+    std::string why = "is missing";
     try {
-      if (std::filesystem::exists(file_)) reload_rows_before(before);
+      if (std::filesystem::exists(file_)) {
+        reload_rows_before(before);
+        why = "holds " + std::to_string(times_.size()) + " of the " + std::to_string(frames) +
+              " frames before the restart (the earlier run stopped before writing them)";
+      }
       if (static_cast<index_t>(times_.size()) == frames) return;
-      why = "holds " + std::to_string(times_.size()) + " of the " + std::to_string(frames) +
-            " frames before the restart (the earlier run stopped before writing them)";
     } catch (const IoError& e) {
       why = std::string("cannot be continued: ") + e.what();
     }

@@ -312,9 +312,9 @@ RunSummary run_worker(const Config& c, const RunOptions& options) {
   Progress progress(c.time.steps, c.time.dt, false);
   LoopResult loop;
   run_time_loop(scheme, settings, {}, progress, loop);
-  RunSummary summary;
-  summary.steps = loop.steps;
-  summary.frames = loop.frames;
+  RunSummary summary;  // the whole run's counts, as the root's
+  summary.steps = settings.total_steps;
+  summary.frames = settings.first_frame_index + loop.frames;
   summary.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return summary;
