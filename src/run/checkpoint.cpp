@@ -123,9 +123,10 @@ std::uint64_t checkpoint_payload_limit(const Config& c) {
   // Per node: the scheme's arrays (v, w, a previous w; a moving grid's node indices) and the
   // arrays of the sinks that keep one value per node (activation: first, last, previous v):
   // 8 values of 8 bytes, generously. Per frame: the front tracker's 5 values and the tip path's
-  // 3. Names, strings and counts fit in the 1 MiB slack.
+  // 3; frames come at most once a step (the earlier part of a restarted run may have had
+  // another output.every). Names, strings and counts fit in the 1 MiB slack.
   const auto nodes = static_cast<std::uint64_t>(c.domain.node_count());
-  const auto frames = static_cast<std::uint64_t>(c.time.steps / c.output.every_steps + 2);
+  const auto frames = static_cast<std::uint64_t>(c.time.steps + 2);
   return 8 * (8 * nodes + 8 * frames) + (std::uint64_t{1} << 20);
 }
 

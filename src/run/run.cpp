@@ -363,7 +363,6 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   write_file_atomically(dir / "config.yaml", to_yaml(c));
   if (restart) {
     repair_restart_outputs(c, dir, plan);
-    for (const std::string& note : plan.notes) warn(log, "restart: " + note);
     keep_rows_before(dir / "probes.csv", resume_t - 1e-9 * c.time.dt, false);
     keep_rows_before(dir / "newton.csv", static_cast<real>(resume_step), false);
     keep_rows_before(dir / "grid.csv", static_cast<real>(resume_step), true);
@@ -388,6 +387,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   if (restart)
     log.line("restarted from " + options.restart.string() + " at t = " + format_exact(resume_t) +
              " (step " + std::to_string(resume_step) + ")");
+  for (const std::string& note : plan.notes) warn(log, "restart: " + note);
   log.line("scheme: " + scheme->name());
   for (const std::string& note : c.notes) log.line("override: " + note);
   log.line("grid: " + c.domain.summary() +

@@ -153,7 +153,7 @@ TEST_CASE("a checkpoint from another config or a damaged one is refused") {
   CHECK_THROWS_WITH_AS(fhn::read_checkpoint(checkpoint, 1000),
                        doctest::Contains("more than the 1000 a checkpoint of this config can hold"),
                        fhn::IoError);
-  CHECK(fhn::checkpoint_payload_limit(make({})) == 8 * (8 * 81 + 8 * 22) + (1 << 20));
+  CHECK(fhn::checkpoint_payload_limit(make({})) == 8 * (8 * 81 + 8 * 402) + (1 << 20));
   // Not a regular file: refused before a byte is read (/dev/zero never ends, a folder throws
   // from the stream library).
   CHECK_THROWS_WITH_AS(fhn::read_checkpoint(dir.path()), doctest::Contains("not a checkpoint file (a directory)"),
