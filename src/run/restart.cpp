@@ -46,25 +46,26 @@ std::vector<real> leading_fields(const fs::path& file) {
                 "files start at the restart");
 }
 
-// probes.csv: a row per frame, so the rows before the restart are exactly the frames' times.
-void check_frame_rows(const fs::path& file, const std::vector<real>& frame_times, real cutoff,
+// probes.csv: a row per frame, so the rows before the restart (t < resume_t) are exactly the
+// frames' times.
+void check_frame_rows(const fs::path& file, const std::vector<real>& frame_times, real resume_t,
                       real dt) {
   std::vector<real> before;
   for (const real t : leading_fields(file))
-    if (t < cutoff) before.push_back(t);
+    if (t < resume_t - 1e-9 * dt) before.push_back(t);
   const std::size_t common = std::min(before.size(), frame_times.size());
   for (std::size_t i = 0; i < common; ++i)
     if (!(std::abs(before[i] - frame_times[i]) <= 1e-9 * dt))
-      cannot_continue(file, "row " + std::to_string(i + 1) + " is at t = " + format_exact(before[i]) +
-                                " where this run's frame " + std::to_string(i) + " is at t = " +
-                                format_exact(frame_times[i]) +
+      cannot_continue(file, "row " + std::to_string(i + 1) + " is at t = " +
+                                format_exact(before[i]) + " where this run's frame " +
+                                std::to_string(i) + " is at t = " + format_exact(frame_times[i]) +
                                 " (rows missing, or output.every changed since the checkpoint)");
-  if (before.size() != frame_times.size())
-    cannot_continue(file, "it holds " + std::to_string(before.size()) + " rows before the "
-                          "checkpoint's t = " + format_exact(cutoff + 1e-9 * dt) + " where the run wrote " +
-                          std::to_string(frame_times.size()) + " (one per frame)" +
-                          (before.empty() ? std::string()
-                                          : "; its rows end at t = " + format_exact(before.back())));
+  if (before.size() == frame_times.size()) return;
+  std::string why = "it holds " + std::to_string(before.size()) + " rows before the checkpoint's " +
+                    "t = " + format_exact(resume_t) + " where the run wrote " +
+                    std::to_string(frame_times.size()) + " (one per frame)";
+  if (!before.empty()) why += "; its rows end at t = " + format_exact(before.back());
+  cannot_continue(file, why);
 }
 
 // newton.csv: rows for every step, so the last row before the restart is the step before it.
@@ -86,7 +87,8 @@ void check_frames(const Config& c, const fs::path& dir, index_t frames_before, r
   std::vector<std::string> lines, missing;
   for (index_t i = 0; i < frames_before; ++i) {
     const std::string file = "frames/" + frame_file_name(c.name, i, sheet);
-    lines.push_back(pvd_dataset_line(static_cast<real>(i * c.output.every_steps) * c.time.dt, file));
+    const real t = static_cast<real>(i * c.output.every_steps) * c.time.dt;
+    lines.push_back(pvd_dataset_line(t, file));
     expected += lines.back();
     std::error_code ec;
     if (!fs::is_regular_file(dir / file, ec) || fs::file_size(dir / file, ec) == 0 || ec)
@@ -111,28 +113,32 @@ void check_frames(const Config& c, const fs::path& dir, index_t frames_before, r
                         (missing.size() > 1 ? " ... " + missing.back() : std::string()) + ")",
                     "restore the frames");
 
+  auto entry = [](const std::string& line) {  // a <DataSet .../> line without indent and '\n'
+    return line.substr(4, line.size() - 5);
+  };
   std::size_t listed = 0;  // the collection's frames before the restart, all as expected
   if (datasets) {
     for (const PvdDataset& d : *datasets) {
       if (!(d.t < cutoff)) continue;
       if (listed >= lines.size() || d.line != lines[listed])
-        cannot_continue(pvd, "it lists " + d.line.substr(4, d.line.size() - 5) +
+        cannot_continue(pvd, "it lists " + entry(d.line) +
                                  (listed < lines.size()
                                       ? " where this run's frame " + std::to_string(listed) +
-                                            " is " + lines[listed].substr(4, lines[listed].size() - 5)
-                                      : std::string(" beyond this run's frames before the restart")) +
+                                            " is " + entry(lines[listed])
+                                      : std::string(" after this run's frames before it")) +
                                  " (output.every or the name changed since the checkpoint?)");
       ++listed;
     }
     if (listed == lines.size()) return;
   }
+  std::string why = "not a collection fhnsim wrote (does not parse)";
+  if (!pvd_exists) why = "missing";
+  if (datasets)
+    why = "listed " + std::to_string(listed) + " of the " + std::to_string(frames_before) +
+          " frames before the restart";
   plan.pvd = expected;
-  plan.notes.push_back(pvd.filename().string() + ": " +
-                       (!pvd_exists ? std::string("missing")
-                        : datasets  ? "listed " + std::to_string(listed) + " of the " +
-                                         std::to_string(frames_before) + " frames before the restart"
-                                    : std::string("not a collection fhnsim wrote (does not parse)")) +
-                       "; rebuilt from the " + std::to_string(frames_before) +
+  plan.notes.push_back(pvd.filename().string() + ": " + why + "; rebuilt from the " +
+                       std::to_string(frames_before) +
                        " frame files in frames/ (the damaged file is replaced)");
 }
 
@@ -153,11 +159,12 @@ void check_checkpoint(const Checkpoint& checkpoint, const Config& c, const fs::p
   const SchemeState& state = checkpoint.state;
   try {
     if (checkpoint.dt != c.time.dt)
-      throw IoError("checkpoint: dt = " + format_exact(checkpoint.dt) + ", not this config's time.dt = " +
-                    format_exact(c.time.dt));
+      throw IoError("checkpoint: dt = " + format_exact(checkpoint.dt) +
+                    ", not this config's time.dt = " + format_exact(c.time.dt));
     // t is written as step dt; a few ulps allow for another compiler's rounding.
     const real t = static_cast<real>(state.step) * c.time.dt;
-    if (!(std::abs(checkpoint.t - t) <= 4.0 * std::numeric_limits<real>::epsilon() * std::max(t, c.time.dt)))
+    const real ulps = 4.0 * std::numeric_limits<real>::epsilon() * std::max(t, c.time.dt);
+    if (!(std::abs(checkpoint.t - t) <= ulps))
       throw IoError("checkpoint: t = " + format_exact(checkpoint.t) + ", not step " +
                     std::to_string(state.step) + " x dt = " + format_exact(t));
     const index_t base = c.domain.node_count();
@@ -165,13 +172,15 @@ void check_checkpoint(const Checkpoint& checkpoint, const Config& c, const fs::p
     if (c.scheme.type == SchemeType::adaptive_explicit) {
       const std::vector<index_t>& list = state.nodes;
       bool increasing = !list.empty() && list.front() == 0 && list.back() == base - 1;
-      for (std::size_t i = 1; increasing && i < list.size(); ++i) increasing = list[i - 1] < list[i];
+      for (std::size_t i = 1; increasing && i < list.size(); ++i)
+        increasing = list[i - 1] < list[i];
       if (!increasing)
-        throw IoError("checkpoint: its adaptive grid is not a strictly increasing list of base-grid "
-                      "nodes from 0 to " + std::to_string(base - 1));
+        throw IoError("checkpoint: its adaptive grid is not a strictly increasing list of "
+                      "base-grid nodes from 0 to " + std::to_string(base - 1));
       nodes = list.size();
     } else if (!state.nodes.empty()) {
-      throw IoError("checkpoint: it holds an adaptive grid's node list, and this run's grid is fixed");
+      throw IoError("checkpoint: it holds an adaptive grid's node list, and this run's grid is "
+                    "fixed");
     }
     state.get_finite("v", nodes);
     state.get_finite("w", nodes);
@@ -216,7 +225,7 @@ RestartPlan check_restart_outputs(const Config& c, const fs::path& dir, index_t 
       throw ConfigError(probes.string() + ": its columns (" + header + ") are not this run's (" +
                         expected.substr(0, expected.size() - 1) + "): output.probes changed since "
                         "the checkpoint; keep them, or restart into another folder (--output)");
-    check_frame_rows(probes, frame_times, cutoff, c.time.dt);
+    check_frame_rows(probes, frame_times, static_cast<real>(resume_step) * c.time.dt, c.time.dt);
   }
   if (c.output.newton_log && c.scheme.type == SchemeType::crank_nicolson && resume_step > 0 &&
       present("newton.csv", "its rows"))

@@ -3,7 +3,9 @@
 // valid .pvd and a checkpoint to continue from.
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <functional>
@@ -372,4 +374,38 @@ TEST_CASE("the 'continue with' command keeps every --set, quoted for the shell")
   CHECK(fhn::continue_command(c, options, "out/checkpoints/restart_0000000200.chk", "out") ==
         "fhn run 'my configs/c.yaml' --set time.end=8 --set 'output.probes=[5, 10]' --set 'name=it'\\''s' "
         "--restart out/checkpoints/restart_0000000200.chk --output out");
+}
+
+namespace {
+std::string g_stderr_file;  // where the child of the next test sends its stderr
+}  // namespace
+
+TEST_CASE("a restart into another folder says on stderr and in run.log what its files lack") {
+  if (!fhn::vtk_compiled()) return;
+  fhn::test::TempDir dir;
+  const fs::path checkpoint = stopped_run(dir, "b");
+  // A child process whose stderr (where run_simulation writes its warnings) goes to a file.
+  g_stderr_file = (dir / "stderr.txt").string();
+  const int child = fhn::test::spawn_cli({"run", fhn::test::write_text(dir / "c.yaml", kBase), "--quiet",
+                                          "--output", (dir / "elsewhere").string(), "--restart",
+                                          checkpoint.string()},
+                                         dir / "err.txt", [] {
+                                           const int fd = ::open(g_stderr_file.c_str(),
+                                                                 O_WRONLY | O_CREAT | O_TRUNC, 0644);
+                                           if (fd >= 0) ::dup2(fd, 2);
+                                         });
+  CHECK(fhn::test::wait_exit_code(child) == 0);
+  const std::string err = fhn::test::read_text(dir / "stderr.txt");
+  const std::string log = fhn::test::read_text(dir / "elsewhere" / "run.log");
+  for (const std::string& note :
+       {"restart: probes.csv: not in " + (dir / "elsewhere").string() +
+            "; its rows cover only the time from the restart on",
+        "restart: frames: none of the 10 frames before the restart is in " +
+            (dir / "elsewhere").string() + "; restart.pvd lists only the frames from the restart on",
+        std::string("restart: spacetime.vti: the image on disk is missing; the image covers only "
+                    "the frames from the restart on")}) {
+    CAPTURE(note);
+    CHECK(contains(err, "fhn: warning: " + note + "\n"));
+    CHECK(contains(log, note + "\n"));
+  }
 }
