@@ -68,14 +68,37 @@ void check_frame_rows(const fs::path& file, const std::vector<real>& frame_times
   cannot_continue(file, why);
 }
 
-// newton.csv: rows for every step, so the last row before the restart is the step before it.
-void check_newton_rows(const fs::path& file, index_t resume_step) {
-  index_t last = -1;
-  for (const real step : leading_fields(file))
-    if (step < static_cast<real>(resume_step)) last = std::max(last, static_cast<index_t>(step));
-  if (last != resume_step - 1)
-    cannot_continue(file, "its rows end at step " + std::to_string(last) +
+// newton.csv (rows for every step) and grid.csv (a row per regrid): the distinct steps of the
+// rows before `end` must be 0, stride, 2 stride, ... < end.
+void check_step_rows(const fs::path& file, index_t stride, index_t end, index_t resume_step) {
+  index_t next = 0;  // the step expected next
+  for (const real value : leading_fields(file)) {
+    const auto step = static_cast<index_t>(value);
+    if (value >= static_cast<real>(end) || (next > 0 && step == next - stride)) continue;
+    if (step != next || static_cast<real>(step) != value)
+      cannot_continue(file, "a row of step " + format_exact(value) + " where step " +
+                                std::to_string(next) + " was due (rows missing or out of order)");
+    next += stride;
+  }
+  if (next < end)
+    cannot_continue(file, "its rows end at step " + std::to_string(next - stride) +
                               ", before the checkpoint's step " + std::to_string(resume_step));
+}
+
+// tips.csv: rows only for frames with tips, so the distinct times before the restart count
+// the frames with tips before it (tips.state in the checkpoint).
+void check_tip_rows(const fs::path& file, real resume_t, real dt, index_t frames_with_tips) {
+  index_t frames = 0;
+  real previous = -1.0;
+  for (const real t : leading_fields(file))
+    if (t < resume_t - 1e-9 * dt && t != previous) {
+      ++frames;
+      previous = t;
+    }
+  if (frames != frames_with_tips)
+    cannot_continue(file, "its rows before the checkpoint's t = " + format_exact(resume_t) +
+                              " come from " + std::to_string(frames) + " frames where the run "
+                              "found tips in " + std::to_string(frames_with_tips));
 }
 
 // The .pvd and frames/: see restart.hpp.
@@ -199,8 +222,11 @@ void check_checkpoint(const Checkpoint& checkpoint, const Config& c, const fs::p
   }
 }
 
-RestartPlan check_restart_outputs(const Config& c, const fs::path& dir, index_t resume_step) {
+RestartPlan check_restart_outputs(const Config& c, const fs::path& dir,
+                                  const Checkpoint& checkpoint) {
   RestartPlan plan;
+  const index_t resume_step = checkpoint.state.step;
+  const real resume_t = static_cast<real>(resume_step) * c.time.dt;
   const index_t every = c.output.every_steps;
   const index_t frames_before = (resume_step + every - 1) / every;
   const real cutoff = static_cast<real>(resume_step) * c.time.dt - 1e-9 * c.time.dt;
@@ -225,11 +251,22 @@ RestartPlan check_restart_outputs(const Config& c, const fs::path& dir, index_t 
       throw ConfigError(probes.string() + ": its columns (" + header + ") are not this run's (" +
                         expected.substr(0, expected.size() - 1) + "): output.probes changed since "
                         "the checkpoint; keep them, or restart into another folder (--output)");
-    check_frame_rows(probes, frame_times, static_cast<real>(resume_step) * c.time.dt, c.time.dt);
+    check_frame_rows(probes, frame_times, resume_t, c.time.dt);
   }
-  if (c.output.newton_log && c.scheme.type == SchemeType::crank_nicolson && resume_step > 0 &&
+  if (c.output.newton_log && c.scheme.type == SchemeType::crank_nicolson &&
       present("newton.csv", "its rows"))
-    check_newton_rows(dir / "newton.csv", resume_step);
+    check_step_rows(dir / "newton.csv", 1, resume_step, resume_step);
+  if (c.scheme.type == SchemeType::adaptive_explicit && present("grid.csv", "its rows"))
+    check_step_rows(dir / "grid.csv", c.scheme.adaptive.regrid_every, resume_step + 1,
+                    resume_step);
+  const std::optional<TipTracker::Saved> tips =
+      c.output.tips.enabled ? TipTracker::check_state(checkpoint.state) : std::nullopt;
+  if (tips && present("tips.csv", "its rows")) {
+    // The frame at the checkpoint's step (when it is one) counted, but its rows are written again.
+    const bool frame_at_resume = resume_step % every == 0 && tips->tips_at_end > 0;
+    check_tip_rows(dir / "tips.csv", resume_t, c.time.dt,
+                   tips->frames_with_tips - (frame_at_resume ? 1 : 0));
+  }
   if (c.output.vtk) check_frames(c, dir, frames_before, cutoff, plan);
   return plan;
 }

@@ -3,8 +3,8 @@
 // touches the output folder, and the command that continues an interrupted run.
 //
 // A restart continues the folder's files as if the run had never stopped, so it first proves that
-// they reach the checkpoint: the checkpoint's values fit this config, probes.csv and newton.csv
-// hold every row before it, the .pvd lists every frame before it and those frames are on disk.
+// they reach the checkpoint: the checkpoint's values fit this config, the CSV files hold every
+// row before it, the .pvd lists every frame before it and those frames are on disk.
 // What can be rebuilt from the folder is repaired (a .pvd that does not parse or lists too few
 // frames is rebuilt from frames/, whose times follow from their numbering and output.every);
 // anything else stops the restart with IoError (exit 4) before a file is changed. A file that
@@ -34,9 +34,11 @@ struct RestartPlan {
   std::optional<std::string> pvd;  // the .pvd's <DataSet> lines to write, when it is rebuilt
 };
 
-// Checks the files in `dir` that a restart at `resume_step` continues (see above); reads only.
+// Checks the files in `dir` that a restart from `checkpoint` (checked) continues (see above):
+// the rows of probes.csv (one per frame), newton.csv (every step), grid.csv (every regrid) and
+// tips.csv (the frames with tips: tips.state) before it, the .pvd and frames/. Reads only.
 RestartPlan check_restart_outputs(const Config& config, const std::filesystem::path& dir,
-                                  index_t resume_step);
+                                  const Checkpoint& checkpoint);
 
 // Makes the plan's repairs (after check_restart_outputs and check_checkpoint have passed).
 void repair_restart_outputs(const Config& config, const std::filesystem::path& dir,

@@ -357,7 +357,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
 
   // 2. Output folder, proven writable before the first step. A restart continues its files.
   const fs::path dir = options.output_dir.empty() ? default_output_dir(c) : options.output_dir;
-  const RestartPlan plan = restart ? check_restart_outputs(c, dir, resume_step) : RestartPlan{};
+  const RestartPlan plan = restart ? check_restart_outputs(c, dir, checkpoint) : RestartPlan{};
   prepare_output_dir(dir, c.name, !restart);
   RunLog log(dir / "run.log", restart);
   write_file_atomically(dir / "config.yaml", to_yaml(c));

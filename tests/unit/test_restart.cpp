@@ -10,6 +10,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <sstream>
 #include <cmath>
 #include <fstream>
 #include <thread>
@@ -408,4 +409,55 @@ TEST_CASE("a restart into another folder says on stderr and in run.log what its 
     CHECK(contains(err, "fhn: warning: " + note + "\n"));
     CHECK(contains(log, note + "\n"));
   }
+}
+
+TEST_CASE("a restart checks newton.csv, grid.csv and tips.csv reach the checkpoint") {
+  fhn::test::TempDir dir;
+  // Keeps the first `from` lines of `file` (the header and from - 1 rows).
+  auto cut = [&](const fs::path& file, std::size_t from) {
+    std::istringstream lines(fhn::test::read_text(file));
+    std::string kept, line;
+    for (std::size_t row = 0; std::getline(lines, line) && row < from; ++row) kept += line + "\n";
+    fhn::test::write_text(file, kept);
+  };
+  // newton.csv: 3 rows a step here; cut inside step 150 of the 200 before the checkpoint.
+  const std::vector<std::string> cn{"time.end=13", "scheme.type=crank_nicolson", "output.newton_log=true"};
+  run(make(cn), dir / "cn");
+  cut(dir / "cn" / "newton.csv", 450);
+  const auto before = folder_bytes(dir / "cn");
+  CHECK_THROWS_WITH_AS(run(make({"scheme.type=crank_nicolson", "output.newton_log=true"}), dir / "cn",
+                           fhn::checkpoint_path(dir / "cn", "restart", 200)),
+                       doctest::Contains("newton.csv: its rows end at step 149, before the checkpoint's step 200"),
+                       fhn::IoError);
+  CHECK(folder_bytes(dir / "cn") == before);
+
+  // grid.csv: a regrid every 7 steps; the rows after step 63 gone.
+  const std::vector<std::string> adaptive{"scheme.type=adaptive_explicit", "scheme.adaptive.regrid_every=7"};
+  auto first = adaptive;
+  first.push_back("time.end=13");
+  run(make(first), dir / "grid");
+  cut(dir / "grid" / "grid.csv", 11);
+  CHECK_THROWS_WITH_AS(run(make(adaptive), dir / "grid", fhn::checkpoint_path(dir / "grid", "restart", 200)),
+                       doctest::Contains("grid.csv: its rows end at step 63, before the checkpoint's step 200"),
+                       fhn::IoError);
+
+  // tips.csv: a tip in every frame (where the edge of the excited rectangle crosses that of the
+  // recovering one); rows from 30 of the 40 frames before the checkpoint.
+  const std::string sheet =
+      "name: tips\n"
+      "domain: {length: [6, 4], dx: 0.5}\n"
+      "initial:\n"
+      "  v: {type: rectangle, x_min: 0, x_max: 3, y_min: 0, y_max: 4, value: 1}\n"
+      "  w: {type: rectangle, x_min: 0, x_max: 6, y_min: 0, y_max: 2, value: 0.2}\n"
+      "time: {end: 3, dt: 0.05}\n"
+      "output: {every: 0.05, probes: [], checkpoint_every: 2, tips: {enabled: true}}\n";
+  run(fhn::test::config_from(sheet, {"output.vtk=false"}), dir / "tips");
+  const std::string tips = fhn::test::read_text(dir / "tips" / "tips.csv");
+  REQUIRE(std::count(tips.begin(), tips.end(), '\n') == 62);  // the header, t = 0, 0.05, ..., 3
+  cut(dir / "tips" / "tips.csv", 31);
+  CHECK_THROWS_WITH_AS(run(fhn::test::config_from(sheet, {"output.vtk=false", "time.end=4"}), dir / "tips",
+                           fhn::checkpoint_path(dir / "tips", "tips", 40)),
+                       doctest::Contains("tips.csv: its rows before the checkpoint's t = 2 come from 30 "
+                                         "frames where the run found tips in 40"),
+                       fhn::IoError);
 }
