@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
-#include <iterator>
+#include <functional>
 #include <limits>
 
 #include "core/error.hpp"
@@ -20,20 +20,14 @@ namespace fs = std::filesystem;
 namespace fhn {
 namespace {
 
-// The first field of every complete row (one that ends with '\n') after the header line; a last
-// line without its newline was cut by a kill and is no row.
-std::vector<real> leading_fields(const fs::path& file) {
+// Calls visit(first field) for every complete row (one that ends with '\n') after the header
+// line, streaming (newton.csv may hold millions of rows); a last line without its newline was
+// cut by a kill and is no row.
+void for_each_row(const fs::path& file, const std::function<void(real)>& visit) {
   std::ifstream in(file, std::ios::binary);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<real> fields;
-  std::size_t at = text.find('\n');
-  while (at != std::string::npos && at + 1 < text.size()) {
-    const std::size_t end = text.find('\n', at + 1);
-    if (end == std::string::npos) break;
-    fields.push_back(std::strtod(text.c_str() + at + 1, nullptr));
-    at = end;
-  }
-  return fields;
+  std::string line;
+  std::getline(in, line);  // the header
+  while (std::getline(in, line) && !in.eof()) visit(std::strtod(line.c_str(), nullptr));
 }
 
 // IoError (exit 4: the folder's files, not the config, are at fault), with what can be done.
@@ -51,8 +45,9 @@ std::vector<real> leading_fields(const fs::path& file) {
 void check_frame_rows(const fs::path& file, const std::vector<real>& frame_times, real resume_t,
                       real dt) {
   std::vector<real> before;
-  for (const real t : leading_fields(file))
+  for_each_row(file, [&](real t) {
     if (t < resume_t - 1e-9 * dt) before.push_back(t);
+  });
   const std::size_t common = std::min(before.size(), frame_times.size());
   for (std::size_t i = 0; i < common; ++i)
     if (!(std::abs(before[i] - frame_times[i]) <= 1e-9 * dt))
@@ -72,14 +67,14 @@ void check_frame_rows(const fs::path& file, const std::vector<real>& frame_times
 // rows before `end` must be 0, stride, 2 stride, ... < end.
 void check_step_rows(const fs::path& file, index_t stride, index_t end, index_t resume_step) {
   index_t next = 0;  // the step expected next
-  for (const real value : leading_fields(file)) {
+  for_each_row(file, [&](real value) {
     const auto step = static_cast<index_t>(value);
-    if (value >= static_cast<real>(end) || (next > 0 && step == next - stride)) continue;
+    if (value >= static_cast<real>(end) || (next > 0 && step == next - stride)) return;
     if (step != next || static_cast<real>(step) != value)
       cannot_continue(file, "a row of step " + format_exact(value) + " where step " +
                                 std::to_string(next) + " was due (rows missing or out of order)");
     next += stride;
-  }
+  });
   if (next < end)
     cannot_continue(file, "its rows end at step " + std::to_string(next - stride) +
                               ", before the checkpoint's step " + std::to_string(resume_step));
@@ -90,11 +85,12 @@ void check_step_rows(const fs::path& file, index_t stride, index_t end, index_t 
 void check_tip_rows(const fs::path& file, real resume_t, real dt, index_t frames_with_tips) {
   index_t frames = 0;
   real previous = -1.0;
-  for (const real t : leading_fields(file))
+  for_each_row(file, [&](real t) {
     if (t < resume_t - 1e-9 * dt && t != previous) {
       ++frames;
       previous = t;
     }
+  });
   if (frames != frames_with_tips)
     cannot_continue(file, "its rows before the checkpoint's t = " + format_exact(resume_t) +
                               " come from " + std::to_string(frames) + " frames where the run "
