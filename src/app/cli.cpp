@@ -253,6 +253,7 @@ int cli_main(int argc, const char* const* argv, std::ostream& out_all, std::ostr
     }
     run_options.output_dir = output_dir;
     run_options.restart = restart;
+    run_options.overrides = overrides;
     run_options.comm = world;
     started = true;
     const RunSummary summary = run_simulation(config, run_options);

@@ -33,13 +33,17 @@ class FrameSink {
   virtual void write(const FrameView& frame) = 0;
   // Called once when the run ends, normally or not; must leave valid files behind.
   virtual void finish() {}
-  // A sink that accumulates over the frames (activation times, tip paths) adds what it needs
-  // to continue exactly to a checkpoint (arrays named "<sink>.<what>") and takes it back on a
-  // restart; the frame at the checkpoint's step, if any, was written before the checkpoint.
-  // restore() returns false when the checkpoint holds nothing of this sink (it was switched on
-  // at the restart): the sink then starts afresh.
-  virtual void save(SchemeState&) const {}
-  virtual bool restore(const SchemeState&) { return true; }
+  // Checkpoints. save() is called at every checkpoint: a sink that accumulates over the frames
+  // (activation times, tip paths, front positions) adds what it needs to continue exactly
+  // (arrays named "<sink>.<what>"), and a sink with files brings them up to the checkpoint on
+  // disk (buffered rows flushed, an image rewritten), so that a run killed after the checkpoint
+  // continues from it whole. restore() takes the arrays back on a restart (the frame at the
+  // checkpoint's step, if any, was written before the checkpoint and comes again) and throws
+  // IoError on values out of range. It returns what it could not recover, as a sentence for
+  // run.log and stderr (e.g. the checkpoint holds nothing of a sink switched on at the
+  // restart, which then starts afresh), or "" when it continues whole.
+  virtual void save(SchemeState&) {}
+  virtual std::string restore(const SchemeState&) { return {}; }
 };
 
 }  // namespace fhn

@@ -21,6 +21,7 @@ class GridCsvWriter final : public FrameSink {
 
   void write(const FrameView&) override { flush_new_rows(); }
   void finish() override { flush_new_rows(); }
+  void save(SchemeState&) override { flush_new_rows(); }  // the file reaches the checkpoint
 
  private:
   void flush_new_rows() {

@@ -1,7 +1,7 @@
 #pragma once
 // grid.csv (adaptive_explicit): one row per regrid, "step,t,nodes": the grid built at that step
-// and used from there on. New rows are written and flushed at every frame, so the file is
-// complete up to the last frame written.
+// and used from there on. New rows are written and flushed at every frame and checkpoint, so
+// the file is complete up to the last frame or checkpoint written.
 #include <filesystem>
 #include <memory>
 

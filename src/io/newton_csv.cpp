@@ -26,6 +26,7 @@ void NewtonCsvWriter::record(const NewtonIteration& it) {
 void NewtonCsvWriter::write(const FrameView&) { check(std::fflush(out_.get())); }
 
 void NewtonCsvWriter::finish() { check(std::fflush(out_.get())); }
+void NewtonCsvWriter::save(SchemeState&) { check(std::fflush(out_.get())); }
 
 void NewtonCsvWriter::check(int status) {
   if (status < 0) throw IoError(path_.string() + ": write failed (" + std::strerror(errno) + ")");

@@ -1,7 +1,7 @@
 #pragma once
 // newton.csv: one row per Newton iteration (step, iteration, ||du||_inf, ||F||_inf, and for a
 // scheme with several Newton solves per step, the stage). Rows are buffered and flushed at every
-// frame, so the file is complete up to the last frame written.
+// frame and checkpoint, so the file is complete up to the last frame or checkpoint written.
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -18,6 +18,7 @@ class NewtonCsvWriter final : public NewtonLog, public FrameSink {
   void record(const NewtonIteration& iteration) override;
   void write(const FrameView& frame) override;  // flushes
   void finish() override;
+  void save(SchemeState&) override;  // flushes: the file reaches the checkpoint's step
 
  private:
   void check(int status);

@@ -18,7 +18,7 @@ class ProbeWriter final : public FrameSink {
                bool append)
       : path_(file),
         positions_(positions),
-        out_(open_csv(file, header(positions, dims).c_str(), append)) {}
+        out_(open_csv(file, probes_csv_header(positions, dims).c_str(), append)) {}
 
   void write(const FrameView& f) override {
     std::string row = format_exact(f.t);
@@ -31,16 +31,6 @@ class ProbeWriter final : public FrameSink {
   }
 
  private:
-  static std::string header(const std::vector<Point>& positions, int dims) {
-    std::string text = "t";
-    for (const Point& p : positions) {
-      const std::string at = dims >= 2 ? "(" + format_exact(p[0]) + " " + format_exact(p[1]) + ")"
-                                       : format_exact(p[0]);
-      text += ",v@" + at + ",w@" + at;
-    }
-    return text + "\n";
-  }
-
   void put(const std::string& line) {
     if (std::fprintf(out_.get(), "%s\n", line.c_str()) < 0 || std::fflush(out_.get()) != 0)
       throw IoError(path_.string() + ": write failed (" + std::strerror(errno) + ")");
@@ -52,6 +42,16 @@ class ProbeWriter final : public FrameSink {
 };
 
 }  // namespace
+
+std::string probes_csv_header(const std::vector<Point>& positions, int dims) {
+  std::string text = "t";
+  for (const Point& p : positions) {
+    const std::string at = dims >= 2 ? "(" + format_exact(p[0]) + " " + format_exact(p[1]) + ")"
+                                     : format_exact(p[0]);
+    text += ",v@" + at + ",w@" + at;
+  }
+  return text + "\n";
+}
 
 std::unique_ptr<FrameSink> make_probe_writer(const std::filesystem::path& file,
                                              const std::vector<Point>& positions, int dims,

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "io/frame_sink.hpp"
@@ -16,5 +17,8 @@ namespace fhn {
 std::unique_ptr<FrameSink> make_probe_writer(const std::filesystem::path& file,
                                              const std::vector<Point>& positions, int dims,
                                              bool append);
+
+// The header line (with its '\n') of the probes.csv of these probes.
+std::string probes_csv_header(const std::vector<Point>& positions, int dims);
 
 }  // namespace fhn

@@ -5,8 +5,10 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 
 #include "core/error.hpp"
 #include "core/format.hpp"
@@ -64,6 +66,47 @@ bool write_at(int fd, const std::string& text, long long offset) {
 std::string pvd_dataset_line(real t, const std::string& relative_file) {
   return "    <DataSet timestep=\"" + format_exact(t) + "\" group=\"\" part=\"0\" file=\"" +
          xml_escape(relative_file) + "\"/>\n";
+}
+
+std::string frame_file_name(const std::string& name, index_t index, bool sheet) {
+  char digits[32];
+  std::snprintf(digits, sizeof digits, "%06lld", static_cast<long long>(index));
+  return name + "_" + digits + (sheet ? ".vti" : ".vtu");
+}
+
+std::optional<std::vector<PvdDataset>> read_pvd_datasets(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) return std::nullopt;
+  std::ifstream in(file, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string head = kHead, tail = kTail;
+  if (!in.good() && !in.eof()) return std::nullopt;
+  if (text.size() < head.size() + tail.size() || text.compare(0, head.size(), head) != 0 ||
+      text.compare(text.size() - tail.size(), tail.size(), tail) != 0)
+    return std::nullopt;
+  // Each line between head and tail: exactly the line pvd_dataset_line writes for its time.
+  const std::string key = "    <DataSet timestep=\"";
+  std::vector<PvdDataset> datasets;
+  for (std::size_t at = head.size(); at < text.size() - tail.size();) {
+    const std::size_t end = text.find('\n', at);
+    if (end == std::string::npos || end >= text.size() - tail.size()) return std::nullopt;
+    std::string line = text.substr(at, end + 1 - at);
+    at = end + 1;
+    if (line.compare(0, key.size(), key) != 0) return std::nullopt;
+    const char* time = line.c_str() + key.size();
+    char* time_end = nullptr;
+    const real t = std::strtod(time, &time_end);
+    const std::size_t file_at = line.find("file=\"");
+    if (time_end == time || *time_end != '"' || file_at == std::string::npos ||
+        line.size() < file_at + 10 || line.compare(line.size() - 4, 4, "\"/>\n") != 0)
+      return std::nullopt;
+    datasets.push_back({t, std::move(line)});
+  }
+  return datasets;
+}
+
+void write_pvd(const std::filesystem::path& file, const std::string& dataset_lines) {
+  write_file_atomically(file, kHead + dataset_lines + kTail);
 }
 
 PvdCollection::PvdCollection(std::filesystem::path file, real keep_before_t)

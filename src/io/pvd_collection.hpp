@@ -10,7 +10,9 @@
 // renamed into place). A failed write (disk full, file size limit) puts the old tail back.
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "core/types.hpp"
 
@@ -39,5 +41,20 @@ class PvdCollection {
 
 // The <DataSet .../> line of a frame.
 std::string pvd_dataset_line(real t, const std::string& relative_file);
+
+// A frame's file name in frames/: <name>_<index, 6 digits>.vtu (a cable) or .vti (a sheet).
+std::string frame_file_name(const std::string& name, index_t index, bool sheet);
+
+// The <DataSet .../> lines (with their '\n') of a collection this writer wrote, in order, with
+// their times; nullopt when the file is missing or is not such a collection (not the head, the
+// lines and the tail, a line or a time that does not parse).
+struct PvdDataset {
+  real t = 0.0;
+  std::string line;
+};
+std::optional<std::vector<PvdDataset>> read_pvd_datasets(const std::filesystem::path& file);
+
+// Writes the collection of these lines (pvd_dataset_line) whole, atomically: a restart's repair.
+void write_pvd(const std::filesystem::path& file, const std::string& dataset_lines);
 
 }  // namespace fhn

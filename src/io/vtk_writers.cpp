@@ -129,13 +129,6 @@ void write_atomically(vtkXMLWriter* writer, const std::filesystem::path& path) {
   }
 }
 
-// <name>_<index, 6 digits>.vtu (a cable) or .vti (a sheet)
-std::string frame_file_name(const std::string& name, index_t index, bool sheet) {
-  char digits[32];
-  std::snprintf(digits, sizeof digits, "%06lld", static_cast<long long>(index));
-  return name + "_" + digits + (sheet ? ".vti" : ".vtu");
-}
-
 // A new one-component array named name holding values[0..n), converted to ArrayT's value type.
 template <class ArrayT>
 vtkSmartPointer<ArrayT> copy_values(const char* name, const real* values, index_t n,
@@ -325,8 +318,13 @@ class ActivationWriter final : public FrameSink {
     write_atomically(writer, file_);
   }
 
-  void save(SchemeState& state) const override { map_.save(state, "activation."); }
-  bool restore(const SchemeState& state) override { return map_.restore(state, "activation."); }
+  void save(SchemeState& state) override { map_.save(state, "activation."); }
+  std::string restore(const SchemeState& state) override {
+    return map_.restore(state, "activation.")
+               ? ""
+               : "activation.vti: the checkpoint holds no activation times (output.activation was "
+                 "off before the restart); the map covers only the frames from the restart on";
+  }
 
  private:
   std::filesystem::path file_;
@@ -337,13 +335,13 @@ class ActivationWriter final : public FrameSink {
 class SpacetimeWriter final : public FrameSink {
  public:
   SpacetimeWriter(std::filesystem::path file, index_t max_columns, real resume_before_t,
-                  const std::vector<real>& grid)
+                  const std::vector<real>& grid, index_t resume_frames)
       : file_(std::move(file)), max_columns_(max_columns) {
     FHN_VERIFY(max_columns_ >= 2, ConfigError,
                "the spacetime image needs at least 2 columns, got max_columns = " +
                    std::to_string(max_columns_));
     if (file_.has_parent_path()) create_directories_or_throw(file_.parent_path());
-    if (resume_before_t >= 0.0 && std::filesystem::exists(file_)) reload_rows_before(resume_before_t);
+    if (resume_before_t >= 0.0) resume(resume_before_t, resume_frames);
     if (column_x_.empty() && !grid.empty())
       choose_columns(grid.data(), static_cast<index_t>(grid.size()));
   }
@@ -361,8 +359,16 @@ class SpacetimeWriter final : public FrameSink {
   void finish() override {
     if (finished_) return;
     finished_ = true;
-    if (times_.empty()) return;
+    write_image();
+  }
 
+  // The image so far, on disk at every checkpoint: a run killed after it reloads the rows.
+  void save(SchemeState&) override { write_image(); }
+  std::string restore(const SchemeState&) override { return lost_; }
+
+ private:
+  void write_image() {
+    if (times_.empty()) return;
     const auto columns = static_cast<int>(column_x_.size());
     const auto frames = static_cast<int>(times_.size());
     vtkNew<vtkImageData> image;
@@ -390,8 +396,30 @@ class SpacetimeWriter final : public FrameSink {
     write_atomically(writer, file_);
   }
 
- private:
-  // A restarted run: the rows of the existing image with t < before, and its column layout.
+  // A restarted run: the rows of the existing image with t < before, which must be the
+  // `frames` frames written before the checkpoint, and its column layout. When the file holds
+  // other rows (killed before a checkpoint wrote it, or missing), none is kept, the image starts
+  // at the restart, and lost_ says so.
+  void resume(real before, index_t frames) {
+    std::string why = "is missing";
+    try {
+      if (std::filesystem::exists(file_)) {
+        reload_rows_before(before);
+        why = "holds " + std::to_string(times_.size()) + " of the " + std::to_string(frames) +
+              " frames before the restart (the earlier run stopped before writing them)";
+      }
+      if (static_cast<index_t>(times_.size()) == frames) return;
+    } catch (const IoError& e) {
+      why = std::string("cannot be continued: ") + e.what();
+    }
+    lost_ = "spacetime.vti: the image on disk " + why +
+            "; the image covers only the frames from the restart on";
+    times_.clear();
+    values_.clear();
+    column_x_.clear();
+  }
+
+  // The rows of the existing image with t < before, and its column layout.
   void reload_rows_before(real before) {
     vtkNew<vtkXMLImageDataReader> reader;
     reader->SetFileName(file_.c_str());
@@ -463,6 +491,7 @@ class SpacetimeWriter final : public FrameSink {
   std::vector<real> times_;       // t of every frame
   std::vector<real> values_;      // v, frame after frame, columns contiguous
   bool finished_ = false;
+  std::string lost_;              // what a restart could not recover ("" when nothing)
 };
 
 }  // namespace
@@ -480,8 +509,10 @@ std::unique_ptr<FrameSink> make_activation_writer(const std::filesystem::path& f
 
 std::unique_ptr<FrameSink> make_spacetime_writer(const std::filesystem::path& file,
                                                  index_t max_columns, real resume_before_t,
-                                                 const std::vector<real>& grid) {
-  return std::make_unique<SpacetimeWriter>(file, max_columns, resume_before_t, grid);
+                                                 const std::vector<real>& grid,
+                                                 index_t resume_frames) {
+  return std::make_unique<SpacetimeWriter>(file, max_columns, resume_before_t, grid,
+                                           resume_frames);
 }
 
 bool vtk_compiled() { return true; }

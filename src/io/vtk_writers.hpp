@@ -46,10 +46,14 @@ std::unique_ptr<FrameSink> make_activation_writer(const std::filesystem::path& f
 // impossible); max_columns < 2 is a ConfigError.
 // Field data "COLUMN_X" (the columns' exact x) and "COLUMN_LAYOUT" (the grid's node count,
 // stride) let a restarted run (resume_before_t >= 0) reload the rows with t < resume_before_t and
-// continue the image exactly.
+// continue the image exactly. The image is also written at every checkpoint (save()), so that a
+// run killed after one finds those rows on disk; when the file does not hold exactly the
+// `resume_frames` frames before the restart, the image starts at the restart and restore()
+// says so.
 std::unique_ptr<FrameSink> make_spacetime_writer(const std::filesystem::path& file,
                                                  index_t max_columns, real resume_before_t = -1.0,
-                                                 const std::vector<real>& grid = {});
+                                                 const std::vector<real>& grid = {},
+                                                 index_t resume_frames = 0);
 
 // Whether this build has VTK output (false with -DFHN_WITH_VTK=OFF).
 bool vtk_compiled();

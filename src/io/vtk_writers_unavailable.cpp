@@ -27,7 +27,7 @@ std::unique_ptr<FrameSink> make_activation_writer(const std::filesystem::path&, 
 }
 
 std::unique_ptr<FrameSink> make_spacetime_writer(const std::filesystem::path&, index_t, real,
-                                                 const std::vector<real>&) {
+                                                 const std::vector<real>&, index_t) {
   throw_not_compiled();
 }
 

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 
 #include "config/loader.hpp"
 #include "core/error.hpp"
@@ -120,19 +119,63 @@ void write_checkpoint(const std::filesystem::path& file, const Checkpoint& c) {
   write_file_atomically(file, content);
 }
 
-Checkpoint read_checkpoint(const std::filesystem::path& file) {
+std::uint64_t checkpoint_payload_limit(const Config& c) {
+  // Per node: the scheme's arrays (v, w, a previous w; a moving grid's node indices) and the
+  // arrays of the sinks that keep one value per node (activation: first, last, previous v):
+  // 8 values of 8 bytes, generously. Per frame: the front tracker's 5 values and the tip path's
+  // 3; frames come at most once a step (the earlier part of a restarted run may have had
+  // another output.every). Names, strings and counts fit in the 1 MiB slack.
+  const auto nodes = static_cast<std::uint64_t>(c.domain.node_count());
+  const auto frames = static_cast<std::uint64_t>(c.time.steps + 2);
+  return 8 * (8 * nodes + 8 * frames) + (std::uint64_t{1} << 20);
+}
+
+Checkpoint read_checkpoint(const std::filesystem::path& file, std::uint64_t payload_limit) {
+  // The file type first: a directory, a device (/dev/zero, /dev/urandom) or a pipe never ends or
+  // never parses, so only a regular file is opened.
+  std::error_code ec;
+  const auto status = std::filesystem::status(file, ec);
+  if (ec || !std::filesystem::exists(status))
+    throw IoError(file.string() + ": cannot open checkpoint (" +
+                  (ec ? ec.message() : std::string("no such file")) + ")");
+  if (!std::filesystem::is_regular_file(status))
+    throw IoError(file.string() + ": not a checkpoint file (" +
+                  (std::filesystem::is_directory(status) ? "a directory" : "not a regular file") +
+                  ")");
+  const std::uint64_t file_size = std::filesystem::file_size(file, ec);
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw IoError(file.string() + ": cannot open checkpoint (" + std::strerror(errno) + ")");
-  const std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (ec || !in)
+    throw IoError(file.string() + ": cannot open checkpoint (" + std::strerror(errno) + ")");
+
+  // The header: magic (with its version digit) and the payload size, checked against the file's
+  // size and this config's bound before the payload is read.
   constexpr std::size_t header = sizeof kMagic + sizeof(std::uint64_t);
-  if (content.size() < header + sizeof(std::uint64_t) || content.compare(0, sizeof kMagic, kMagic, sizeof kMagic) != 0)
+  char head[header] = {};
+  in.read(head, header);
+  const bool whole_header = in.gcount() == static_cast<std::streamsize>(header);
+  const std::size_t prefix = sizeof kMagic - 2;  // "FHNCHK", then the version digit and '\n'
+  if (whole_header && std::memcmp(head, kMagic, prefix) == 0 && head[sizeof kMagic - 1] == '\n' &&
+      head[prefix] != kMagic[prefix])
+    throw IoError(file.string() + ": checkpoint format version " + std::string(1, head[prefix]) +
+                  "; this build of fhnsim reads version " + std::string(1, kMagic[prefix]) +
+                  " (written by another version of fhnsim)");
+  if (!whole_header || file_size < header + sizeof(std::uint64_t) ||
+      std::memcmp(head, kMagic, sizeof kMagic) != 0)
     throw IoError(file.string() + ": not an fhnsim checkpoint");
   std::uint64_t payload_size = 0, checksum = 0;
-  std::memcpy(&payload_size, content.data() + sizeof kMagic, sizeof payload_size);
-  if (payload_size != content.size() - header - sizeof checksum)
+  std::memcpy(&payload_size, head + sizeof kMagic, sizeof payload_size);
+  if (payload_size != file_size - header - sizeof checksum)
     throw IoError(file.string() + ": corrupted checkpoint (truncated or extended: " +
-                  std::to_string(content.size()) + " bytes)");
-  const char* payload = content.data() + header;
+                  std::to_string(file_size) + " bytes)");
+  if (payload_size > payload_limit)
+    throw IoError(file.string() + ": corrupted checkpoint (a payload of " +
+                  std::to_string(payload_size) + " bytes, more than the " +
+                  std::to_string(payload_limit) + " a checkpoint of this config can hold)");
+  std::string content(static_cast<std::size_t>(payload_size + sizeof checksum), '\0');
+  in.read(content.data(), static_cast<std::streamsize>(content.size()));
+  if (in.gcount() != static_cast<std::streamsize>(content.size()))
+    throw IoError(file.string() + ": corrupted checkpoint (truncated while read)");
+  const char* payload = content.data();
   std::memcpy(&checksum, payload + payload_size, sizeof checksum);
   if (checksum != fnv1a(payload, payload_size))
     throw IoError(file.string() + ": corrupted checkpoint (checksum mismatch)");

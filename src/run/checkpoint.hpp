@@ -6,6 +6,7 @@
 //   payload: digest, scheme (strings: u64 length + bytes), t, dt (f64), step (i64),
 //            nodes (u64 count + i64 each), arrays (u64 count; each: name, u64 count + f64 each)
 // Numbers are stored in the machine's byte order (checkpoints move between runs, not machines).
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -29,8 +30,15 @@ std::string config_digest(const Config& config);
 
 void write_checkpoint(const std::filesystem::path& file, const Checkpoint& checkpoint);
 
-// Throws IoError when the file cannot be read, is not a checkpoint, or is corrupted.
-Checkpoint read_checkpoint(const std::filesystem::path& file);
+// The largest payload a checkpoint of this config can hold (the scheme's and the sinks' arrays;
+// see checkpoint.cpp): read_checkpoint refuses a header that declares more before reading it.
+std::uint64_t checkpoint_payload_limit(const Config& config);
+
+// Throws IoError when the file is not a regular file, cannot be read, is not a checkpoint, is of
+// another format version (named), declares a payload above payload_limit, or is corrupted. The
+// contents are not checked against a config here: run/restart.hpp does that.
+Checkpoint read_checkpoint(const std::filesystem::path& file,
+                           std::uint64_t payload_limit = std::uint64_t{1} << 40);
 
 // checkpoints/<name>_<step, 10 digits>.chk in the output folder.
 std::filesystem::path checkpoint_path(const std::filesystem::path& output_dir,

@@ -28,6 +28,7 @@
 #include "schemes/distributed_scheme.hpp"
 #include "run/checkpoint.hpp"
 #include "run/progress.hpp"
+#include "run/restart.hpp"
 #include "run/time_loop.hpp"
 #include "schemes/scheme.hpp"
 #include "study/front_tracker.hpp"
@@ -86,7 +87,7 @@ class CheckpointWriter {
     checkpoint.digest = digest_;
     checkpoint.scheme = scheme_.name();
     checkpoint.state = scheme_.save_state();
-    for (const FrameSink* sink : sinks_) sink->save(checkpoint.state);
+    for (FrameSink* sink : sinks_) sink->save(checkpoint.state);
     checkpoint.dt = config_.time.dt;
     checkpoint.t = static_cast<real>(checkpoint.state.step) * config_.time.dt;
     const fs::path file = checkpoint_path(dir_, config_.name, checkpoint.state.step);
@@ -194,9 +195,18 @@ void announce_output_size(const Config& c, const fs::path& dir, index_t resume_s
   }
 }
 
+// Where this process's part of the run began: a restart continues a run from a checkpoint, and
+// summary.json reports the whole run, with this segment apart.
+struct Segment {
+  fs::path checkpoint;  // empty: a fresh run, the whole of it
+  index_t step = 0;     // the checkpoint's step
+  index_t frames = 0;   // frames written before it
+};
+
 JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string& status,
                         const LoopResult& loop, double wall_seconds,
-                        const std::optional<FrontSpeed>& front, const TipTracker* tips) {
+                        const std::optional<FrontSpeed>& front, const TipTracker* tips,
+                        const Segment& segment) {
   JsonObject s;
   s.add("name", c.name)
       .add("status", status)
@@ -207,9 +217,9 @@ JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string
       .add("nodes", c.domain.node_count())
       .add("dx", c.domain.dx)
       .add("dt", c.time.dt)
-      .add("steps", loop.steps)
+      .add("steps", segment.step + loop.steps)
       .add("t_end", loop.last.t)
-      .add("frames", loop.frames)
+      .add("frames", segment.frames + loop.frames)
       .add("wall_seconds", wall_seconds)
       .add("step_seconds", loop.step_seconds);
   // Node-steps actually computed: the moving grid's own count, else steps x nodes.
@@ -259,6 +269,16 @@ JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string
     s.add_null("pulse_speed");
   }
   if (tips) tips->add_summary(s);
+  if (!segment.checkpoint.empty()) {  // the timings above are this segment's too
+    JsonObject part;
+    part.add("restarted_from", segment.checkpoint.string())
+        .add("t_from", static_cast<real>(segment.step) * c.time.dt)
+        .add("steps", loop.steps)
+        .add("frames", loop.frames)
+        .add("wall_seconds", wall_seconds)
+        .add("step_seconds", loop.step_seconds);
+    s.add("segment", part);
+  }
   return s;
 }
 
@@ -292,9 +312,9 @@ RunSummary run_worker(const Config& c, const RunOptions& options) {
   Progress progress(c.time.steps, c.time.dt, false);
   LoopResult loop;
   run_time_loop(scheme, settings, {}, progress, loop);
-  RunSummary summary;
-  summary.steps = loop.steps;
-  summary.frames = loop.frames;
+  RunSummary summary;  // the whole run's counts, as the root's
+  summary.steps = settings.total_steps;
+  summary.frames = settings.first_frame_index + loop.frames;
   summary.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return summary;
@@ -314,7 +334,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   // 1. A restart's checkpoint, checked against this config before anything is touched.
   Checkpoint checkpoint;
   if (restart) {
-    checkpoint = read_checkpoint(options.restart);
+    checkpoint = read_checkpoint(options.restart, checkpoint_payload_limit(c));
     const std::string digest = config_digest(c);
     if (checkpoint.digest != digest)
       throw ConfigError(options.restart.string() + ": written by a run with a different configuration "
@@ -324,16 +344,25 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
       throw ConfigError(options.restart.string() + ": the checkpoint is at t = " +
                         format_exact(checkpoint.t) + ", not before time.end = " +
                         format_exact(c.time.end) + "; raise time.end to continue the run");
+    check_checkpoint(checkpoint, c, options.restart);
   }
   const index_t resume_step = checkpoint.state.step;
   const real resume_t = static_cast<real>(resume_step) * c.time.dt;
+  const Segment segment{options.restart, resume_step,
+                        (resume_step + c.output.every_steps - 1) / c.output.every_steps};
+  auto warn = [](RunLog& log, const std::string& line) {
+    log.line(line);
+    std::fprintf(stderr, "fhn: warning: %s\n", line.c_str());
+  };
 
   // 2. Output folder, proven writable before the first step. A restart continues its files.
   const fs::path dir = options.output_dir.empty() ? default_output_dir(c) : options.output_dir;
+  const RestartPlan plan = restart ? check_restart_outputs(c, dir, checkpoint) : RestartPlan{};
   prepare_output_dir(dir, c.name, !restart);
   RunLog log(dir / "run.log", restart);
   write_file_atomically(dir / "config.yaml", to_yaml(c));
   if (restart) {
+    repair_restart_outputs(c, dir, plan);
     keep_rows_before(dir / "probes.csv", resume_t - 1e-9 * c.time.dt, false);
     keep_rows_before(dir / "newton.csv", static_cast<real>(resume_step), false);
     keep_rows_before(dir / "grid.csv", static_cast<real>(resume_step), true);
@@ -358,6 +387,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   if (restart)
     log.line("restarted from " + options.restart.string() + " at t = " + format_exact(resume_t) +
              " (step " + std::to_string(resume_step) + ")");
+  for (const std::string& note : plan.notes) warn(log, "restart: " + note);
   log.line("scheme: " + scheme->name());
   for (const std::string& note : c.notes) log.line("override: " + note);
   log.line("grid: " + c.domain.summary() +
@@ -376,7 +406,8 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
     owned.push_back(
         make_vtk_series_writer(dir, c.name, c.output.precision, c.output.stride, resume_before));
   if (c.output.spacetime)  // columns from the base grid, also when the scheme's grid moves
-    owned.push_back(make_spacetime_writer(dir / "spacetime.vti", 4096, resume_before, problem.x));
+    owned.push_back(make_spacetime_writer(dir / "spacetime.vti", 4096, resume_before, problem.x,
+                                          segment.frames));
   if (!c.output.probes.empty())
     owned.push_back(make_probe_writer(dir / "probes.csv", c.output.probes, c.domain.dims, restart));
   if (const GridStats* grid = scheme->grid_stats())
@@ -394,13 +425,12 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   if (tracker) sinks.push_back(tracker.get());
   if (tips) sinks.push_back(tips.get());
   if (newton_log) sinks.push_back(newton_log.get());
-  // A sink switched on at the restart (output.* may change) finds nothing of its own in the
-  // checkpoint: it starts afresh from the restart on, and run.log says so.
+  // What a sink cannot take back (one switched on at the restart finds nothing of its own in
+  // the checkpoint; an image the earlier run never wrote) is said in run.log and on stderr.
   if (restart)
     for (FrameSink* sink : sinks)
-      if (!sink->restore(checkpoint.state))
-        log.line("restart: the checkpoint holds no state of an output switched on at the restart "
-                 "(activation.vti or tips.csv); it covers only the time after the restart");
+      if (const std::string lost = sink->restore(checkpoint.state); !lost.empty())
+        warn(log, "restart: " + lost);
 
   // 5. The time loop, with checkpoints and SIGINT/SIGTERM turned into a clean stop; whatever
   // happens, the writers close their files and summary.json says how the run ended.
@@ -420,9 +450,8 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
                                                                    : "error";
     std::string message = e.what();
     if (e.code() == ExitCode::interrupted)
-      message += "; checkpoint: " + checkpoints.last().string() +
-                 "\n  continue with: fhn run " + c.source + " --restart " + checkpoints.last().string() +
-                 (options.output_dir.empty() ? "" : " --output " + dir.string());
+      message += "; checkpoint: " + checkpoints.last().string() + "\n  continue with: " +
+                 continue_command(c, options, checkpoints.last(), dir);
     // Close what can be closed; a second failure (the disk is still full) must not hide the first.
     try {
       log.line("stopped: " + message);
@@ -430,7 +459,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
       write_file_atomically(dir / "summary.json",
                             make_summary(c, *scheme, status, loop,
                                          std::chrono::duration<double>(Clock::now() - started).count(),
-                                         std::nullopt, tips.get())
+                                         std::nullopt, tips.get(), segment)
                                     .str(2) +
                                 "\n");
     } catch (const Error&) {
@@ -443,16 +472,21 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   // 6. Summary.
   RunSummary summary;
   summary.output_dir = dir;
-  summary.steps = loop.steps;
-  summary.frames = loop.frames;
+  summary.steps = segment.step + loop.steps;  // the whole run's, as in summary.json
+  summary.frames = segment.frames + loop.frames;
   summary.wall_seconds = std::chrono::duration<double>(Clock::now() - started).count();
   write_file_atomically(dir / "summary.json",
                         make_summary(c, *scheme, "ok", loop, summary.wall_seconds,
-                                     tracker ? tracker->speed() : std::nullopt, tips.get())
+                                     tracker ? tracker->speed() : std::nullopt, tips.get(), segment)
                                 .str(2) +
                             "\n");
-  log.line("done: " + std::to_string(loop.steps) + " steps, " + std::to_string(loop.frames) +
-           " frames, " + format_exact(summary.wall_seconds) + " s wall, " +
+  log.line("done: " + std::to_string(segment.step + loop.steps) + " steps, " +
+           std::to_string(segment.frames + loop.frames) + " frames" +
+           (restart ? " in all (this segment from t = " + format_exact(resume_t) + ": " +
+                          std::to_string(loop.steps) + " steps, " + std::to_string(loop.frames) +
+                          " frames)"
+                    : std::string()) +
+           ", " + format_exact(summary.wall_seconds) + " s wall, " +
            format_exact(loop.step_seconds) + " s stepping");
   if (tips) {
     const Rotation rotation = tips->rotation();

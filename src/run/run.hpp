@@ -2,6 +2,7 @@
 // `fhn run`: one simulation from a validated Config to a complete output folder.
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "config/config.hpp"
 #include "parallel/communicator.hpp"
@@ -12,6 +13,7 @@ struct RunOptions {
   std::filesystem::path output_dir;  // empty: output/<name>
   bool quiet = false;                // no progress, no closing message
   std::filesystem::path restart;     // a checkpoint to continue from (empty: a fresh run)
+  std::vector<std::string> overrides;  // the --set values as given: the "continue with" command
   // The ranks of a distributed run (mpirun): every rank calls run_simulation with the same config
   // and options; the root writes all output. nullptr or one rank: this process alone.
   Communicator* comm = nullptr;
@@ -19,7 +21,7 @@ struct RunOptions {
 
 struct RunSummary {
   std::filesystem::path output_dir;
-  index_t steps = 0;
+  index_t steps = 0;   // the whole run's, a restarted run's earlier part included
   index_t frames = 0;
   double wall_seconds = 0.0;
 };

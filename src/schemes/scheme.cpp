@@ -4,6 +4,7 @@
 
 #include "config/names.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 
 #include "schemes/adaptive_explicit_cpu.hpp"
 #include "schemes/adi_cpu.hpp"
@@ -22,6 +23,23 @@ const std::vector<real>& SchemeState::get(const std::string& name, std::size_t s
     return values;
   }
   throw IoError("checkpoint: no array '" + name + "' (written by a different scheme?)");
+}
+
+const std::vector<real>& SchemeState::get_finite(const std::string& name, std::size_t size,
+                                                 bool nan_allowed) const {
+  const std::vector<real>& values = get(name, size);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (!std::isfinite(values[i]) && !(nan_allowed && std::isnan(values[i])))
+      throw IoError("checkpoint: array '" + name + "' holds " + format_exact(values[i]) +
+                    " at entry " + std::to_string(i) + " (not a finite number)");
+  return values;
+}
+
+index_t checkpoint_count(real value, index_t max, const std::string& what) {
+  if (!(value >= 0.0 && value <= static_cast<real>(max) && std::floor(value) == value))
+    throw IoError("checkpoint: " + what + " = " + format_exact(value) + " is not a count in [0, " +
+                  std::to_string(max) + "]");
+  return static_cast<index_t>(value);
 }
 
 index_t first_non_finite(const real* v, const real* w, index_t n) {

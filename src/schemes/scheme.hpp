@@ -35,12 +35,19 @@ struct SchemeState {
   }
   // The array called `name` with `size` entries; throws IoError naming what is missing.
   const std::vector<real>& get(const std::string& name, std::size_t size) const;
+  // get(), with every value finite (NaN too when nan_allowed); IoError naming the entry else.
+  const std::vector<real>& get_finite(const std::string& name, std::size_t size,
+                                      bool nan_allowed = false) const;
   bool has(const std::string& name) const {
     for (const auto& entry : arrays)
       if (entry.first == name) return true;
     return false;
   }
 };
+
+// A count stored in a checkpoint as a real: `value` when it is an integer in [0, max], else
+// IoError naming `what` (a forged or damaged checkpoint must not reach a cast).
+index_t checkpoint_count(real value, index_t max, const std::string& what);
 
 class Scheme {
  public:

@@ -77,13 +77,18 @@ void ActivationMap::save(SchemeState& state, const std::string& prefix) const {
 
 bool ActivationMap::restore(const SchemeState& state, const std::string& prefix) {
   if (!state.has(prefix + "first")) return false;
+  // Checked whole before anything is taken: NaN marks "never activated" and "no frame yet".
   const std::size_t n = first_.size();
-  first_ = state.get(prefix + "first", n);
-  last_ = state.get(prefix + "last", keep_last_ ? n : 0);
-  const real t = state.get(prefix + "previous_t", 1)[0];
+  const std::vector<real>& first = state.get_finite(prefix + "first", n, true);
+  const std::vector<real>& last = state.get_finite(prefix + "last", keep_last_ ? n : 0, true);
+  const real t = state.get_finite(prefix + "previous_t", 1, true)[0];
+  const std::vector<real>& previous_v =
+      state.get_finite(prefix + "previous_v", std::isnan(t) ? 0 : n);
+  first_ = first;
+  last_ = last;
   frames_ = std::isnan(t) ? 0 : 1;
   previous_t_ = std::isnan(t) ? 0.0 : t;
-  previous_v_ = state.get(prefix + "previous_v", frames_ > 0 ? n : 0);
+  previous_v_ = previous_v;
   return true;
 }
 

@@ -36,7 +36,9 @@ class ActivationMap {
   // The state to continue exactly after a restart: arrays "<prefix>first", "<prefix>last",
   // "<prefix>previous_v", "<prefix>previous_t" (one value: t, or NaN before the first frame).
   void save(SchemeState& state, const std::string& prefix) const;
-  // False (and nothing restored) when the state holds no arrays of this prefix.
+  // False (and nothing restored) when the state holds no arrays of this prefix; IoError (and
+  // nothing restored) when an array has the wrong size or a value that is not finite (NaN where
+  // NaN has a meaning).
   bool restore(const SchemeState& state, const std::string& prefix);
 
  private:

@@ -2,12 +2,16 @@
 
 #include <cmath>
 
+#include "core/error.hpp"
+#include "schemes/scheme.hpp"
+
 namespace fhn {
 
 FrontTracker::FrontTracker(real length, real threshold, real margin_fraction)
     : length_(length), threshold_(threshold), margin_(margin_fraction * length) {}
 
 void FrontTracker::write(const FrameView& f) {
+  if (!left_.empty() && f.t <= left_.back().t) return;
   const real c = threshold_;
   auto crossing = [&](index_t i, index_t j) {  // v[i] >= c > v[j], neighbours
     return f.x[i] + (c - f.v[i]) / (f.v[j] - f.v[i]) * (f.x[j] - f.x[i]);
@@ -81,6 +85,42 @@ std::optional<FrontSpeed> FrontTracker::fit(const std::vector<Sample>& track) co
   result.t_to = track[best_end - 1].t;
   result.samples = static_cast<index_t>(count);
   return result;
+}
+
+void FrontTracker::save(SchemeState& state) {
+  std::vector<real> samples;
+  samples.reserve(5 * left_.size());
+  for (std::size_t k = 0; k < left_.size(); ++k)
+    samples.insert(samples.end(), {left_[k].t, left_[k].present ? 1.0 : 0.0, left_[k].x,
+                                   right_[k].present ? 1.0 : 0.0, right_[k].x});
+  state.add("front.samples", std::move(samples));
+}
+
+std::string FrontTracker::restore(const SchemeState& state) {
+  if (!state.has("front.samples"))
+    return "pulse speed: the checkpoint holds no front positions (written by an older fhnsim); "
+           "summary.json's pulse_speed is fitted on the frames from the restart on only";
+  // Checked whole before anything is taken: at most one frame per step (and one at the end),
+  // times increasing, flags 0 or 1.
+  std::size_t size = 0;
+  for (const auto& [name, values] : state.arrays)
+    if (name == "front.samples") size = values.size();
+  const auto frames = static_cast<std::size_t>(
+      checkpoint_count(static_cast<real>(size / 5), state.step + 1, "front.samples frames"));
+  const std::vector<real>& s = state.get_finite("front.samples", 5 * frames);
+  std::vector<Sample> left, right;
+  for (std::size_t k = 0; k < frames; ++k) {
+    const real* at = s.data() + 5 * k;
+    checkpoint_count(at[1], 1, "front.samples left flag");
+    checkpoint_count(at[3], 1, "front.samples right flag");
+    if (k > 0 && at[0] <= left.back().t)
+      throw IoError("checkpoint: front.samples: the frame times do not increase");
+    left.push_back({at[0], at[1] == 1.0, at[2]});
+    right.push_back({at[0], at[3] == 1.0, at[4]});
+  }
+  left_ = std::move(left);
+  right_ = std::move(right);
+  return "";
 }
 
 std::optional<FrontSpeed> FrontTracker::speed() const {

@@ -24,7 +24,12 @@ struct FrontSpeed {
 class FrontTracker final : public FrameSink {
  public:
   FrontTracker(real length, real threshold = 0.5, real margin_fraction = 0.1);
+  // A frame at or before the previous frame's t (a restart repeats its checkpoint's frame) is
+  // already in the tracks and is skipped.
   void write(const FrameView& frame) override;
+  // Array "front.samples": per frame seen, t, left present (0/1), left x, right present, right x.
+  void save(SchemeState& state) override;
+  std::string restore(const SchemeState& state) override;
   std::optional<FrontSpeed> speed() const;
 
  private:

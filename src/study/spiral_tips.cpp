@@ -236,7 +236,7 @@ void TipTracker::write(const FrameView& f) {
   path_y_.push_back(tips.front().y);
 }
 
-void TipTracker::save(SchemeState& state) const {
+void TipTracker::save(SchemeState& state) {
   state.add("tips.state", {static_cast<real>(frames_), last_t_, static_cast<real>(tips_at_end_),
                            static_cast<real>(frames_with_tips_),
                            static_cast<real>(path_t_.size())});
@@ -245,18 +245,42 @@ void TipTracker::save(SchemeState& state) const {
   state.add("tips.y", path_y_);
 }
 
-bool TipTracker::restore(const SchemeState& state) {
-  if (!state.has("tips.state")) return false;
-  const std::vector<real>& counts = state.get("tips.state", 5);
-  frames_ = static_cast<index_t>(counts[0]);
-  last_t_ = counts[1];
-  tips_at_end_ = static_cast<index_t>(counts[2]);
-  frames_with_tips_ = static_cast<index_t>(counts[3]);
-  const auto length = static_cast<std::size_t>(counts[4]);
-  path_t_ = state.get("tips.t", length);
-  path_x_ = state.get("tips.x", length);
-  path_y_ = state.get("tips.y", length);
-  return true;
+std::optional<TipTracker::Saved> TipTracker::check_state(const SchemeState& state) {
+  if (!state.has("tips.state")) return std::nullopt;
+  // Frames come at most once a step (and once more at the end); a frame has at most one tip
+  // per grid cell, and a cell count fits in 2^40.
+  const std::vector<real>& counts = state.get_finite("tips.state", 5);
+  Saved saved;
+  saved.frames = checkpoint_count(counts[0], state.step + 1, "tips.state frames");
+  saved.last_t = counts[1];
+  saved.tips_at_end = checkpoint_count(counts[2], index_t{1} << 40, "tips.state tips at end");
+  saved.frames_with_tips =
+      checkpoint_count(counts[3], saved.frames, "tips.state frames with tips");
+  const auto length = static_cast<std::size_t>(
+      checkpoint_count(counts[4], saved.frames_with_tips, "tips.state path length"));
+  saved.t = state.get_finite("tips.t", length);
+  saved.x = state.get_finite("tips.x", length);
+  saved.y = state.get_finite("tips.y", length);
+  if (!std::is_sorted(saved.t.begin(), saved.t.end()) ||
+      (length > 0 && saved.t.back() > saved.last_t))
+    throw IoError("checkpoint: the tip path's times do not increase up to the last frame's");
+  return saved;
+}
+
+std::string TipTracker::restore(const SchemeState& state) {
+  std::optional<Saved> saved = check_state(state);
+  if (!saved)
+    return "tips.csv: the checkpoint holds no tip path (output.tips was off before the "
+           "restart); the rows, counts and rotation period cover only the frames from the "
+           "restart on";
+  frames_ = saved->frames;
+  last_t_ = saved->last_t;
+  tips_at_end_ = saved->tips_at_end;
+  frames_with_tips_ = saved->frames_with_tips;
+  path_t_ = std::move(saved->t);
+  path_x_ = std::move(saved->x);
+  path_y_ = std::move(saved->y);
+  return "";
 }
 
 void TipTracker::add_summary(JsonObject& summary) const {

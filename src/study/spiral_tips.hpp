@@ -73,8 +73,20 @@ class TipTracker final : public FrameSink {
   void write(const FrameView& frame) override;
   // Arrays "tips.state" (frames seen, last t, tips in the last frame, frames with tips, path
   // length) and "tips.t", "tips.x", "tips.y" (the principal tip's path).
-  void save(SchemeState& state) const override;
-  bool restore(const SchemeState& state) override;
+  void save(SchemeState& state) override;
+  std::string restore(const SchemeState& state) override;
+
+  // What restore() takes from a checkpoint, checked against what a run can hold (IoError
+  // otherwise); nullopt when it holds no tip state. Touches nothing: a restart checks the
+  // checkpoint with it before any file is opened.
+  struct Saved {
+    index_t frames = 0;
+    real last_t = 0.0;
+    index_t tips_at_end = 0;
+    index_t frames_with_tips = 0;
+    std::vector<real> t, x, y;
+  };
+  static std::optional<Saved> check_state(const SchemeState& state);
 
   Rotation rotation() const { return measure_rotation(path_t_, path_x_, path_y_); }
   std::optional<real> period() const { return rotation().period; }

@@ -9,6 +9,7 @@
 #include "app/cli.hpp"
 #include "core/error.hpp"
 #include "run/checkpoint.hpp"
+#include "run/restart.hpp"
 #include "run/run.hpp"
 #include "support.hpp"
 #include "tests/mpi/world.hpp"
@@ -96,7 +97,7 @@ TEST_CASE("a checkpoint restarts on another number of ranks and ends where the r
   ranks.quiet = true;
   ranks.comm = &comm;
   ranks.restart = checkpoint_path(dir / "to_ranks", "sheet", 200);
-  CHECK(run_simulation(c, ranks).steps == 400);
+  CHECK(run_simulation(c, ranks).steps == 600);  // the whole run's, on every rank
   // The ranks' checkpoint at step 400 (written by the restarted run), continued by one process.
   if (comm.root()) {
     fs::copy(dir / "to_ranks", dir / "to_one", fs::copy_options::recursive);
@@ -104,7 +105,7 @@ TEST_CASE("a checkpoint restarts on another number of ranks and ends where the r
     one.output_dir = dir / "to_one";
     one.quiet = true;
     one.restart = checkpoint_path(dir / "to_one", "sheet", 400);
-    CHECK(run_simulation(c, one).steps == 200);
+    CHECK(run_simulation(c, one).steps == 600);
     const std::string reference = test::read_text(dir / "one/probes.csv");
     CHECK(test::read_text(dir / "to_ranks/probes.csv") == reference);
     CHECK(test::read_text(dir / "to_one/probes.csv") == reference);
@@ -213,6 +214,19 @@ output: {every: 1, vtk: false, spacetime: false, probes: [10, 30, 59], checkpoin
       CHECK(test::contains(test::read_text(ranks.output_dir / "run.log"),
                            "thomas, partitioned over ranks"));
   }
+}
+
+TEST_CASE("the 'continue with' command of a run on N ranks starts with mpirun -np N") {
+  Communicator& comm = test::world();
+  Config c = test::config_from(kSheet);
+  c.source = "sheet.yaml";
+  RunOptions ranks;
+  ranks.comm = &comm;
+  ranks.overrides = {"time.end=40"};
+  CHECK(continue_command(c, ranks, "out/checkpoints/sheet_0000000200.chk", "out") ==
+        (comm.size() > 1 ? "mpirun -np " + std::to_string(comm.size()) + " " : std::string()) +
+            "fhn run sheet.yaml --set time.end=40 --restart out/checkpoints/sheet_0000000200.chk "
+            "--output out");
 }
 
 }  // namespace

@@ -365,6 +365,7 @@ TEST_CASE("TipTracker: save and restore continue the path, the period and tips.c
 
   const std::size_t checkpoint = 97;
   fhn::SchemeState state;
+  state.step = checkpoint;  // a frame a step: the checkpoint holds checkpoint + 1 frames
   {
     fhn::TipTracker first(dir / "tips.csv", 0.5, kWIso, false);
     for (std::size_t k = 0; k <= checkpoint; ++k) first.write(frame(k));
