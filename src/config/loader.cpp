@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -30,7 +31,8 @@ constexpr real kMultipleTolerance = 1e-9;         // relative slack for "a multi
 
 struct PathStep {
   std::string key;             // map key, or empty for a list index
-  std::size_t index = 0;
+  std::size_t index = 0;       // SIZE_MAX when the digits exceed it (no list is that long)
+  std::string digits;          // the index as given, for messages
 };
 
 // "stimulus[0].amplitude" or "stimulus.0.amplitude" -> steps; `canonical` receives the first
@@ -44,8 +46,14 @@ std::vector<PathStep> parse_key_path(const std::string& key_text, const std::str
     return !t.empty() && std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); });
   };
   std::vector<PathStep> steps;
+  // An index beyond std::size_t is kept as SIZE_MAX: it names no entry, and set_at reports it
+  // with the list's size.
   auto push_index = [&](const std::string& digits) {
-    steps.push_back({"", static_cast<std::size_t>(std::stoull(digits))});
+    std::size_t index = 0;
+    const auto parsed = std::from_chars(digits.data(), digits.data() + digits.size(), index);
+    if (parsed.ec != std::errc() || parsed.ptr != digits.data() + digits.size())
+      index = std::numeric_limits<std::size_t>::max();
+    steps.push_back({"", index, digits});
     canonical += "[" + digits + "]";
   };
   std::size_t begin = 0;
@@ -59,7 +67,7 @@ std::vector<PathStep> parse_key_path(const std::string& key_text, const std::str
     if (is_index(name) && !steps.empty()) {
       push_index(name);
     } else if (!name.empty()) {
-      steps.push_back({name, 0});
+      steps.push_back({name, 0, ""});
       canonical += (canonical.empty() ? "" : ".") + name;
     }
     for (std::size_t open = bracket; open != std::string::npos;) {
@@ -83,15 +91,20 @@ void set_at(YAML::Node node, const std::vector<PathStep>& steps, std::size_t s,
             const YAML::Node& value, const std::string& assignment, const std::string& above) {
   const PathStep& step = steps[s];
   const bool last = s + 1 == steps.size();
-  const std::string here = step.key.empty() ? above + "[" + std::to_string(step.index) + "]"
+  const std::string here = step.key.empty() ? above + "[" + step.digits + "]"
                                             : (above.empty() ? "" : above + ".") + step.key;
   if (step.key.empty()) {
-    if (!node.IsSequence() || step.index >= node.size())
-      throw ConfigError("--set " + assignment + ": '" + here + "' does not exist (" +
-                        (node.IsSequence() ? "'" + above + "' has " + std::to_string(node.size()) +
-                                                 " entries"
-                                           : "'" + above + "' is not a list") +
-                        ")");
+    if (!node.IsSequence() || step.index >= node.size()) {
+      const std::string size = std::to_string(node.size());
+      const std::string range =
+          node.size() == 0 ? "'" + above + "' is empty"
+                           : "'" + above + "' has " + size +
+                                 (node.size() == 1 ? " entry" : " entries") + ": indices 0 to " +
+                                 std::to_string(node.size() - 1);
+      throw ConfigError("--set " + abbreviated(assignment) + ": " + quoted(here) +
+                        " does not exist (" +
+                        (node.IsSequence() ? range : "'" + above + "' is not a list") + ")");
+    }
     if (last) {
       node[step.index] = value;
     } else {

@@ -125,6 +125,20 @@ TEST_CASE("stimuli need their keys and a region inside the domain") {
   CHECK(c.stimulus[0].count == 2);
 }
 
+TEST_CASE("a --set list index beyond any list names the list's size, never an internal error") {
+  const std::string one = "stimulus:\n  - {x_min: 0, x_max: 5, start: 1, duration: 1, amplitude: 0.5}\n";
+  for (const std::string index : {"1", "99999999999999999999", "18446744073709551615", "18446744073709551616"}) {
+    CAPTURE(index);
+    CHECK(contains(config_error(one, {"stimulus[" + index + "].amplitude=1"}),
+                   "--set stimulus[" + index + "].amplitude=1: 'stimulus[" + index +
+                       "]' does not exist ('stimulus' has 1 entry: indices 0 to 0)"));
+    CHECK(contains(config_error(one, {"stimulus." + index + ".amplitude=1"}),
+                   "'stimulus[" + index + "]' does not exist"));
+  }
+  CHECK(contains(config_error("stimulus: []\n", {"stimulus[0].amplitude=1"}),
+                 "'stimulus[0]' does not exist ('stimulus' is empty)"));
+}
+
 TEST_CASE("probes must lie in the domain") {
   CHECK(contains(config_error("output: {probes: [10, 250]}\n"),
                  "output.probes[1] = 250 is outside the domain [0, 200]"));
