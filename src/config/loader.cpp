@@ -16,6 +16,7 @@
 #include "config/yaml_reader.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "model/stability.hpp"
 
 namespace fhn {
 namespace {
@@ -493,6 +494,35 @@ bool resolve_grid(Domain& d, Context& ctx) {
   return true;
 }
 
+// Forward Euler's time step (explicit, adaptive_explicit; the adaptive grid's smallest spacing
+// is the base dx): at most the limit of model/stability.hpp, or of diffusion alone where
+// scheme.explicit_limit says so.
+void check_explicit_limit(const Config& c, Context& ctx) {
+  if (c.scheme.type != SchemeType::explicit_euler && c.scheme.type != SchemeType::adaptive_explicit)
+    return;
+  const ExplicitLimit limit = explicit_limit(c.model, c.boundary, c.domain.dims, c.domain.dx);
+  const bool reaction = c.scheme.explicit_limit == ExplicitLimitCheck::reaction;
+  const real largest = reaction ? limit.dt : limit.diffusion_dt;
+  if (c.time.dt <= largest * (1.0 + 1e-12)) return;
+  const std::string head =
+      "time.dt = " + format_exact(c.time.dt) + " exceeds the explicit stability limit";
+  const std::string grid =
+      "dx = " + format_exact(c.domain.dx) + ", D = " + format_exact(c.model.diffusion);
+  const std::string diffusion = c.domain.dims >= 2 ? "dx^2/(4 D)" : "dx^2/(2 D)";
+  if (reaction)
+    ctx.error("time.dt", head + ": " + limit.explain() + " (" + grid + ", a = " +
+                             format_exact(c.model.a) + "); the largest stable dt is " +
+                             format_exact(largest) +
+                             " (scheme.explicit_limit: diffusion would allow " + diffusion +
+                             " = " + format_exact(limit.diffusion_dt) +
+                             ", where that mode grows wherever v stays near 1)");
+  else
+    ctx.error("time.dt", head + " " + diffusion + " = " + format_exact(largest) +
+                             " of diffusion alone (" + grid +
+                             "; scheme.explicit_limit: diffusion); the largest stable dt is " +
+                             format_exact(largest));
+}
+
 // Cross-field rules: run once every key parsed on its own.
 void check_consistency(Config& c, Section& top, const BuildCapabilities& build) {
   Context& ctx = top.context();
@@ -500,16 +530,18 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
   // Grid: exactly one of nodes and dx; dx must divide every length.
   if (!resolve_grid(c.domain, ctx)) return;
 
+  // The explicit stability limit needs only the grid, the model and dt: it is reported beside
+  // any problem with the number of steps.
+  check_explicit_limit(c, ctx);
+
   // Time: a whole number of steps, frames on step boundaries.
-  if (c.time.dt > c.time.end) {
+  const std::string of_dt = " time.dt = " + format_exact(c.time.dt);
+  if (c.time.dt > c.time.end)
     ctx.error("time.dt", "time.dt = " + format_exact(c.time.dt) + " is longer than time.end = " +
                              format_exact(c.time.end));
-    return;
-  }
-  const std::string of_dt = " time.dt = " + format_exact(c.time.dt);
-  if (!count_steps(ctx, "time.end", c.time.end, c.time.dt, " is not a whole number of steps of" + of_dt,
-                   "time.dt", c.time.steps))
-    return;
+  else
+    count_steps(ctx, "time.end", c.time.end, c.time.dt,
+                " is not a whole number of steps of" + of_dt, "time.dt", c.time.steps);
   count_steps(ctx, "output.every", c.output.every, c.time.dt, " must be a whole multiple of" + of_dt,
               "output.every", c.output.every_steps);
   if (c.output.checkpoint_every > 0.0)
@@ -517,21 +549,7 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
                 " must be a whole multiple of" + of_dt + " (or 0 for none)",
                 "output.checkpoint_every", c.output.checkpoint_every_steps);
 
-  // Forward Euler on D lap(v) is stable for dt <= dx^2 / (2 D d) on d axes: 1/(2D) on a cable,
-  // 1/(4D) on a sheet (the checkerboard mode's factor 1 - 4 d D dt / dx^2 must stay >= -1).
-  const real dx = c.domain.dx;
   const bool sheet = c.domain.dims >= 2;
-  if (c.scheme.type == SchemeType::explicit_euler || c.scheme.type == SchemeType::adaptive_explicit) {
-    const real limit = dx * dx / (2.0 * c.domain.dims * c.model.diffusion);
-    if (c.time.dt > limit * (1.0 + 1e-12)) {
-      ctx.error("time.dt", "time.dt = " + format_exact(c.time.dt) +
-                               " exceeds the explicit stability limit " +
-                               (sheet ? "dx^2/(4 D)" : "dx^2/(2 D)") + " = " +
-                               format_exact(limit) + " (dx = " + format_exact(dx) +
-                               ", D = " + format_exact(c.model.diffusion) +
-                               "); the largest stable dt is " + format_exact(limit));
-    }
-  }
   if (sheet && c.scheme.type == SchemeType::adaptive_explicit)
     ctx.error("scheme.type", "scheme.type: adaptive_explicit works on cables only (domain.length "
                              "with one entry); on a sheet use explicit");
@@ -707,6 +725,8 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
     Section s = top.section("scheme");
     c.scheme.type = s.choice("type", c.scheme.type, scheme_type_names());
     c.scheme.backend = s.choice("backend", c.scheme.backend, backend_names());
+    c.scheme.explicit_limit =
+        s.choice("explicit_limit", c.scheme.explicit_limit, explicit_limit_names());
     Section cn = s.section("crank_nicolson");
     CrankNicolsonSpec& spec = c.scheme.crank_nicolson;
     spec.formulation = cn.choice("formulation", sheet ? Formulation::adi : Formulation::newton,
