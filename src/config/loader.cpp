@@ -17,6 +17,7 @@
 #include "core/error.hpp"
 #include "core/format.hpp"
 #include "model/stability.hpp"
+#include "model/stimulus.hpp"
 
 namespace fhn {
 namespace {
@@ -523,6 +524,49 @@ void check_explicit_limit(const Config& c, Context& ctx) {
                              format_exact(largest));
 }
 
+// A stimulus must be on at one of the times its scheme evaluates the stimuli (t_j = j h below;
+// explicit_cpu.cpp, crank_nicolson_cpu.cpp, adi_cpu.cpp and their CUDA twins), else it would
+// never act: one that starts after the last of them, or whose every window falls between two.
+// Reported at stimulus[i].start.
+void check_stimulus_times(const Config& c, const Stimulus& s, const std::string& path,
+                          Context& ctx) {
+  const real dt = c.time.dt;
+  const index_t n = c.time.steps;
+  real h = dt;
+  index_t samples = n;  // forward Euler: the start of each step, t = n dt
+  std::string when = "at the start of each step, t = n dt";
+  if (c.scheme.type == SchemeType::crank_nicolson) {
+    if (c.scheme.crank_nicolson.formulation == Formulation::adi) {
+      h = 0.5 * dt;
+      samples = 2 * n + 1;
+      when = "at the start, middle and end of each step, t = n dt/2";
+    } else {
+      samples = n + 1;
+      when = "at both ends of each step, t = n dt";
+    }
+  }
+  if (first_sample_on(s, h, samples, dt) >= 0) return;
+  const std::string scheme = name_of(scheme_type_names(), c.scheme.type) + " evaluates stimuli " +
+                             when + " (time.dt = " + format_exact(dt) + ")";
+  const real last = static_cast<real>(samples - 1) * h;
+  const std::string key = path + ".start";
+  if (s.start >= c.time.end)
+    ctx.error(key, key + " = " + format_exact(s.start) + " is not before time.end = " +
+                       format_exact(c.time.end) + ": the stimulus would never act");
+  else if (s.start > last + stimulus_tolerance(dt))
+    ctx.error(key, key + " = " + format_exact(s.start) +
+                       " is after the last time the scheme applies a stimulus, t = " +
+                       format_exact(last) + " (" + scheme + "): the stimulus would never act");
+  else
+    ctx.error(key, path + ": no time the scheme applies stimuli falls in its window [" +
+                       format_exact(s.start) + ", " + format_exact(s.start + s.duration) + ")" +
+                       (s.count > 1 ? " nor in any of its " + std::to_string(s.count - 1) +
+                                          " repetitions"
+                                    : "") +
+                       " (" + scheme + "): the stimulus would never act; start it on a step or "
+                       "make its duration at least " + format_exact(h));
+}
+
 // Cross-field rules: run once every key parsed on its own.
 void check_consistency(Config& c, Section& top, const BuildCapabilities& build) {
   Context& ctx = top.context();
@@ -534,14 +578,17 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
   // any problem with the number of steps.
   check_explicit_limit(c, ctx);
 
-  // Time: a whole number of steps, frames on step boundaries.
+  // Time: a whole number of steps, frames on step boundaries. What counts steps of time.end
+  // (the stimuli's windows) is checked only when there is a whole number of them.
   const std::string of_dt = " time.dt = " + format_exact(c.time.dt);
+  bool whole_steps = false;
   if (c.time.dt > c.time.end)
     ctx.error("time.dt", "time.dt = " + format_exact(c.time.dt) + " is longer than time.end = " +
                              format_exact(c.time.end));
   else
-    count_steps(ctx, "time.end", c.time.end, c.time.dt,
-                " is not a whole number of steps of" + of_dt, "time.dt", c.time.steps);
+    whole_steps = count_steps(ctx, "time.end", c.time.end, c.time.dt,
+                              " is not a whole number of steps of" + of_dt, "time.dt",
+                              c.time.steps);
   count_steps(ctx, "output.every", c.output.every, c.time.dt, " must be a whole multiple of" + of_dt,
               "output.every", c.output.every_steps);
   if (c.output.checkpoint_every > 0.0)
@@ -633,11 +680,21 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
     const std::string path = "stimulus[" + std::to_string(i) + "]";
     const bool outside = s.x_max < 0.0 || s.x_min > c.domain.length[0] ||
                          (sheet && (s.y_max < 0.0 || s.y_min > c.domain.length[1]));
+    const std::string region =
+        "[" + format_exact(s.x_min) + ", " + format_exact(s.x_max) + "]" +
+        (sheet ? " x [" + format_exact(s.y_min) + ", " + format_exact(s.y_max) + "]" : "");
+    // Amplitude 0 is a stimulus switched off (a placeholder a sweep axis may switch on): where and
+    // when it would act does not matter.
+    const bool off = s.amplitude == 0.0;
     if (outside)
-      ctx.error(path + ".x_min", path + ": the region [" + format_exact(s.x_min) + ", " +
-                                     format_exact(s.x_max) + "]" +
-                                     (sheet ? " x [" + format_exact(s.y_min) + ", " + format_exact(s.y_max) + "]" : "") +
-                                     " lies outside the domain " + extent());
+      ctx.error(path + ".x_min",
+                path + ": the region " + region + " lies outside the domain " + extent());
+    else if (!off && stimulus_nodes(s, c.domain).empty())
+      ctx.error(path + ".x_min", path + ": the region " + region +
+                                     " holds no grid node (the nodes lie at multiples of dx = " +
+                                     format_exact(c.domain.dx) +
+                                     "): the stimulus would never act; widen it to take a node");
+    if (whole_steps && !off) check_stimulus_times(c, s, path, ctx);
   }
 
   if (!build.vtk) {

@@ -199,6 +199,46 @@ TEST_CASE("stimuli need their keys and a region inside the domain") {
   CHECK(c.stimulus[0].count == 2);
 }
 
+TEST_CASE("a stimulus that would never act is refused at its entry") {
+  const std::string head = "time: {end: 10, dt: 0.1}\noutput: {every: 1}\nstimulus:\n";
+  // A region between two nodes (dx = 0.5).
+  CHECK(contains(config_error(head + "  - {x_min: 100.1, x_max: 100.4, start: 0, duration: 1, amplitude: 1}\n"),
+                 "test.yaml:4:13: stimulus[0]: the region [100.1, 100.4] holds no grid node (the nodes lie at "
+                 "multiples of dx = 0.5): the stimulus would never act"));
+  // A start at or after time.end.
+  CHECK(contains(config_error(head + "  - {x_min: 0, x_max: 5, start: 10, duration: 1, amplitude: 1}\n"),
+                 "test.yaml:4:33: stimulus[0].start = 10 is not before time.end = 10: the stimulus would never act"));
+  // After the last step the explicit scheme evaluates it at (t = 9.9)...
+  CHECK(contains(config_error(head + "  - {x_min: 0, x_max: 5, start: 9.95, duration: 0.04, amplitude: 1}\n"),
+                 "stimulus[0].start = 9.95 is after the last time the scheme applies a stimulus, t = 9.9 "
+                 "(explicit evaluates stimuli at the start of each step, t = n dt (time.dt = 0.1))"));
+  // ... and a window between two steps, every repetition of it too.
+  CHECK(contains(config_error(head + "  - {x_min: 0, x_max: 5, start: 1.02, duration: 0.05, amplitude: 1}\n"),
+                 "stimulus[0]: no time the scheme applies stimuli falls in its window [1.02, 1.07) (explicit "
+                 "evaluates stimuli at the start of each step, t = n dt (time.dt = 0.1)): the stimulus would "
+                 "never act; start it on a step or make its duration at least 0.1"));
+  CHECK(contains(config_error(head + "  - {x_min: 0, x_max: 5, start: 1.02, duration: 0.05, amplitude: 1, "
+                                     "period: 1, count: 3}\n"),
+                 "falls in its window [1.02, 1.07) nor in any of its 2 repetitions"));
+  // A later repetition that meets a step is enough (1.02 + 0.49 = 1.51 misses, 2.00 is a step).
+  CHECK_NOTHROW(config_from(head + "  - {x_min: 0, x_max: 5, start: 1.02, duration: 0.05, amplitude: 1, "
+                                   "period: 0.49, count: 3}\n"));
+  // Crank-Nicolson also evaluates at the end of each step (t = 10); ADI at half steps.
+  CHECK_NOTHROW(config_from(head + "  - {x_min: 0, x_max: 5, start: 10, duration: 1, amplitude: 1}\n",
+                            {"scheme.type=crank_nicolson"}));
+  CHECK_NOTHROW(config_from(head + "  - {x_min: 0, x_max: 5, start: 1.04, duration: 0.02, amplitude: 1}\n",
+                            {"scheme.type=crank_nicolson", "scheme.crank_nicolson.formulation=adi"}));
+  CHECK(contains(config_error(head + "  - {x_min: 0, x_max: 5, start: 1.04, duration: 0.02, amplitude: 1}\n",
+                              {"scheme.type=crank_nicolson"}),
+                 "crank_nicolson evaluates stimuli at both ends of each step"));
+  // Amplitude 0 is a stimulus switched off (a sweep's placeholder): not checked.
+  CHECK_NOTHROW(config_from(head + "  - {x_min: 0, x_max: 5, start: 300, duration: 1, amplitude: 0}\n"));
+  // An override names the --set option.
+  CHECK(contains(config_error(head + "  - {x_min: 0, x_max: 5, start: 1, duration: 1, amplitude: 1}\n",
+                              {"stimulus[0].start=20"}),
+                 "--set stimulus[0].start=20: stimulus[0].start = 20 is not before time.end = 10"));
+}
+
 TEST_CASE("a --set list index beyond any list names the list's size, never an internal error") {
   const std::string one = "stimulus:\n  - {x_min: 0, x_max: 5, start: 1, duration: 1, amplitude: 0.5}\n";
   for (const std::string index : {"1", "99999999999999999999", "18446744073709551615", "18446744073709551616"}) {

@@ -144,7 +144,7 @@ TEST_CASE("sheet config: keys, defaults and the resolved copy") {
       "domain: {length: [20, 10], dx: 0.5}\n"
       "boundary: {top: {type: dirichlet, value: 0.2}}\n"
       "initial: {v: {type: rectangle, x_min: 1, x_max: 3, y_min: 0, y_max: 10, value: 1}, w: {type: step, axis: y, position: 5, left: 0.3, right: 0}}\n"
-      "stimulus: [{x_min: 5, x_max: 6, start: 1, duration: 1, amplitude: 0.5}]\n"
+      "stimulus: [{x_min: 5, x_max: 6, start: 0.5, duration: 1, amplitude: 0.5}]\n"
       "time: {end: 1, dt: 0.05}\n"
       "output: {probes: [[1, 2], [20, 10]], stride: 2, tips: {w: 0.15}}\n");
   CHECK(c.domain.dims == 2);
