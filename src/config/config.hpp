@@ -134,9 +134,17 @@ struct AdaptiveSpec {
   index_t regrid_every = 10;       // steps between regrids
 };
 
+// What the config check holds an explicit scheme's time.dt to (model/stability.hpp).
+//   reaction:  the limit of diffusion and the reaction's slope together: the odd-even mode cannot
+//              grow anywhere v stays in the model's range.
+//   diffusion: the limit of diffusion alone, dx^2 / (2 d D); the odd-even mode may grow where v
+//              is near 1 (the reference blog's Fig. 7 shows that oscillation on purpose).
+enum class ExplicitLimitCheck { reaction, diffusion };
+
 struct SchemeSpec {
   SchemeType type = SchemeType::explicit_euler;
   Backend backend = Backend::cpu;
+  ExplicitLimitCheck explicit_limit = ExplicitLimitCheck::reaction;
   CrankNicolsonSpec crank_nicolson;
   AdaptiveSpec adaptive;
 };

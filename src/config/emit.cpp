@@ -127,6 +127,11 @@ std::string to_yaml(const Config& c) {
   out << YAML::Key << "scheme" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "type" << YAML::Value << name_of(scheme_type_names(), c.scheme.type);
   out << YAML::Key << "backend" << YAML::Value << name_of(backend_names(), c.scheme.backend);
+  // Written only where it is not the default, so the resolved configs of the others (and the
+  // digests of their checkpoints) stay as they were.
+  if (c.scheme.explicit_limit != ExplicitLimitCheck::reaction)
+    out << YAML::Key << "explicit_limit" << YAML::Value
+        << name_of(explicit_limit_names(), c.scheme.explicit_limit);
   const CrankNicolsonSpec& cn = c.scheme.crank_nicolson;
   out << YAML::Key << "crank_nicolson" << YAML::Value << YAML::BeginMap;
   // Written where it is not a cable's newton, so the resolved cable configs (and the digests of

@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -15,6 +16,8 @@
 #include "config/yaml_reader.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "model/stability.hpp"
+#include "model/stimulus.hpp"
 
 namespace fhn {
 namespace {
@@ -30,7 +33,8 @@ constexpr real kMultipleTolerance = 1e-9;         // relative slack for "a multi
 
 struct PathStep {
   std::string key;             // map key, or empty for a list index
-  std::size_t index = 0;
+  std::size_t index = 0;       // SIZE_MAX when the digits exceed it (no list is that long)
+  std::string digits;          // the index as given, for messages
 };
 
 // "stimulus[0].amplitude" or "stimulus.0.amplitude" -> steps; `canonical` receives the first
@@ -44,8 +48,14 @@ std::vector<PathStep> parse_key_path(const std::string& key_text, const std::str
     return !t.empty() && std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); });
   };
   std::vector<PathStep> steps;
+  // An index beyond std::size_t is kept as SIZE_MAX: it names no entry, and set_at reports it
+  // with the list's size.
   auto push_index = [&](const std::string& digits) {
-    steps.push_back({"", static_cast<std::size_t>(std::stoull(digits))});
+    std::size_t index = 0;
+    const auto parsed = std::from_chars(digits.data(), digits.data() + digits.size(), index);
+    if (parsed.ec != std::errc() || parsed.ptr != digits.data() + digits.size())
+      index = std::numeric_limits<std::size_t>::max();
+    steps.push_back({"", index, digits});
     canonical += "[" + digits + "]";
   };
   std::size_t begin = 0;
@@ -59,7 +69,7 @@ std::vector<PathStep> parse_key_path(const std::string& key_text, const std::str
     if (is_index(name) && !steps.empty()) {
       push_index(name);
     } else if (!name.empty()) {
-      steps.push_back({name, 0});
+      steps.push_back({name, 0, ""});
       canonical += (canonical.empty() ? "" : ".") + name;
     }
     for (std::size_t open = bracket; open != std::string::npos;) {
@@ -83,15 +93,20 @@ void set_at(YAML::Node node, const std::vector<PathStep>& steps, std::size_t s,
             const YAML::Node& value, const std::string& assignment, const std::string& above) {
   const PathStep& step = steps[s];
   const bool last = s + 1 == steps.size();
-  const std::string here = step.key.empty() ? above + "[" + std::to_string(step.index) + "]"
+  const std::string here = step.key.empty() ? above + "[" + step.digits + "]"
                                             : (above.empty() ? "" : above + ".") + step.key;
   if (step.key.empty()) {
-    if (!node.IsSequence() || step.index >= node.size())
-      throw ConfigError("--set " + assignment + ": '" + here + "' does not exist (" +
-                        (node.IsSequence() ? "'" + above + "' has " + std::to_string(node.size()) +
-                                                 " entries"
-                                           : "'" + above + "' is not a list") +
-                        ")");
+    if (!node.IsSequence() || step.index >= node.size()) {
+      const std::string size = std::to_string(node.size());
+      const std::string range =
+          node.size() == 0 ? "'" + above + "' is empty"
+                           : "'" + above + "' has " + size +
+                                 (node.size() == 1 ? " entry" : " entries") + ": indices 0 to " +
+                                 std::to_string(node.size() - 1);
+      throw ConfigError("--set " + abbreviated(assignment) + ": " + quoted(here) +
+                        " does not exist (" +
+                        (node.IsSequence() ? range : "'" + above + "' is not a list") + ")");
+    }
     if (last) {
       node[step.index] = value;
     } else {
@@ -480,6 +495,78 @@ bool resolve_grid(Domain& d, Context& ctx) {
   return true;
 }
 
+// Forward Euler's time step (explicit, adaptive_explicit; the adaptive grid's smallest spacing
+// is the base dx): at most the limit of model/stability.hpp, or of diffusion alone where
+// scheme.explicit_limit says so.
+void check_explicit_limit(const Config& c, Context& ctx) {
+  if (c.scheme.type != SchemeType::explicit_euler && c.scheme.type != SchemeType::adaptive_explicit)
+    return;
+  const ExplicitLimit limit = explicit_limit(c.model, c.boundary, c.domain.dims, c.domain.dx);
+  const bool reaction = c.scheme.explicit_limit == ExplicitLimitCheck::reaction;
+  const real largest = reaction ? limit.dt : limit.diffusion_dt;
+  if (c.time.dt <= largest * (1.0 + 1e-12)) return;
+  const std::string head =
+      "time.dt = " + format_exact(c.time.dt) + " exceeds the explicit stability limit";
+  const std::string grid =
+      "dx = " + format_exact(c.domain.dx) + ", D = " + format_exact(c.model.diffusion);
+  const std::string diffusion = c.domain.dims >= 2 ? "dx^2/(4 D)" : "dx^2/(2 D)";
+  if (reaction)
+    ctx.error("time.dt", head + ": " + limit.explain() + " (" + grid + ", a = " +
+                             format_exact(c.model.a) + "); the largest stable dt is " +
+                             format_exact(largest) +
+                             " (scheme.explicit_limit: diffusion would allow " + diffusion +
+                             " = " + format_exact(limit.diffusion_dt) +
+                             ", where that mode grows wherever v stays near 1)");
+  else
+    ctx.error("time.dt", head + " " + diffusion + " = " + format_exact(largest) +
+                             " of diffusion alone (" + grid +
+                             "; scheme.explicit_limit: diffusion); the largest stable dt is " +
+                             format_exact(largest));
+}
+
+// A stimulus must be on at one of the times its scheme evaluates the stimuli (t_j = j h below;
+// explicit_cpu.cpp, crank_nicolson_cpu.cpp, adi_cpu.cpp and their CUDA twins), else it would
+// never act: one that starts after the last of them, or whose every window falls between two.
+// Reported at stimulus[i].start.
+void check_stimulus_times(const Config& c, const Stimulus& s, const std::string& path,
+                          Context& ctx) {
+  const real dt = c.time.dt;
+  const index_t n = c.time.steps;
+  real h = dt;
+  index_t samples = n;  // forward Euler: the start of each step, t = n dt
+  std::string when = "at the start of each step, t = n dt";
+  if (c.scheme.type == SchemeType::crank_nicolson) {
+    if (c.scheme.crank_nicolson.formulation == Formulation::adi) {
+      h = 0.5 * dt;
+      samples = 2 * n + 1;
+      when = "at the start, middle and end of each step, t = n dt/2";
+    } else {
+      samples = n + 1;
+      when = "at both ends of each step, t = n dt";
+    }
+  }
+  if (first_sample_on(s, h, samples, dt) >= 0) return;
+  const std::string scheme = name_of(scheme_type_names(), c.scheme.type) + " evaluates stimuli " +
+                             when + " (time.dt = " + format_exact(dt) + ")";
+  const real last = static_cast<real>(samples - 1) * h;
+  const std::string key = path + ".start";
+  if (s.start >= c.time.end)
+    ctx.error(key, key + " = " + format_exact(s.start) + " is not before time.end = " +
+                       format_exact(c.time.end) + ": the stimulus would never act");
+  else if (s.start > last + stimulus_tolerance(dt))
+    ctx.error(key, key + " = " + format_exact(s.start) +
+                       " is after the last time the scheme applies a stimulus, t = " +
+                       format_exact(last) + " (" + scheme + "): the stimulus would never act");
+  else
+    ctx.error(key, path + ": no time the scheme applies stimuli falls in its window [" +
+                       format_exact(s.start) + ", " + format_exact(s.start + s.duration) + ")" +
+                       (s.count > 1 ? " nor in any of its " + std::to_string(s.count - 1) +
+                                          " repetitions"
+                                    : "") +
+                       " (" + scheme + "): the stimulus would never act; start it on a step or "
+                       "make its duration at least " + format_exact(h));
+}
+
 // Cross-field rules: run once every key parsed on its own.
 void check_consistency(Config& c, Section& top, const BuildCapabilities& build) {
   Context& ctx = top.context();
@@ -487,16 +574,21 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
   // Grid: exactly one of nodes and dx; dx must divide every length.
   if (!resolve_grid(c.domain, ctx)) return;
 
-  // Time: a whole number of steps, frames on step boundaries.
-  if (c.time.dt > c.time.end) {
+  // The explicit stability limit needs only the grid, the model and dt: it is reported beside
+  // any problem with the number of steps.
+  check_explicit_limit(c, ctx);
+
+  // Time: a whole number of steps, frames on step boundaries. What counts steps of time.end
+  // (the stimuli's windows) is checked only when there is a whole number of them.
+  const std::string of_dt = " time.dt = " + format_exact(c.time.dt);
+  bool whole_steps = false;
+  if (c.time.dt > c.time.end)
     ctx.error("time.dt", "time.dt = " + format_exact(c.time.dt) + " is longer than time.end = " +
                              format_exact(c.time.end));
-    return;
-  }
-  const std::string of_dt = " time.dt = " + format_exact(c.time.dt);
-  if (!count_steps(ctx, "time.end", c.time.end, c.time.dt, " is not a whole number of steps of" + of_dt,
-                   "time.dt", c.time.steps))
-    return;
+  else
+    whole_steps = count_steps(ctx, "time.end", c.time.end, c.time.dt,
+                              " is not a whole number of steps of" + of_dt, "time.dt",
+                              c.time.steps);
   count_steps(ctx, "output.every", c.output.every, c.time.dt, " must be a whole multiple of" + of_dt,
               "output.every", c.output.every_steps);
   if (c.output.checkpoint_every > 0.0)
@@ -504,21 +596,7 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
                 " must be a whole multiple of" + of_dt + " (or 0 for none)",
                 "output.checkpoint_every", c.output.checkpoint_every_steps);
 
-  // Forward Euler on D lap(v) is stable for dt <= dx^2 / (2 D d) on d axes: 1/(2D) on a cable,
-  // 1/(4D) on a sheet (the checkerboard mode's factor 1 - 4 d D dt / dx^2 must stay >= -1).
-  const real dx = c.domain.dx;
   const bool sheet = c.domain.dims >= 2;
-  if (c.scheme.type == SchemeType::explicit_euler || c.scheme.type == SchemeType::adaptive_explicit) {
-    const real limit = dx * dx / (2.0 * c.domain.dims * c.model.diffusion);
-    if (c.time.dt > limit * (1.0 + 1e-12)) {
-      ctx.error("time.dt", "time.dt = " + format_exact(c.time.dt) +
-                               " exceeds the explicit stability limit " +
-                               (sheet ? "dx^2/(4 D)" : "dx^2/(2 D)") + " = " +
-                               format_exact(limit) + " (dx = " + format_exact(dx) +
-                               ", D = " + format_exact(c.model.diffusion) +
-                               "); the largest stable dt is " + format_exact(limit));
-    }
-  }
   if (sheet && c.scheme.type == SchemeType::adaptive_explicit)
     ctx.error("scheme.type", "scheme.type: adaptive_explicit works on cables only (domain.length "
                              "with one entry); on a sheet use explicit");
@@ -602,11 +680,21 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
     const std::string path = "stimulus[" + std::to_string(i) + "]";
     const bool outside = s.x_max < 0.0 || s.x_min > c.domain.length[0] ||
                          (sheet && (s.y_max < 0.0 || s.y_min > c.domain.length[1]));
+    const std::string region =
+        "[" + format_exact(s.x_min) + ", " + format_exact(s.x_max) + "]" +
+        (sheet ? " x [" + format_exact(s.y_min) + ", " + format_exact(s.y_max) + "]" : "");
+    // Amplitude 0 is a stimulus switched off (a placeholder a sweep axis may switch on): where and
+    // when it would act does not matter.
+    const bool off = s.amplitude == 0.0;
     if (outside)
-      ctx.error(path + ".x_min", path + ": the region [" + format_exact(s.x_min) + ", " +
-                                     format_exact(s.x_max) + "]" +
-                                     (sheet ? " x [" + format_exact(s.y_min) + ", " + format_exact(s.y_max) + "]" : "") +
-                                     " lies outside the domain " + extent());
+      ctx.error(path + ".x_min",
+                path + ": the region " + region + " lies outside the domain " + extent());
+    else if (!off && stimulus_nodes(s, c.domain).empty())
+      ctx.error(path + ".x_min", path + ": the region " + region +
+                                     " holds no grid node (the nodes lie at multiples of dx = " +
+                                     format_exact(c.domain.dx) +
+                                     "): the stimulus would never act; widen it to take a node");
+    if (whole_steps && !off) check_stimulus_times(c, s, path, ctx);
   }
 
   if (!build.vtk) {
@@ -694,6 +782,8 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
     Section s = top.section("scheme");
     c.scheme.type = s.choice("type", c.scheme.type, scheme_type_names());
     c.scheme.backend = s.choice("backend", c.scheme.backend, backend_names());
+    c.scheme.explicit_limit =
+        s.choice("explicit_limit", c.scheme.explicit_limit, explicit_limit_names());
     Section cn = s.section("crank_nicolson");
     CrankNicolsonSpec& spec = c.scheme.crank_nicolson;
     spec.formulation = cn.choice("formulation", sheet ? Formulation::adi : Formulation::newton,

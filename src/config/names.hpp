@@ -26,6 +26,11 @@ inline const NameTable<Backend>& backend_names() {
   static const NameTable<Backend> table{{"cpu", Backend::cpu}, {"cuda", Backend::cuda}};
   return table;
 }
+inline const NameTable<ExplicitLimitCheck>& explicit_limit_names() {
+  static const NameTable<ExplicitLimitCheck> table{{"reaction", ExplicitLimitCheck::reaction},
+                                                   {"diffusion", ExplicitLimitCheck::diffusion}};
+  return table;
+}
 inline const NameTable<WUpdate>& w_update_names() {
   static const NameTable<WUpdate> table{{"trapezoidal", WUpdate::trapezoidal},
                                         {"leapfrog", WUpdate::leapfrog}};

@@ -18,17 +18,36 @@ void nodes_within(real lo, real hi, real dx, index_t nodes, index_t& first, inde
 
 }  // namespace
 
+NodeStimulus stimulus_nodes(const Stimulus& s, const Domain& domain) {
+  NodeStimulus ns;
+  nodes_within(s.x_min, s.x_max, domain.dx, domain.nodes[0], ns.first, ns.last);
+  if (domain.dims >= 2)
+    nodes_within(s.y_min, s.y_max, domain.dx, domain.nodes[1], ns.first_y, ns.last_y);
+  ns.spec = s;
+  return ns;
+}
+
+index_t first_sample_on(const Stimulus& s, real h, index_t samples, real dt) {
+  constexpr index_t kPulsesLooked = index_t{1} << 20;
+  const real tolerance = stimulus_tolerance(dt);
+  const real last = static_cast<real>(samples - 1) * h;
+  for (index_t pulse = 0; pulse < s.count; ++pulse) {
+    if (pulse == kPulsesLooked) return 0;
+    // On for t in [begin - tolerance, begin + duration - tolerance): the first sample there.
+    const real begin = s.start + static_cast<real>(pulse) * s.period;
+    if (begin - tolerance > last) return -1;  // this pulse and the later ones begin too late
+    const real j = std::max(0.0, std::ceil((begin - tolerance) / h));
+    for (real k = std::max(0.0, j - 1.0); k <= j + 1.0 && k * h <= last; ++k)
+      if (stimulus_active(s, k * h, tolerance)) return static_cast<index_t>(k);
+    if (s.period <= 0.0) return -1;
+  }
+  return -1;
+}
+
 StimulusSchedule::StimulusSchedule(const std::vector<Stimulus>& stimuli, const Domain& domain,
                                    real dt)
-    : row_(domain.nodes[0]), cable_(domain.dims == 1), tolerance_(1e-6 * dt), dt_(dt) {
-  for (const Stimulus& s : stimuli) {
-    NodeStimulus ns;
-    nodes_within(s.x_min, s.x_max, domain.dx, domain.nodes[0], ns.first, ns.last);
-    if (domain.dims >= 2)
-      nodes_within(s.y_min, s.y_max, domain.dx, domain.nodes[1], ns.first_y, ns.last_y);
-    ns.spec = s;
-    stimuli_.push_back(ns);
-  }
+    : row_(domain.nodes[0]), cable_(domain.dims == 1), tolerance_(stimulus_tolerance(dt)), dt_(dt) {
+  for (const Stimulus& s : stimuli) stimuli_.push_back(stimulus_nodes(s, domain));
 }
 
 void StimulusSchedule::currents(real t, real weight_now, real weight_next, real* current,

@@ -21,7 +21,15 @@ struct NodeStimulus {
   FHN_HOST_DEVICE bool covers(index_t i, index_t j) const {
     return i >= first && i <= last && j >= first_y && j <= last_y;
   }
+  bool empty() const { return last < first || last_y < first_y; }
 };
+
+// The slack of stimulus_active's edges for a time step dt (see there).
+inline real stimulus_tolerance(real dt) { return 1e-6 * dt; }
+
+// The nodes of `domain` that `s` covers (NodeStimulus::first .. last, first_y .. last_y; a node
+// on an edge of the region counts as inside); empty() when there are none.
+NodeStimulus stimulus_nodes(const Stimulus& s, const Domain& domain);
 
 // Is the stimulus switched on at time t? On during [start + j period, start + j period + duration)
 // for j = 0..count-1; edges are compared with `tolerance` (a small fraction of dt) so that
@@ -41,6 +49,13 @@ FHN_HOST_DEVICE inline real stimulus_weight(const Stimulus& s, real t, real dt, 
   return (stimulus_active(s, t, tolerance) ? weight_now : 0.0) +
          (stimulus_active(s, t + dt, tolerance) ? weight_next : 0.0);
 }
+
+// The first sample j in [0, samples) at which `s` is on, t_j = j h (h = dt, or dt/2 for a scheme
+// that also evaluates the stimuli at half steps), with stimulus_active's edges for time step dt;
+// -1 when it is on at none. Pulses are looked at in order, at most 2^20 of them (a pulse
+// shorter than h may be missed by one sample and met by the next pulse's); beyond that the
+// stimulus is taken as met.
+index_t first_sample_on(const Stimulus& s, real h, index_t samples, real dt);
 
 // A stimulus table as the kernels read it (NodeStimulus entries in device memory): count 0 = no
 // stimuli; dt and tolerance as StimulusSchedule::dt(), tolerance().

@@ -81,6 +81,7 @@ std::string config_digest(const Config& config) {
   physics.output = OutputSpec{};
   physics.time.end = physics.time.dt;
   physics.time.steps = 1;
+  physics.scheme.explicit_limit = SchemeSpec{}.explicit_limit;  // what the check allows, not the run
   const std::string text = to_yaml(physics);
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a(text.data(), text.size())));

@@ -25,11 +25,12 @@
 #include "io/run_log.hpp"
 #include "io/vtk_writers.hpp"
 #include "model/problem.hpp"
-#include "schemes/distributed_scheme.hpp"
+#include "model/stability.hpp"
 #include "run/checkpoint.hpp"
 #include "run/progress.hpp"
 #include "run/restart.hpp"
 #include "run/time_loop.hpp"
+#include "schemes/distributed_scheme.hpp"
 #include "schemes/scheme.hpp"
 #include "study/front_tracker.hpp"
 #include "study/spiral_tips.hpp"
@@ -148,19 +149,9 @@ std::string instability_hint(const Config& c) {
   if (c.scheme.type == SchemeType::crank_nicolson)
     return "time.dt = " + format_exact(c.time.dt) +
            " may be too large for Newton to track the solution; try a smaller time.dt";
-  // The odd-even (checkerboard) mode grows by |1 - dt (4 d D / dx^2 - f'(v))| per step on d
-  // axes, and f'(v) reaches -(1 - a) where v = 1 (excited regions): stability there needs
-  // dt <= 2 / (4 d D/dx^2 + 1 - a).
-  const real h2 = c.domain.dx * c.domain.dx;
-  const real d = static_cast<real>(c.domain.dims);
-  const real diffusion_limit = h2 / (2.0 * d * c.model.diffusion);
-  const real excited_limit = 2.0 / (4.0 * d * c.model.diffusion / h2 + 1.0 - c.model.a);
-  const std::string four_d = c.domain.dims >= 2 ? "8" : "4";
-  return "time.dt = " + format_exact(c.time.dt) + " may be too large: forward Euler needs dt <= " +
-         (c.domain.dims >= 2 ? "dx^2/(4 D) = " : "dx^2/(2 D) = ") + format_exact(diffusion_limit) +
-         " for diffusion alone, and dt <= 2/(" + four_d + " D/dx^2 + 1 - a) = " +
-         format_exact(excited_limit) +
-         " where v is near 1 (the reaction term's slope f'(1) = a - 1); try a smaller time.dt";
+  return "time.dt = " + format_exact(c.time.dt) + " may be too large: " +
+         explicit_limit(c.model, c.boundary, c.domain.dims, c.domain.dx).explain() +
+         "; try a smaller time.dt";
 }
 
 // Says in run.log and on stderr how much the frames of this run will take (before compression:

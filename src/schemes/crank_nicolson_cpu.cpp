@@ -108,7 +108,11 @@ void CrankNicolsonCpu::step() {
   for (index_t iteration = 1; iteration <= spec_.newton.max_iterations && !converged; ++iteration) {
     if (halo_ && iteration > 1) halo_->exchange(u_.data(), 1);  // u = v at the first
     real residual_inf = assemble(c);
-    solver_->solve(jacobian, residual_.data());  // residual_ now holds du
+    try {
+      solver_->solve(jacobian, residual_.data());  // residual_ now holds du
+    } catch (const NumericalError& e) {
+      throw newton_solve_failure(step_, t, k, iteration, e.what());
+    }
     real du_inf = 0.0;
     for (index_t j = 0; j < m; ++j) {
       u_[begin + j] -= residual_[j];

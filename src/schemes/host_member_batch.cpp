@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "core/first_error.hpp"
 #include "core/format.hpp"
 
 namespace fhn {
@@ -24,22 +25,27 @@ std::string HostMemberBatch::name() const {
 }
 
 // Members in parallel, each exactly as fhn run advances it. A member whose step throws a
-// NumericalError (Newton did not converge) keeps its last accepted state and is frozen.
+// NumericalError (Newton did not converge) keeps its last accepted state and is frozen; any
+// other exception stops the batch once the loop is over (first_error.hpp).
 void HostMemberBatch::advance(index_t steps) {
   const auto count = static_cast<std::ptrdiff_t>(schemes_.size());
   std::vector<MemberFailure> found;
+  FirstError failed;
 #pragma omp parallel for schedule(dynamic) num_threads(threads_)
   for (std::ptrdiff_t m = 0; m < count; ++m) {
     if (frozen_[m]) continue;
     Scheme& scheme = *schemes_[m];
-    try {
-      scheme.advance(steps);
-    } catch (const NumericalError& e) {
-      frozen_[m] = 1;
+    failed.guard(m, [&] {
+      try {
+        scheme.advance(steps);
+      } catch (const NumericalError& e) {
+        frozen_[m] = 1;
 #pragma omp critical(fhn_member_failures)
-      found.push_back({static_cast<index_t>(m), scheme.steps_done(), e.what()});
-    }
+        found.push_back({static_cast<index_t>(m), scheme.steps_done(), e.what()});
+      }
+    });
   }
+  failed.rethrow();
   failures_.insert(failures_.end(), found.begin(), found.end());
   step_ += steps;
 }

@@ -31,6 +31,17 @@ real NewtonStats::convergence_order() const {
   return *middle;
 }
 
+std::string newton_step_text(index_t step, real t, real dt) {
+  return "step " + std::to_string(step) + " (t = " + format_exact(t) + " -> " +
+         format_exact(t + dt) + ")";
+}
+
+NumericalError newton_solve_failure(index_t step, real t, real dt, index_t iteration,
+                                    const std::string& why) {
+  return NumericalError("the Newton matrix of " + newton_step_text(step, t, dt) + ", iteration " +
+                        std::to_string(iteration) + ", could not be solved: " + why);
+}
+
 NumericalError newton_failure(index_t step, real t, real dt, const NewtonSpec& spec,
                               const std::vector<real>& du_norms,
                               const std::vector<real>& residual_norms) {
@@ -39,8 +50,8 @@ NumericalError newton_failure(index_t step, real t, real dt, const NewtonSpec& s
     history += "\n    iteration " + std::to_string(i + 1) + ": ||du||_inf = " +
                format_exact(du_norms[i]) + ", ||F||_inf = " + format_exact(residual_norms[i]);
   return NumericalError(
-      "Newton did not converge in step " + std::to_string(step) + " (t = " + format_exact(t) +
-      " -> " + format_exact(t + dt) + "): ||du||_inf stayed above the tolerance " +
+      "Newton did not converge in " + newton_step_text(step, t, dt) +
+      ": ||du||_inf stayed above the tolerance " +
       format_exact(spec.tolerance) + " after " + std::to_string(du_norms.size()) + " iterations" +
       history +
       "\n  Hint: reduce time.dt, or raise scheme.crank_nicolson.newton.max_iterations / tolerance");

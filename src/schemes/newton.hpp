@@ -44,6 +44,14 @@ class NewtonStats {
   std::vector<real> orders_;  // at most kMaxSamples, the first ones
 };
 
+// "step 19 (t = 190 -> 200)": the step a Newton failure happened in, for every message of one.
+std::string newton_step_text(index_t step, real t, real dt);
+
+// The error for a step whose Newton matrix the tridiagonal solver refused (`why`: its message,
+// e.g. Thomas without diagonal dominance), naming the step, its time and the iteration.
+NumericalError newton_solve_failure(index_t step, real t, real dt, index_t iteration,
+                                    const std::string& why);
+
 // The error for a step whose Newton iteration did not converge, with its history.
 NumericalError newton_failure(index_t step, real t, real dt, const NewtonSpec& spec,
                               const std::vector<real>& du_norms,

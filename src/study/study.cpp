@@ -4,14 +4,13 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
-#include <exception>
 #include <limits>
-#include <mutex>
 #include <ostream>
 #include <thread>
 
 #include "config/names.hpp"
 #include "core/error.hpp"
+#include "core/first_error.hpp"
 #include "core/format.hpp"
 #include "io/atomic_file.hpp"
 #include "grid/adaptive_grid.hpp"
@@ -24,29 +23,22 @@ namespace {
 constexpr real kNaN = std::numeric_limits<real>::quiet_NaN();
 
 // Runs body(0..count-1) on up to hardware_concurrency threads (one when `serial`, e.g. for the
-// GPU); the first exception is rethrown once every thread has stopped.
+// GPU); the exception of the lowest i is rethrown once every thread has stopped.
 template <class Body>
 void parallel_for(std::size_t count, bool serial, Body body) {
   const std::size_t threads =
       serial ? 1 : std::max<std::size_t>(1, std::min<std::size_t>(count, std::thread::hardware_concurrency()));
   std::atomic<std::size_t> next{0};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
+  FirstError failed;
   auto worker = [&] {
-    for (std::size_t i = next++; i < count; i = next++) {
-      try {
-        body(i);
-      } catch (...) {
-        const std::lock_guard<std::mutex> lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
-      }
-    }
+    for (std::size_t i = next++; i < count; i = next++)
+      failed.guard(static_cast<index_t>(i), [&] { body(i); });
   };
   std::vector<std::thread> pool;
   for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
   worker();
   for (std::thread& thread : pool) thread.join();
-  if (failure) std::rethrow_exception(failure);
+  failed.rethrow();
 }
 
 // A run config of the study: the base config, the study's overrides, then `extra`. Frames are

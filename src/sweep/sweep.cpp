@@ -15,6 +15,7 @@
 #include "core/build_info.hpp"
 #include "core/cuda_device_select.hpp"
 #include "core/error.hpp"
+#include "core/first_error.hpp"
 #include "core/format.hpp"
 #include "io/atomic_file.hpp"
 #include "io/json.hpp"
@@ -306,20 +307,24 @@ std::vector<Config> sweep_member_configs(const SweepConfig& sweep, const SweepOp
   std::vector<Config> members(static_cast<std::size_t>(count));
   std::vector<std::string> invalid(members.size()), different(members.size());
   std::vector<std::string> first_lines;
+  FirstError failed;  // anything but a ConfigError: raised after the loop
 #pragma omp parallel for schedule(dynamic, 16)
   for (index_t m = 0; m < count; ++m) {
-    std::vector<std::string> overrides = sweep.overrides;
-    overrides.insert(overrides.end(), options.overrides.begin(), options.overrides.end());
-    const std::vector<std::string> mine = member_assignments(sweep, m);
-    overrides.insert(overrides.end(), mine.begin(), mine.end());
-    Config& c = members[static_cast<std::size_t>(m)];
-    try {
-      c = load_config_text(base_text, base_source, overrides, options.build);
-    } catch (const ConfigError& e) {
-      invalid[static_cast<std::size_t>(m)] = e.what();
-    }
-    c.name = sweep.name + "_" + std::to_string(m);
+    failed.guard(m, [&] {
+      std::vector<std::string> overrides = sweep.overrides;
+      overrides.insert(overrides.end(), options.overrides.begin(), options.overrides.end());
+      const std::vector<std::string> mine = member_assignments(sweep, m);
+      overrides.insert(overrides.end(), mine.begin(), mine.end());
+      Config& c = members[static_cast<std::size_t>(m)];
+      try {
+        c = load_config_text(base_text, base_source, overrides, options.build);
+      } catch (const ConfigError& e) {
+        invalid[static_cast<std::size_t>(m)] = e.what();
+      }
+      c.name = sweep.name + "_" + std::to_string(m);
+    });
   }
+  failed.rethrow();
   for (index_t m = 0; m < count; ++m) {
     const std::string& e = invalid[static_cast<std::size_t>(m)];
     if (e.empty()) continue;
@@ -336,7 +341,11 @@ std::vector<Config> sweep_member_configs(const SweepConfig& sweep, const SweepOp
   if (count > 0) first_lines = shared_lines(members[0]);
 #pragma omp parallel for schedule(dynamic, 16)
   for (index_t m = 1; m < count; ++m)
-    different[static_cast<std::size_t>(m)] = lockstep_difference(members[static_cast<std::size_t>(m)], members[0], first_lines);
+    failed.guard(m, [&] {
+      different[static_cast<std::size_t>(m)] =
+          lockstep_difference(members[static_cast<std::size_t>(m)], members[0], first_lines);
+    });
+  failed.rethrow();
   for (index_t m = 1; m < count; ++m)
     if (!different[static_cast<std::size_t>(m)].empty())
       throw ConfigError(sweep.source + ": " + member_label(sweep, m) + " differs from member 0 in " +

@@ -134,6 +134,10 @@ TEST_CASE("GPU Newton failure and loss of diagonal dominance are reported") {
   CHECK_THROWS_WITH_AS(
       run_scheme(config("configs/pulse_split_cn.yaml", {"scheme.backend=cuda", "time.dt=10", "output.every=10"}), 5),
       doctest::Contains("not diagonally dominant"), fhn::NumericalError);
+  // The step and its time, as the CPU scheme names them.
+  CHECK_THROWS_WITH_AS(
+      run_scheme(config("configs/pulse_split_cn.yaml", {"scheme.backend=cuda", "time.dt=10", "output.every=10"}), 5),
+      doctest::Contains(" in step 0 (t = 0 -> 10): the GPU solvers do not pivot"), fhn::NumericalError);
 }
 
 TEST_CASE("GPU NaN watch finds the first bad node") {

@@ -6,6 +6,8 @@
 
 #include "config/loader.hpp"
 #include "core/error.hpp"
+#include "model/stability.hpp"
+#include "run/checkpoint.hpp"
 #include "support.hpp"
 
 using fhn::test::contains;
@@ -78,14 +80,86 @@ TEST_CASE("nodes and dx are exclusive, and dx must divide the length") {
   CHECK(c.domain.nodes[0] == 41);
 }
 
-TEST_CASE("the explicit stability limit names the largest stable dt") {
+TEST_CASE("the explicit stability limit includes the reaction's slope and names the largest stable dt") {
+  // dx = 0.5, D = 1, a = 0.01: the odd-even mode's rate 4 D/dx^2 = 16 plus |f'(1)| = 0.99, less
+  // the w coupling's epsilon/|alpha|: dt <= 2/16.98941... = 0.11772038682239477.
   const std::string message = config_error("domain: {dx: 0.5}\ntime:\n  dt: 0.2\n");
-  CHECK(contains(message, "test.yaml:3:7: time.dt = 0.2 exceeds the explicit stability limit dx^2/(2 D) = 0.125"));
-  CHECK(contains(message, "the largest stable dt is 0.125"));
-  // Exactly at the limit is allowed (the front_oscillation case runs there).
-  CHECK(config_from("time: {dt: 0.125, end: 1}\noutput: {every: 0.125}\n").time.steps == 8);
-  // The limit scales with the diffusion coefficient.
-  CHECK(contains(config_error("model: {diffusion: 2}\ntime: {dt: 0.1}\n"), "dx^2/(2 D) = 0.0625"));
+  CHECK(contains(message, "test.yaml:3:7: time.dt = 0.2 exceeds the explicit stability limit: forward "
+                          "Euler multiplies the odd-even mode by 1 - dt r per step, r = 16.989410704344763 "
+                          "(diffusion 4 d D/dx^2 = 16 plus the reaction's slope, f'(v) >= -0.99 for v in "
+                          "[-0.32666666666666666, 1], with the w coupling), and 1 - dt r >= -1 needs "
+                          "dt <= 2/r = 0.11772038682239477"));
+  CHECK(contains(message, "the largest stable dt is 0.11772038682239477"));
+  // The diffusion limit itself is refused now (it blew up pulse_split at t = 50); the largest
+  // stable dt passes, and scheme.explicit_limit: diffusion restores the diffusion-only check.
+  CHECK(contains(config_error("time: {dt: 0.125, end: 1}\noutput: {every: 0.125}\n"),
+                 "the largest stable dt is 0.11772038682239477"));
+  CHECK_NOTHROW(config_from("time: {dt: 0.11772038682239477, end: 0.11772038682239477}\n"
+                            "output: {every: 0.11772038682239477}\n"));
+  const std::string relaxed = "scheme: {explicit_limit: diffusion}\n";
+  CHECK(config_from(relaxed + "time: {dt: 0.125, end: 1}\noutput: {every: 0.125}\n").time.steps == 8);
+  CHECK(contains(config_error(relaxed + "time: {dt: 0.2}\n"),
+                 "time.dt = 0.2 exceeds the explicit stability limit dx^2/(2 D) = 0.125 of diffusion alone"));
+  // The key survives the resolved copy, and is no part of the checkpoints' digest (the same
+  // solution either way).
+  const fhn::Config loose = config_from(relaxed);
+  CHECK(fhn::load_config_text(fhn::to_yaml(loose), "config.yaml").scheme.explicit_limit ==
+        fhn::ExplicitLimitCheck::diffusion);
+  CHECK(fhn::config_digest(loose) == fhn::config_digest(config_from("")));
+  CHECK(!contains(fhn::to_yaml(config_from("")), "explicit_limit"));  // digests of old runs kept
+  // The adaptive grid's smallest spacing is the base dx: the same limit.
+  CHECK(contains(config_error("scheme: {type: adaptive_explicit}\ntime: {dt: 0.12, end: 1.2}\n"
+                              "output: {every: 1.2}\n"),
+                 "the largest stable dt is 0.11772038682239477"));
+  // The limit scales with the diffusion coefficient: 2/(4 D/dx^2 + 0.99) less the coupling.
+  CHECK(contains(config_error("model: {diffusion: 2}\ntime: {dt: 0.1}\n"),
+                 "the largest stable dt is 0.06062498902983493"));
+  // Crank-Nicolson has no such limit.
+  CHECK_NOTHROW(config_from("scheme: {type: crank_nicolson}\ntime: {dt: 0.5, end: 1}\noutput: {every: 0.5}\n"));
+}
+
+TEST_CASE("the explicit limit: its range of v, the w coupling, and one computation for check and hint") {
+  fhn::ModelParams m;  // a = 0.01, epsilon = 0.01, gamma = 2, D = 1
+  const fhn::BoundarySpec no_flux;
+  // epsilon = 0: exactly 2/(4 D/dx^2 + 1 - a), the hint's old figure.
+  fhn::ModelParams nagumo = m;
+  nagumo.epsilon = 0.0;
+  CHECK(fhn::explicit_limit(nagumo, no_flux, 1, 0.5).dt == 2.0 / (16.0 + 0.99));
+  const fhn::ExplicitLimit cable = fhn::explicit_limit(m, no_flux, 1, 0.5);
+  CHECK(cable.dt == doctest::Approx(0.11772038682239477).epsilon(1e-15));
+  CHECK(cable.diffusion_dt == 0.125);
+  CHECK(cable.v_low == doctest::Approx(-0.98 / 3.0));
+  CHECK(cable.v_high == 1.0);
+  // A sheet: 8 D/dx^2.
+  CHECK(fhn::explicit_limit(m, no_flux, 2, 0.5).diffusion == 32.0);
+  // a > 1/2: the resting state's slope f'(0) = -a binds.
+  fhn::ModelParams high = m;
+  high.a = 0.7;
+  CHECK(fhn::explicit_limit(high, no_flux, 1, 0.5).slope == doctest::Approx(-0.7));
+  // A Dirichlet end held at 1.5 keeps v there: f'(1.5) = -3.73.
+  fhn::BoundarySpec held;
+  held.right.type = fhn::BoundaryType::dirichlet;
+  held.right.value = 1.5;
+  CHECK(fhn::explicit_limit(m, held, 1, 0.5).slope == doctest::Approx(-3.73));
+  // Recovery stiffer than the rest: epsilon gamma = 100 gives dt <= 2/100.
+  fhn::ModelParams stiff = m;
+  stiff.epsilon = 100.0;
+  stiff.gamma = 1.0;
+  CHECK(fhn::explicit_limit(stiff, no_flux, 1, 0.5).dt == 0.02);
+  // The run's hint quotes the same limit as the check (both call explicit_limit).
+  CHECK(contains(cable.explain(), "dt <= 2/r = 0.11772038682239477"));
+}
+
+TEST_CASE("the stability error is listed beside the other problems with time") {
+  const std::string message = config_error("time: {end: 1.05, dt: 0.2}\n");
+  CHECK(contains(message, "2 problems in the configuration"));
+  CHECK(contains(message, "time.end = 1.05 is not a whole number of steps of time.dt = 0.2"));
+  CHECK(contains(message, "time.dt = 0.2 exceeds the explicit stability limit"));
+  // dt longer than end, and a cadence that is no multiple: all three together.
+  const std::string three = config_error("time: {end: 0.1, dt: 0.2}\noutput: {every: 0.5}\n");
+  CHECK(contains(three, "3 problems in the configuration"));
+  CHECK(contains(three, "time.dt = 0.2 is longer than time.end = 0.1"));
+  CHECK(contains(three, "output.every = 0.5 must be a whole multiple of time.dt = 0.2"));
 }
 
 TEST_CASE("time and output cadence must be whole numbers of steps") {
@@ -123,6 +197,60 @@ TEST_CASE("stimuli need their keys and a region inside the domain") {
   REQUIRE(c.stimulus.size() == 1);
   CHECK(c.stimulus[0].period == 50.0);
   CHECK(c.stimulus[0].count == 2);
+}
+
+TEST_CASE("a stimulus that would never act is refused at its entry") {
+  const std::string head = "time: {end: 10, dt: 0.1}\noutput: {every: 1}\nstimulus:\n";
+  // A region between two nodes (dx = 0.5).
+  CHECK(contains(config_error(head + "  - {x_min: 100.1, x_max: 100.4, start: 0, duration: 1, amplitude: 1}\n"),
+                 "test.yaml:4:13: stimulus[0]: the region [100.1, 100.4] holds no grid node (the nodes lie at "
+                 "multiples of dx = 0.5): the stimulus would never act"));
+  // A start at or after time.end.
+  CHECK(contains(config_error(head + "  - {x_min: 0, x_max: 5, start: 10, duration: 1, amplitude: 1}\n"),
+                 "test.yaml:4:33: stimulus[0].start = 10 is not before time.end = 10: the stimulus would never act"));
+  // After the last step the explicit scheme evaluates it at (t = 9.9)...
+  CHECK(contains(config_error(head + "  - {x_min: 0, x_max: 5, start: 9.95, duration: 0.04, amplitude: 1}\n"),
+                 "stimulus[0].start = 9.95 is after the last time the scheme applies a stimulus, t = 9.9 "
+                 "(explicit evaluates stimuli at the start of each step, t = n dt (time.dt = 0.1))"));
+  // ... and a window between two steps, every repetition of it too.
+  CHECK(contains(config_error(head + "  - {x_min: 0, x_max: 5, start: 1.02, duration: 0.05, amplitude: 1}\n"),
+                 "stimulus[0]: no time the scheme applies stimuli falls in its window [1.02, 1.07) (explicit "
+                 "evaluates stimuli at the start of each step, t = n dt (time.dt = 0.1)): the stimulus would "
+                 "never act; start it on a step or make its duration at least 0.1"));
+  CHECK(contains(config_error(head + "  - {x_min: 0, x_max: 5, start: 1.02, duration: 0.05, amplitude: 1, "
+                                     "period: 1, count: 3}\n"),
+                 "falls in its window [1.02, 1.07) nor in any of its 2 repetitions"));
+  // A later repetition that meets a step is enough (1.02 + 0.49 = 1.51 misses, 2.00 is a step).
+  CHECK_NOTHROW(config_from(head + "  - {x_min: 0, x_max: 5, start: 1.02, duration: 0.05, amplitude: 1, "
+                                   "period: 0.49, count: 3}\n"));
+  // Crank-Nicolson also evaluates at the end of each step (t = 10); ADI at half steps.
+  CHECK_NOTHROW(config_from(head + "  - {x_min: 0, x_max: 5, start: 10, duration: 1, amplitude: 1}\n",
+                            {"scheme.type=crank_nicolson"}));
+  CHECK_NOTHROW(config_from(head + "  - {x_min: 0, x_max: 5, start: 1.04, duration: 0.02, amplitude: 1}\n",
+                            {"scheme.type=crank_nicolson", "scheme.crank_nicolson.formulation=adi"}));
+  CHECK(contains(config_error(head + "  - {x_min: 0, x_max: 5, start: 1.04, duration: 0.02, amplitude: 1}\n",
+                              {"scheme.type=crank_nicolson"}),
+                 "crank_nicolson evaluates stimuli at both ends of each step"));
+  // Amplitude 0 is a stimulus switched off (a sweep's placeholder): not checked.
+  CHECK_NOTHROW(config_from(head + "  - {x_min: 0, x_max: 5, start: 300, duration: 1, amplitude: 0}\n"));
+  // An override names the --set option.
+  CHECK(contains(config_error(head + "  - {x_min: 0, x_max: 5, start: 1, duration: 1, amplitude: 1}\n",
+                              {"stimulus[0].start=20"}),
+                 "--set stimulus[0].start=20: stimulus[0].start = 20 is not before time.end = 10"));
+}
+
+TEST_CASE("a --set list index beyond any list names the list's size, never an internal error") {
+  const std::string one = "stimulus:\n  - {x_min: 0, x_max: 5, start: 1, duration: 1, amplitude: 0.5}\n";
+  for (const std::string index : {"1", "99999999999999999999", "18446744073709551615", "18446744073709551616"}) {
+    CAPTURE(index);
+    CHECK(contains(config_error(one, {"stimulus[" + index + "].amplitude=1"}),
+                   "--set stimulus[" + index + "].amplitude=1: 'stimulus[" + index +
+                       "]' does not exist ('stimulus' has 1 entry: indices 0 to 0)"));
+    CHECK(contains(config_error(one, {"stimulus." + index + ".amplitude=1"}),
+                   "'stimulus[" + index + "]' does not exist"));
+  }
+  CHECK(contains(config_error("stimulus: []\n", {"stimulus[0].amplitude=1"}),
+                 "'stimulus[0]' does not exist ('stimulus' is empty)"));
 }
 
 TEST_CASE("probes must lie in the domain") {

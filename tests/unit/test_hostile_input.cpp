@@ -237,3 +237,20 @@ TEST_CASE("empty, missing, directory, oversized and endless files are refused") 
   // Text given directly (load_config_text) has the same limit.
   CHECK(contains(config_error(std::string((1 << 20) + 1, '#')), "test.yaml: larger than 1 MiB"));
 }
+
+TEST_CASE("a list index beyond any list, in --set or as a sweep axis, is a config error naming the list") {
+  Files files;
+  const std::string config = write_text(files / "c.yaml", "stimulus: [{x_min: 0, x_max: 5, start: 0, duration: 1, "
+                                                          "amplitude: 0.5}]\n" + kNoVtk);
+  const std::string index = "99999999999999999999";  // beyond 2^64: was "internal error: stoull"
+  CHECK(contains(refusal({"validate", config, "--set", "stimulus[" + index + "].amplitude=1"}),
+                 "--set stimulus[" + index + "].amplitude=1: 'stimulus[" + index +
+                     "]' does not exist ('stimulus' has 1 entry: indices 0 to 0)"));
+  // As a sweep axis the members' configs are read on several threads: the error there was not a
+  // ConfigError, left the parallel loop and aborted the process (SIGABRT).
+  const std::string sweep = write_text(files / "s.yaml", "base: c.yaml\naxes: [{key: 'stimulus[" + index +
+                                                             "].amplitude', values: [1, 2]}]\n");
+  const std::string message = refusal({"sweep", sweep, "--quiet", "--output", (files / "o").string()});
+  CHECK(contains(message, "s.yaml:2:8: member 0 (stimulus[" + index + "].amplitude=1) is not a valid config"));
+  CHECK(contains(message, "'stimulus[" + index + "]' does not exist ('stimulus' has 1 entry: indices 0 to 0)"));
+}

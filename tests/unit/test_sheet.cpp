@@ -126,10 +126,12 @@ TEST_CASE("sheet: the explicit scheme converges with order 2 in dx and 1 in dt")
       "domain: {length: [8, 6]}\n"
       "initial: {v: {type: gaussian, center: [4, 2.5], width2: 3, amplitude: 0.8}}\n"
       "time: {end: 1}\n";
-  // dx: dt fixed at the finest grid's limit, so the time error cancels between levels.
+  // dx: dt fixed at the finest grid's diffusion limit, so the time error cancels between levels
+  // (as in test_explicit.cpp, just above the limit with the reaction's slope).
   std::vector<fhn::Snapshot> dx_levels;
   for (const char* dx : {"0.5", "0.25", "0.125", "0.0625"})
-    dx_levels.push_back(fhn::final_state(config_from(smooth, {std::string("domain.dx=") + dx, "time.dt=0.0009765625"})));
+    dx_levels.push_back(fhn::final_state(config_from(
+        smooth, {std::string("domain.dx=") + dx, "time.dt=0.0009765625", "scheme.explicit_limit=diffusion"})));
   for (double p : fhn::successive_orders(dx_levels, fhn::Norm::max)) CHECK(p == doctest::Approx(2.0).epsilon(0.1));
   std::vector<fhn::Snapshot> dt_levels;
   for (const char* dt : {"0.04", "0.02", "0.01", "0.005"})
@@ -142,7 +144,7 @@ TEST_CASE("sheet config: keys, defaults and the resolved copy") {
       "domain: {length: [20, 10], dx: 0.5}\n"
       "boundary: {top: {type: dirichlet, value: 0.2}}\n"
       "initial: {v: {type: rectangle, x_min: 1, x_max: 3, y_min: 0, y_max: 10, value: 1}, w: {type: step, axis: y, position: 5, left: 0.3, right: 0}}\n"
-      "stimulus: [{x_min: 5, x_max: 6, start: 1, duration: 1, amplitude: 0.5}]\n"
+      "stimulus: [{x_min: 5, x_max: 6, start: 0.5, duration: 1, amplitude: 0.5}]\n"
       "time: {end: 1, dt: 0.05}\n"
       "output: {probes: [[1, 2], [20, 10]], stride: 2, tips: {w: 0.15}}\n");
   CHECK(c.domain.dims == 2);
@@ -201,8 +203,11 @@ TEST_CASE("sheet config: keys of the wrong dimension and impossible grids are lo
   CHECK(contains(config_error("initial: {v: {type: step, axis: y}}\n"), "expected x (the domain is a cable)"));
   CHECK(contains(config_error("output: {tips: {enabled: true}}\n"),
                  "output.tips.enabled: activation maps and spiral tips are computed on sheets only"));
-  // The sheet's explicit limit is dx^2 / (4 D).
+  // The sheet's explicit limit: diffusion 8 D/dx^2 with the reaction's slope (dx^2 / (4 D) alone).
   CHECK(contains(config_error("domain: {length: [20, 10], dx: 0.5}\ntime: {end: 7, dt: 0.07}\n"),
+                 "the largest stable dt is 0.06062498902983493"));
+  CHECK(contains(config_error("domain: {length: [20, 10], dx: 0.5}\ntime: {end: 7, dt: 0.07}\n"
+                              "scheme: {explicit_limit: diffusion}\n"),
                  "exceeds the explicit stability limit dx^2/(4 D) = 0.0625"));
 }
 
@@ -356,6 +361,7 @@ TEST_CASE("a sheet run killed at random moments leaves a .pvd that parses and li
                                                    "name: k\n"
                                                    "domain: {length: [40, 40], dx: 0.5}\n"
                                                    "time: {end: 1000, dt: 0.0625}\n"
+                                                   "scheme: {explicit_limit: diffusion}\n"
                                                    "output: {every: 0.0625, probes: [[1, 1]]}\n");
   std::mt19937 rng(7);
   for (int trial = 0; trial < 5; ++trial) {
@@ -401,7 +407,8 @@ TEST_CASE("a sheet run that blows up names the node by x, y and i, j and keeps i
     FAIL("no NumericalError");
   } catch (const fhn::NumericalError& e) {
     CHECK(contains(e.what(), "at x = 7, y = 2 (node i = 14, j = 4)"));
-    CHECK(contains(e.what(), "dx^2/(4 D)"));
+    CHECK(contains(e.what(), "Hint: time.dt = 0.05 may be too large: forward Euler multiplies"));
+    CHECK(contains(e.what(), "needs dt <= 2/r = 0.06062498902983493"));
   }
   CHECK(contains(fhn::test::read_text(dir / "out" / "summary.json"), "\"status\": \"numerical_failure\""));
   if (fhn::vtk_compiled()) CHECK(contains(fhn::test::read_text(dir / "out" / "blowup.pvd"), "timestep=\"1\""));

@@ -3,12 +3,17 @@
 // failure isolation, the physical pulse speed, and the files a sweep writes.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <sstream>
+#include <stdexcept>
+#include <thread>
 
 #include "config/loader.hpp"
 #include "config/sweep_config.hpp"
 #include "core/error.hpp"
+#include "core/first_error.hpp"
 #include "model/problem.hpp"
 #include "parallel/decomposition.hpp"
 #include "run/run.hpp"
@@ -173,6 +178,40 @@ TEST_CASE("sweep members: each is the base config with its values; shared settin
     return std::string();
   };
   CHECK(contains(measure_error("  every: 0.03\n"), "sweep.yaml:4:10: measure.every = 0.03 is not a multiple of time.dt = 0.1"));
+}
+
+TEST_CASE("every shipped sweep's members are valid configs") {
+  int sweeps = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(fhn::test::source_path("configs/sweeps"))) {
+    if (entry.path().extension() != ".yaml") continue;
+    CAPTURE(entry.path().string());
+    if (!contains(fhn::test::read_text(entry.path()), "\naxes:")) {  // a base config
+      CHECK_NOTHROW(fhn::load_config(entry.path().string()));
+      continue;
+    }
+    CHECK_NOTHROW(fhn::sweep_member_configs(fhn::load_sweep(entry.path().string()), {}));
+    ++sweeps;
+  }
+  CHECK(sweeps >= 4);
+}
+
+TEST_CASE("FirstError: the exception of the lowest iteration leaves a parallel loop, after it") {
+  fhn::FirstError failed;
+  std::vector<int> done(64, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = t; i < 64; i += 4)
+        failed.guard(i, [&] {
+          if (i == 9 || i == 30) throw std::out_of_range("iteration " + std::to_string(i));
+          done[static_cast<std::size_t>(i)] = 1;
+        });
+    });
+  for (std::thread& thread : threads) thread.join();
+  CHECK(std::count(done.begin(), done.end(), 1) == 62);  // the others all ran
+  CHECK_THROWS_WITH_AS(failed.rethrow(), "iteration 9", std::out_of_range);
+  fhn::FirstError none;
+  CHECK_NOTHROW(none.rethrow());
 }
 
 TEST_CASE("shares of members (and slabs) by split_range: contiguous in rank order, balanced, the lower ranks taking the extra") {

@@ -575,7 +575,7 @@ class CrankNicolsonCuda final : public Scheme {
       }
       read_state(launched);  // the one synchronisation of the step
       if (host_state_->bad_row < static_cast<unsigned long long>(n))
-        throw not_dominant(static_cast<index_t>(host_state_->bad_row));
+        throw not_dominant(static_cast<index_t>(host_state_->bad_row), t);
       if (host_state_->converged || launched >= max_iterations) break;
       batch = 1;
     }
@@ -638,7 +638,7 @@ class CrankNicolsonCuda final : public Scheme {
           comm_->min(record.bad_row < static_cast<unsigned long long>(n)
                          ? static_cast<index_t>(record.bad_row)
                          : n);
-      if (bad_row < n) throw not_dominant(bad_row);
+      if (bad_row < n) throw not_dominant(bad_row, t);
       const real* e = record.ends;
       const solvers::BlockCouplings lr = reduced_->solve({e[0], e[1], e[2], e[3], e[4], e[5]});
       // 4. du = y + L p + R q, u -= du; the norms to the host (the second wait), agreed.
@@ -670,11 +670,10 @@ class CrankNicolsonCuda final : public Scheme {
     FHN_CUDA_CHECK(cudaStreamSynchronize(0));
   }
 
-  NumericalError not_dominant(index_t row) const {
+  NumericalError not_dominant(index_t row, real t) const {
     return NumericalError("the Newton matrix is not diagonally dominant at row " +
-                          std::to_string(row) + " in step " + std::to_string(step_) +
-                          " (time.dt = " + format_exact(params_.k) +
-                          "): the GPU solvers do not pivot; reduce time.dt");
+                          std::to_string(row) + " in " + newton_step_text(step_, t, params_.k) +
+                          ": the GPU solvers do not pivot; reduce time.dt");
   }
 
   // J's entries of the first and last owned rows towards the neighbouring ranks: a_0, c_{m-1}.

@@ -642,8 +642,8 @@ class CrankNicolsonMembersCuda final : public MemberBatchCuda {
     const unsigned long long bad_row = on_host.bad_row()[m];
     if (bad_row < static_cast<unsigned long long>(n_))
       return "the Newton matrix is not diagonally dominant at row " + std::to_string(bad_row) +
-             " in step " + std::to_string(step_) + " (time.dt = " + format_exact(dt_) +
-             "): the GPU solvers do not pivot; reduce time.dt";
+             " in " + newton_step_text(step_, t, dt_) +
+             ": the GPU solvers do not pivot; reduce time.dt";
     const auto iterations = static_cast<int>(on_host.iterations()[m]);
     std::vector<real> du, residual;
     for (int j = 0; j < iterations; ++j) {

@@ -1,0 +1,28 @@
+#pragma once
+// The largest time step at which forward Euler (the explicit and adaptive_explicit schemes) is
+// stable: computed once, here, for the config check that refuses a larger dt and for the hint
+// a run prints when its solution stops being finite.
+#include <string>
+
+#include "config/config.hpp"
+
+namespace fhn {
+
+struct ExplicitLimit {
+  real dt = 0.0;          // the largest stable time step
+  real diffusion = 0.0;   // lambda_max = 4 d D / dx^2, the odd-even mode's rate under D L_h
+  real slope = 0.0;       // min f'(v) over [v_low, v_high]
+  real v_low = 0.0, v_high = 1.0;  // the range of v the bound covers
+  real diffusion_dt = 0.0;  // dx^2 / (2 d D): the limit of diffusion alone
+
+  // "forward Euler multiplies the odd-even mode by 1 - dt r per step, r = ... (...), and
+  // 1 - dt r >= -1 needs dt <= 2/r = ..."
+  std::string explain() const;
+};
+
+// The limit for `model` on a grid of spacing dx (the smallest; an adaptive grid's base dx) on
+// `dims` axes, with the boundary values `boundary` holds (see stability.cpp for the derivation).
+ExplicitLimit explicit_limit(const ModelParams& model, const BoundarySpec& boundary, int dims,
+                             real dx);
+
+}  // namespace fhn
