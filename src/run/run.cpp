@@ -21,6 +21,7 @@
 #include "io/grid_csv.hpp"
 #include "io/json.hpp"
 #include "io/newton_csv.hpp"
+#include "io/output_folder.hpp"
 #include "io/probes_csv.hpp"
 #include "io/run_log.hpp"
 #include "io/vtk_writers.hpp"
@@ -38,15 +39,10 @@ namespace fs = std::filesystem;
 namespace fhn {
 namespace {
 
-// Creates the folder and proves it is writable before any step is taken. Unless a restart
-// continues them, frames left by an earlier run of the same name are removed so the folder
-// describes this run only.
+// Unless a restart continues them, frames left by an earlier run of the same name are removed
+// so the folder describes this run only.
 void prepare_output_dir(const fs::path& dir, const std::string& name, bool clean_frames) {
   std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir))
-    throw IoError(dir.string() + ": cannot create the output folder (" +
-                  (ec ? ec.message() : std::string("a file of that name exists")) + ")");
   const fs::path frames = dir / "frames";
   if (clean_frames && fs::is_directory(frames)) {
     for (const auto& entry : fs::directory_iterator(frames, ec)) {
@@ -330,6 +326,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
 
   // 2. Output folder, proven writable before the first step. A restart continues its files.
   const fs::path dir = options.output_dir.empty() ? default_output_dir(c) : options.output_dir;
+  const OutputFolder folder(dir);  // locked until the run returns: a second run stops here
   prepare_output_dir(dir, c.name, !restart);
   RunLog log(dir / "run.log", restart);
   write_file_atomically(dir / "config.yaml", to_yaml(c));

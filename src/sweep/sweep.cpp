@@ -18,6 +18,7 @@
 #include "core/format.hpp"
 #include "io/atomic_file.hpp"
 #include "io/json.hpp"
+#include "io/output_folder.hpp"
 #include "io/probes_csv.hpp"
 #include "io/run_log.hpp"
 #include "io/vtk_writers.hpp"
@@ -393,21 +394,13 @@ SweepResult run_sweep(const SweepConfig& sweep, const SweepOptions& options, std
   //    members/<m>/ after the folders exist.
   const fs::path dir = options.output_dir.empty() ? fs::path("output") / sweep.name : options.output_dir;
   SweepLog log;
+  std::optional<OutputFolder> folder;  // the root's, locked until the sweep returns
   std::string failure;
   if (comm.root()) {
     try {
-      std::error_code ec;
-      fs::create_directories(dir, ec);
-      if (ec || !fs::is_directory(dir))
-        throw IoError(dir.string() + ": cannot create the output folder (" +
-                      (ec ? ec.message() : std::string("a file of that name exists")) + ")");
-      for (index_t m : sweep.output_members) {
-        const fs::path member_dir = dir / "members" / std::to_string(m);
-        fs::create_directories(member_dir, ec);
-        if (ec)
-          throw IoError(member_dir.string() + ": cannot create the member's output folder (" +
-                        ec.message() + ")");
-      }
+      folder.emplace(dir);
+      for (index_t m : sweep.output_members)
+        create_folder(dir / "members" / std::to_string(m), "the member's output folder");
       log.open(dir / "run.log");
       log.line(build_line());
       log.line("sweep: " + sweep.source + " (base: " + (sweep.base.empty() ? "embedded" : sweep.base) + ")");
