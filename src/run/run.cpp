@@ -105,9 +105,12 @@ class CheckpointWriter {
   std::vector<fs::path> written_;
 };
 
-// While alive: SIGINT and SIGTERM set a flag that the time loop polls (a second signal acts as
-// usual: the handlers reset themselves), and SIGXFSZ is ignored so that exceeding the file size
-// limit (ulimit -f) is a failed write, reported, rather than a killed process.
+// While alive: SIGINT, SIGTERM and SIGUSR1 set a flag that the time loop polls (a second signal
+// acts as usual: the handlers reset themselves), and SIGXFSZ is ignored so that exceeding the
+// file size limit (ulimit -f) is a failed write, reported, rather than a killed process.
+// SIGUSR1 is the one signal that reaches the ranks of a distributed run as it was sent: Open
+// MPI's mpirun forwards it, whereas it turns SIGINT into SIGTERM to the ranks and exits 1 itself
+// whatever they return (README.md, "On several ranks").
 volatile std::sig_atomic_t g_interrupted = 0;
 extern "C" void on_interrupt(int) { g_interrupted = 1; }
 
@@ -121,6 +124,7 @@ class InterruptGuard {
     sigemptyset(&action.sa_mask);
     sigaction(SIGINT, &action, &previous_int_);
     sigaction(SIGTERM, &action, &previous_term_);
+    sigaction(SIGUSR1, &action, &previous_usr1_);
     struct sigaction ignore {};
     ignore.sa_handler = SIG_IGN;
     sigemptyset(&ignore.sa_mask);
@@ -129,6 +133,7 @@ class InterruptGuard {
   ~InterruptGuard() {
     sigaction(SIGINT, &previous_int_, nullptr);
     sigaction(SIGTERM, &previous_term_, nullptr);
+    sigaction(SIGUSR1, &previous_usr1_, nullptr);
     sigaction(SIGXFSZ, &previous_xfsz_, nullptr);
   }
   InterruptGuard(const InterruptGuard&) = delete;
@@ -136,7 +141,7 @@ class InterruptGuard {
   const volatile std::sig_atomic_t* flag() const { return &g_interrupted; }
 
  private:
-  struct sigaction previous_int_ {}, previous_term_ {}, previous_xfsz_ {};
+  struct sigaction previous_int_ {}, previous_term_ {}, previous_usr1_ {}, previous_xfsz_ {};
 };
 
 std::string instability_hint(const Config& c) {
