@@ -28,6 +28,7 @@
 #include "model/problem.hpp"
 #include "parallel/distributed_scheme.hpp"
 #include "run/checkpoint.hpp"
+#include "run/memory_estimate.hpp"
 #include "run/progress.hpp"
 #include "run/time_loop.hpp"
 #include "schemes/scheme.hpp"
@@ -307,6 +308,9 @@ fs::path default_output_dir(const Config& config) { return fs::path("output") / 
 
 RunSummary run_simulation(const Config& c, const RunOptions& options) {
   const bool distributed = options.comm && options.comm->size() > 1;
+  // A run this machine cannot hold is refused before anything is allocated or written.
+  check_run_fits(c, distributed ? options.comm->size() : 1,
+                 distributed ? options.comm->local_size() : 1, !distributed || options.comm->root());
   if (distributed && !options.comm->root()) return run_worker(c, options);
   using Clock = std::chrono::steady_clock;
   const auto started = Clock::now();
