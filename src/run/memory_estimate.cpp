@@ -213,19 +213,44 @@ std::vector<std::string> describe_run_memory(const Config& c, int ranks) {
   return lines;
 }
 
+real config_bytes(const Config& c) {
+  // A string's heap buffer beyond the short-string capacity (15 in libstdc++), a map node's
+  // links and colour (32 B) besides its pair.
+  auto text = [](const std::string& s) {
+    return s.capacity() > 15 ? static_cast<real>(s.capacity() + 1) : 0.0;
+  };
+  real bytes = sizeof(Config) + text(c.name) + text(c.source);
+  for (const std::string& note : c.notes) bytes += sizeof(std::string) + text(note);
+  for (const auto& [key, where] : c.locations)
+    bytes += 32.0 + sizeof(std::pair<const std::string, std::string>) + text(key) + text(where);
+  bytes += static_cast<real>(c.stimulus.capacity() * sizeof(Stimulus) +
+                             c.output.probes.capacity() * sizeof(Point));
+  return bytes;
+}
+
+real member_host_bytes(const Config& c) {
+  MemoryEstimate member;
+  estimate_run_memory(c, 1, &member);
+  return member.host_total();
+}
+
+void check_host_memory(real bytes, const std::string& what, const std::string& remedy) {
+  const AvailableMemory available = available_host_memory();
+  if (available.bytes >= 0.0 && bytes > available.bytes)
+    throw ConfigError(what + " needs about " + human_bytes(bytes) + " of host memory but this "
+                      "machine has " + human_bytes(available.bytes) + " available (" +
+                      available.source + "); refused before allocating it. " + remedy);
+}
+
 void check_run_fits(const Config& c, int ranks, int host_processes, bool check_device) {
   MemoryEstimate worker;
   const MemoryEstimate e = estimate_run_memory(c, ranks, &worker);
   const real host = e.host_total() + static_cast<real>(std::max(host_processes, 1) - 1) * worker.host_total();
-  const AvailableMemory available = available_host_memory();
   const std::string what = c.domain.summary() + ", " +
                            (ranks > 1 ? std::to_string(ranks) + " ranks" : std::string("one process"));
-  if (available.bytes >= 0.0 && host > available.bytes)
-    throw ConfigError("the run needs about " + human_bytes(host) + " of host memory (" + what +
-                      ") but this machine has " + human_bytes(available.bytes) + " available (" +
-                      available.source + "); refused before allocating it. `fhn validate` "
-                      "itemises the estimate; a coarser domain.dx, a smaller domain, more ranks "
-                      "on more machines or another machine would fit");
+  check_host_memory(host, "the run (" + what + ")",
+                    "`fhn validate` itemises the estimate; a coarser domain.dx, a smaller domain, "
+                    "more ranks on more machines or another machine would fit");
   if (!check_device || c.scheme.backend != Backend::cuda) return;
   std::size_t free_bytes = 0, total_bytes = 0;
   if (!cuda_memory_info(free_bytes, total_bytes)) return;  // no device: the scheme says why

@@ -44,6 +44,18 @@ AvailableMemory available_host_memory();
 // machine has available ("host memory: 1.2 GiB at most", "  800 MiB  the problem: ...", ...).
 std::vector<std::string> describe_run_memory(const Config& c, int ranks);
 
+// Bytes one Config holds: the struct and what its strings, vectors and map keep on the heap.
+real config_bytes(const Config& c);
+
+// Host bytes of a run's problem, the scheme's copy of it and the scheme's host arrays: what a
+// sweep member holds in a batch, and each rank of a distributed run besides its frames.
+real member_host_bytes(const Config& c);
+
+// Throws ConfigError (exit 2) when `bytes` exceed the host memory available: "<what> needs
+// about 12.0 GB of host memory but this machine has 3.1 GB available (<source>); refused before
+// allocating it. <remedy>". Does nothing when the available memory cannot be read.
+void check_host_memory(real bytes, const std::string& what, const std::string& remedy);
+
 // Throws when the run cannot fit: ConfigError (exit 2) naming the bytes needed against those
 // available on the host (`host_processes` processes of the run on this machine: one, or the
 // ranks sharing it), DeviceError (exit 5) against the free memory of the CUDA device. Nothing is

@@ -28,6 +28,16 @@ double item(const fhn::MemoryEstimate& e, const std::string& what) {
   return 0.0;
 }
 
+// `fhn args...` in a child process under 4 GB of address space (ulimit -v): far less than the
+// grids and sweeps below take, so that a missing check stops with exit code 1 (out of host
+// memory) rather than exhausting the machine. Returns the exit code; stderr goes to `err_file`.
+int run_limited(const std::vector<std::string>& args, const std::filesystem::path& err_file) {
+  return fhn::test::wait_exit_code(fhn::test::spawn_cli(args, err_file, [] {
+    const rlimit limit{4ull << 30, 4ull << 30};
+    setrlimit(RLIMIT_AS, &limit);
+  }));
+}
+
 }  // namespace
 
 TEST_CASE("the memory estimate of an explicit cable, counted by hand") {
@@ -93,21 +103,40 @@ TEST_CASE("fhn validate prints the memory estimate and what is available") {
 
 TEST_CASE("a cable of 2^31 nodes is refused with exit code 2 before anything is allocated") {
   fhn::test::TempDir dir;
-  // Without the check the run allocates 17 GB for the initial v alone; under 4 GB of address
-  // space (ulimit -v) it would then stop with exit code 1, here it must stop with code 2.
+  // Without the check the run allocates 17 GB for the initial v alone.
   const std::string config = fhn::test::write_text(
       dir / "long.yaml", "name: long\ndomain: {length: 2147483647, dx: 1}\ntime: {end: 1, dt: 0.1}\n");
-  const int child = fhn::test::spawn_cli({"run", config, "--output", (dir / "out").string()},
-                                         dir / "err.txt", [] {
-                                           const rlimit limit{4ull << 30, 4ull << 30};
-                                           setrlimit(RLIMIT_AS, &limit);
-                                         });
-  CHECK(fhn::test::wait_exit_code(child) == 2);
+  CHECK(run_limited({"run", config, "--output", (dir / "out").string()}, dir / "err.txt") == 2);
   const std::string err = fhn::test::read_text(dir / "err.txt");
   CAPTURE(err);
-  CHECK(contains(err, "fhn: error: the run needs about "));
-  CHECK(contains(err, " of host memory (2147483648 nodes, dx = 1, length = 2147483647, one process) "
-                      "but this machine has "));
+  CHECK(contains(err, "fhn: error: the run (2147483648 nodes, dx = 1, length = 2147483647, one "
+                      "process) needs about "));
+  CHECK(contains(err, " of host memory but this machine has "));
   CHECK(contains(err, "; refused before allocating it"));
   CHECK_FALSE(std::filesystem::exists(dir / "out"));
+}
+
+TEST_CASE("a sweep of 4096 x 4096 members is refused with exit code 2 before its configs are made") {
+  fhn::test::TempDir dir;
+  // Without the check, the 16.7 million members' configs alone take some 100 GB.
+  fhn::test::write_text(dir / "cable.yaml", "domain: {length: 200, dx: 0.5}\ntime: {end: 10, dt: 0.1}\n");
+  const std::string sweep = fhn::test::write_text(
+      dir / "huge.yaml",
+      "name: huge\nbase: cable.yaml\naxes:\n"
+      "  - {key: model.a, from: 0.01, to: 0.2, count: 4096}\n"
+      "  - {key: model.epsilon, from: 0.001, to: 0.02, count: 4096}\n");
+  CHECK(run_limited({"sweep", sweep, "--output", (dir / "out").string()}, dir / "err.txt") == 2);
+  const std::string err = fhn::test::read_text(dir / "err.txt");
+  CAPTURE(err);
+  CHECK(contains(err, "fhn: error: the sweep (16777216 members; "));
+  CHECK(contains(err, " of host memory but this machine has "));
+  CHECK_FALSE(std::filesystem::exists(dir / "out"));
+}
+
+TEST_CASE("member_host_bytes: what a sweep member holds on the host, counted by hand") {
+  // 401 nodes, explicit: the problem and the scheme's copy (3 x 8 B each), the scheme's 4 arrays
+  // (no stimulus), and the member's config.
+  const fhn::Config c = fhn::test::config_from("domain: {length: 200, dx: 0.5}\ntime: {end: 10, dt: 0.1}\n");
+  CHECK(fhn::member_host_bytes(c) == (3 + 3 + 4) * 8 * 401);
+  CHECK(fhn::config_bytes(c) > sizeof(fhn::Config));
 }
