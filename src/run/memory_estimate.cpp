@@ -23,8 +23,9 @@ MemoryItem host_scheme_arrays(const Config& c) {
   const bool leapfrog = c.scheme.crank_nicolson.w_update == WUpdate::leapfrog;
   switch (c.scheme.type) {
     case SchemeType::explicit_euler:  // ExplicitCpu: v, w, v_next, w_next (+ current)
-      return {stimuli ? "v, w, next v, w, stimulus current (5 arrays)" : "v, w, next v, w (4 arrays)",
-              stimuli ? 5.0 : 4.0};
+      return {
+          stimuli ? "v, w, next v, w, stimulus current (5 arrays)" : "v, w, next v, w (4 arrays)",
+          stimuli ? 5.0 : 4.0};
     case SchemeType::adaptive_explicit:  // AdaptiveExplicitCpu and its NonUniformLaplacian
       return {std::string("x, v, w, v_xx, w_xx, next v, w, rate, 3 Laplacian weights, node index") +
                   (stimuli ? ", 2 stimulus currents" : "") + " (" + (stimuli ? "14" : "12") +
@@ -52,8 +53,9 @@ MemoryItem host_scheme_arrays(const Config& c) {
 real device_bytes_per_node(const Config& c) {
   if (c.scheme.type == SchemeType::crank_nicolson &&
       c.scheme.crank_nicolson.formulation == Formulation::adi) {
-    const bool cusparse = c.scheme.crank_nicolson.tridiagonal == solvers::TridiagonalBackend::cusparse ||
-                          c.scheme.crank_nicolson.tridiagonal == solvers::TridiagonalBackend::cusparse_pivot;
+    const bool cusparse =
+        c.scheme.crank_nicolson.tridiagonal == solvers::TridiagonalBackend::cusparse ||
+        c.scheme.crank_nicolson.tridiagonal == solvers::TridiagonalBackend::cusparse_pivot;
     return (3.0 + (cusparse ? 4.0 : 1.0)) * kValue;
   }
   return static_cast<real>(cuda_bytes_per_node(c));
@@ -94,11 +96,11 @@ real read_field(const std::string& file, const std::string& key) {
 real cgroup_headroom() {
   const struct {
     const char *limit, *usage, *stat, *inactive;
-  } kinds[] = {{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current",
-                "/sys/fs/cgroup/memory.stat", "inactive_file"},
-               {"/sys/fs/cgroup/memory/memory.limit_in_bytes",
-                "/sys/fs/cgroup/memory/memory.usage_in_bytes", "/sys/fs/cgroup/memory/memory.stat",
-                "total_inactive_file"}};
+  } kinds[] = {
+      {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current", "/sys/fs/cgroup/memory.stat",
+       "inactive_file"},
+      {"/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes",
+       "/sys/fs/cgroup/memory/memory.stat", "total_inactive_file"}};
   for (const auto& kind : kinds) {
     const real limit = read_number(kind.limit);
     // v1 spells "no limit" as a huge number (the largest page-aligned int64).
@@ -143,9 +145,9 @@ MemoryEstimate estimate_run_memory(const Config& c, int ranks, MemoryEstimate* w
   e.host.push_back({"the problem: initial v, w and the coordinates", problem});
   e.host.push_back({"the scheme's copy of the problem", problem});
   if (cuda) {
-    e.device.push_back({"scheme arrays on the device (" + format_exact(device_bytes_per_node(c)) +
-                            " B per node)",
-                        device_bytes_per_node(c) * share});
+    e.device.push_back(
+        {"scheme arrays on the device (" + format_exact(device_bytes_per_node(c)) + " B per node)",
+         device_bytes_per_node(c) * share});
   } else {
     const MemoryItem arrays = host_scheme_arrays(c);
     e.host.push_back({"scheme: " + arrays.what, arrays.bytes * kValue * share});
@@ -165,23 +167,27 @@ MemoryEstimate estimate_run_memory(const Config& c, int ranks, MemoryEstimate* w
   }
   const real activation_maps = c.output.activation.last ? 3.0 : 2.0;  // previous v, first (, last)
   if (d.dims >= 2 && c.output.activation.enabled)
-    e.host.push_back({"activation.vti: previous v and activation times", activation_maps * kValue * n});
+    e.host.push_back(
+        {"activation.vti: previous v and activation times", activation_maps * kValue * n});
 
   // The largest temporary: a checkpoint (the saved state, its payload and the file's content:
   // three copies of v, w and what else is saved), or a VTK frame (copies of v, w at the output
   // precision, and a cable's points, 3 x 8 B, and line cells, 2 x 8 B + 8 B offset + 1 B type;
   // VTK compresses block by block, which adds little).
-  real saved = (leapfrog ? 3.0 : 2.0) + (d.dims >= 2 && c.output.activation.enabled ? activation_maps : 0.0);
+  real saved =
+      (leapfrog ? 3.0 : 2.0) + (d.dims >= 2 && c.output.activation.enabled ? activation_maps : 0.0);
   if (c.scheme.type == SchemeType::adaptive_explicit) saved += 1.0;  // the node list
   const real checkpoint = 3.0 * saved * kValue * n;
   real kept = 1.0;
   for (int a = 0; a < d.dims; ++a)
-    kept *= std::floor(static_cast<real>(d.nodes[a] - 1) / static_cast<real>(c.output.stride)) + 1.0;
+    kept *=
+        std::floor(static_cast<real>(d.nodes[a] - 1) / static_cast<real>(c.output.stride)) + 1.0;
   const real value = c.output.precision == Precision::float64 ? 8.0 : 4.0;
   const real frame = c.output.vtk ? kept * (2.0 * value + (d.dims == 1 ? 49.0 : 0.0)) : 0.0;
-  e.host_peak_temporary = checkpoint >= frame
-                              ? MemoryItem{"a checkpoint being written (3 copies of the saved state)", checkpoint}
-                              : MemoryItem{"a VTK frame being written", frame};
+  e.host_peak_temporary =
+      checkpoint >= frame
+          ? MemoryItem{"a checkpoint being written (3 copies of the saved state)", checkpoint}
+          : MemoryItem{"a VTK frame being written", frame};
   return e;
 }
 
@@ -199,16 +205,20 @@ std::vector<std::string> describe_run_memory(const Config& c, int ranks) {
   const MemoryEstimate e = estimate_run_memory(c, ranks);
   std::vector<std::string> lines;
   const AvailableMemory available = available_host_memory();
-  lines.push_back("host memory: " + human_bytes(e.host_total()) + " at most" +
-                  (ranks > 1 ? " on rank 0" : "") +
-                  (available.bytes >= 0.0 ? "; " + human_bytes(available.bytes) +
-                                                " available here (" + available.source + ")"
-                                          : std::string()));
-  for (const MemoryItem& item : e.host) lines.push_back("  " + human_bytes(item.bytes) + "  " + item.what);
-  lines.push_back("  " + human_bytes(e.host_peak_temporary.bytes) + "  " + e.host_peak_temporary.what);
+  lines.push_back(
+      "host memory: " + human_bytes(e.host_total()) + " at most" + (ranks > 1 ? " on rank 0" : "") +
+      (available.bytes >= 0.0
+           ? "; " + human_bytes(available.bytes) + " available here (" + available.source + ")"
+           : std::string()));
+  for (const MemoryItem& item : e.host)
+    lines.push_back("  " + human_bytes(item.bytes) + "  " + item.what);
+  lines.push_back("  " + human_bytes(e.host_peak_temporary.bytes) + "  " +
+                  e.host_peak_temporary.what);
   if (!e.device.empty()) {
-    lines.push_back("device memory: " + human_bytes(e.device_total()) + (ranks > 1 ? " per rank" : ""));
-    for (const MemoryItem& item : e.device) lines.push_back("  " + human_bytes(item.bytes) + "  " + item.what);
+    lines.push_back("device memory: " + human_bytes(e.device_total()) +
+                    (ranks > 1 ? " per rank" : ""));
+    for (const MemoryItem& item : e.device)
+      lines.push_back("  " + human_bytes(item.bytes) + "  " + item.what);
   }
   return lines;
 }
@@ -237,7 +247,7 @@ real member_host_bytes(const Config& c) {
 void check_host_memory(real bytes, const std::string& what, const std::string& remedy) {
   const AvailableMemory available = available_host_memory();
   if (available.bytes >= 0.0 && bytes > available.bytes)
-    throw ConfigError(what + " needs about " + human_bytes(bytes) + " of host memory but this "
+    throw ConfigError(what + " needs about " + human_bytes(bytes) + " of host memory but this " +
                       "machine has " + human_bytes(available.bytes) + " available (" +
                       available.source + "); refused before allocating it. " + remedy);
 }
@@ -245,9 +255,11 @@ void check_host_memory(real bytes, const std::string& what, const std::string& r
 void check_run_fits(const Config& c, int ranks, int host_processes, bool check_device) {
   MemoryEstimate worker;
   const MemoryEstimate e = estimate_run_memory(c, ranks, &worker);
-  const real host = e.host_total() + static_cast<real>(std::max(host_processes, 1) - 1) * worker.host_total();
-  const std::string what = c.domain.summary() + ", " +
-                           (ranks > 1 ? std::to_string(ranks) + " ranks" : std::string("one process"));
+  const real host =
+      e.host_total() + static_cast<real>(std::max(host_processes, 1) - 1) * worker.host_total();
+  const std::string what =
+      c.domain.summary() + ", " +
+      (ranks > 1 ? std::to_string(ranks) + " ranks" : std::string("one process"));
   check_host_memory(host, "the run (" + what + ")",
                     "`fhn validate` itemises the estimate; a coarser domain.dx, a smaller domain, "
                     "more ranks on more machines or another machine would fit");
@@ -255,9 +267,10 @@ void check_run_fits(const Config& c, int ranks, int host_processes, bool check_d
   std::size_t free_bytes = 0, total_bytes = 0;
   if (!cuda_memory_info(free_bytes, total_bytes)) return;  // no device: the scheme says why
   if (e.device_total() > static_cast<real>(free_bytes))
-    throw DeviceError("the run needs about " + human_bytes(e.device_total()) + " of device memory (" +
-                      what + ") but the CUDA device has " + human_bytes(static_cast<real>(free_bytes)) +
-                      " free of " + human_bytes(static_cast<real>(total_bytes)) +
+    throw DeviceError("the run needs about " + human_bytes(e.device_total()) +
+                      " of device memory (" + what + ") but the CUDA device has " +
+                      human_bytes(static_cast<real>(free_bytes)) + " free of " +
+                      human_bytes(static_cast<real>(total_bytes)) +
                       "; refused before allocating it. A coarser domain.dx, a smaller domain or "
                       "more ranks (one GPU each) would fit");
 }

@@ -21,16 +21,17 @@ struct MemoryItem {
 // The peak of one process: the arrays that live through the run, plus the largest of the
 // temporary ones (a checkpoint being written, a frame being converted for VTK).
 struct MemoryEstimate {
-  std::vector<MemoryItem> host;     // alive for the whole run
-  MemoryItem host_peak_temporary;   // the largest temporary, on top of `host`
-  std::vector<MemoryItem> device;   // scheme.backend: cuda only
+  std::vector<MemoryItem> host;    // alive for the whole run
+  MemoryItem host_peak_temporary;  // the largest temporary, on top of `host`
+  std::vector<MemoryItem> device;  // scheme.backend: cuda only
   real host_total() const;
   real device_total() const;
 };
 
 // The estimate for `c` run by one process (ranks = 1), or for rank 0 of `ranks` (which holds the
 // whole domain's frames besides its slab) and for one other rank (`worker`, may be null).
-MemoryEstimate estimate_run_memory(const Config& c, int ranks = 1, MemoryEstimate* worker = nullptr);
+MemoryEstimate estimate_run_memory(const Config& c, int ranks = 1,
+                                   MemoryEstimate* worker = nullptr);
 
 // Host memory this process may still take, in bytes, and where the figure comes from
 // ("MemAvailable", "the cgroup memory limit"); a negative figure when neither can be read.

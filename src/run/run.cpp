@@ -310,7 +310,8 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   const bool distributed = options.comm && options.comm->size() > 1;
   // A run this machine cannot hold is refused before anything is allocated or written.
   check_run_fits(c, distributed ? options.comm->size() : 1,
-                 distributed ? options.comm->local_size() : 1, !distributed || options.comm->root());
+                 distributed ? options.comm->local_size() : 1,
+                 !distributed || options.comm->root());
   if (distributed && !options.comm->root()) return run_worker(c, options);
   using Clock = std::chrono::steady_clock;
   const auto started = Clock::now();

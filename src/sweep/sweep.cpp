@@ -341,8 +341,10 @@ void check_sweep_fits(const SweepConfig& sweep, const SweepOptions& options, Com
   const bool cpu = c.scheme.backend == Backend::cpu;
   const index_t batch = cpu ? members_per_batch(sweep, c, mine, -1, comm, why)
                             : (sweep.batch > 0 ? std::min(sweep.batch, mine) : mine);
-  const real row = static_cast<real>(sizeof(MemberRow)) + 8.0 * static_cast<real>(sweep.axes.size()) +
-                   64.0 * static_cast<real>(std::max<std::size_t>(sweep.measure.probes.size(), 2));
+  // A row: its axis values and, per probe (2 by default), a measurement's few numbers.
+  const real probes = static_cast<real>(std::max<std::size_t>(sweep.measure.probes.size(), 2));
+  const real row = static_cast<real>(sizeof(MemberRow)) +
+                   8.0 * static_cast<real>(sweep.axes.size()) + 64.0 * probes;
   const real bytes = static_cast<real>(count) * config_bytes(c) + static_cast<real>(mine) * row +
                      static_cast<real>(batch) * (cpu ? cpu_member_bytes(c) : member_host_bytes(c));
   check_host_memory(bytes,

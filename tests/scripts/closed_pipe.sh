@@ -10,12 +10,7 @@
 set -u
 fhn=$1
 source_dir=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() {
-  echo "FAIL: $*"
-  exit 1
-}
+. "$(dirname "$0")/common.sh"
 
 # A SIGPIPE ignored on entry to this shell would be ignored by fhn too, whatever its code: then
 # this test would prove nothing.

@@ -14,28 +14,19 @@ set -u
 fhn=$1
 source_dir=$2
 mpirun=$3
-work=$(mktemp -d)
-job=
-cleanup() {
-  [ -n "$job" ] && kill -9 "$job" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-fail() {
-  echo "FAIL: $*"
-  [ -f "$work/err" ] && { echo "--- stderr"; cat "$work/err"; }
-  exit 1
-}
+. "$(dirname "$0")/common.sh"
+show=("$work/err")
 
-# Starts the run into $work/$1 in the background ($job: mpirun's pid) and waits for two frames.
+# Starts the run into $work/$1 in the background ($background: mpirun's pid) and waits for two
+# frames.
 start() {
   "$mpirun" -np 2 --oversubscribe "$fhn" run "$source_dir/configs/planar_2d.yaml" \
     --set time.end=1000000 --set output.vtk=false --quiet --output "$work/$1" \
     > "$work/out" 2> "$work/err" &
-  job=$!
+  background=$!
   for _ in $(seq 1 1200); do
     [ "$({ wc -l < "$work/$1/probes.csv"; } 2>/dev/null || echo 0)" -ge 3 ] && return
-    kill -0 "$job" 2>/dev/null || fail "the run ended early"
+    kill -0 "$background" 2>/dev/null || fail "the run ended early"
     sleep 0.05
   done
   fail "the run wrote no frames in 60 s"
@@ -43,21 +34,21 @@ start() {
 
 # Waits for mpirun ($code: its exit code) and checks that the ranks stopped cleanly.
 stopped() {
-  wait "$job"
+  wait "$background"
   code=$?
-  job=
+  background=
   ls "$work/$1/checkpoints/"planar_2d_*.chk > /dev/null 2>&1 || fail "$2: no checkpoint written"
   grep -q '"status": "interrupted"' "$work/$1/summary.json" || fail "$2: summary.json not interrupted"
   grep -q "fhn: interrupted at t = " "$work/err" || fail "$2: no interruption message"
 }
 
 start usr1
-kill -USR1 "$job"
+kill -USR1 "$background"
 stopped usr1 "SIGUSR1"
 [ "$code" = 130 ] || fail "SIGUSR1 to mpirun: exit code $code, expected 130"
 
 start int
-kill -INT "$job"
+kill -INT "$background"
 stopped int "SIGINT"
 [ "$code" = 1 ] || [ "$code" = 130 ] || fail "SIGINT to mpirun: exit code $code, expected 1 or 130"
 echo "ok: SIGUSR1 to mpirun gives exit code 130, SIGINT $code (Open MPI's); both wrote a checkpoint"

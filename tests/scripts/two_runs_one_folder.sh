@@ -11,18 +11,8 @@
 set -u
 fhn=$1
 source_dir=$2
-work=$(mktemp -d)
-first=
-cleanup() {
-  [ -n "$first" ] && kill -9 "$first" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-fail() {
-  echo "FAIL: $*"
-  for f in "$work"/first.err "$work"/second.err; do [ -f "$f" ] && { echo "--- $f"; cat "$f"; }; done
-  exit 1
-}
+. "$(dirname "$0")/common.sh"
+show=("$work/first.err" "$work/second.err")
 
 out=$work/same
 vtk=0
@@ -33,6 +23,7 @@ settings=(--set time.end=1000000 --set output.spacetime=false)
 "$fhn" run "$source_dir/configs/pulse_split.yaml" "${settings[@]}" --quiet --output "$out" \
   > "$work/first.out" 2> "$work/first.err" &
 first=$!
+background=$first
 
 # The first holds the lock once its pid is in the lock file (written just after the lock).
 for _ in $(seq 1 1200); do
@@ -61,7 +52,7 @@ sleep 1
 kill -INT "$first"
 wait "$first"
 code=$?
-first=
+background=
 [ "$code" = 130 ] || fail "the first run exited $code after SIGINT, expected 130"
 
 # probes.csv: no NUL bytes, one header, times strictly increasing (the first run's rows only).

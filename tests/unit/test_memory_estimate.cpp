@@ -62,9 +62,10 @@ TEST_CASE("the memory estimate counts each scheme's own arrays") {
   const std::string cable = kCable;
   // Crank-Nicolson/Newton with the leapfrog w and a stimulus: 12 arrays; its checkpoint saves v, w
   // and the previous w (3 x 3 x 8 x 41 = 2952 B > the VTK frame's 2665 B).
-  const fhn::MemoryEstimate cn = fhn::estimate_run_memory(fhn::test::config_from(
-      cable + "scheme: {type: crank_nicolson, crank_nicolson: {w_update: leapfrog}}\n"
-              "stimulus: [{x_min: 0, x_max: 2, start: 0, duration: 1, amplitude: 1}]\n"));
+  const fhn::MemoryEstimate cn =
+      fhn::estimate_run_memory(fhn::test::config_from(
+          cable + "scheme: {type: crank_nicolson, crank_nicolson: {w_update: leapfrog}}\n"
+                  "stimulus: [{x_min: 0, x_max: 2, start: 0, duration: 1, amplitude: 1}]\n"));
   CHECK(item(cn, "(12 arrays)") == 12 * 8 * 41);
   CHECK(cn.host_peak_temporary.bytes == 3 * 3 * 8 * 41);
   // The adaptive grid: 12 arrays over every base node.
@@ -98,33 +99,37 @@ TEST_CASE("fhn validate prints the memory estimate and what is available") {
   CHECK(r.code == 0);
   CHECK(contains(r.out, "  host memory: " + fhn::human_bytes(8569) + " at most; "));
   CHECK(contains(r.out, " available here ("));
-  CHECK(contains(r.out, "    " + fhn::human_bytes(1312) + "  scheme: v, w, next v, w (4 arrays)\n"));
+  const std::string scheme = "    " + fhn::human_bytes(1312) + "  scheme: v, w, next v, w";
+  CHECK(contains(r.out, scheme + " (4 arrays)\n"));
 }
 
 TEST_CASE("a cable of 2^31 nodes is refused with exit code 2 before anything is allocated") {
   fhn::test::TempDir dir;
   // Without the check the run allocates 17 GB for the initial v alone.
   const std::string config = fhn::test::write_text(
-      dir / "long.yaml", "name: long\ndomain: {length: 2147483647, dx: 1}\ntime: {end: 1, dt: 0.1}\n");
+      dir / "long.yaml",
+      "name: long\ndomain: {length: 2147483647, dx: 1}\ntime: {end: 1, dt: 0.1}\n");
   CHECK(run_limited({"run", config, "--output", (dir / "out").string()}, dir / "err.txt") == 2);
   const std::string err = fhn::test::read_text(dir / "err.txt");
   CAPTURE(err);
-  CHECK(contains(err, "fhn: error: the run (2147483648 nodes, dx = 1, length = 2147483647, one "
-                      "process) needs about "));
+  CHECK(contains(err,
+                 "fhn: error: the run (2147483648 nodes, dx = 1, length = 2147483647, one "
+                 "process) needs about "));
   CHECK(contains(err, " of host memory but this machine has "));
   CHECK(contains(err, "; refused before allocating it"));
   CHECK_FALSE(std::filesystem::exists(dir / "out"));
 }
 
-TEST_CASE("a sweep of 4096 x 4096 members is refused with exit code 2 before its configs are made") {
+TEST_CASE("a sweep of 4096 x 4096 members is refused with exit 2 before its configs are made") {
   fhn::test::TempDir dir;
   // Without the check, the 16.7 million members' configs alone take some 100 GB.
-  fhn::test::write_text(dir / "cable.yaml", "domain: {length: 200, dx: 0.5}\ntime: {end: 10, dt: 0.1}\n");
-  const std::string sweep = fhn::test::write_text(
-      dir / "huge.yaml",
-      "name: huge\nbase: cable.yaml\naxes:\n"
-      "  - {key: model.a, from: 0.01, to: 0.2, count: 4096}\n"
-      "  - {key: model.epsilon, from: 0.001, to: 0.02, count: 4096}\n");
+  fhn::test::write_text(dir / "cable.yaml",
+                        "domain: {length: 200, dx: 0.5}\ntime: {end: 10, dt: 0.1}\n");
+  const std::string sweep =
+      fhn::test::write_text(dir / "huge.yaml",
+                            "name: huge\nbase: cable.yaml\naxes:\n"
+                            "  - {key: model.a, from: 0.01, to: 0.2, count: 4096}\n"
+                            "  - {key: model.epsilon, from: 0.001, to: 0.02, count: 4096}\n");
   CHECK(run_limited({"sweep", sweep, "--output", (dir / "out").string()}, dir / "err.txt") == 2);
   const std::string err = fhn::test::read_text(dir / "err.txt");
   CAPTURE(err);
@@ -136,7 +141,8 @@ TEST_CASE("a sweep of 4096 x 4096 members is refused with exit code 2 before its
 TEST_CASE("member_host_bytes: what a sweep member holds on the host, counted by hand") {
   // 401 nodes, explicit: the problem and the scheme's copy (3 x 8 B each), the scheme's 4 arrays
   // (no stimulus), and the member's config.
-  const fhn::Config c = fhn::test::config_from("domain: {length: 200, dx: 0.5}\ntime: {end: 10, dt: 0.1}\n");
+  const fhn::Config c =
+      fhn::test::config_from("domain: {length: 200, dx: 0.5}\ntime: {end: 10, dt: 0.1}\n");
   CHECK(fhn::member_host_bytes(c) == (3 + 3 + 4) * 8 * 401);
   CHECK(fhn::config_bytes(c) > sizeof(fhn::Config));
 }

@@ -54,8 +54,9 @@ TEST_CASE("an output folder is locked while it is held, and free again afterward
     CHECK(contains(lock, ", started as: "));
     const std::string message = refusal(out);
     CAPTURE(message);
-    CHECK(contains(message, out.string() + ": the output folder is in use by another fhn process "
-                                           "(pid " + std::to_string(getpid()) + " on host "));
+    const std::string pid = std::to_string(getpid());
+    CHECK(contains(message, out.string() + ": the output folder is in use by another fhn "
+                                           "process (pid " + pid + " on host "));
     CHECK(contains(message, "wait for it to end, or choose another --output"));
   }
   CHECK(refusal(out).empty());
@@ -75,13 +76,14 @@ TEST_CASE("an output folder's lock is released when its holder is killed with SI
   for (int i = 0; i < 600 && !fs::exists(dir / "ready"); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   REQUIRE(fs::exists(dir / "ready"));
-  CHECK(contains(refusal(out), "in use by another fhn process (pid " + std::to_string(child) + " "));
+  const std::string pid = std::to_string(child);
+  CHECK(contains(refusal(out), "in use by another fhn process (pid " + pid + " "));
   kill(child, SIGKILL);
   CHECK(fhn::test::wait_exit_code(child) == -SIGKILL);
   CHECK(refusal(out).empty());
 }
 
-TEST_CASE("fhn run, sweep and converge into a folder in use stop with exit code 4, writing nothing") {
+TEST_CASE("fhn run, sweep and converge into a folder in use stop with exit 4, writing nothing") {
   TempDir dir;
   const fs::path out = dir / "out";
   const fhn::OutputFolder held(out);
@@ -94,7 +96,8 @@ TEST_CASE("fhn run, sweep and converge into a folder in use stop with exit code 
   const std::string sweep =
       write_text(dir / "s.yaml", "base: cable.yaml\naxes: [{key: model.a, values: [0.1]}]\n");
   for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"run", cable}, {"sweep", sweep},
+       {std::vector<std::string>{"run", cable},
+        {"sweep", sweep},
         {"converge", fhn::test::source_path("configs/studies/explicit_dt.yaml")}}) {
     std::vector<std::string> command = args;
     command.insert(command.end(), {"--output", out.string()});
@@ -121,9 +124,9 @@ TEST_CASE("a restart into a folder in use stops with exit code 4 and leaves its 
   REQUIRE(fhn::test::run_cli({"run", cable, "--quiet", "--output", out.string()}).code == 0);
   const std::string probes = fhn::test::read_text(out / "probes.csv");
   const fhn::OutputFolder held(out);
-  const auto r = fhn::test::run_cli({"run", cable, "--quiet", "--output", out.string(), "--set",
-                                     "time.end=3", "--restart",
-                                     (out / "checkpoints" / "cable_0000000010.chk").string()});
+  const auto r =
+      fhn::test::run_cli({"run", cable, "--quiet", "--output", out.string(), "--set", "time.end=3",
+                          "--restart", (out / "checkpoints" / "cable_0000000010.chk").string()});
   CAPTURE(r.err);
   CHECK(r.code == 4);
   CHECK(contains(r.err, "the output folder is in use by another fhn process"));
