@@ -6,8 +6,9 @@
 # Usage: two_runs_one_folder.sh <fhn executable> <source dir>
 #
 # Robust on a slow machine: nothing depends on how fast a run steps. The first run is long; the
-# second starts only once the first holds the lock (its pid in .fhn.lock), and the first is then
-# stopped with SIGINT, which ends it cleanly (exit 130) with every file consistent.
+# second starts only once the first holds the lock (its pid in .fhn.lock), and the first is
+# stopped, once it writes frames, with SIGINT, which ends it cleanly (exit 130) with every file
+# consistent.
 set -u
 fhn=$1
 source_dir=$2
@@ -47,8 +48,12 @@ grep -q "started as: .*run .*pulse_split.yaml" "$work/second.err" \
   || fail "the second run's message does not give the first's command"
 kill -0 "$first" 2>/dev/null || fail "the first run ended before the second was refused"
 
-# Let the first write some more frames, then stop it cleanly.
-sleep 1
+# Once the first is in its time loop (frames written: its SIGINT handler is installed; before,
+# SIGINT would be ignored, as in any background job of a script), stop it cleanly.
+for _ in $(seq 1 1200); do
+  [ "$({ wc -l < "$out/probes.csv"; } 2>/dev/null || echo 0)" -ge 3 ] && break
+  sleep 0.05
+done
 kill -INT "$first"
 wait "$first"
 code=$?
