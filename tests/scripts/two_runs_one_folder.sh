@@ -26,13 +26,7 @@ settings=(--set time.end=1000000 --set output.spacetime=false)
 first=$!
 background=$first
 
-# The first holds the lock once its pid is in the lock file (written just after the lock).
-for _ in $(seq 1 1200); do
-  grep -q "^pid $first " "$out/.fhn.lock" 2>/dev/null && break
-  kill -0 "$first" 2>/dev/null || fail "the first run ended early"
-  sleep 0.05
-done
-grep -q "^pid $first " "$out/.fhn.lock" 2>/dev/null || fail "the first run never took the lock"
+wait_for_lock "$first" "$out"
 
 # The second: refused before it touches anything, within seconds (it loads a config, no more).
 start=$(date +%s)
