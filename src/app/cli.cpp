@@ -18,6 +18,7 @@
 #include "core/error.hpp"
 #include "core/format.hpp"
 #include "io/vtk_writers.hpp"
+#include "run/memory_estimate.hpp"
 #include "run/run.hpp"
 #include "study/study.hpp"
 #include "sweep/sweep.hpp"
@@ -249,6 +250,8 @@ int cli_main(int argc, const char* const* argv, std::ostream& out_all, std::ostr
     const Config config = load_config(config_path, overrides, this_build());
     if (validate->parsed()) {
       print_plan(out, config);
+      for (const std::string& line : describe_run_memory(config, world ? world->size() : 1))
+        out << "  " << line << "\n";
       return 0;
     }
     run_options.output_dir = output_dir;

@@ -1,3 +1,4 @@
+#include <csignal>
 #include <iostream>
 
 #include "app/cli.hpp"
@@ -6,6 +7,10 @@
 // Started by mpirun with several ranks, the world communicator connects them (MPI is initialised
 // here and finalised on return); otherwise this is one process and MPI is never touched.
 int main(int argc, char** argv) {
+  // A closed stdout or stderr (`fhn run ... 2>&1 | head -c 10`) must not kill a run: the files
+  // are what matters. Ignored, SIGPIPE turns such a write into a failed one (EPIPE), which the
+  // streams and fprintf absorb, and the run goes on to write all its files.
+  std::signal(SIGPIPE, SIG_IGN);
   std::unique_ptr<fhn::Communicator> world;
   try {
     world = fhn::make_world_communicator();

@@ -1,6 +1,8 @@
 #pragma once
-// Which GPU a process of a multi-rank run works on. Implemented in core/cuda/cuda_devices.cpp;
-// a build without CUDA answers -1 (no device) from core/cuda_devices_none.cpp.
+// Which GPU a process of a multi-rank run works on, and its free memory. Implemented in
+// core/cuda/cuda_devices.cpp; a build without CUDA answers -1 (no device) from
+// core/cuda_devices_none.cpp.
+#include <cstddef>
 
 namespace fhn {
 
@@ -10,5 +12,9 @@ namespace fhn {
 // asks for a device says why there is none. Throws DeviceError when the device cannot be made
 // current.
 int select_cuda_device(int local_rank);
+
+// The free and total memory of the calling thread's current CUDA device (cudaMemGetInfo); false,
+// leaving both unchanged, when no device answers (or CUDA is not compiled in).
+bool cuda_memory_info(std::size_t& free_bytes, std::size_t& total_bytes);
 
 }  // namespace fhn

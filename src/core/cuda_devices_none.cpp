@@ -13,4 +13,6 @@ std::vector<CudaDevice> cuda_devices(std::string* why_none) {
 
 int select_cuda_device(int) { return -1; }
 
+bool cuda_memory_info(std::size_t&, std::size_t&) { return false; }
+
 }  // namespace fhn

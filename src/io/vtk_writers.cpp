@@ -35,6 +35,7 @@
 
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "io/output_folder.hpp"
 #include "io/pvd_collection.hpp"
 #include "schemes/scheme.hpp"
 #include "study/activation.hpp"
@@ -71,15 +72,6 @@ class VtkErrorCapture : public vtkCommand {
 
   std::string messages_;
 };
-
-void create_directories_or_throw(const std::filesystem::path& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw IoError("cannot create directory '" + dir.string() + "': " + ec.message());
-  if (!std::filesystem::is_directory(dir, ec)) {
-    throw IoError("cannot create directory '" + dir.string() + "': a file of that name exists");
-  }
-}
 
 // Appended raw binary (no base64), zlib compressed, 64-bit block headers (arrays may exceed 4 GiB).
 void configure(vtkXMLWriter* writer) {
@@ -251,7 +243,8 @@ class VtkSeriesWriter final : public FrameSink {
         name_(std::move(name)),
         precision_(precision),
         stride_(stride),
-        collection_((create_directories_or_throw(out_dir_ / "frames"), out_dir_ / (name_ + ".pvd")),
+        collection_((create_folder(out_dir_ / "frames", "the frames folder"),
+                     out_dir_ / (name_ + ".pvd")),
                     resume_before_t) {}
 
   void write(const FrameView& frame) override {
@@ -292,7 +285,7 @@ class ActivationWriter final : public FrameSink {
  public:
   ActivationWriter(std::filesystem::path file, const Domain& domain, real threshold, bool last)
       : file_(std::move(file)), map_(domain, threshold, last) {
-    if (file_.has_parent_path()) create_directories_or_throw(file_.parent_path());
+    if (file_.has_parent_path()) create_folder(file_.parent_path(), "the output folder");
   }
 
   void write(const FrameView& frame) override { map_.add_frame(frame.t, frame.v); }
@@ -340,7 +333,7 @@ class SpacetimeWriter final : public FrameSink {
     FHN_VERIFY(max_columns_ >= 2, ConfigError,
                "the spacetime image needs at least 2 columns, got max_columns = " +
                    std::to_string(max_columns_));
-    if (file_.has_parent_path()) create_directories_or_throw(file_.parent_path());
+    if (file_.has_parent_path()) create_folder(file_.parent_path(), "the output folder");
     if (resume_before_t >= 0.0) resume(resume_before_t, resume_frames);
     if (column_x_.empty() && !grid.empty())
       choose_columns(grid.data(), static_cast<index_t>(grid.size()));

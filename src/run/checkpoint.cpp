@@ -8,6 +8,7 @@
 #include "config/loader.hpp"
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
+#include "io/output_folder.hpp"
 
 namespace fhn {
 namespace {
@@ -114,9 +115,7 @@ void write_checkpoint(const std::filesystem::path& file, const Checkpoint& c) {
   put<std::uint64_t>(content, payload.size());
   content += payload;
   put<std::uint64_t>(content, fnv1a(payload.data(), payload.size()));
-  std::error_code ec;
-  std::filesystem::create_directories(file.parent_path(), ec);
-  if (ec) throw IoError(file.parent_path().string() + ": cannot create (" + ec.message() + ")");
+  create_folder(file.parent_path(), "the checkpoints folder");
   write_file_atomically(file, content);
 }
 

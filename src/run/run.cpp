@@ -21,12 +21,14 @@
 #include "io/grid_csv.hpp"
 #include "io/json.hpp"
 #include "io/newton_csv.hpp"
+#include "io/output_folder.hpp"
 #include "io/probes_csv.hpp"
 #include "io/run_log.hpp"
 #include "io/vtk_writers.hpp"
 #include "model/problem.hpp"
 #include "model/stability.hpp"
 #include "run/checkpoint.hpp"
+#include "run/memory_estimate.hpp"
 #include "run/progress.hpp"
 #include "run/restart.hpp"
 #include "run/time_loop.hpp"
@@ -40,15 +42,10 @@ namespace fs = std::filesystem;
 namespace fhn {
 namespace {
 
-// Creates the folder and proves it is writable before any step is taken. Unless a restart
-// continues them, frames left by an earlier run of the same name are removed so the folder
-// describes this run only.
+// Unless a restart continues them, frames left by an earlier run of the same name are removed
+// so the folder describes this run only.
 void prepare_output_dir(const fs::path& dir, const std::string& name, bool clean_frames) {
   std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir))
-    throw IoError(dir.string() + ": cannot create the output folder (" +
-                  (ec ? ec.message() : std::string("a file of that name exists")) + ")");
   const fs::path frames = dir / "frames";
   if (clean_frames && fs::is_directory(frames)) {
     for (const auto& entry : fs::directory_iterator(frames, ec)) {
@@ -111,9 +108,12 @@ class CheckpointWriter {
   std::vector<fs::path> written_;
 };
 
-// While alive: SIGINT and SIGTERM set a flag that the time loop polls (a second signal acts as
-// usual: the handlers reset themselves), and SIGXFSZ is ignored so that exceeding the file size
-// limit (ulimit -f) is a failed write, reported, rather than a killed process.
+// While alive: SIGINT, SIGTERM and SIGUSR1 set a flag that the time loop polls (a second signal
+// acts as usual: the handlers reset themselves), and SIGXFSZ is ignored so that exceeding the
+// file size limit (ulimit -f) is a failed write, reported, rather than a killed process.
+// SIGUSR1 is the one signal that reaches the ranks of a distributed run as it was sent: Open
+// MPI's mpirun forwards it, whereas it turns SIGINT into SIGTERM to the ranks and exits 1 itself
+// whatever they return (README.md, "On several ranks").
 volatile std::sig_atomic_t g_interrupted = 0;
 extern "C" void on_interrupt(int) { g_interrupted = 1; }
 
@@ -127,6 +127,7 @@ class InterruptGuard {
     sigemptyset(&action.sa_mask);
     sigaction(SIGINT, &action, &previous_int_);
     sigaction(SIGTERM, &action, &previous_term_);
+    sigaction(SIGUSR1, &action, &previous_usr1_);
     struct sigaction ignore {};
     ignore.sa_handler = SIG_IGN;
     sigemptyset(&ignore.sa_mask);
@@ -135,6 +136,7 @@ class InterruptGuard {
   ~InterruptGuard() {
     sigaction(SIGINT, &previous_int_, nullptr);
     sigaction(SIGTERM, &previous_term_, nullptr);
+    sigaction(SIGUSR1, &previous_usr1_, nullptr);
     sigaction(SIGXFSZ, &previous_xfsz_, nullptr);
   }
   InterruptGuard(const InterruptGuard&) = delete;
@@ -142,7 +144,7 @@ class InterruptGuard {
   const volatile std::sig_atomic_t* flag() const { return &g_interrupted; }
 
  private:
-  struct sigaction previous_int_ {}, previous_term_ {}, previous_xfsz_ {};
+  struct sigaction previous_int_ {}, previous_term_ {}, previous_usr1_ {}, previous_xfsz_ {};
 };
 
 std::string instability_hint(const Config& c) {
@@ -317,6 +319,10 @@ fs::path default_output_dir(const Config& config) { return fs::path("output") / 
 
 RunSummary run_simulation(const Config& c, const RunOptions& options) {
   const bool distributed = options.comm && options.comm->size() > 1;
+  // A run this machine cannot hold is refused before anything is allocated or written.
+  check_run_fits(c, distributed ? options.comm->size() : 1,
+                 distributed ? options.comm->local_size() : 1,
+                 !distributed || options.comm->root());
   if (distributed && !options.comm->root()) return run_worker(c, options);
   using Clock = std::chrono::steady_clock;
   const auto started = Clock::now();
@@ -348,6 +354,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
 
   // 2. Output folder, proven writable before the first step. A restart continues its files.
   const fs::path dir = options.output_dir.empty() ? default_output_dir(c) : options.output_dir;
+  const OutputFolder folder(dir);  // locked until the run returns: a second run stops here
   const RestartPlan plan = restart ? check_restart_outputs(c, dir, checkpoint) : RestartPlan{};
   prepare_output_dir(dir, c.name, !restart);
   RunLog log(dir / "run.log", restart);

@@ -25,12 +25,15 @@ std::unique_ptr<MemberBatch> make_member_batch(const std::vector<Config>& config
 // (32 B); Crank-Nicolson v, w, the iterate u, p, the right side, J's three diagonals and F
 // (72 B; the leapfrog's previous w besides: 80 B) and the partitioned solver's interface values
 // (about 4 B). A member's nodes are padded to an even count (16-byte aligned members).
-std::size_t cuda_member_bytes(const Config& config) {
-  std::size_t bytes = 32;
+std::size_t cuda_bytes_per_node(const Config& config) {
   if (config.scheme.type == SchemeType::crank_nicolson)
-    bytes = config.scheme.crank_nicolson.w_update == WUpdate::leapfrog ? 84 : 76;
+    return config.scheme.crank_nicolson.w_update == WUpdate::leapfrog ? 84 : 76;
+  return 32;
+}
+
+std::size_t cuda_member_bytes(const Config& config) {
   const auto n = static_cast<std::size_t>(config.domain.node_count());
-  return bytes * (n + n % 2);
+  return cuda_bytes_per_node(config) * (n + n % 2);
 }
 
 }  // namespace fhn

@@ -55,7 +55,9 @@ std::unique_ptr<MemberBatch> make_member_batch(const std::vector<Config>& config
                                                int threads = 0);
 
 // Device memory one member takes in the CUDA batch (state and work arrays, nodes x bytes per
-// node), for splitting a sweep into batches that fit.
+// node), for splitting a sweep into batches that fit. A single run's CUDA cable scheme holds the
+// same arrays per node (run/memory_estimate.cpp).
+std::size_t cuda_bytes_per_node(const Config& config);
 std::size_t cuda_member_bytes(const Config& config);
 
 }  // namespace fhn

@@ -13,6 +13,7 @@
 #include "core/first_error.hpp"
 #include "core/format.hpp"
 #include "io/atomic_file.hpp"
+#include "io/output_folder.hpp"
 #include "grid/adaptive_grid.hpp"
 #include "model/problem.hpp"
 #include "study/convergence.hpp"
@@ -487,11 +488,7 @@ real zigzag_amplitude(const Snapshot& s, real floor) {
 std::filesystem::path run_study(const StudyConfig& study, const StudyOptions& options, std::ostream& out) {
   const std::filesystem::path dir =
       options.output_dir.empty() ? std::filesystem::path("output") / study.name : options.output_dir;
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec || !std::filesystem::is_directory(dir))
-    throw IoError(dir.string() + ": cannot create the output folder (" +
-                  (ec ? ec.message() : std::string("a file of that name exists")) + ")");
+  const OutputFolder folder(dir);  // locked until the study returns
   switch (study.kind) {
     case StudyKind::convergence: return run_convergence(study, options, dir, out);
     case StudyKind::stability: return run_stability(study, options, dir, out);

@@ -19,12 +19,14 @@
 #include "core/format.hpp"
 #include "io/atomic_file.hpp"
 #include "io/json.hpp"
+#include "io/output_folder.hpp"
 #include "io/probes_csv.hpp"
 #include "io/run_log.hpp"
 #include "io/vtk_writers.hpp"
 #include "model/problem.hpp"
 #include "parallel/communicator.hpp"
 #include "parallel/decomposition.hpp"
+#include "run/memory_estimate.hpp"
 #include "run/progress.hpp"
 #include "run/run.hpp"
 #include "run/time_loop.hpp"
@@ -242,19 +244,24 @@ void write_member_frame(MemberOutput& out, const MemberBatch& batch, index_t loc
   for (auto& sink : out.sinks) sink->write(view);
 }
 
+// Host bytes of one member in a CPU batch: its problem, its scheme (state, work arrays and copy
+// of the problem) and the batch's copy of its config.
+real cpu_member_bytes(const Config& c) { return member_host_bytes(c) + config_bytes(c); }
+
 // Members per batch: the sweep's batch key, else as many as fit in 70% of the memory of this
 // rank's GPU `device` (cuda; shared evenly by the ranks of this machine that use it) or in 4 GB
 // of host memory (cpu).
 index_t members_per_batch(const SweepConfig& sweep, const Config& c, index_t members, int device,
                           const Communicator& comm, std::string& why) {
-  const auto per_member = static_cast<real>(cuda_member_bytes(c));
+  const bool on_device = c.scheme.backend == Backend::cuda && device >= 0;
+  const real per_member = on_device ? static_cast<real>(cuda_member_bytes(c)) : cpu_member_bytes(c);
   if (sweep.batch > 0) {
     why = "batch: " + std::to_string(sweep.batch) + " (sweep file)";
     return std::min(sweep.batch, members);
   }
   real budget = 4e9;
   std::string where = "4 GB of host memory";
-  if (c.scheme.backend == Backend::cuda && device >= 0) {
+  if (on_device) {
     std::string none;
     const std::vector<CudaDevice> devices = cuda_devices(&none);
     const CudaDevice& d = devices.at(static_cast<std::size_t>(device));
@@ -295,12 +302,66 @@ class SweepLog {
   std::string held_;
 };
 
+// Member m's config from the base config's text: the sweep's overrides, the command line's,
+// then the member's axis values. Throws ConfigError.
+Config member_config(const SweepConfig& sweep, const SweepOptions& options,
+                     const std::string& base_text, const std::string& base_source, index_t m) {
+  std::vector<std::string> overrides = sweep.overrides;
+  overrides.insert(overrides.end(), options.overrides.begin(), options.overrides.end());
+  const std::vector<std::string> mine = member_assignments(sweep, m);
+  overrides.insert(overrides.end(), mine.begin(), mine.end());
+  Config c = load_config_text(base_text, base_source, overrides, options.build);
+  c.name = sweep.name + "_" + std::to_string(m);
+  return c;
+}
+
+std::string base_source_of(const SweepConfig& sweep) {
+  return sweep.base.empty() ? sweep.source + " (config:)" : sweep.base;
+}
+
+std::string base_text_of(const SweepConfig& sweep) {
+  return sweep.base.empty() ? sweep.base_text : read_config_file(sweep.base);
+}
+
+// Refuses (ConfigError) a sweep whose members this rank cannot hold, before their configs are
+// made: every rank holds all the members' configs (checked against each other), its members'
+// rows and one batch of members at a time (CPU: members_per_batch's; cuda: the host side of a
+// batch, each member's problem, for every member of the rank in the worst case). Member 0's
+// config stands for all (they share the grid and the scheme). A member 0 that does not load is
+// left to sweep_member_configs to report.
+void check_sweep_fits(const SweepConfig& sweep, const SweepOptions& options, Communicator& comm) {
+  Config c;
+  try {
+    c = member_config(sweep, options, base_text_of(sweep), base_source_of(sweep), 0);
+  } catch (const ConfigError&) {
+    return;
+  }
+  const index_t count = sweep_member_count(sweep);
+  const index_t mine = split_range(count, comm.rank(), comm.size()).count;
+  std::string why;
+  const bool cpu = c.scheme.backend == Backend::cpu;
+  const index_t batch = cpu ? members_per_batch(sweep, c, mine, -1, comm, why)
+                            : (sweep.batch > 0 ? std::min(sweep.batch, mine) : mine);
+  // A row: its axis values and, per probe (2 by default), a measurement's few numbers.
+  const real probes = static_cast<real>(std::max<std::size_t>(sweep.measure.probes.size(), 2));
+  const real row = static_cast<real>(sizeof(MemberRow)) +
+                   8.0 * static_cast<real>(sweep.axes.size()) + 64.0 * probes;
+  const real bytes = static_cast<real>(count) * config_bytes(c) + static_cast<real>(mine) * row +
+                     static_cast<real>(batch) * (cpu ? cpu_member_bytes(c) : member_host_bytes(c));
+  check_host_memory(bytes,
+                    "the sweep (" + std::to_string(count) + " members" +
+                        (comm.size() > 1 ? ", " + std::to_string(mine) + " on this rank" : "") +
+                        "; " + human_bytes(config_bytes(c)) + " per member's config, batches of " +
+                        std::to_string(batch) + ")",
+                    "Fewer members (axes' counts), or a sweep split into several runs, would fit");
+}
+
 }  // namespace
 
 std::vector<Config> sweep_member_configs(const SweepConfig& sweep, const SweepOptions& options) {
   // The base config's text, read once for all members.
-  const std::string base_source = sweep.base.empty() ? sweep.source + " (config:)" : sweep.base;
-  const std::string base_text = sweep.base.empty() ? sweep.base_text : read_config_file(sweep.base);
+  const std::string base_source = base_source_of(sweep);
+  const std::string base_text = base_text_of(sweep);
   const index_t count = sweep_member_count(sweep);
   // Each member's config is read on its own (in parallel: thousands of members), then checked
   // against member 0; the first problem in member order is reported.
@@ -311,17 +372,12 @@ std::vector<Config> sweep_member_configs(const SweepConfig& sweep, const SweepOp
 #pragma omp parallel for schedule(dynamic, 16)
   for (index_t m = 0; m < count; ++m) {
     failed.guard(m, [&] {
-      std::vector<std::string> overrides = sweep.overrides;
-      overrides.insert(overrides.end(), options.overrides.begin(), options.overrides.end());
-      const std::vector<std::string> mine = member_assignments(sweep, m);
-      overrides.insert(overrides.end(), mine.begin(), mine.end());
       Config& c = members[static_cast<std::size_t>(m)];
       try {
-        c = load_config_text(base_text, base_source, overrides, options.build);
+        c = member_config(sweep, options, base_text, base_source, m);
       } catch (const ConfigError& e) {
         invalid[static_cast<std::size_t>(m)] = e.what();
       }
-      c.name = sweep.name + "_" + std::to_string(m);
     });
   }
   failed.rethrow();
@@ -379,7 +435,16 @@ SweepResult run_sweep(const SweepConfig& sweep, const SweepOptions& options, std
              "run it without mpirun (" + comm.describe() + ")");
 
   // 1. Every rank reads every member's config (the same on all ranks, so a config error is
-  //    thrown on every rank) and takes its share of the members.
+  //    thrown on every rank) and takes its share of the members; first, whether it can hold
+  //    them: the root's verdict, for all (a rank's own reading of its free memory could differ).
+  std::string refusal;
+  try {
+    check_sweep_fits(sweep, options, comm);
+  } catch (const ConfigError& e) {
+    refusal = e.what();
+  }
+  comm.broadcast(refusal, 0);
+  if (!refusal.empty()) throw ConfigError(refusal);
   const std::vector<Config> configs = sweep_member_configs(sweep, options);
   const auto count = static_cast<index_t>(configs.size());
   const Config& c0 = configs.at(0);
@@ -402,21 +467,13 @@ SweepResult run_sweep(const SweepConfig& sweep, const SweepOptions& options, std
   //    members/<m>/ after the folders exist.
   const fs::path dir = options.output_dir.empty() ? fs::path("output") / sweep.name : options.output_dir;
   SweepLog log;
+  std::optional<OutputFolder> folder;  // the root's, locked until the sweep returns
   std::string failure;
   if (comm.root()) {
     try {
-      std::error_code ec;
-      fs::create_directories(dir, ec);
-      if (ec || !fs::is_directory(dir))
-        throw IoError(dir.string() + ": cannot create the output folder (" +
-                      (ec ? ec.message() : std::string("a file of that name exists")) + ")");
-      for (index_t m : sweep.output_members) {
-        const fs::path member_dir = dir / "members" / std::to_string(m);
-        fs::create_directories(member_dir, ec);
-        if (ec)
-          throw IoError(member_dir.string() + ": cannot create the member's output folder (" +
-                        ec.message() + ")");
-      }
+      folder.emplace(dir);
+      for (index_t m : sweep.output_members)
+        create_folder(dir / "members" / std::to_string(m), "the member's output folder");
       log.open(dir / "run.log");
       log.line(build_line());
       log.line("sweep: " + sweep.source + " (base: " + (sweep.base.empty() ? "embedded" : sweep.base) + ")");

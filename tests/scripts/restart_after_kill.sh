@@ -1,15 +1,13 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # A run killed by SIGKILL and restarted from its last checkpoint ends with the same files as the
 # run that never stopped (spacetime.vti, probes.csv, newton.csv, the .pvd, the pulse speed and
 # the totals of summary.json); a run stopped by SIGINT prints a "continue with" command that,
 # run exactly as printed (its --set quoted), continues it to the same files.
-# Usage: restart_after_kill.sh <fhn binary> <source dir>   (CTest: restart_after_kill)
+# Usage: restart_after_kill.sh <fhn binary> <source dir>   (CTest: script_restart_after_kill)
 set -u
 fhn=$1
 config=$2/configs/pulse_split_cn.yaml
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 # Slow enough (2001 nodes, 3000 Newton steps) to be stopped after its first checkpoint.
 set -- --set domain.dx=0.1 --set time.end=300 --set output.checkpoint_every=20 --quiet
@@ -25,6 +23,7 @@ wait_checkpoint() {
 
 # 1. SIGKILL after the first checkpoint, then --restart from the latest one.
 "$fhn" run "$config" "$@" --output "$work/killed" & pid=$!
+background=$pid
 wait_checkpoint "$work/killed"
 kill -9 $pid; wait $pid 2>/dev/null
 [ ! -e "$work/killed/summary.json" ] || fail "the run ended before the kill; nothing was tested"
@@ -42,6 +41,7 @@ done
 # 2. SIGINT with a --set that needs quoting; the printed command, run as printed.
 "$fhn" run "$config" "$@" --set 'output.probes=[50, 150]' --output "$work/stopped" \
   2>"$work/stopped.err" & pid=$!
+background=$pid
 wait_checkpoint "$work/stopped"
 kill -INT $pid; wait $pid; code=$?
 [ $code -eq 130 ] || fail "SIGINT: exit $code, expected 130"

@@ -43,4 +43,15 @@ int select_cuda_device(int local_rank) {
   return device;
 }
 
+bool cuda_memory_info(std::size_t& free_bytes, std::size_t& total_bytes) {
+  std::size_t free_now = 0, total = 0;
+  if (cudaMemGetInfo(&free_now, &total) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky error state
+    return false;
+  }
+  free_bytes = free_now;
+  total_bytes = total;
+  return true;
+}
+
 }  // namespace fhn

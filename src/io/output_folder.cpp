@@ -1,0 +1,100 @@
+#include "io/output_folder.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <thread>
+
+#include "core/error.hpp"
+
+namespace fs = std::filesystem;
+
+namespace fhn {
+namespace {
+
+// "pid 1234 on host node7, started as: fhn run a.yaml --output same": this process, as the lock
+// file records it (the command line from /proc/self/cmdline, its arguments separated by spaces).
+std::string this_process() {
+  char host[256] = "unknown";
+  if (gethostname(host, sizeof host) != 0) std::snprintf(host, sizeof host, "unknown");
+  host[sizeof host - 1] = '\0';
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string command((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  while (!command.empty() && command.back() == '\0') command.pop_back();
+  for (char& ch : command)
+    if (ch == '\0' || ch == '\n') ch = ' ';
+  constexpr std::size_t kLongest = 1000;
+  if (command.size() > kLongest) command = command.substr(0, kLongest) + "...";
+  return "pid " + std::to_string(getpid()) + " on host " + host +
+         (command.empty() ? std::string() : ", started as: " + command);
+}
+
+// What the holder of the lock on `fd` recorded. It writes the file just after taking the lock:
+// an empty file is given a moment to fill.
+std::string recorded_holder(int fd) {
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    char text[2048];
+    const ssize_t n = pread(fd, text, sizeof text - 1, 0);
+    if (n > 0) {
+      std::string holder(text, static_cast<std::size_t>(n));
+      while (!holder.empty() && holder.back() == '\n') holder.pop_back();
+      if (!holder.empty()) return holder;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return "a process that has not recorded itself";
+}
+
+}  // namespace
+
+void create_folder(const fs::path& dir, const std::string& what) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw IoError(dir.string() + ": cannot create " + what + " (" + ec.message() + ")");
+  if (!fs::is_directory(dir, ec))
+    throw IoError(dir.string() + ": cannot create " + what + " (a file of that name exists)");
+}
+
+OutputFolder::OutputFolder(fs::path dir) : dir_(std::move(dir)) {
+  create_folder(dir_, "the output folder");
+  const fs::path file = dir_ / kLockFile;
+  fd_ = open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0)
+    throw IoError(dir_.string() + ": cannot write in the output folder (" + file.string() + ": " +
+                  std::strerror(errno) + ")");
+  if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    if (error == EWOULDBLOCK) {
+      const std::string holder = recorded_holder(fd_);
+      close(fd_);
+      throw IoError(dir_.string() + ": the output folder is in use by another fhn process (" +
+                    holder + "); wait for it to end, or choose another --output");
+    }
+    // A file system without locks (rare): the folder is used unprotected, and the user is told.
+    std::fprintf(stderr,
+                 "fhn: warning: %s: cannot lock the output folder (%s); a second run into it "
+                 "would not be stopped\n",
+                 dir_.c_str(), std::strerror(error));
+  }
+  const std::string holder = this_process() + "\n";
+  if (ftruncate(fd_, 0) != 0 ||
+      pwrite(fd_, holder.data(), holder.size(), 0) != static_cast<ssize_t>(holder.size())) {
+    const int error = errno;
+    close(fd_);
+    throw IoError(dir_.string() + ": cannot write in the output folder (" + file.string() + ": " +
+                  std::strerror(error) + ")");
+  }
+}
+
+// Closing the file releases the lock. The file stays (see the header); its text names the last
+// holder, which a reader tells from a live one by trying the lock.
+OutputFolder::~OutputFolder() { close(fd_); }
+
+}  // namespace fhn

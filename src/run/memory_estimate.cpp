@@ -1,0 +1,278 @@
+#include "run/memory_estimate.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <fstream>
+#include <sstream>
+
+#include "core/cuda_device_select.hpp"
+#include "core/error.hpp"
+#include "core/format.hpp"
+#include "schemes/member_batch.hpp"
+
+namespace fhn {
+namespace {
+
+constexpr real kValue = sizeof(real);  // bytes of one value of v, w, ...
+
+// The arrays of values per node that a scheme allocates on the host for the nodes it owns (the
+// class named, src/schemes/), the state v, w included. The adaptive grid counts its worst case,
+// every base node kept.
+MemoryItem host_scheme_arrays(const Config& c) {
+  const bool stimuli = !c.stimulus.empty();
+  const bool leapfrog = c.scheme.crank_nicolson.w_update == WUpdate::leapfrog;
+  switch (c.scheme.type) {
+    case SchemeType::explicit_euler:  // ExplicitCpu: v, w, v_next, w_next (+ current)
+      return {
+          stimuli ? "v, w, next v, w, stimulus current (5 arrays)" : "v, w, next v, w (4 arrays)",
+          stimuli ? 5.0 : 4.0};
+    case SchemeType::adaptive_explicit:  // AdaptiveExplicitCpu and its NonUniformLaplacian
+      return {std::string("x, v, w, v_xx, w_xx, next v, w, rate, 3 Laplacian weights, node index") +
+                  (stimuli ? ", 2 stimulus currents" : "") + " (" + (stimuli ? "14" : "12") +
+                  " arrays, every base node kept)",
+              stimuli ? 14.0 : 12.0};
+    case SchemeType::crank_nicolson:
+      if (c.scheme.crank_nicolson.formulation == Formulation::adi)  // AdiCpu, batched Thomas
+        return {std::string("v, w, right side, solver workspace") +
+                    (stimuli ? ", 3 stimulus currents (7 arrays)" : " (4 arrays)"),
+                stimuli ? 7.0 : 4.0};
+      // CrankNicolsonCpu: v, w, u, p, rhs, J's 3 diagonals, F, the solver's c' (+ w_prev, current)
+      return {std::string("v, w, Newton iterate, p, right side, 3 diagonals, residual, solver "
+                          "workspace") +
+                  (leapfrog ? ", previous w" : "") + (stimuli ? ", stimulus current" : "") + " (" +
+                  std::to_string(10 + (leapfrog ? 1 : 0) + (stimuli ? 1 : 0)) + " arrays)",
+              10.0 + (leapfrog ? 1.0 : 0.0) + (stimuli ? 1.0 : 0.0)};
+  }
+  return {"", 0.0};
+}
+
+// Device bytes per node of the CUDA schemes (src/schemes/cuda/): explicit and Crank-Nicolson/
+// Newton cables hold the arrays of a sweep member (cuda_bytes_per_node); the ADI scheme v, w, its
+// right side and the batched solver's workspace (cuSPARSE: the replicated matrix and a copy of
+// its upper diagonal, 4 values; the partitioned solver: about one).
+real device_bytes_per_node(const Config& c) {
+  if (c.scheme.type == SchemeType::crank_nicolson &&
+      c.scheme.crank_nicolson.formulation == Formulation::adi) {
+    const bool cusparse =
+        c.scheme.crank_nicolson.tridiagonal == solvers::TridiagonalBackend::cusparse ||
+        c.scheme.crank_nicolson.tridiagonal == solvers::TridiagonalBackend::cusparse_pivot;
+    return (3.0 + (cusparse ? 4.0 : 1.0)) * kValue;
+  }
+  return static_cast<real>(cuda_bytes_per_node(c));
+}
+
+// The frames the run writes from t = 0 to time.end (the spacetime image keeps all of them).
+real frame_count(const Config& c) {
+  const index_t every = c.output.every_steps;
+  return static_cast<real>(c.time.steps / every + 1 + (c.time.steps % every != 0 ? 1 : 0));
+}
+
+real read_number(const std::string& file) {
+  std::ifstream in(file);
+  std::string text;
+  if (!(in >> text) || text == "max") return -1.0;
+  try {
+    return std::stod(text);
+  } catch (const std::exception&) {
+    return -1.0;
+  }
+}
+
+// The value of `key` ("MemAvailable:", "inactive_file") in a "key value [kB]" file; -1 if absent.
+real read_field(const std::string& file, const std::string& key) {
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line);
+    std::string name;
+    real value = 0.0;
+    if (words >> name >> value && name == key) return value;
+  }
+  return -1.0;
+}
+
+// What the cgroup limit of this process leaves: limit - (usage - reclaimable page cache); -1
+// without a limit. The cgroup's own files are those at the mount's root (a container sees its
+// cgroup there).
+real cgroup_headroom() {
+  const struct {
+    const char *limit, *usage, *stat, *inactive;
+  } kinds[] = {
+      {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current", "/sys/fs/cgroup/memory.stat",
+       "inactive_file"},
+      {"/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes",
+       "/sys/fs/cgroup/memory/memory.stat", "total_inactive_file"}};
+  for (const auto& kind : kinds) {
+    const real limit = read_number(kind.limit);
+    // v1 spells "no limit" as a huge number (the largest page-aligned int64).
+    if (limit <= 0.0 || limit >= 1e18) continue;
+    const real usage = std::max(0.0, read_number(kind.usage));
+    const real reclaimable = std::max(0.0, read_field(kind.stat, kind.inactive));
+    return std::max(0.0, limit - std::max(0.0, usage - reclaimable));
+  }
+  return -1.0;
+}
+
+}  // namespace
+
+real MemoryEstimate::host_total() const {
+  real total = host_peak_temporary.bytes;
+  for (const MemoryItem& item : host) total += item.bytes;
+  return total;
+}
+
+real MemoryEstimate::device_total() const {
+  real total = 0.0;
+  for (const MemoryItem& item : device) total += item.bytes;
+  return total;
+}
+
+MemoryEstimate estimate_run_memory(const Config& c, int ranks, MemoryEstimate* worker) {
+  const Domain& d = c.domain;
+  const real n = static_cast<real>(d.node_count());
+  const real coordinates =
+      d.dims >= 2 ? static_cast<real>(d.nodes[0] + d.nodes[1]) : n;  // x (and y) of the nodes
+  // A rank's share of the nodes (the slab's planes; halos are a few planes more).
+  const real share = n / static_cast<real>(std::max(ranks, 1));
+  const bool cuda = c.scheme.backend == Backend::cuda;
+  const bool leapfrog = c.scheme.type == SchemeType::crank_nicolson &&
+                        c.scheme.crank_nicolson.formulation == Formulation::newton &&
+                        c.scheme.crank_nicolson.w_update == WUpdate::leapfrog;
+
+  // Every process: the Problem (initial v, w and the coordinates) and the scheme's copy of it,
+  // then the scheme's arrays over its nodes.
+  MemoryEstimate e;
+  const real problem = 2.0 * kValue * n + kValue * coordinates;
+  e.host.push_back({"the problem: initial v, w and the coordinates", problem});
+  e.host.push_back({"the scheme's copy of the problem", problem});
+  if (cuda) {
+    e.device.push_back(
+        {"scheme arrays on the device (" + format_exact(device_bytes_per_node(c)) + " B per node)",
+         device_bytes_per_node(c) * share});
+  } else {
+    const MemoryItem arrays = host_scheme_arrays(c);
+    e.host.push_back({"scheme: " + arrays.what, arrays.bytes * kValue * share});
+  }
+  if (worker) *worker = e;
+
+  // The process that writes (one process, or rank 0): the time loop's frame (x, v, w), and what
+  // the writers keep.
+  e.host.push_back({"the frame being written: x, v, w", 2.0 * kValue * n + kValue * coordinates});
+  if (d.dims == 1 && c.output.spacetime) {
+    // SpacetimeWriter: v at up to 4096 columns, every frame of the run.
+    const real stride = std::max<real>(1.0, std::ceil((n - 1.0) / 4095.0));
+    const real columns = std::floor((n - 1.0) / stride) + 1.0;
+    e.host.push_back({"spacetime.vti: " + format_exact(frame_count(c)) + " frames x " +
+                          format_exact(columns) + " columns kept until the end",
+                      kValue * columns * frame_count(c)});
+  }
+  const real activation_maps = c.output.activation.last ? 3.0 : 2.0;  // previous v, first (, last)
+  if (d.dims >= 2 && c.output.activation.enabled)
+    e.host.push_back(
+        {"activation.vti: previous v and activation times", activation_maps * kValue * n});
+
+  // The largest temporary: a checkpoint (the saved state, its payload and the file's content:
+  // three copies of v, w and what else is saved), or a VTK frame (copies of v, w at the output
+  // precision, and a cable's points, 3 x 8 B, and line cells, 2 x 8 B + 8 B offset + 1 B type;
+  // VTK compresses block by block, which adds little).
+  real saved =
+      (leapfrog ? 3.0 : 2.0) + (d.dims >= 2 && c.output.activation.enabled ? activation_maps : 0.0);
+  if (c.scheme.type == SchemeType::adaptive_explicit) saved += 1.0;  // the node list
+  const real checkpoint = 3.0 * saved * kValue * n;
+  real kept = 1.0;
+  for (int a = 0; a < d.dims; ++a)
+    kept *=
+        std::floor(static_cast<real>(d.nodes[a] - 1) / static_cast<real>(c.output.stride)) + 1.0;
+  const real value = c.output.precision == Precision::float64 ? 8.0 : 4.0;
+  const real frame = c.output.vtk ? kept * (2.0 * value + (d.dims == 1 ? 49.0 : 0.0)) : 0.0;
+  e.host_peak_temporary =
+      checkpoint >= frame
+          ? MemoryItem{"a checkpoint being written (3 copies of the saved state)", checkpoint}
+          : MemoryItem{"a VTK frame being written", frame};
+  return e;
+}
+
+AvailableMemory available_host_memory() {
+  AvailableMemory available;
+  const real meminfo = read_field("/proc/meminfo", "MemAvailable:");
+  if (meminfo >= 0.0) available = {meminfo * 1024.0, "MemAvailable in /proc/meminfo"};
+  const real cgroup = cgroup_headroom();
+  if (cgroup >= 0.0 && (available.bytes < 0.0 || cgroup < available.bytes))
+    available = {cgroup, "what the cgroup memory limit leaves"};
+  return available;
+}
+
+std::vector<std::string> describe_run_memory(const Config& c, int ranks) {
+  const MemoryEstimate e = estimate_run_memory(c, ranks);
+  std::vector<std::string> lines;
+  const AvailableMemory available = available_host_memory();
+  lines.push_back(
+      "host memory: " + human_bytes(e.host_total()) + " at most" + (ranks > 1 ? " on rank 0" : "") +
+      (available.bytes >= 0.0
+           ? "; " + human_bytes(available.bytes) + " available here (" + available.source + ")"
+           : std::string()));
+  for (const MemoryItem& item : e.host)
+    lines.push_back("  " + human_bytes(item.bytes) + "  " + item.what);
+  lines.push_back("  " + human_bytes(e.host_peak_temporary.bytes) + "  " +
+                  e.host_peak_temporary.what);
+  if (!e.device.empty()) {
+    lines.push_back("device memory: " + human_bytes(e.device_total()) +
+                    (ranks > 1 ? " per rank" : ""));
+    for (const MemoryItem& item : e.device)
+      lines.push_back("  " + human_bytes(item.bytes) + "  " + item.what);
+  }
+  return lines;
+}
+
+real config_bytes(const Config& c) {
+  // A string's heap buffer beyond the short-string capacity (15 in libstdc++), a map node's
+  // links and colour (32 B) besides its pair.
+  auto text = [](const std::string& s) {
+    return s.capacity() > 15 ? static_cast<real>(s.capacity() + 1) : 0.0;
+  };
+  real bytes = sizeof(Config) + text(c.name) + text(c.source);
+  for (const std::string& note : c.notes) bytes += sizeof(std::string) + text(note);
+  for (const auto& [key, where] : c.locations)
+    bytes += 32.0 + sizeof(std::pair<const std::string, std::string>) + text(key) + text(where);
+  bytes += static_cast<real>(c.stimulus.capacity() * sizeof(Stimulus) +
+                             c.output.probes.capacity() * sizeof(Point));
+  return bytes;
+}
+
+real member_host_bytes(const Config& c) {
+  MemoryEstimate member;
+  estimate_run_memory(c, 1, &member);
+  return member.host_total();
+}
+
+void check_host_memory(real bytes, const std::string& what, const std::string& remedy) {
+  const AvailableMemory available = available_host_memory();
+  if (available.bytes >= 0.0 && bytes > available.bytes)
+    throw ConfigError(what + " needs about " + human_bytes(bytes) + " of host memory but this " +
+                      "machine has " + human_bytes(available.bytes) + " available (" +
+                      available.source + "); refused before allocating it. " + remedy);
+}
+
+void check_run_fits(const Config& c, int ranks, int host_processes, bool check_device) {
+  MemoryEstimate worker;
+  const MemoryEstimate e = estimate_run_memory(c, ranks, &worker);
+  const real host =
+      e.host_total() + static_cast<real>(std::max(host_processes, 1) - 1) * worker.host_total();
+  const std::string what =
+      c.domain.summary() + ", " +
+      (ranks > 1 ? std::to_string(ranks) + " ranks" : std::string("one process"));
+  check_host_memory(host, "the run (" + what + ")",
+                    "`fhn validate` itemises the estimate; a coarser domain.dx, a smaller domain, "
+                    "more ranks on more machines or another machine would fit");
+  if (!check_device || c.scheme.backend != Backend::cuda) return;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  if (!cuda_memory_info(free_bytes, total_bytes)) return;  // no device: the scheme says why
+  if (e.device_total() > static_cast<real>(free_bytes))
+    throw DeviceError("the run needs about " + human_bytes(e.device_total()) +
+                      " of device memory (" + what + ") but the CUDA device has " +
+                      human_bytes(static_cast<real>(free_bytes)) + " free of " +
+                      human_bytes(static_cast<real>(total_bytes)) +
+                      "; refused before allocating it. A coarser domain.dx, a smaller domain or "
+                      "more ranks (one GPU each) would fit");
+}
+
+}  // namespace fhn
