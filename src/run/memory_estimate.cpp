@@ -1,5 +1,7 @@
 #include "run/memory_estimate.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <fstream>
@@ -112,6 +114,26 @@ real cgroup_headroom() {
   return -1.0;
 }
 
+// What this process's address-space and data-segment limits (ulimit -v, RLIMIT_DATA) leave:
+// limit - what is mapped already (VmSize, VmData in /proc/self/status); -1 without a limit.
+AvailableMemory rlimit_headroom() {
+  AvailableMemory headroom;
+  const struct {
+    int resource;
+    const char* mapped;
+    const char* source;
+  } kinds[] = {{RLIMIT_AS, "VmSize:", "what the address-space limit (ulimit -v) leaves"},
+               {RLIMIT_DATA, "VmData:", "what the data-segment limit (ulimit -d) leaves"}};
+  for (const auto& kind : kinds) {
+    rlimit limit{};
+    if (getrlimit(kind.resource, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) continue;
+    const real mapped = std::max(0.0, read_field("/proc/self/status", kind.mapped)) * 1024.0;
+    const real left = std::max(0.0, static_cast<real>(limit.rlim_cur) - mapped);
+    if (headroom.bytes < 0.0 || left < headroom.bytes) headroom = {left, kind.source};
+  }
+  return headroom;
+}
+
 }  // namespace
 
 real MemoryEstimate::host_total() const {
@@ -198,6 +220,9 @@ AvailableMemory available_host_memory() {
   const real cgroup = cgroup_headroom();
   if (cgroup >= 0.0 && (available.bytes < 0.0 || cgroup < available.bytes))
     available = {cgroup, "what the cgroup memory limit leaves"};
+  const AvailableMemory limit = rlimit_headroom();
+  if (limit.bytes >= 0.0 && (available.bytes < 0.0 || limit.bytes < available.bytes))
+    available = limit;
   return available;
 }
 

@@ -33,8 +33,9 @@ struct MemoryEstimate {
 MemoryEstimate estimate_run_memory(const Config& c, int ranks = 1,
                                    MemoryEstimate* worker = nullptr);
 
-// Host memory this process may still take, in bytes, and where the figure comes from
-// ("MemAvailable", "the cgroup memory limit"); a negative figure when neither can be read.
+// Host memory this process may still take, in bytes, and where the figure comes from: the
+// smallest of MemAvailable, what the cgroup memory limit leaves and what this process's
+// address-space or data limits (ulimit -v, -d) leave; a negative figure when none can be read.
 struct AvailableMemory {
   real bytes = -1.0;
   std::string source;

@@ -4,6 +4,8 @@
 
 namespace fhn::test {
 
+// The second stimulus's band is one dx high, so that it holds a row of nodes on every sheet (a
+// stimulus that holds no node is refused).
 std::string sheet_yaml(int nx, int ny, const std::string& boundary) {
   const double lx = 0.5 * (nx - 1), ly = 0.5 * (ny - 1);
   auto num = [](double x) { return std::to_string(x); };
@@ -15,7 +17,7 @@ std::string sheet_yaml(int nx, int ny, const std::string& boundary) {
          "stimulus: [{x_min: " + num(0.7 * lx) + ", x_max: " + num(lx) + ", y_min: 0, y_max: " +
          num(0.3 * ly) + ", start: 5, duration: 1, amplitude: 0.7, period: 15, count: 3},\n"
          "           {x_min: 0, x_max: " + num(0.8 * lx) + ", y_min: " + num(0.2 * ly) +
-         ", y_max: " + num(0.25 * ly) + ", start: 12, duration: 2.5, amplitude: 0.4}]\n"
+         ", y_max: " + num(0.2 * ly + 0.5) + ", start: 12, duration: 2.5, amplitude: 0.4}]\n"
          "time: {end: 50, dt: 0.05}\n"
          "output: {vtk: false, probes: []}\n";
 }

@@ -17,7 +17,7 @@ out=$work/same
 background=$!
 wait_for_lock "$background" "$out"
 
-for command in "run $source_dir/configs/planar_2d.yaml" \
+for command in "run $source_dir/configs/planar_2d.yaml --set output.vtk=false" \
                "sweep $source_dir/configs/sweeps/restitution.yaml"; do
   # shellcheck disable=SC2086  # the command's words
   "$mpirun" -np 2 --oversubscribe "$fhn" $command --quiet --output "$out" > /dev/null 2> "$work/err"
