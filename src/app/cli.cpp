@@ -249,6 +249,8 @@ int cli_main(int argc, const char* const* argv, std::ostream& out_all, std::ostr
     }
     const Config config = load_config(config_path, overrides, this_build());
     if (validate->parsed()) {
+      for (const std::string& warning : config.warnings)
+        err << "fhn: warning: " << warning << "\n";
       print_plan(out, config);
       for (const std::string& line : describe_run_memory(config, world ? world->size() : 1))
         out << "  " << line << "\n";

@@ -184,6 +184,9 @@ struct Config {
   std::string name = "fhn";
   std::string source;           // file the config was read from (for messages and run.log)
   std::vector<std::string> notes;  // what --set replaced in the file (exclusive keys), for run.log
+  // What the checks accept but the user should hear of, located ("file:line:column: ..."): fhn
+  // validate prints them, fhn run writes them to stderr and run.log.
+  std::vector<std::string> warnings;
   std::map<std::string, std::string> locations;  // key path -> "file:line:column" or "--set ..."
   // Where `key` was given ("file:line:column" or "--set key=value"), or the file when it was
   // not (a default): for the checks made after loading (e.g. what several ranks can run).

@@ -525,10 +525,10 @@ void check_explicit_limit(const Config& c, Context& ctx) {
 }
 
 // A stimulus must be on at one of the times its scheme evaluates the stimuli (t_j = j h below;
-// explicit_cpu.cpp, crank_nicolson_cpu.cpp, adi_cpu.cpp and their CUDA twins), else it would
-// never act: one that starts after the last of them, or whose every window falls between two.
-// Reported at stimulus[i].start.
-void check_stimulus_times(const Config& c, const Stimulus& s, const std::string& path,
+// explicit_cpu.cpp, crank_nicolson_cpu.cpp, adi_cpu.cpp and their CUDA twins), else it does not
+// act: one whose every window falls between two of them is refused; one that acts only after
+// the last of them is a warning (Config::warnings). Reported at stimulus[i].start.
+void check_stimulus_times(Config& c, const Stimulus& s, const std::string& path,
                           Context& ctx) {
   const real dt = c.time.dt;
   const index_t n = c.time.steps;
@@ -550,10 +550,23 @@ void check_stimulus_times(const Config& c, const Stimulus& s, const std::string&
                              when + " (time.dt = " + format_exact(dt) + ")";
   const real last = static_cast<real>(samples - 1) * h;
   const std::string key = path + ".start";
-  if (s.start >= c.time.end)
-    ctx.error(key, key + " = " + format_exact(s.start) + " is not before time.end = " +
-                       format_exact(c.time.end) + ": the stimulus would never act");
-  else if (s.start > last + stimulus_tolerance(dt))
+  // A stimulus that acts only after this run's end acts in the run continued past it (--restart
+  // with a larger time.end may continue a run; a run shortened with --set time.end meets it): a
+  // warning. One whose windows fall between the sampling times acts in no run: an error.
+  const real windows_end = s.start + static_cast<real>(s.count - 1) * s.period + s.duration;
+  const real ever = std::ceil(windows_end / h) + 2.0;
+  const bool acts_later =
+      ever >= 0x1p62 || first_sample_on(s, h, static_cast<index_t>(ever), dt) >= 0;
+  if (acts_later) {
+    c.warnings.push_back(
+        ctx.where(key) + ": " + key + " = " + format_exact(s.start) +
+        (s.start >= c.time.end ? " is not before time.end = " + format_exact(c.time.end)
+                               : " is after the last time the scheme applies a stimulus, t = " +
+                                     format_exact(last) + " (" + scheme + ")") +
+        ": the stimulus does not act in this run, only in one continued past its end");
+    return;
+  }
+  if (s.start > last + stimulus_tolerance(dt))
     ctx.error(key, key + " = " + format_exact(s.start) +
                        " is after the last time the scheme applies a stimulus, t = " +
                        format_exact(last) + " (" + scheme + "): the stimulus would never act");

@@ -388,6 +388,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   for (const std::string& note : plan.notes) warn(log, "restart: " + note);
   log.line("scheme: " + scheme->name());
   for (const std::string& note : c.notes) log.line("override: " + note);
+  for (const std::string& warning : c.warnings) warn(log, warning);
   log.line("grid: " + c.domain.summary() +
            (scheme->grid_stats() ? " (the base grid; the adaptive grid is a subset, see grid.csv)"
                                  : ""));

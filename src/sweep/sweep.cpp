@@ -1,6 +1,7 @@
 #include "sweep/sweep.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <chrono>
 #include <cstdlib>
 #include <cmath>
@@ -483,6 +484,18 @@ SweepResult run_sweep(const SweepConfig& sweep, const SweepOptions& options, std
       log.line("members: " + std::to_string(count) + " (" +
                (sweep.combine == SweepCombine::product ? "product" : "zip") + " of the axes)");
       for (const std::string& o : options.overrides) log.line("override: --set " + o);
+      // The members' config warnings (a stimulus that acts only after time.end), once.
+      const auto warned = std::find_if(configs.begin(), configs.end(),
+                                       [](const Config& m) { return !m.warnings.empty(); });
+      if (warned != configs.end()) {
+        const auto members = std::count_if(configs.begin(), configs.end(),
+                                           [](const Config& m) { return !m.warnings.empty(); });
+        const std::string line =
+            "member " + std::to_string(warned - configs.begin()) + ": " + warned->warnings.front() +
+            (members > 1 ? " (" + std::to_string(members) + " members have warnings)" : "");
+        log.line("warning: " + line);
+        if (!options.quiet) std::fprintf(stderr, "fhn: warning: %s\n", line.c_str());
+      }
       log.line("grid: " + c0.domain.summary() + "; time: dt = " + format_exact(c0.time.dt) + ", " +
                std::to_string(total_steps) + " steps; probes sampled every " + std::to_string(sample_every) +
                " steps");

@@ -278,9 +278,11 @@ TEST_CASE("GPU sweep: an explicit member that blows up is found, frozen, the oth
 }
 
 TEST_CASE("GPU sweep: loss of diagonal dominance fails every member with the reason") {
-  // The stimulus starts on a step (t = 0): its window [0.5, 1.5) holds none of t = 10 n.
+  // A stimulus must meet a step t = 10 n: it starts at t = 0 (member 1 gives it an amplitude) or
+  // is switched off (amplitude 0; member 2 moves it to [1.5, 2), which no step meets).
   Sweep s = make_sweep(33, 3, {"scheme.type=crank_nicolson", "time.dt=10", "time.end=100",
-                               "output.every=10", "stimulus[0].start=0"});
+                               "output.every=10", "stimulus[0].start=0",
+                               "stimulus[0].amplitude=0"});
   s.batch->advance(2);
   const std::vector<fhn::MemberFailure> failures = s.batch->take_failures();
   REQUIRE(failures.size() == 3);

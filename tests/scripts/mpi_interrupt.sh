@@ -32,8 +32,13 @@ start() {
   fail "the run wrote no frames in 60 s"
 }
 
-# Waits for mpirun ($code: its exit code) and checks that the ranks stopped cleanly.
+# Waits for mpirun ($code: its exit code; at most 60 s) and checks that the ranks stopped cleanly.
 stopped() {
+  for _ in $(seq 1 1200); do
+    kill -0 "$background" 2>/dev/null || break
+    sleep 0.05
+  done
+  kill -0 "$background" 2>/dev/null && fail "$2: mpirun still runs 60 s after the signal"
   wait "$background"
   code=$?
   background=

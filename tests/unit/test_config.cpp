@@ -199,16 +199,24 @@ TEST_CASE("stimuli need their keys and a region inside the domain") {
   CHECK(c.stimulus[0].count == 2);
 }
 
-TEST_CASE("a stimulus that would never act is refused at its entry") {
+TEST_CASE("a stimulus that would never act is refused at its entry, one that acts after the end warned of") {
   const std::string head = "time: {end: 10, dt: 0.1}\noutput: {every: 1}\nstimulus:\n";
   // A region between two nodes (dx = 0.5).
   CHECK(contains(config_error(head + "  - {x_min: 100.1, x_max: 100.4, start: 0, duration: 1, amplitude: 1}\n"),
                  "test.yaml:4:13: stimulus[0]: the region [100.1, 100.4] holds no grid node (the nodes lie at "
                  "multiples of dx = 0.5): the stimulus would never act"));
-  // A start at or after time.end.
-  CHECK(contains(config_error(head + "  - {x_min: 0, x_max: 5, start: 10, duration: 1, amplitude: 1}\n"),
-                 "test.yaml:4:33: stimulus[0].start = 10 is not before time.end = 10: the stimulus would never act"));
-  // After the last step the explicit scheme evaluates it at (t = 9.9)...
+  // A start at or after time.end acts only in a run continued past it (--restart with a larger
+  // time.end, or a run shortened with --set time.end): accepted, with a warning at the entry.
+  const fhn::Config late =
+      config_from(head + "  - {x_min: 0, x_max: 5, start: 10, duration: 1, amplitude: 1}\n");
+  REQUIRE(late.warnings.size() == 1);
+  CHECK(contains(late.warnings[0], "test.yaml:4:33: stimulus[0].start = 10 is not before time.end = "
+                                   "10: the stimulus does not act in this run, only in one continued "
+                                   "past its end"));
+  CHECK(config_from(head + "  - {x_min: 0, x_max: 5, start: 9.9, duration: 1, amplitude: 1}\n")
+            .warnings.empty());
+  // After the last step the explicit scheme evaluates it at (t = 9.9), in a window no later step
+  // meets either (the next is t = 10)...
   CHECK(contains(config_error(head + "  - {x_min: 0, x_max: 5, start: 9.95, duration: 0.04, amplitude: 1}\n"),
                  "stimulus[0].start = 9.95 is after the last time the scheme applies a stimulus, t = 9.9 "
                  "(explicit evaluates stimuli at the start of each step, t = n dt (time.dt = 0.1))"));
@@ -234,9 +242,13 @@ TEST_CASE("a stimulus that would never act is refused at its entry") {
   // Amplitude 0 is a stimulus switched off (a sweep's placeholder): not checked.
   CHECK_NOTHROW(config_from(head + "  - {x_min: 0, x_max: 5, start: 300, duration: 1, amplitude: 0}\n"));
   // An override names the --set option.
-  CHECK(contains(config_error(head + "  - {x_min: 0, x_max: 5, start: 1, duration: 1, amplitude: 1}\n",
-                              {"stimulus[0].start=20"}),
+  CHECK(contains(config_from(head + "  - {x_min: 0, x_max: 5, start: 1, duration: 1, amplitude: 1}\n",
+                             {"stimulus[0].start=20"})
+                     .warnings.at(0),
                  "--set stimulus[0].start=20: stimulus[0].start = 20 is not before time.end = 10"));
+  CHECK(contains(config_error(head + "  - {x_min: 0, x_max: 5, start: 1, duration: 1, amplitude: 1}\n",
+                              {"stimulus[0].start=20.05", "stimulus[0].duration=0.02"}),
+                 "--set stimulus[0].start=20.05: stimulus[0].start = 20.05 is after the last time"));
 }
 
 TEST_CASE("a --set list index beyond any list names the list's size, never an internal error") {
