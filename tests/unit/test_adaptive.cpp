@@ -418,9 +418,9 @@ TEST_CASE("adaptive: away from the tuned cases, what the grid adds falls with th
   // strictly, and at 1e-4 it is at most 3% of the uniform run's error (measured: 0.4% / 0.6% on
   // the front, 0.8% / 1.8% on the pulses) and the error ratio at most 1.02 (measured 1.002 /
   // 1.003 and 1.003 / 1.006).
-  for (const char* file : {"configs/studies/adaptive_front_a0.3_d1.yaml",
-                           "configs/studies/adaptive_pulse_a0.1_d1.yaml"}) {
-    CAPTURE(file);
+  for (const std::string file : {"configs/studies/adaptive_front_a0.3_d1.yaml",
+                                 "configs/studies/adaptive_pulse_a0.1_d1.yaml"}) {
+    CAPTURE(file);  // a std::string: doctest prints a const char* as its address
     const fhn::StudyConfig study = fhn::load_study(fhn::test::source_path(file));
     REQUIRE(study.tolerances == std::vector<double>{1e-3, 3e-4, 1e-4});
     const std::vector<fhn::AdaptiveAccuracy> results = fhn::adaptive_accuracy(study);
