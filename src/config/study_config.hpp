@@ -39,6 +39,7 @@ struct StudyConfig {
   // adaptive (and times, norm): the reference run's dx and dt are the base's divided by these
   index_t dx_divisor = 4;
   index_t dt_divisor = 16;
+  std::vector<real> tolerances;        // scheme.adaptive.tolerance values (empty: the base's)
 
   // stability
   std::vector<real> ratios;            // dt / dx^2

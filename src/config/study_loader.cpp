@@ -97,6 +97,8 @@ StudyConfig read_study(const YAML::Node& root, Context& ctx, const std::string& 
     Section reference = top.section("reference");
     st.dx_divisor = reference.integer("dx_divisor", st.dx_divisor, 1, 1 << 10);
     st.dt_divisor = reference.integer("dt_divisor", st.dt_divisor, 1, 1 << 20);
+    st.tolerances = top.numbers("tolerances", {0.0, kInf, true, false}, false, "[1.0e-3, 1.0e-4]")
+                        .value_or(st.tolerances);
   } else if (st.kind == StudyKind::stability) {
     Section sweep = top.section("sweep");
     st.ratios = sweep.numbers("ratios", {0.0, kInf, true, false}, false, "[0.5, 1, 2]").value_or(st.ratios);

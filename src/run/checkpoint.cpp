@@ -83,6 +83,12 @@ std::string config_digest(const Config& config) {
   physics.time.end = physics.time.dt;
   physics.time.steps = 1;
   physics.scheme.explicit_limit = SchemeSpec{}.explicit_limit;  // what the check allows, not the run
+  // Only adaptive_explicit reads scheme.adaptive. Elsewhere a tolerance left at its default is
+  // hashed as 1e-3, the default until issue 24 lowered it, so that the digests of those runs'
+  // checkpoints (written into them) stay as they were and their checkpoints still resume.
+  if (physics.scheme.type != SchemeType::adaptive_explicit &&
+      physics.scheme.adaptive.tolerance == AdaptiveSpec{}.tolerance)
+    physics.scheme.adaptive.tolerance = 1e-3;
   const std::string text = to_yaml(physics);
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a(text.data(), text.size())));

@@ -71,6 +71,10 @@ struct StabilityRow {
 // The adaptive and the uniform run are also made with the reference's dt (and regrid_every
 // times dt_divisor, so the grid is rebuilt at the same times): then their error is the spatial
 // discretisation's alone, and space_ratio shows what the grid adds to that smaller error.
+// The ratio can fall below 1 where the grid's own error has the opposite sign to the base
+// grid's; the distance between the two runs, d = || I(v_adaptive) - v_uniform ||, is what the
+// grid changes whatever its sign, and grid_ratio = d / e_uniform tends to 0 as the tolerance
+// falls (the adaptive grid becomes the base grid).
 struct AdaptiveAccuracyRow {
   real time = 0.0;
   index_t adaptive_nodes = 0;  // the adaptive grid's node count at `time`
@@ -78,19 +82,28 @@ struct AdaptiveAccuracyRow {
   real adaptive_error = 0.0;
   real uniform_space_error = 0.0;   // both runs with dt / dt_divisor
   real adaptive_space_error = 0.0;
+  real grid_distance = 0.0;         // || I(v_adaptive) - v_uniform ||, at the config's dt
+  real grid_space_distance = 0.0;   // the same with dt / dt_divisor
   real ratio() const { return adaptive_error / uniform_error; }
   real space_ratio() const { return adaptive_space_error / uniform_space_error; }
+  real grid_ratio() const { return grid_distance / uniform_error; }
+  real grid_space_ratio() const { return grid_space_distance / uniform_space_error; }
 };
 
 struct AdaptiveAccuracy {
+  real tolerance = 0.0;   // scheme.adaptive.tolerance of the adaptive runs
   index_t base_nodes = 0;
   real mean_nodes = 0.0;  // adaptive node count averaged over the time steps (GridStats)
   real mean_ratio() const { return mean_nodes / static_cast<real>(base_nodes); }
   std::vector<AdaptiveAccuracyRow> rows;  // one per comparison time, ascending
 };
 
-// The five runs of an adaptive study (in parallel); its times default to the base's time.end.
-AdaptiveAccuracy adaptive_accuracy(const StudyConfig& study, const BuildCapabilities& build = {});
+// The runs of an adaptive study (in parallel): the uniform run, the reference and the uniform
+// run at the reference's dt once, the two adaptive runs for each of the study's tolerances (the
+// base config's when it lists none). One result per tolerance, in the study's order; the times
+// default to the base's time.end.
+std::vector<AdaptiveAccuracy> adaptive_accuracy(const StudyConfig& study,
+                                                const BuildCapabilities& build = {});
 
 // ---- running ------------------------------------------------------------------------------------
 struct StudyOptions {

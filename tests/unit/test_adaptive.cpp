@@ -351,21 +351,24 @@ TEST_CASE("adaptive: at the default tolerance, at most 1.2x the uniform run's er
   // v against a reference with dx/4 and dt/16 (RMSE on the base grid, the adaptive v
   // interpolated onto it), adaptive over uniform on the same base grid, at every compared time;
   // with the configs' dt, and with the reference's dt, where the error is the spatial one alone
-  // (about 5x smaller) and what the grid adds would show more.
+  // (about 5x smaller) and what the grid adds would show more. The studies whose base config
+  // pins tolerance 1e-3 list the default under `tolerances`.
   struct Case {
     const char* study;
     double most_nodes;  // largest time-averaged node ratio
   };
-  for (const Case& c : {Case{"configs/studies/adaptive_pulse_split.yaml", 0.4},
-                        Case{"configs/studies/adaptive_front.yaml", 0.4},
+  // Measured mean node ratios: 0.467, 0.192, 0.352, 0.647 (0.348, 0.176, 0.288, 0.562 at 1e-3).
+  for (const Case& c : {Case{"configs/studies/adaptive_pulse_split.yaml", 0.5},
+                        Case{"configs/studies/adaptive_front.yaml", 0.25},
                         Case{"configs/studies/adaptive_front_recovering.yaml", 0.4},
-                        Case{"configs/studies/adaptive_wave_train.yaml", 0.65}}) {
+                        Case{"configs/studies/adaptive_wave_train.yaml", 0.7}}) {
     const std::string file = c.study;
     CAPTURE(file);
     const fhn::StudyConfig study = fhn::load_study(fhn::test::source_path(file));
-    const fhn::Config base = fhn::load_config(study.base, study.overrides);
-    CHECK(base.scheme.adaptive.tolerance == fhn::AdaptiveSpec{}.tolerance);
-    const fhn::AdaptiveAccuracy a = fhn::adaptive_accuracy(study);
+    const std::vector<fhn::AdaptiveAccuracy> results = fhn::adaptive_accuracy(study);
+    REQUIRE(results.size() == 1);
+    const fhn::AdaptiveAccuracy& a = results.front();
+    CHECK(a.tolerance == fhn::AdaptiveSpec{}.tolerance);
     MESSAGE(file << ": mean node ratio " << a.mean_ratio());
     CHECK(a.mean_ratio() <= c.most_nodes);
     REQUIRE(a.rows.size() == study.times.size());
@@ -377,6 +380,75 @@ TEST_CASE("adaptive: at the default tolerance, at most 1.2x the uniform run's er
                        << r.space_ratio());
       CHECK(r.ratio() <= 1.2);
       CHECK(r.space_ratio() <= 1.2);
+    }
+  }
+}
+
+TEST_CASE("adaptive: at the default tolerance, at most 1.2x the uniform run's error, new cases") {
+  // Issue 24: the four studies away from the tuned cases (docs/VERIFICATION.md,
+  // configs/studies/adaptive_*_a0.*.yaml) that broke the ratio at 1e-3, each run at the default
+  // tolerance instead of its list: Nagumo fronts at a = 0.3, D = 1 on dx = 0.125 and at a = 0.3,
+  // D = 2, a pulse at a = 0.05, D = 2 and a decaying bump, whose base grids err 8e-5, 4e-4, 2e-3
+  // and 2e-4. The default is the largest of 1e-3, 3e-4 and 1e-4 that holds the ratio <= 1.2 on
+  // every adaptive study. Largest ratio over the compared times at 3e-4: 1.179 (the one that
+  // decides), 1.050, 1.071, 1.042; at 1e-3: 4.161, 1.386, 1.607, 1.215.
+  for (const char* name : {"adaptive_front_a0.3_d1_dx0.125", "adaptive_front_a0.3_d2",
+                           "adaptive_pulse_a0.05_d2", "adaptive_bump_a0.2_d1"}) {
+    const std::string file = std::string("configs/studies/") + name + ".yaml";
+    CAPTURE(file);
+    fhn::StudyConfig study = fhn::load_study(fhn::test::source_path(file));
+    study.tolerances = {fhn::AdaptiveSpec{}.tolerance};
+    const std::vector<fhn::AdaptiveAccuracy> results = fhn::adaptive_accuracy(study);
+    REQUIRE(results.size() == 1);
+    REQUIRE(results.front().rows.size() == study.times.size());
+    for (const fhn::AdaptiveAccuracyRow& r : results.front().rows) {
+      MESSAGE("  t = " << r.time << ": " << r.adaptive_nodes << " nodes, ratio " << r.ratio()
+                       << " (space " << r.space_ratio() << ")");
+      CHECK(r.ratio() <= 1.2);
+    }
+  }
+}
+
+TEST_CASE("adaptive: away from the tuned cases, what the grid adds falls with the tolerance") {
+  // Issue 24: a Nagumo front at a = 0.3 on 801 base nodes (dx = 0.25), where tolerance 1e-3
+  // (the default then) gave 113 nodes, and pulses at a = 0.1, D = 1
+  // (configs/studies/adaptive_*_a0.*.yaml, docs/VERIFICATION.md). At tolerances 1e-3, 3e-4,
+  // 1e-4, at every compared time, with the config's dt and with the reference's: the distance
+  // between the adaptive and the uniform run (what the grid changes, whatever its sign) falls
+  // strictly, and at 1e-4 it is at most 3% of the uniform run's error (measured: 0.4% / 0.6% on
+  // the front, 0.8% / 1.8% on the pulses) and the error ratio at most 1.02 (measured 1.002 /
+  // 1.003 and 1.003 / 1.006).
+  for (const std::string file : {"configs/studies/adaptive_front_a0.3_d1.yaml",
+                                 "configs/studies/adaptive_pulse_a0.1_d1.yaml"}) {
+    CAPTURE(file);  // a std::string: doctest prints a const char* as its address
+    const fhn::StudyConfig study = fhn::load_study(fhn::test::source_path(file));
+    REQUIRE(study.tolerances == std::vector<double>{1e-3, 3e-4, 1e-4});
+    const std::vector<fhn::AdaptiveAccuracy> results = fhn::adaptive_accuracy(study);
+    REQUIRE(results.size() == 3);
+    for (std::size_t k = 0; k < results.size(); ++k) {
+      const fhn::AdaptiveAccuracy& a = results[k];
+      CHECK(a.tolerance == study.tolerances[k]);
+      CHECK(a.base_nodes == 801);
+      REQUIRE(a.rows.size() == study.times.size());
+      for (std::size_t t = 0; t < a.rows.size(); ++t) {
+        const fhn::AdaptiveAccuracyRow& r = a.rows[t];
+        MESSAGE("  tolerance " << a.tolerance << ", t = " << r.time << ": " << r.adaptive_nodes
+                               << " nodes, ratio " << r.ratio() << " (space " << r.space_ratio()
+                               << "), distance to uniform / uniform error " << r.grid_ratio()
+                               << " (space " << r.grid_space_ratio() << ")");
+        if (k > 0) {
+          const fhn::AdaptiveAccuracyRow& looser = results[k - 1].rows[t];
+          CHECK(r.grid_distance < looser.grid_distance);
+          CHECK(r.grid_space_distance < looser.grid_space_distance);
+          CHECK(r.adaptive_nodes >= looser.adaptive_nodes);
+        }
+      }
+    }
+    for (const fhn::AdaptiveAccuracyRow& r : results.back().rows) {
+      CHECK(r.grid_ratio() <= 0.03);
+      CHECK(r.grid_space_ratio() <= 0.03);
+      CHECK(r.ratio() <= 1.02);
+      CHECK(r.space_ratio() <= 1.02);
     }
   }
 }

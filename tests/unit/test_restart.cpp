@@ -117,6 +117,22 @@ TEST_CASE("restart: adaptive grid") {
   check_restart_equivalence({"scheme.type=adaptive_explicit", "scheme.adaptive.regrid_every=7"}, false);
 }
 
+TEST_CASE("the adaptive tolerance's default leaves the other schemes' digests as they were") {
+  // Issue 24 lowered scheme.adaptive.tolerance's default from 1e-3 to 3e-4. Schemes other than
+  // adaptive_explicit do not read it: their digest, written into every checkpoint, is still the
+  // one computed with 1e-3, so checkpoints written before resume and new ones are the same bytes.
+  for (const char* scheme : {"scheme.type=explicit", "scheme.type=crank_nicolson"}) {
+    CAPTURE(scheme);
+    CHECK(fhn::config_digest(make({scheme})) ==
+          fhn::config_digest(make({scheme, "scheme.adaptive.tolerance=1.0e-3"})));
+    CHECK(fhn::config_digest(make({scheme})) !=
+          fhn::config_digest(make({scheme, "scheme.adaptive.tolerance=2.0e-3"})));
+  }
+  // On the adaptive grid the default is what the run computes with: the digest follows it.
+  CHECK(fhn::config_digest(make({"scheme.type=adaptive_explicit"})) !=
+        fhn::config_digest(make({"scheme.type=adaptive_explicit", "scheme.adaptive.tolerance=1.0e-3"})));
+}
+
 TEST_CASE("a checkpoint from another config or a damaged one is refused") {
   fhn::test::TempDir dir;
   run(make({"time.end=6"}), dir / "a");  // its stimulus (t = 12) acts only in the continuation

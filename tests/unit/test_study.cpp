@@ -213,6 +213,13 @@ TEST_CASE("study loader: errors name the key and the line") {
   CHECK(contains(error("study: newton\nbase: b.yaml\nnewton: {solvers: [thomas, lu]}\n"),
                  "newton.solvers[1]: 'lu' is not a tridiagonal solver"));
   CHECK(contains(error("study: survey\nbase: b.yaml\n"), "expected one of: convergence, stability, newton"));
+  CHECK(contains(error("study: adaptive\nbase: b.yaml\ntolerances: [1.0e-3, 0]\n"),
+                 "tolerances[1]: expected a number > 0, got '0'"));
+  CHECK(contains(
+      error("study: convergence\nbase: b.yaml\nrefine: {start: 1}\ntolerances: [1.0e-3]\n"),
+      "s.yaml:4:1: unknown key 'tolerances'"));
+  const std::string several = "study: adaptive\nbase: b.yaml\ntolerances: [1.0e-3, 2.5e-4]\n";
+  CHECK(fhn::load_study_text(several, "s.yaml").tolerances == std::vector<double>{1e-3, 2.5e-4});
 }
 
 TEST_CASE("fhn converge runs a study and reports bad ones with exit code 2") {
