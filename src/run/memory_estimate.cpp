@@ -256,6 +256,7 @@ real config_bytes(const Config& c) {
   };
   real bytes = sizeof(Config) + text(c.name) + text(c.source);
   for (const std::string& note : c.notes) bytes += sizeof(std::string) + text(note);
+  for (const std::string& warning : c.warnings) bytes += sizeof(std::string) + text(warning);
   for (const auto& [key, where] : c.locations)
     bytes += 32.0 + sizeof(std::pair<const std::string, std::string>) + text(key) + text(where);
   bytes += static_cast<real>(c.stimulus.capacity() * sizeof(Stimulus) +

@@ -32,13 +32,18 @@ start() {
   fail "the run wrote no frames in 60 s"
 }
 
-# Waits for mpirun ($code: its exit code; at most 60 s) and checks that the ranks stopped cleanly.
-stopped() {
+# Whether mpirun ($background) ends within 60 s.
+ends() {
   for _ in $(seq 1 1200); do
-    kill -0 "$background" 2>/dev/null || break
+    kill -0 "$background" 2>/dev/null || return 0
     sleep 0.05
   done
-  kill -0 "$background" 2>/dev/null && fail "$2: mpirun still runs 60 s after the signal"
+  return 1
+}
+
+# Waits for mpirun ($code: its exit code) and checks that the ranks stopped cleanly.
+stopped() {
+  ends || fail "$2: mpirun still runs 60 s after the signal"
   wait "$background"
   code=$?
   background=
@@ -47,13 +52,21 @@ stopped() {
   grep -q "fhn: interrupted at t = " "$work/err" || fail "$2: no interruption message"
 }
 
-start usr1
-kill -USR1 "$background"
-stopped usr1 "SIGUSR1"
-[ "$code" = 130 ] || fail "SIGUSR1 to mpirun: exit code $code, expected 130"
-
 start int
 kill -INT "$background"
 stopped int "SIGINT"
 [ "$code" = 1 ] || [ "$code" = 130 ] || fail "SIGINT to mpirun: exit code $code, expected 1 or 130"
-echo "ok: SIGUSR1 to mpirun gives exit code 130, SIGINT $code (Open MPI's); both wrote a checkpoint"
+sigint=$code
+
+# Forwarding SIGUSR1 is Open MPI's (4.1 on Debian 12 does); an mpirun that keeps it to itself
+# leaves the ranks running: nothing of fhn's to test there.
+start usr1
+kill -USR1 "$background"
+if ! ends; then
+  echo "skipped: $("$mpirun" --version 2>&1 | head -n 1) did not pass SIGUSR1 on to the ranks" \
+       "within 60 s (SIGINT: exit $sigint, a checkpoint written)"
+  exit 77
+fi
+stopped usr1 "SIGUSR1"
+[ "$code" = 130 ] || fail "SIGUSR1 to mpirun: exit code $code, expected 130"
+echo "ok: SIGUSR1 to mpirun gives exit code 130, SIGINT $sigint (Open MPI's); both wrote a checkpoint"
