@@ -5,8 +5,8 @@
 // non-uniform grid (NonUniformLaplacian).
 #include <vector>
 
-#include "config/config.hpp"
 #include "core/types.hpp"
+#include "grid/adaptive_spec.hpp"
 
 namespace fhn {
 
