@@ -38,7 +38,6 @@
 #include "io/output_folder.hpp"
 #include "io/pvd_collection.hpp"
 #include "schemes/scheme.hpp"
-#include "study/activation.hpp"
 
 namespace fhn {
 
@@ -278,53 +277,6 @@ class VtkSeriesWriter final : public FrameSink {
   PvdCollection collection_;
 };
 
-// activation.vti: the sheet's image with point arrays "activation_time" (first crossing),
-// "last_activation_time" (with output.activation.last) and "conduction_velocity"
-// (1 / |grad activation_time|); NaN where undefined. Written by finish(), atomically.
-class ActivationWriter final : public FrameSink {
- public:
-  ActivationWriter(std::filesystem::path file, const Domain& domain, real threshold, bool last)
-      : file_(std::move(file)), map_(domain, threshold, last) {
-    if (file_.has_parent_path()) create_folder(file_.parent_path(), "the output folder");
-  }
-
-  void write(const FrameView& frame) override { map_.add_frame(frame.t, frame.v); }
-
-  void finish() override {
-    if (finished_ || map_.empty()) return;
-    finished_ = true;
-    const Domain& d = map_.domain();
-    auto image = sheet_image(d, 1);
-    const index_t n = d.node_count();
-    auto* points = image->GetPointData();
-    points->AddArray(copy_values<vtkDoubleArray>("activation_time", map_.first().data(), n));
-    if (map_.keeps_last())
-      points->AddArray(copy_values<vtkDoubleArray>("last_activation_time", map_.last().data(), n));
-    const std::vector<real> cv = map_.conduction_velocity();
-    points->AddArray(copy_values<vtkDoubleArray>("conduction_velocity", cv.data(), n));
-    points->SetActiveScalars("activation_time");
-    const real threshold = map_.threshold();
-    image->GetFieldData()->AddArray(copy_values<vtkDoubleArray>("THRESHOLD", &threshold, 1));
-    vtkNew<vtkXMLImageDataWriter> writer;
-    configure(writer);
-    writer->SetInputData(image);
-    write_atomically(writer, file_);
-  }
-
-  void save(SchemeState& state) override { map_.save(state, "activation."); }
-  std::string restore(const SchemeState& state) override {
-    return map_.restore(state, "activation.")
-               ? ""
-               : "activation.vti: the checkpoint holds no activation times (output.activation was "
-                 "off before the restart); the map covers only the frames from the restart on";
-  }
-
- private:
-  std::filesystem::path file_;
-  ActivationMap map_;
-  bool finished_ = false;
-};
-
 class SpacetimeWriter final : public FrameSink {
  public:
   SpacetimeWriter(std::filesystem::path file, index_t max_columns, real resume_before_t,
@@ -495,9 +447,25 @@ std::unique_ptr<FrameSink> make_vtk_series_writer(const std::filesystem::path& o
   return std::make_unique<VtkSeriesWriter>(out_dir, name, precision, stride, resume_before_t);
 }
 
-std::unique_ptr<FrameSink> make_activation_writer(const std::filesystem::path& file,
-                                                  const Domain& domain, real threshold, bool last) {
-  return std::make_unique<ActivationWriter>(file, domain, threshold, last);
+void write_sheet_image(const std::filesystem::path& file, const Domain& domain,
+                       const std::vector<NamedValues>& point_arrays,
+                       const std::vector<NamedValues>& field_data) {
+  auto image = sheet_image(domain, 1);
+  const index_t n = domain.node_count();
+  for (const NamedValues& a : point_arrays) {
+    FHN_VERIFY(a.values.size() == static_cast<std::size_t>(n), InternalError,
+               "point array '" + a.name + "' holds " + std::to_string(a.values.size()) +
+                   " values for " + std::to_string(n) + " nodes");
+    image->GetPointData()->AddArray(copy_values<vtkDoubleArray>(a.name.c_str(), a.values.data(), n));
+  }
+  if (!point_arrays.empty()) image->GetPointData()->SetActiveScalars(point_arrays.front().name.c_str());
+  for (const NamedValues& f : field_data)
+    image->GetFieldData()->AddArray(copy_values<vtkDoubleArray>(
+        f.name.c_str(), f.values.data(), static_cast<index_t>(f.values.size())));
+  vtkNew<vtkXMLImageDataWriter> writer;
+  configure(writer);
+  writer->SetInputData(image);
+  write_atomically(writer, file);
 }
 
 std::unique_ptr<FrameSink> make_spacetime_writer(const std::filesystem::path& file,

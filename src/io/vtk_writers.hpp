@@ -28,11 +28,17 @@ std::unique_ptr<FrameSink> make_vtk_series_writer(const std::filesystem::path& o
                                                   const std::string& name, Precision precision,
                                                   index_t stride = 1, real resume_before_t = -1.0);
 
-// activation.vti of a sheet (study/activation.hpp): ImageData with point arrays
-// "activation_time", "last_activation_time" (when `last`) and "conduction_velocity", field data
-// "THRESHOLD"; written by finish(). Its state rides in checkpoints (arrays "activation.*").
-std::unique_ptr<FrameSink> make_activation_writer(const std::filesystem::path& file,
-                                                  const Domain& domain, real threshold, bool last);
+// A sheet's image (ImageData, origin (0, 0, 0), spacing dx) with named point arrays (one value a
+// node, in node order; the first is the active scalars) and field data, as float64, written
+// atomically; for derived maps such as activation.vti (study/activation.hpp). Throws IoError when
+// the file cannot be written.
+struct NamedValues {
+  std::string name;
+  std::vector<real> values;
+};
+void write_sheet_image(const std::filesystem::path& file, const Domain& domain,
+                       const std::vector<NamedValues>& point_arrays,
+                       const std::vector<NamedValues>& field_data);
 
 // Kymograph of v: a vtkImageData (.vti) of dimensions (columns, frames, 1), x along the first
 // axis and t along the second; origin (x_0, t_first, 0), spacing (column dx, mean frame dt, 1);

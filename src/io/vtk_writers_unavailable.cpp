@@ -21,8 +21,8 @@ std::unique_ptr<FrameSink> make_vtk_series_writer(const std::filesystem::path&, 
   throw_not_compiled();
 }
 
-std::unique_ptr<FrameSink> make_activation_writer(const std::filesystem::path&, const Domain&, real,
-                                                  bool) {
+void write_sheet_image(const std::filesystem::path&, const Domain&, const std::vector<NamedValues>&,
+                       const std::vector<NamedValues>&) {
   throw_not_compiled();
 }
 

@@ -34,6 +34,7 @@
 #include "run/time_loop.hpp"
 #include "schemes/distributed_scheme.hpp"
 #include "schemes/scheme.hpp"
+#include "study/activation.hpp"
 #include "study/front_tracker.hpp"
 #include "study/spiral_tips.hpp"
 

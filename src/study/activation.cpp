@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "io/output_folder.hpp"
+#include "io/vtk_writers.hpp"
 #include "schemes/scheme.hpp"
 
 namespace fhn {
@@ -90,6 +92,47 @@ bool ActivationMap::restore(const SchemeState& state, const std::string& prefix)
   previous_t_ = std::isnan(t) ? 0.0 : t;
   previous_v_ = previous_v;
   return true;
+}
+
+namespace {
+
+class ActivationWriter final : public FrameSink {
+ public:
+  ActivationWriter(std::filesystem::path file, const Domain& domain, real threshold, bool last)
+      : file_(std::move(file)), map_(domain, threshold, last) {
+    if (file_.has_parent_path()) create_folder(file_.parent_path(), "the output folder");
+  }
+
+  void write(const FrameView& frame) override { map_.add_frame(frame.t, frame.v); }
+
+  void finish() override {
+    if (finished_ || map_.empty()) return;
+    finished_ = true;
+    std::vector<NamedValues> points{{"activation_time", map_.first()}};
+    if (map_.keeps_last()) points.push_back({"last_activation_time", map_.last()});
+    points.push_back({"conduction_velocity", map_.conduction_velocity()});
+    write_sheet_image(file_, map_.domain(), points, {{"THRESHOLD", {map_.threshold()}}});
+  }
+
+  void save(SchemeState& state) override { map_.save(state, "activation."); }
+  std::string restore(const SchemeState& state) override {
+    return map_.restore(state, "activation.")
+               ? ""
+               : "activation.vti: the checkpoint holds no activation times (output.activation was "
+                 "off before the restart); the map covers only the frames from the restart on";
+  }
+
+ private:
+  std::filesystem::path file_;
+  ActivationMap map_;
+  bool finished_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<FrameSink> make_activation_writer(const std::filesystem::path& file,
+                                                  const Domain& domain, real threshold, bool last) {
+  return std::make_unique<ActivationWriter>(file, domain, threshold, last);
 }
 
 }  // namespace fhn

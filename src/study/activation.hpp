@@ -10,6 +10,8 @@
 //   CV = 1 / |grad t_act|,  grad by central differences, (t_{i+1} - t_{i-1}) / (2 h), one-sided
 // where a neighbour is outside the sheet or never activated; NaN where no difference exists or
 // |grad t_act| = 0. Nodes that never activated hold NaN.
+#include <filesystem>
+#include <memory>
 #include <vector>
 
 #include "io/frame_sink.hpp"
@@ -50,5 +52,12 @@ class ActivationMap {
   std::vector<real> previous_v_;
   std::vector<real> first_, last_;
 };
+
+// activation.vti of a sheet: the ActivationMap of its frames, written by finish() with point
+// arrays "activation_time" (first crossing), "last_activation_time" (when `last`) and
+// "conduction_velocity" (NaN where undefined), field data "THRESHOLD" (io's write_sheet_image:
+// needs VTK). Its state rides in checkpoints (arrays "activation.*").
+std::unique_ptr<FrameSink> make_activation_writer(const std::filesystem::path& file,
+                                                  const Domain& domain, real threshold, bool last);
 
 }  // namespace fhn
