@@ -1,6 +1,6 @@
 #pragma once
-// Typed errors. Each category maps to one process exit code (DESIGN.md section 6), so the
-// command line can report what went wrong and callers can react without parsing messages.
+// Typed errors. Each category maps to one process exit code (docs/ARCHITECTURE.md section 5), so
+// the command line can report what went wrong and callers can react without parsing messages.
 #include <stdexcept>
 #include <string>
 

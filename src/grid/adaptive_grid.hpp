@@ -1,8 +1,8 @@
 #pragma once
-// The moving grid of scheme.type: adaptive_explicit (DESIGN.md section 3). Its nodes are a subset
-// of the uniform base grid x_j = j h, j = 0..N-1: which nodes to keep (select_nodes), how the
-// solution moves onto a new grid (interpolate_onto), and the second derivative on such a
-// non-uniform grid (NonUniformLaplacian).
+// The moving grid of scheme.type: adaptive_explicit (docs/VERIFICATION.md, "Adaptive grid"). Its
+// nodes are a subset of the uniform base grid x_j = j h, j = 0..N-1: which nodes to keep
+// (select_nodes), how the solution moves onto a new grid (interpolate_onto), and the second
+// derivative on such a non-uniform grid (NonUniformLaplacian).
 #include <vector>
 
 #include "core/types.hpp"
@@ -94,7 +94,7 @@ struct GridSample {
 std::vector<real> front_inflections(const GridSample& s, real slope_threshold);
 
 // The nodes of the next grid: ascending base-grid indices of a grid of base_nodes nodes and
-// spacing dx (DESIGN.md section 3).
+// spacing dx (configs/README.md, `scheme`: the rules; docs/VERIFICATION.md, "Adaptive grid").
 //
 // Each base node j gets a widest allowed spacing S_j (in base nodes), the least of
 //   error:      the spacing at which linear interpolation errs by at most `tolerance`. On an

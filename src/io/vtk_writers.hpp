@@ -1,6 +1,7 @@
 #pragma once
-// VTK output sinks (DESIGN.md section 6). Only vtk_writers.cpp includes VTK; a build configured
-// with -DFHN_WITH_VTK=OFF links vtk_writers_unavailable.cpp instead, whose factories throw ConfigError.
+// VTK output sinks (docs/ARCHITECTURE.md section 6). Only vtk_writers.cpp includes VTK; a build
+// configured with -DFHN_WITH_VTK=OFF links vtk_writers_unavailable.cpp instead, whose factories
+// throw ConfigError.
 #include <filesystem>
 #include <memory>
 #include <string>

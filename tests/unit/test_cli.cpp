@@ -1,4 +1,4 @@
-// The command line: exit codes (DESIGN.md section 6) and what the user reads.
+// The command line: exit codes (docs/ARCHITECTURE.md section 5) and what the user reads.
 #include <doctest/doctest.h>
 
 #include "core/build_info.hpp"
