@@ -1,0 +1,345 @@
+// The cross-field checks of a run config: rules that involve more than one key, run by
+// loader.cpp once every key has been read on its own (check_consistency and its helpers: grid,
+// stability, time steps, scheme and outputs, probes, stimuli, build capabilities).
+#include "config/checks.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "config/names.hpp"
+#include "core/format.hpp"
+#include "model/stability.hpp"
+#include "model/stimulus.hpp"
+
+namespace fhn::config_detail {
+namespace {
+
+constexpr index_t kMaxSteps = index_t{1} << 53;   // n dt stays exact in a double
+constexpr real kMultipleTolerance = 1e-9;         // relative slack for "a multiple of dt"
+
+// Whether x is a whole multiple of `step` (to a relative kMultipleTolerance) with at most
+// `limit` steps in it; `count` receives the nearest multiple unless there are too many.
+enum class Multiple { whole, not_whole, too_many };
+Multiple multiple_of(real x, real step, index_t limit, index_t& count) {
+  const real ratio = x / step;
+  if (!(ratio <= static_cast<real>(limit))) return Multiple::too_many;
+  count = static_cast<index_t>(std::llround(ratio));
+  const bool whole =
+      count >= 1 && std::abs(static_cast<real>(count) * step - x) <= kMultipleTolerance * x;
+  return whole ? Multiple::whole : Multiple::not_whole;
+}
+
+// The number of time steps in the value of `key` (time.end, output.every, ...) into `steps`.
+// A value that is no whole number of steps is reported at `key` as "<key> = <value>" followed
+// by `not_whole`; more than 2^53 steps (the most a double counts exactly) at `too_many_key`.
+bool count_steps(Context& ctx, const std::string& key, real value, real dt,
+                 const std::string& not_whole, const std::string& too_many_key, index_t& steps) {
+  switch (multiple_of(value, dt, kMaxSteps, steps)) {
+    case Multiple::whole:
+      return true;
+    case Multiple::not_whole:
+      ctx.error(key, key + " = " + format_exact(value) + not_whole);
+      return false;
+    case Multiple::too_many:
+      ctx.error(too_many_key, too_many_key + ": " + key + " / time.dt = " +
+                                  format_exact(value / dt) + " steps; at most 2^53 = " +
+                                  std::to_string(kMaxSteps) + " (the most a double counts exactly)");
+      return false;
+  }
+  return false;
+}
+
+// domain.nodes and domain.dx are exclusive: with dx, N_a = L_a / dx + 1 must be whole on every
+// axis; with nodes, dx = L_a / (N_a - 1) must be the same on every axis. False after an error.
+bool resolve_grid(Domain& d, Context& ctx) {
+  const bool has_nodes = ctx.given("domain.nodes");
+  const bool has_dx = ctx.given("domain.dx");
+  if (has_nodes && has_dx) {
+    ctx.error("domain.dx", "domain.nodes and domain.dx are exclusive (nodes given at " +
+                               ctx.where("domain.nodes") + "); keep one of them");
+    return false;
+  }
+  const bool sheet = d.dims >= 2;
+  if (has_dx || (sheet && !has_nodes)) {  // a sheet's default grid is dx = 0.5
+    // Reported at the key that was given: dx, or the length that the default dx does not divide.
+    const std::string at = has_dx ? "domain.dx" : "domain.length";
+    const std::string dx_text = "domain.dx: " + format_exact(d.dx) + (has_dx ? "" : " (the default)");
+    for (int a = 0; a < d.dims; ++a) {
+      const std::string length_key =
+          sheet ? "domain.length[" + std::to_string(a) + "]" : std::string("domain.length");
+      index_t cells = 0;
+      const Multiple grid = multiple_of(d.length[a], d.dx, kMaxNodes - 1, cells);
+      if (grid == Multiple::too_many) {
+        ctx.error(at, dx_text + " makes " + length_key + " / dx = " +
+                          format_exact(d.length[a] / d.dx) + " cells; at most " +
+                          std::to_string(kMaxNodes - 1) + " (" + std::to_string(kMaxNodes) +
+                          " nodes) are allowed");
+        return false;
+      }
+      if (grid == Multiple::not_whole) {
+        const index_t nearest = std::max<index_t>(1, cells);
+        ctx.error(at, dx_text + " does not divide " + length_key + " = " +
+                          format_exact(d.length[a]) + " into whole cells; nearest: dx = " +
+                          format_exact(d.length[a] / static_cast<real>(nearest)) + " (" +
+                          std::to_string(nearest + 1) + " nodes)");
+        return false;
+      }
+      d.nodes[a] = cells + 1;
+    }
+  }
+  d.dx = d.length[0] / static_cast<real>(d.nodes[0] - 1);
+  for (int a = 1; a < d.dims; ++a) {
+    const real along = d.length[a] / static_cast<real>(d.nodes[a] - 1);
+    if (std::abs(along - d.dx) > 1e-12 * d.dx) {
+      ctx.error("domain.nodes", "domain.nodes: [" + std::to_string(d.nodes[0]) + ", " +
+                                    std::to_string(d.nodes[a]) + "] gives dx = " +
+                                    format_exact(d.dx) + " along x but " + format_exact(along) +
+                                    " along y; the spacing must be the same on both axes (give "
+                                    "domain.dx instead)");
+      return false;
+    }
+  }
+  if (d.node_count() > kMaxNodes) {
+    ctx.error(has_nodes ? "domain.nodes" : "domain.dx",
+              "domain: " + std::to_string(d.node_count()) + " nodes; at most " +
+                  std::to_string(kMaxNodes) + " are allowed");
+    return false;
+  }
+  return true;
+}
+
+// Forward Euler's time step (explicit, adaptive_explicit; the adaptive grid's smallest spacing
+// is the base dx): at most the limit of model/stability.hpp, or of diffusion alone where
+// scheme.explicit_limit says so.
+void check_explicit_limit(const Config& c, Context& ctx) {
+  if (c.scheme.type != SchemeType::explicit_euler && c.scheme.type != SchemeType::adaptive_explicit)
+    return;
+  const ExplicitLimit limit = explicit_limit(c.model, c.boundary, c.domain.dims, c.domain.dx);
+  const bool reaction = c.scheme.explicit_limit == ExplicitLimitCheck::reaction;
+  const real largest = reaction ? limit.dt : limit.diffusion_dt;
+  if (c.time.dt <= largest * (1.0 + 1e-12)) return;
+  const std::string head =
+      "time.dt = " + format_exact(c.time.dt) + " exceeds the explicit stability limit";
+  const std::string grid =
+      "dx = " + format_exact(c.domain.dx) + ", D = " + format_exact(c.model.diffusion);
+  const std::string diffusion = c.domain.dims >= 2 ? "dx^2/(4 D)" : "dx^2/(2 D)";
+  if (reaction)
+    ctx.error("time.dt", head + ": " + limit.explain() + " (" + grid + ", a = " +
+                             format_exact(c.model.a) + "); the largest stable dt is " +
+                             format_exact(largest) +
+                             " (scheme.explicit_limit: diffusion would allow " + diffusion +
+                             " = " + format_exact(limit.diffusion_dt) +
+                             ", where that mode grows wherever v stays near 1)");
+  else
+    ctx.error("time.dt", head + " " + diffusion + " = " + format_exact(largest) +
+                             " of diffusion alone (" + grid +
+                             "; scheme.explicit_limit: diffusion); the largest stable dt is " +
+                             format_exact(largest));
+}
+
+// A stimulus must be on at one of the times its scheme evaluates the stimuli (t_j = j h below;
+// explicit_cpu.cpp, crank_nicolson_cpu.cpp, adi_cpu.cpp and their CUDA twins), else it does not
+// act: one whose every window falls between two of them is refused; one that acts only after
+// the last of them is a warning (Config::warnings). Reported at stimulus[i].start.
+void check_stimulus_times(Config& c, const Stimulus& s, const std::string& path,
+                          Context& ctx) {
+  const real dt = c.time.dt;
+  const index_t n = c.time.steps;
+  real h = dt;
+  index_t samples = n;  // forward Euler: the start of each step, t = n dt
+  std::string when = "at the start of each step, t = n dt";
+  if (c.scheme.type == SchemeType::crank_nicolson) {
+    if (c.scheme.crank_nicolson.formulation == Formulation::adi) {
+      h = 0.5 * dt;
+      samples = 2 * n + 1;
+      when = "at the start, middle and end of each step, t = n dt/2";
+    } else {
+      samples = n + 1;
+      when = "at both ends of each step, t = n dt";
+    }
+  }
+  if (first_sample_on(s, h, samples, dt) >= 0) return;
+  const std::string scheme = name_of(scheme_type_names(), c.scheme.type) + " evaluates stimuli " +
+                             when + " (time.dt = " + format_exact(dt) + ")";
+  const real last = static_cast<real>(samples - 1) * h;
+  const std::string key = path + ".start";
+  // A stimulus that acts only after this run's end acts in the run continued past it (--restart
+  // with a larger time.end may continue a run; a run shortened with --set time.end meets it): a
+  // warning. One whose windows fall between the sampling times acts in no run: an error.
+  const real windows_end = s.start + static_cast<real>(s.count - 1) * s.period + s.duration;
+  const real ever = std::ceil(windows_end / h) + 2.0;
+  const bool acts_later =
+      ever >= 0x1p62 || first_sample_on(s, h, static_cast<index_t>(ever), dt) >= 0;
+  if (acts_later) {
+    c.warnings.push_back(
+        ctx.where(key) + ": " + key + " = " + format_exact(s.start) +
+        (s.start >= c.time.end ? " is not before time.end = " + format_exact(c.time.end)
+                               : " is after the last time the scheme applies a stimulus, t = " +
+                                     format_exact(last) + " (" + scheme + ")") +
+        ": the stimulus does not act in this run, only in one continued past its end");
+    return;
+  }
+  if (s.start > last + stimulus_tolerance(dt))
+    ctx.error(key, key + " = " + format_exact(s.start) +
+                       " is after the last time the scheme applies a stimulus, t = " +
+                       format_exact(last) + " (" + scheme + "): the stimulus would never act");
+  else
+    ctx.error(key, path + ": no time the scheme applies stimuli falls in its window [" +
+                       format_exact(s.start) + ", " + format_exact(s.start + s.duration) + ")" +
+                       (s.count > 1 ? " nor in any of its " + std::to_string(s.count - 1) +
+                                          " repetitions"
+                                    : "") +
+                       " (" + scheme + "): the stimulus would never act; start it on a step or "
+                       "make its duration at least " + format_exact(h));
+}
+
+}  // namespace
+
+// Cross-field rules: run once every key parsed on its own.
+void check_consistency(Config& c, Section& top, const BuildCapabilities& build) {
+  Context& ctx = top.context();
+
+  // Grid: exactly one of nodes and dx; dx must divide every length.
+  if (!resolve_grid(c.domain, ctx)) return;
+
+  // The explicit stability limit needs only the grid, the model and dt: it is reported beside
+  // any problem with the number of steps.
+  check_explicit_limit(c, ctx);
+
+  // Time: a whole number of steps, frames on step boundaries. What counts steps of time.end
+  // (the stimuli's windows) is checked only when there is a whole number of them.
+  const std::string of_dt = " time.dt = " + format_exact(c.time.dt);
+  bool whole_steps = false;
+  if (c.time.dt > c.time.end)
+    ctx.error("time.dt", "time.dt = " + format_exact(c.time.dt) + " is longer than time.end = " +
+                             format_exact(c.time.end));
+  else
+    whole_steps = count_steps(ctx, "time.end", c.time.end, c.time.dt,
+                              " is not a whole number of steps of" + of_dt, "time.dt",
+                              c.time.steps);
+  count_steps(ctx, "output.every", c.output.every, c.time.dt, " must be a whole multiple of" + of_dt,
+              "output.every", c.output.every_steps);
+  if (c.output.checkpoint_every > 0.0)
+    count_steps(ctx, "output.checkpoint_every", c.output.checkpoint_every, c.time.dt,
+                " must be a whole multiple of" + of_dt + " (or 0 for none)",
+                "output.checkpoint_every", c.output.checkpoint_every_steps);
+
+  const bool sheet = c.domain.dims >= 2;
+  if (sheet && c.scheme.type == SchemeType::adaptive_explicit)
+    ctx.error("scheme.type", "scheme.type: adaptive_explicit works on cables only (domain.length "
+                             "with one entry); on a sheet use explicit");
+  const CrankNicolsonSpec& cn = c.scheme.crank_nicolson;
+  if (c.scheme.type == SchemeType::crank_nicolson && cn.formulation == Formulation::adi) {
+    if (cn.w_update == WUpdate::leapfrog)
+      ctx.error("scheme.crank_nicolson.w_update",
+                "scheme.crank_nicolson.w_update: leapfrog needs the coupled Newton formulation; "
+                "formulation: adi advances w with v by the trapezoidal rule (w_update: trapezoidal)");
+    if (c.boundary.no_flux_order == 1)
+      ctx.error("boundary.no_flux_order", "boundary.no_flux_order: 1 needs scheme.crank_nicolson."
+                                          "formulation: newton; adi uses the mirrored ghost nodes (2)");
+    if (!solvers::has_batched_form(cn.tridiagonal))
+      ctx.error("scheme.crank_nicolson.tridiagonal",
+                "scheme.crank_nicolson.tridiagonal: '" +
+                    std::string(solvers::backend_name(cn.tridiagonal)) +
+                    "' has no batched form; formulation: adi solves batches of lines with thomas "
+                    "(cpu), partitioned or cusparse (cuda)");
+  }
+  if (sheet && c.scheme.type == SchemeType::crank_nicolson && cn.formulation == Formulation::newton)
+    ctx.error("scheme.crank_nicolson.formulation",
+              "scheme.crank_nicolson.formulation: newton (the coupled system of a step) is for "
+              "cables; on a sheet use adi (the default there)");
+  if (c.scheme.type == SchemeType::adaptive_explicit && c.output.stride > 1)
+    ctx.error("output.stride", "output.stride: frames of the adaptive grid keep all of its nodes; "
+                               "remove output.stride (or set it to 1)");
+  if (sheet && c.output.spacetime)
+    ctx.error("output.spacetime", "output.spacetime: the x-t kymograph is drawn for cables only; "
+                                  "a sheet writes its frames (and activation.vti) instead");
+  if (!sheet)
+    for (const char* key : {"output.activation.enabled", "output.tips.enabled"}) {
+      const bool on = std::string(key) == "output.tips.enabled" ? c.output.tips.enabled
+                                                                : c.output.activation.enabled;
+      if (on)
+        ctx.error(key, std::string(key) + ": activation maps and spiral tips are computed on "
+                                          "sheets only (domain.length: [Lx, Ly])");
+    }
+
+  if (c.scheme.type == SchemeType::adaptive_explicit && c.scheme.backend != Backend::cpu)
+    ctx.error("scheme.backend", "scheme.backend: the adaptive_explicit scheme runs on the cpu "
+                                "backend only");
+  // The tridiagonal solver works where the scheme keeps its state; its default follows the
+  // backend.
+  solvers::TridiagonalBackend& solver = c.scheme.crank_nicolson.tridiagonal;
+  const bool on_device = c.scheme.backend == Backend::cuda;
+  if (!ctx.given("scheme.crank_nicolson.tridiagonal") && on_device)
+    solver = solvers::TridiagonalBackend::partitioned;
+  if (c.scheme.type == SchemeType::crank_nicolson && solvers::runs_on_device(solver) != on_device) {
+    const std::string name(solvers::backend_name(solver));
+    ctx.error("scheme.crank_nicolson.tridiagonal",
+              on_device ? "scheme.crank_nicolson.tridiagonal: '" + name +
+                              "' runs on the CPU; with scheme.backend: cuda use partitioned, "
+                              "cyclic_reduction, cusparse or cusparse_pivot"
+                        : "scheme.crank_nicolson.tridiagonal: '" + name +
+                              "' solves on the GPU and needs scheme.backend: cuda; with "
+                              "scheme.backend: cpu use 'thomas' or 'thomas_partitioned'");
+  }
+  if (c.output.newton_log && c.scheme.type != SchemeType::crank_nicolson)
+    ctx.error("output.newton_log", "output.newton_log: Newton iterations exist only with "
+                                   "scheme.type: crank_nicolson");
+
+  auto inside = [&](const Point& p) {
+    for (int a = 0; a < c.domain.dims; ++a)
+      if (p[a] < 0.0 || p[a] > c.domain.length[a]) return false;
+    return true;
+  };
+  auto extent = [&] {
+    if (!sheet) return "[0, " + format_exact(c.domain.length[0]) + "]";
+    return "[0, " + format_exact(c.domain.length[0]) + "] x [0, " + format_exact(c.domain.length[1]) + "]";
+  };
+  for (std::size_t i = 0; i < c.output.probes.size(); ++i) {
+    const Point& p = c.output.probes[i];
+    if (!inside(p))
+      ctx.error("output.probes", "output.probes[" + std::to_string(i) + "] = " +
+                                     (sheet ? "[" + format_exact(p[0]) + ", " + format_exact(p[1]) + "]"
+                                            : format_exact(p[0])) +
+                                     " is outside the domain " + extent());
+  }
+  for (std::size_t i = 0; i < c.stimulus.size(); ++i) {
+    const Stimulus& s = c.stimulus[i];
+    const std::string path = "stimulus[" + std::to_string(i) + "]";
+    const bool outside = s.x_max < 0.0 || s.x_min > c.domain.length[0] ||
+                         (sheet && (s.y_max < 0.0 || s.y_min > c.domain.length[1]));
+    const std::string region =
+        "[" + format_exact(s.x_min) + ", " + format_exact(s.x_max) + "]" +
+        (sheet ? " x [" + format_exact(s.y_min) + ", " + format_exact(s.y_max) + "]" : "");
+    // Amplitude 0 is a stimulus switched off (a placeholder a sweep axis may switch on): where and
+    // when it would act does not matter.
+    const bool off = s.amplitude == 0.0;
+    if (outside)
+      ctx.error(path + ".x_min",
+                path + ": the region " + region + " lies outside the domain " + extent());
+    else if (!off && stimulus_nodes(s, c.domain).empty())
+      ctx.error(path + ".x_min", path + ": the region " + region +
+                                     " holds no grid node (the nodes lie at multiples of dx = " +
+                                     format_exact(c.domain.dx) +
+                                     "): the stimulus would never act; widen it to take a node");
+    if (whole_steps && !off) check_stimulus_times(c, s, path, ctx);
+  }
+
+  if (!build.vtk) {
+    for (const char* key : {"output.vtk", "output.spacetime", "output.activation.enabled"}) {
+      const std::string k = key;
+      const bool on = k == "output.vtk"         ? c.output.vtk
+                      : k == "output.spacetime" ? c.output.spacetime
+                                                : c.output.activation.enabled;
+      // The activation map follows output.vtk by default: one message (about output.vtk) is enough.
+      const bool implied = k == "output.activation.enabled" && !ctx.given(key) && c.output.vtk;
+      if (on && !implied)
+        ctx.error(key, std::string(key) + ": this build has no VTK (configured with "
+                                          "-DFHN_WITH_VTK=OFF); set " + key +
+                           ": false (or --set " + key + "=false), or rebuild with VTK" +
+                           (ctx.given(key) ? "" : " (true is the default)"));
+    }
+  }
+}
+
+}  // namespace fhn::config_detail
