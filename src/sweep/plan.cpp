@@ -1,0 +1,318 @@
+// The sweep's plan (`fhn sweep`, docs/ARCHITECTURE.md): every member's config from the base
+// config, the sweep's set: and the axes, checked to agree on what the members share; whether this
+// rank can hold its members (the memory check); the probes and the sampling; members per batch.
+#include "sweep/plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "core/cuda_device_select.hpp"
+#include "core/error.hpp"
+#include "core/first_error.hpp"
+#include "core/format.hpp"
+#include "parallel/communicator.hpp"
+#include "run/memory_estimate.hpp"
+#include "run/time_loop.hpp"
+#include "sweep/write.hpp"
+
+namespace fhn::sweep_detail {
+namespace {
+
+// ---- Members' configs -----------------------------------------------------------------------
+
+// The dotted path of each line of to_yaml's output ("time.end: 300"), for naming a difference.
+std::vector<std::string> keyed_lines(const std::string& yaml) {
+  std::vector<std::string> out;
+  std::vector<std::pair<std::size_t, std::string>> open;  // indentation, key
+  std::istringstream in(yaml);
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t indent = line.find_first_not_of(' ');
+    if (indent == std::string::npos) continue;
+    const std::size_t colon = line.find(':', indent);
+    const std::string key = line.substr(indent, colon == std::string::npos ? std::string::npos : colon - indent);
+    while (!open.empty() && open.back().first >= indent) open.pop_back();
+    std::string path;
+    for (const auto& entry : open) path += entry.second + ".";
+    out.push_back(path + line.substr(indent));
+    open.emplace_back(indent, key);
+  }
+  return out;
+}
+
+// The resolved config without what a member may set for itself (model, boundary values,
+// initial profiles, stimulus values, name): the lines of to_yaml with their dotted keys.
+std::vector<std::string> shared_lines(Config c) {
+  c.name.clear();
+  c.source.clear();
+  c.notes.clear();
+  c.model = ModelParams{};
+  for (BoundarySide* side : {&c.boundary.left, &c.boundary.right, &c.boundary.bottom, &c.boundary.top})
+    side->value = 0.0;
+  c.initial = InitialSpec{};
+  for (Stimulus& s : c.stimulus) s = Stimulus{};
+  return keyed_lines(to_yaml(c));
+}
+
+// What a member may not change, as "time.end: 300 (member 0: time.end: 200)", or "" when it
+// agrees with member 0 (`first`, whose shared_lines are `first_lines`) on all of it.
+std::string lockstep_difference(const Config& member, const Config& first,
+                                const std::vector<std::string>& first_lines) {
+  if (member.stimulus.size() != first.stimulus.size())
+    return std::to_string(member.stimulus.size()) + " stimuli (member 0: " +
+           std::to_string(first.stimulus.size()) + ")";
+  const std::vector<std::string> a = shared_lines(member);
+  const std::vector<std::string>& b = first_lines;
+  for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+    const std::string x = i < a.size() ? a[i] : "(nothing)", y = i < b.size() ? b[i] : "(nothing)";
+    if (x != y) return x + " (member 0: " + y + ")";
+  }
+  return "";
+}
+
+// The axis assignments of member m, e.g. "model.a=0.05".
+std::vector<std::string> member_assignments(const SweepConfig& sweep, index_t m) {
+  const std::vector<real> values = sweep_member_values(sweep, m);
+  std::vector<std::string> out;
+  for (std::size_t a = 0; a < values.size(); ++a)
+    out.push_back(sweep.axes[a].key + "=" + format_exact(values[a]));
+  return out;
+}
+
+// Steps between samples of the probes: measure.every / dt (every step when 0).
+index_t sample_every_steps(const SweepConfig& sweep, const Config& c) {
+  return sweep.measure.every > 0.0 ? std::max<index_t>(1, std::llround(sweep.measure.every / c.time.dt)) : 1;
+}
+
+// ---- Probes ---------------------------------------------------------------------------------
+
+std::vector<real> probe_positions(const SweepConfig& sweep, const Config& c) {
+  const real length = c.domain.length[0];
+  std::vector<real> probes = sweep.measure.probes;
+  if (probes.empty()) probes = {0.25 * length, 0.75 * length};
+  for (std::size_t p = 0; p < probes.size(); ++p)
+    if (probes[p] > length)
+      throw ConfigError(sweep.measure.probes_where + ": measure.probes[" + std::to_string(p) + "]: x = " +
+                        format_exact(probes[p]) + " lies beyond the cable (domain.length = " +
+                        format_exact(length) + ")");
+  return probes;
+}
+
+std::vector<ProbeNodes> probe_nodes(const std::vector<real>& probes, const Config& c) {
+  std::vector<ProbeNodes> out;
+  const index_t n = c.domain.nodes[0];
+  for (real x : probes) {
+    const real s = x / c.domain.dx;
+    const index_t i = std::min<index_t>(static_cast<index_t>(std::floor(s)), n - 2);
+    out.push_back({i, s - static_cast<real>(i)});
+  }
+  return out;
+}
+
+// ---- Memory ---------------------------------------------------------------------------------
+
+// Host bytes of one member in a CPU batch: its problem, its scheme (state, work arrays and copy
+// of the problem) and the batch's copy of its config.
+real cpu_member_bytes(const Config& c) { return member_host_bytes(c) + config_bytes(c); }
+
+// Member m's config from the base config's text: the sweep's overrides, the command line's,
+// then the member's axis values. Throws ConfigError.
+Config member_config(const SweepConfig& sweep, const SweepOptions& options,
+                     const std::string& base_text, const std::string& base_source, index_t m) {
+  std::vector<std::string> overrides = sweep.overrides;
+  overrides.insert(overrides.end(), options.overrides.begin(), options.overrides.end());
+  const std::vector<std::string> mine = member_assignments(sweep, m);
+  overrides.insert(overrides.end(), mine.begin(), mine.end());
+  Config c = load_config_text(base_text, base_source, overrides, options.build);
+  c.name = sweep.name + "_" + std::to_string(m);
+  return c;
+}
+
+std::string base_source_of(const SweepConfig& sweep) {
+  return sweep.base.empty() ? sweep.source + " (config:)" : sweep.base;
+}
+
+std::string base_text_of(const SweepConfig& sweep) {
+  return sweep.base.empty() ? sweep.base_text : read_config_file(sweep.base);
+}
+
+// Refuses (ConfigError) a sweep whose members this rank cannot hold, before their configs are
+// made: every rank holds all the members' configs (checked against each other), its members'
+// rows and one batch of members at a time (CPU: members_per_batch's; cuda: the host side of a
+// batch, each member's problem, for every member of the rank in the worst case). Member 0's
+// config stands for all (they share the grid and the scheme). A member 0 that does not load is
+// left to sweep_member_configs to report.
+void check_sweep_fits(const SweepConfig& sweep, const SweepOptions& options, Communicator& comm) {
+  Config c;
+  try {
+    c = member_config(sweep, options, base_text_of(sweep), base_source_of(sweep), 0);
+  } catch (const ConfigError&) {
+    return;
+  }
+  const index_t count = sweep_member_count(sweep);
+  const index_t mine = split_range(count, comm.rank(), comm.size()).count;
+  std::string why;
+  const bool cpu = c.scheme.backend == Backend::cpu;
+  const index_t batch = cpu ? members_per_batch(sweep, c, mine, -1, comm, why)
+                            : (sweep.batch > 0 ? std::min(sweep.batch, mine) : mine);
+  // A row: its axis values and, per probe (2 by default), a measurement's few numbers.
+  const real probes = static_cast<real>(std::max<std::size_t>(sweep.measure.probes.size(), 2));
+  const real row = static_cast<real>(sizeof(MemberRow)) +
+                   8.0 * static_cast<real>(sweep.axes.size()) + 64.0 * probes;
+  const real bytes = static_cast<real>(count) * config_bytes(c) + static_cast<real>(mine) * row +
+                     static_cast<real>(batch) * (cpu ? cpu_member_bytes(c) : member_host_bytes(c));
+  check_host_memory(bytes,
+                    "the sweep (" + std::to_string(count) + " members" +
+                        (comm.size() > 1 ? ", " + std::to_string(mine) + " on this rank" : "") +
+                        "; " + human_bytes(config_bytes(c)) + " per member's config, batches of " +
+                        std::to_string(batch) + ")",
+                    "Fewer members (axes' counts), or a sweep split into several runs, would fit");
+}
+
+}  // namespace
+
+std::string member_label(const SweepConfig& sweep, index_t m) {
+  std::string label;
+  for (const std::string& assignment : member_assignments(sweep, m))
+    label += (label.empty() ? "" : ", ") + assignment;
+  return "member " + std::to_string(m) + " (" + label + ")";
+}
+
+index_t stimulus_pulses(const Config& c) {
+  index_t pulses = 0;
+  for (const Stimulus& s : c.stimulus) {
+    if (s.amplitude == 0.0) continue;
+    for (index_t k = 0; k < s.count; ++k)
+      if (s.start + static_cast<real>(k) * s.period < c.time.end) ++pulses;
+  }
+  return pulses;
+}
+
+index_t members_per_batch(const SweepConfig& sweep, const Config& c, index_t members, int device,
+                          const Communicator& comm, std::string& why) {
+  const bool on_device = c.scheme.backend == Backend::cuda && device >= 0;
+  const real per_member = on_device ? static_cast<real>(cuda_member_bytes(c)) : cpu_member_bytes(c);
+  if (sweep.batch > 0) {
+    why = "batch: " + std::to_string(sweep.batch) + " (sweep file)";
+    return std::min(sweep.batch, members);
+  }
+  real budget = 4e9;
+  std::string where = "4 GB of host memory";
+  if (on_device) {
+    std::string none;
+    const std::vector<CudaDevice> devices = cuda_devices(&none);
+    const CudaDevice& d = devices.at(static_cast<std::size_t>(device));
+    const int count = static_cast<int>(devices.size());
+    const int sharing = comm.local_size() / count + (device < comm.local_size() % count ? 1 : 0);
+    budget = 0.7 * static_cast<real>(d.memory_bytes) / sharing;
+    where = "70% of " + human_bytes(static_cast<real>(d.memory_bytes)) + " on " + d.name +
+            (sharing > 1 ? " (device " + std::to_string(device) + ", shared by " +
+                               std::to_string(sharing) + " ranks)"
+                         : "");
+  }
+  const auto fit = std::max<index_t>(1, static_cast<index_t>(budget / per_member));
+  why = human_bytes(per_member) + " per member; " + std::to_string(fit) + " members fit in " + where;
+  return std::min(fit, members);
+}
+
+SweepPlan plan_sweep(const SweepConfig& sweep, const SweepOptions& options, Communicator& comm) {
+  std::string refusal;
+  try {
+    check_sweep_fits(sweep, options, comm);
+  } catch (const ConfigError& e) {
+    refusal = e.what();
+  }
+  comm.broadcast(refusal, 0);
+  if (!refusal.empty()) throw ConfigError(refusal);
+  SweepPlan plan;
+  plan.configs = sweep_member_configs(sweep, options);
+  plan.count = static_cast<index_t>(plan.configs.size());
+  const Config& c0 = plan.configs.at(0);
+  plan.probes = probe_positions(sweep, c0);
+  plan.where = probe_nodes(plan.probes, c0);
+  for (const ProbeNodes& p : plan.where) {
+    plan.nodes.push_back(p.i);
+    plan.nodes.push_back(p.i + 1);
+  }
+  plan.total_steps = c0.time.steps;
+  plan.sample_every = sample_every_steps(sweep, c0);
+  plan.check_every = LoopSettings{}.check_every;  // as fhn run checks
+  plan.newton = c0.scheme.type == SchemeType::crank_nicolson;
+  plan.mine = split_range(plan.count, comm.rank(), comm.size());
+  return plan;
+}
+
+}  // namespace fhn::sweep_detail
+
+namespace fhn {
+
+std::vector<Config> sweep_member_configs(const SweepConfig& sweep, const SweepOptions& options) {
+  using namespace sweep_detail;
+  // The base config's text, read once for all members.
+  const std::string base_source = base_source_of(sweep);
+  const std::string base_text = base_text_of(sweep);
+  const index_t count = sweep_member_count(sweep);
+  // Each member's config is read on its own (in parallel: thousands of members), then checked
+  // against member 0; the first problem in member order is reported.
+  std::vector<Config> members(static_cast<std::size_t>(count));
+  std::vector<std::string> invalid(members.size()), different(members.size());
+  std::vector<std::string> first_lines;
+  FirstError failed;  // anything but a ConfigError: raised after the loop
+#pragma omp parallel for schedule(dynamic, 16)
+  for (index_t m = 0; m < count; ++m) {
+    failed.guard(m, [&] {
+      Config& c = members[static_cast<std::size_t>(m)];
+      try {
+        c = member_config(sweep, options, base_text, base_source, m);
+      } catch (const ConfigError& e) {
+        invalid[static_cast<std::size_t>(m)] = e.what();
+      }
+    });
+  }
+  failed.rethrow();
+  for (index_t m = 0; m < count; ++m) {
+    const std::string& e = invalid[static_cast<std::size_t>(m)];
+    if (e.empty()) continue;
+    // Name the axis whose value the member's config refused (the first one named in the
+    // message), else the sweep file.
+    std::string where = sweep.source;
+    for (const SweepAxis& axis : sweep.axes)
+      if (e.find(axis.key) != std::string::npos) {
+        where = axis.where;
+        break;
+      }
+    throw ConfigError(where + ": " + member_label(sweep, m) + " is not a valid config:\n" + e);
+  }
+  if (count > 0) first_lines = shared_lines(members[0]);
+#pragma omp parallel for schedule(dynamic, 16)
+  for (index_t m = 1; m < count; ++m)
+    failed.guard(m, [&] {
+      different[static_cast<std::size_t>(m)] =
+          lockstep_difference(members[static_cast<std::size_t>(m)], members[0], first_lines);
+    });
+  failed.rethrow();
+  for (index_t m = 1; m < count; ++m)
+    if (!different[static_cast<std::size_t>(m)].empty())
+      throw ConfigError(sweep.source + ": " + member_label(sweep, m) + " differs from member 0 in " +
+                        different[static_cast<std::size_t>(m)] +
+                        "; the members of a sweep run in lockstep and must share the grid, "
+                        "time.dt, time.end, the scheme and output.*: sweep model, boundary values, "
+                        "initial profiles and stimuli");
+  if (!members.empty()) {
+    const Config& c = members[0];
+    if (c.domain.dims != 1)
+      throw ConfigError(sweep.source + ": the base config is a sheet (domain.length: [Lx, Ly]); sweeps "
+                        "run cables (domain.length: one number)");
+    if (c.scheme.type == SchemeType::adaptive_explicit)
+      throw ConfigError(sweep.source + ": scheme.type: adaptive_explicit moves each member's grid on its "
+                        "own; sweep with explicit or crank_nicolson");
+    const index_t every = sample_every_steps(sweep, c);
+    if (sweep.measure.every > 0.0 &&
+        std::abs(static_cast<real>(every) * c.time.dt - sweep.measure.every) > 1e-9 * sweep.measure.every)
+      throw ConfigError(sweep.measure.every_where + ": measure.every = " + format_exact(sweep.measure.every) +
+                        " is not a multiple of time.dt = " + format_exact(c.time.dt));
+  }
+  return members;
+}
+
+}  // namespace fhn

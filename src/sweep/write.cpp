@@ -1,0 +1,207 @@
+// What a sweep writes (`fhn sweep`): sweep.csv (header and rows), summary.json, run.log (the
+// root's; the other ranks' lines gathered into it), the output folder with config.yaml, and the
+// frames, probes.csv and kymograph of the members named in output.members.
+#include "sweep/write.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "config/names.hpp"
+#include "core/build_info.hpp"
+#include "core/format.hpp"
+#include "io/atomic_file.hpp"
+#include "io/probes_csv.hpp"
+#include "model/problem.hpp"
+#include "parallel/communicator.hpp"
+#include "run/time_loop.hpp"
+
+namespace fs = std::filesystem;
+
+namespace fhn::sweep_detail {
+namespace {
+
+std::string csv_number(real x) { return std::isfinite(x) ? format_exact(x) : ""; }
+
+std::string csv_text(const std::string& text) {
+  std::string out = "\"";
+  for (char ch : text) {
+    if (ch == '"') out += '"';
+    out += ch == '\n' ? ' ' : ch;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string sweep_csv_header(const SweepConfig& sweep, const std::vector<real>& probes, bool newton) {
+  std::string text = "member";
+  for (const SweepAxis& axis : sweep.axes) text += "," + axis.key;
+  text += ",status,speed,last_speed,propagated";
+  for (const char* what : {"pulses", "activation", "apd"})
+    for (real x : probes) text += std::string(",") + what + "@" + format_exact(x);
+  text += ",final_max_v";
+  if (newton) text += ",newton_mean_iterations,newton_max_iterations";
+  return text + ",reason\n";
+}
+
+std::string sweep_csv_rows(const std::vector<MemberRow>& rows, index_t first,
+                           const std::vector<real>& probes, bool newton) {
+  std::string text;
+  for (std::size_t j = 0; j < rows.size(); ++j) {
+    const MemberRow& r = rows[j];
+    text += std::to_string(first + static_cast<index_t>(j));
+    for (real v : r.values) text += "," + format_exact(v);
+    text += "," + r.status + "," + csv_number(r.measured.speed()) + "," +
+            csv_number(r.measured.last_speed()) + "," + (r.measured.propagated() ? "1" : "0");
+    for (std::size_t p = 0; p < probes.size(); ++p) text += "," + std::to_string(r.measured.pulses(p));
+    for (std::size_t p = 0; p < probes.size(); ++p) text += "," + csv_number(r.measured.first_activation(p));
+    for (std::size_t p = 0; p < probes.size(); ++p) text += "," + csv_number(r.measured.apd(p));
+    text += "," + csv_number(r.max_v);
+    if (newton)
+      text += "," + csv_number(r.newton_mean) + "," + (r.newton_max >= 0 ? std::to_string(r.newton_max) : "");
+    text += "," + (r.reason.empty() ? std::string() : csv_text(r.reason)) + "\n";
+  }
+  return text;
+}
+
+std::unique_ptr<MemberOutput> open_member_output(const fs::path& dir, index_t m, const Config& c,
+                                                 const Problem& problem) {
+  auto out = std::make_unique<MemberOutput>();
+  out->member = m;
+  out->config = &c;
+  write_file_atomically(dir / "config.yaml", to_yaml(c));
+  if (c.output.vtk) out->sinks.push_back(make_vtk_series_writer(dir, c.name, c.output.precision, c.output.stride, -1.0));
+  if (c.output.spacetime) out->sinks.push_back(make_spacetime_writer(dir / "spacetime.vti", 4096, -1.0, problem.x));
+  if (!c.output.probes.empty())
+    out->sinks.push_back(make_probe_writer(dir / "probes.csv", c.output.probes, 1, false));
+  return out;
+}
+
+void write_member_frame(MemberOutput& out, const MemberBatch& batch, index_t local, const Domain& domain) {
+  Snapshot snap;
+  batch.snapshot(local, snap);
+  const FrameView view = frame_view(snap, out.frames++, &domain);
+  for (auto& sink : out.sinks) sink->write(view);
+}
+
+void SweepLog::gather(Communicator& comm) {
+  const std::vector<std::string> held = comm.gather(held_);
+  for (std::size_t r = 1; r < held.size(); ++r) {
+    std::istringstream in(held[r]);
+    for (std::string text; std::getline(in, text);) line("rank " + std::to_string(r) + ": " + text);
+  }
+}
+
+void open_sweep_outputs(const SweepConfig& sweep, const SweepOptions& options,
+                        const SweepPlan& plan, Communicator& comm, const fs::path& dir,
+                        std::optional<OutputFolder>& folder, SweepLog& log) {
+  const std::vector<Config>& configs = plan.configs;
+  const Config& c0 = configs.at(0);
+  const index_t count = plan.count;
+  const index_t total_steps = plan.total_steps;
+  const index_t sample_every = plan.sample_every;
+  std::string failure;
+  if (comm.root()) {
+    try {
+      folder.emplace(dir);
+      for (index_t m : sweep.output_members)
+        create_folder(dir / "members" / std::to_string(m), "the member's output folder");
+      log.open(dir / "run.log");
+      log.line(build_line());
+      log.line("sweep: " + sweep.source + " (base: " + (sweep.base.empty() ? "embedded" : sweep.base) + ")");
+      for (const SweepAxis& axis : sweep.axes)
+        log.line("axis " + axis.key + ": " + std::to_string(axis.values.size()) + " values from " +
+                 format_exact(axis.values.front()) + " to " + format_exact(axis.values.back()));
+      log.line("members: " + std::to_string(count) + " (" +
+               (sweep.combine == SweepCombine::product ? "product" : "zip") + " of the axes)");
+      for (const std::string& o : options.overrides) log.line("override: --set " + o);
+      // The members' config warnings (a stimulus that acts only after time.end), once.
+      const auto warned = std::find_if(configs.begin(), configs.end(),
+                                       [](const Config& m) { return !m.warnings.empty(); });
+      if (warned != configs.end()) {
+        const auto members = std::count_if(configs.begin(), configs.end(),
+                                           [](const Config& m) { return !m.warnings.empty(); });
+        const std::string line =
+            "member " + std::to_string(warned - configs.begin()) + ": " + warned->warnings.front() +
+            (members > 1 ? " (" + std::to_string(members) + " members have warnings)" : "");
+        log.line("warning: " + line);
+        if (!options.quiet) std::fprintf(stderr, "fhn: warning: %s\n", line.c_str());
+      }
+      log.line("grid: " + c0.domain.summary() + "; time: dt = " + format_exact(c0.time.dt) + ", " +
+               std::to_string(total_steps) + " steps; probes sampled every " + std::to_string(sample_every) +
+               " steps");
+      log.line("ranks: " + std::to_string(comm.size()) + " (" + comm.describe() + ")");
+      for (int r = 0; r < comm.size(); ++r) {
+        const Range range = split_range(count, r, comm.size());
+        log.line("rank " + std::to_string(r) + ": " +
+                 (range.count > 0 ? "members " + std::to_string(range.first) + ".." + std::to_string(range.end() - 1)
+                                  : std::string("no members")));
+      }
+      write_file_atomically(dir / "config.yaml", to_yaml(c0));
+    } catch (const std::exception& e) {  // IoError, or std::filesystem's own
+      failure = e.what();
+    }
+  }
+  comm.broadcast(failure, 0);
+  if (!failure.empty()) throw IoError(failure);
+}
+
+std::string sweep_csv(const SweepConfig& sweep, const SweepPlan& plan, const SweepTotals& totals) {
+  std::string csv = sweep_csv_header(sweep, plan.probes, plan.newton);
+  for (const std::string& lines : totals.row_lines) csv += lines;
+  return csv;
+}
+
+JsonObject sweep_summary(const SweepConfig& sweep, const SweepPlan& plan, const SweepTotals& totals,
+                         const std::string& scheme_name, double wall_seconds, int ranks) {
+  const Config& c0 = plan.configs.at(0);
+  const index_t count = plan.count;
+  const index_t total_steps = plan.total_steps;
+  const real member_steps = static_cast<real>(count) * static_cast<real>(total_steps);
+
+  JsonObject s;
+  s.add("name", sweep.name)
+      .add("status", totals.failed == 0 ? "ok" : "some_members_failed")
+      .add("members", count)
+      .add("failed", totals.failed)
+      .add("propagated", totals.propagated)
+      .add("scheme", name_of(scheme_type_names(), c0.scheme.type))
+      .add("backend", name_of(backend_names(), c0.scheme.backend))
+      .add("description", scheme_name)
+      .add("nodes", c0.domain.node_count())
+      .add("dt", c0.time.dt)
+      .add("steps", total_steps)
+      .add("batches", totals.all_batches)
+      .add("members_per_batch", totals.largest_batch)
+      .add("wall_seconds", wall_seconds)
+      .add("step_seconds", totals.slowest)
+      .add("member_steps_per_second", totals.slowest > 0 ? member_steps / totals.slowest : 0.0)
+      .add("ns_per_node_step",
+           1e9 * totals.slowest / (member_steps * static_cast<real>(c0.domain.node_count())))
+      .add("ranks", ranks);
+  // Per rank ("0": the root): its members, batches and stepping time.
+  JsonObject per_rank;
+  for (int r = 0; r < ranks; ++r) {
+    const Range range = split_range(count, r, ranks);
+    const real* numbers = &totals.per_rank_numbers[3 * static_cast<std::size_t>(r)];
+    JsonObject one;
+    one.add("first_member", range.first)
+        .add("members", range.count)
+        .add("batches", static_cast<index_t>(numbers[1]))
+        .add("step_seconds", numbers[0]);
+    per_rank.add(std::to_string(r), one);
+  }
+  s.add("per_rank", per_rank);
+  if (totals.one_axis) {
+    JsonObject edge;
+    edge.add("key", sweep.axes[0].key)
+        .add("smallest_propagating", totals.smallest_ok)
+        .add("largest_failing_below", totals.largest_failing);
+    s.add("propagation", edge);
+  }
+  return s;
+}
+
+}  // namespace fhn::sweep_detail
