@@ -100,11 +100,8 @@ State pulse_state(index_t n, std::uint64_t seed) {
 
 Problem bench_problem(index_t n, std::uint64_t seed) {
   Problem p;
-  p.nodes = n;
-  p.dx = 0.5;
-  p.dt = 0.1;
-  p.domain = cable(n, p.dx);
-  p.x = p.domain.coordinates(0);
+  p.domain = cable(n, 0.5);
+  p.time.dt = 0.1;
   State state = pulse_state(n, seed);
   p.v0 = std::move(state.v);
   p.w0 = std::move(state.w);
@@ -134,8 +131,8 @@ Problem bench_sheet_problem(index_t side, std::uint64_t seed, const std::vector<
 }
 
 State explicit_reference_step(const Problem& problem) {
-  const index_t n = problem.nodes;
-  const NodeParams q = node_params(problem.model, problem.boundary, n, problem.dx, problem.dt);
+  const index_t n = problem.domain.node_count();
+  const NodeParams q = node_params(problem);
   State next;
   next.v.resize(problem.v0.size());
   next.w.resize(problem.w0.size());

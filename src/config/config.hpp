@@ -9,6 +9,7 @@
 #include "core/types.hpp"
 #include "grid/adaptive_spec.hpp"
 #include "grid/domain.hpp"
+#include "grid/time_grid.hpp"
 #include "solvers/tridiagonal.hpp"
 
 namespace fhn {
@@ -92,6 +93,8 @@ struct TimeSpec {
   real end = 300.0;
   real dt = 0.1;
   index_t steps = 3000;  // derived: end / dt
+
+  TimeGrid grid() const { return {dt, steps}; }
 };
 
 enum class SchemeType { explicit_euler, adaptive_explicit, crank_nicolson };

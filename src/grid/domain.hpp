@@ -34,8 +34,9 @@ struct Domain {
   real coordinate(int axis, index_t i) const {
     return length[axis] * (static_cast<real>(i) / static_cast<real>(nodes[axis] - 1));
   }
-  // x_a(0), ..., x_a(N_a - 1).
+  // x_a(0), ..., x_a(N_a - 1); empty for an axis beyond dims (a cable lists no y).
   std::vector<real> coordinates(int axis) const {
+    if (axis >= dims) return {};
     std::vector<real> x(static_cast<std::size_t>(nodes[axis]));
     for (index_t i = 0; i < nodes[axis]; ++i) x[static_cast<std::size_t>(i)] = coordinate(axis, i);
     return x;

@@ -10,14 +10,10 @@ Problem make_problem(const Config& c) {
   p.model = c.model;
   p.boundary = c.boundary;
   p.domain = c.domain;
-  p.nodes = c.domain.node_count();
-  p.dx = c.domain.dx;
-  p.dt = c.time.dt;
-  p.x = c.domain.coordinates(0);
-  if (c.domain.dims >= 2) p.y = c.domain.coordinates(1);
+  p.time = c.time.grid();
   p.v0 = sample_profile(c.initial.v, c.domain);
   p.w0 = sample_profile(c.initial.w, c.domain);
-  p.stimuli = StimulusSchedule(c.stimulus, c.domain, p.dt);
+  p.stimuli = StimulusSchedule(c.stimulus, c.domain, p.time.dt);
 
   // The discrete boundary conditions hold from t = 0 on.
   if (c.domain.dims >= 2) {
@@ -27,7 +23,7 @@ Problem make_problem(const Config& c) {
       for (index_t i = 0; i < nx; ++i) dirichlet_at(sides, i, j, nx, ny, p.v0[static_cast<std::size_t>(i + nx * j)]);
     return p;
   }
-  const index_t last = p.nodes - 1;
+  const index_t last = p.domain.node_count() - 1;
   if (c.boundary.left.type == BoundaryType::dirichlet)
     p.v0[0] = c.boundary.left.value;
   else if (c.boundary.no_flux_order == 1)

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "grid/time_grid.hpp"
 #include "model/stimulus.hpp"
 
 namespace fhn {
@@ -11,12 +12,8 @@ namespace fhn {
 struct Problem {
   ModelParams model;
   BoundarySpec boundary;
-  Domain domain;          // the uniform grid: a cable or a sheet
-  index_t nodes = 0;      // domain.node_count()
-  real dx = 0.0;
-  real dt = 0.0;
-  std::vector<real> x;    // node coordinates along x (N_x of them)
-  std::vector<real> y;    // along y on a sheet (N_y of them); empty on a cable
+  Domain domain;          // the uniform grid: a cable or a sheet (nodes, dx, coordinates)
+  TimeGrid time;          // dt, the number of steps and t(step)
   std::vector<real> v0;   // initial v at every node (i + N_x j), boundary conditions applied
   std::vector<real> w0;   // initial w
   StimulusSchedule stimuli;

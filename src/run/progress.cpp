@@ -19,9 +19,9 @@ std::string format_duration(double seconds) {
 
 }  // namespace
 
-Progress::Progress(index_t total_steps, real dt, bool enabled, std::FILE* stream)
-    : total_(total_steps),
-      dt_(dt),
+Progress::Progress(const TimeGrid& time, bool enabled, std::FILE* stream)
+    : total_(time.steps),
+      dt_(time.dt),
       enabled_(enabled),
       terminal_(isatty(fileno(stream)) != 0),
       stream_(stream),
@@ -29,7 +29,7 @@ Progress::Progress(index_t total_steps, real dt, bool enabled, std::FILE* stream
       last_print_(start_) {}
 
 Progress::Progress(index_t total, std::string unit, bool enabled, std::FILE* stream)
-    : Progress(total, 0.0, enabled, stream) {
+    : Progress(TimeGrid{0.0, total}, enabled, stream) {
   unit_ = std::move(unit);
 }
 

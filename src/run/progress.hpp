@@ -6,12 +6,14 @@
 #include <string>
 
 #include "core/types.hpp"
+#include "grid/time_grid.hpp"
 
 namespace fhn {
 
 class Progress {
  public:
-  Progress(index_t total_steps, real dt, bool enabled, std::FILE* stream = stderr);
+  // Shows simulated time: t(step) of `time` up to t(time.steps).
+  Progress(const TimeGrid& time, bool enabled, std::FILE* stream = stderr);
   // Counts `unit` (e.g. "member-steps") instead of simulated time.
   Progress(index_t total, std::string unit, bool enabled, std::FILE* stream = stderr);
   void update(index_t steps_done);

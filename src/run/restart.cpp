@@ -106,7 +106,7 @@ void check_frames(const Config& c, const fs::path& dir, index_t frames_before, r
   std::vector<std::string> lines, missing;
   for (index_t i = 0; i < frames_before; ++i) {
     const std::string file = "frames/" + frame_file_name(c.name, i, sheet);
-    const real t = static_cast<real>(i * c.output.every_steps) * c.time.dt;
+    const real t = c.time.grid().t(i * c.output.every_steps);
     lines.push_back(pvd_dataset_line(t, file));
     expected += lines.back();
     std::error_code ec;
@@ -181,7 +181,7 @@ void check_checkpoint(const Checkpoint& checkpoint, const Config& c, const fs::p
       throw IoError("checkpoint: dt = " + format_exact(checkpoint.dt) +
                     ", not this config's time.dt = " + format_exact(c.time.dt));
     // t is written as step dt; a few ulps allow for another compiler's rounding.
-    const real t = static_cast<real>(state.step) * c.time.dt;
+    const real t = c.time.grid().t(state.step);
     const real ulps = 4.0 * std::numeric_limits<real>::epsilon() * std::max(t, c.time.dt);
     if (!(std::abs(checkpoint.t - t) <= ulps))
       throw IoError("checkpoint: t = " + format_exact(checkpoint.t) + ", not step " +
@@ -222,13 +222,13 @@ RestartPlan check_restart_outputs(const Config& c, const fs::path& dir,
                                   const Checkpoint& checkpoint) {
   RestartPlan plan;
   const index_t resume_step = checkpoint.state.step;
-  const real resume_t = static_cast<real>(resume_step) * c.time.dt;
+  const real resume_t = c.time.grid().t(resume_step);
   const index_t every = c.output.every_steps;
   const index_t frames_before = (resume_step + every - 1) / every;
-  const real cutoff = static_cast<real>(resume_step) * c.time.dt - 1e-9 * c.time.dt;
+  const real cutoff = c.time.grid().t(resume_step) - 1e-9 * c.time.dt;
   std::vector<real> frame_times;
   for (index_t i = 0; i < frames_before; ++i)
-    frame_times.push_back(static_cast<real>(i * every) * c.time.dt);
+    frame_times.push_back(c.time.grid().t(i * every));
   auto present = [&](const std::string& file, const std::string& what) {
     std::error_code ec;
     if (fs::exists(dir / file, ec)) return true;

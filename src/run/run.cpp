@@ -88,7 +88,7 @@ class CheckpointWriter {
     checkpoint.state = scheme_.save_state();
     for (FrameSink* sink : sinks_) sink->save(checkpoint.state);
     checkpoint.dt = config_.time.dt;
-    checkpoint.t = static_cast<real>(checkpoint.state.step) * config_.time.dt;
+    checkpoint.t = config_.time.grid().t(checkpoint.state.step);
     const fs::path file = checkpoint_path(dir_, config_.name, checkpoint.state.step);
     write_checkpoint(file, checkpoint);
     if (written_.empty() || written_.back() != file) written_.push_back(file);
@@ -266,7 +266,7 @@ JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string
   if (!segment.checkpoint.empty()) {  // the timings above are this segment's too
     JsonObject part;
     part.add("restarted_from", segment.checkpoint.string())
-        .add("t_from", static_cast<real>(segment.step) * c.time.dt)
+        .add("t_from", c.time.grid().t(segment.step))
         .add("steps", loop.steps)
         .add("frames", loop.frames)
         .add("wall_seconds", wall_seconds)
@@ -279,9 +279,8 @@ JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string
 // The loop's cadence, the same on every rank.
 LoopSettings loop_settings(const Config& c, const Problem& problem, index_t resume_step) {
   LoopSettings settings;
-  settings.total_steps = c.time.steps;
+  settings.time = c.time.grid();
   settings.frame_every = c.output.every_steps;
-  settings.dt = c.time.dt;
   settings.domain = &problem.domain;
   settings.instability_hint = instability_hint(c);
   settings.first_frame_index = (resume_step + c.output.every_steps - 1) / c.output.every_steps;
@@ -303,11 +302,11 @@ RunSummary run_worker(const Config& c, const RunOptions& options) {
   const InterruptGuard interrupt;
   settings.interrupted = interrupt.flag();
   settings.comm = &comm;
-  Progress progress(c.time.steps, c.time.dt, false);
+  Progress progress(c.time.grid(), false);
   LoopResult loop;
   run_time_loop(scheme, settings, {}, progress, loop);
   RunSummary summary;  // the whole run's counts, as the root's
-  summary.steps = settings.total_steps;
+  summary.steps = settings.time.steps;
   summary.frames = settings.first_frame_index + loop.frames;
   summary.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -345,7 +344,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
     check_checkpoint(checkpoint, c, options.restart);
   }
   const index_t resume_step = checkpoint.state.step;
-  const real resume_t = static_cast<real>(resume_step) * c.time.dt;
+  const real resume_t = c.time.grid().t(resume_step);
   const Segment segment{options.restart, resume_step,
                         (resume_step + c.output.every_steps - 1) / c.output.every_steps};
   auto warn = [](RunLog& log, const std::string& line) {
@@ -406,8 +405,8 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
     owned.push_back(
         make_vtk_series_writer(dir, c.name, c.output.precision, c.output.stride, resume_before));
   if (c.output.spacetime)  // columns from the base grid, also when the scheme's grid moves
-    owned.push_back(make_spacetime_writer(dir / "spacetime.vti", 4096, resume_before, problem.x,
-                                          segment.frames));
+    owned.push_back(make_spacetime_writer(dir / "spacetime.vti", 4096, resume_before,
+                                          problem.domain.coordinates(0), segment.frames));
   if (!c.output.probes.empty())
     owned.push_back(make_probe_writer(dir / "probes.csv", c.output.probes, c.domain.dims, restart));
   if (const GridStats* grid = scheme->grid_stats())
@@ -440,7 +439,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   settings.checkpoint = [&checkpoints] { checkpoints.write(); };
   const InterruptGuard interrupt;
   settings.interrupted = interrupt.flag();
-  Progress progress(c.time.steps, c.time.dt, !options.quiet);
+  Progress progress(c.time.grid(), !options.quiet);
   LoopResult loop;
   try {
     run_time_loop(*scheme, settings, sinks, progress, loop);

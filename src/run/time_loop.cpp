@@ -22,8 +22,8 @@ void emit_frame(Scheme& scheme, index_t index, const std::vector<FrameSink*>& si
   scheme.snapshot(snap);  // collective in a distributed run: the root receives the values
   if (s.comm && !s.comm->root())
     throw NumericalError("the solution stopped being finite (rank 0 reports where)");
-  const real t_good = static_cast<real>(last_good_step) * s.dt;
-  const real t_bad = static_cast<real>(snap.step) * s.dt;
+  const real t_good = s.time.t(last_good_step);
+  const real t_bad = s.time.t(snap.step);
   const std::string where =
       s.domain && s.domain->dims >= 2
           ? s.domain->describe_node(node)
@@ -68,13 +68,13 @@ void run_time_loop(Scheme& scheme, const LoopSettings& s, const std::vector<Fram
   const index_t pass = std::max<index_t>(scheme.steps_per_pass(), 1);
   const index_t check_every = (s.check_every + pass - 1) / pass * pass;
 
-  for (index_t step = start; step < s.total_steps;) {
+  for (index_t step = start; step < s.time.steps;) {
     // Advance to whichever comes first: the next frame, check, checkpoint, or the end.
     const index_t next_frame = (step / s.frame_every + 1) * s.frame_every;
     const index_t next_check = (step / check_every + 1) * check_every;
     const index_t next_checkpoint =
-        s.checkpoint_every > 0 ? (step / s.checkpoint_every + 1) * s.checkpoint_every : s.total_steps;
-    const index_t target = std::min({next_frame, next_check, next_checkpoint, s.total_steps});
+        s.checkpoint_every > 0 ? (step / s.checkpoint_every + 1) * s.checkpoint_every : s.time.steps;
+    const index_t target = std::min({next_frame, next_check, next_checkpoint, s.time.steps});
     const auto t0 = Clock::now();
     scheme.advance(target - step);
     scheme.synchronize();  // the clock covers the steps themselves, not just their launch
@@ -85,18 +85,18 @@ void run_time_loop(Scheme& scheme, const LoopSettings& s, const std::vector<Fram
     const index_t bad = scheme.first_non_finite();
     if (bad >= 0) report_non_finite(scheme, bad, last_good, s);
     last_good = step;
-    if (step == next_frame || step == s.total_steps) frame();
-    if (s.checkpoint && step == next_checkpoint && step < s.total_steps) s.checkpoint();
+    if (step == next_frame || step == s.time.steps) frame();
+    if (s.checkpoint && step == next_checkpoint && step < s.time.steps) s.checkpoint();
     progress.update(step);
     const bool interrupted = s.interrupted && *s.interrupted;
     if (s.comm ? s.comm->any(interrupted) : interrupted) {
       if (s.checkpoint) s.checkpoint();
       progress.finish(step);
-      throw InterruptedError("interrupted at t = " + format_exact(static_cast<real>(step) * s.dt) +
+      throw InterruptedError("interrupted at t = " + format_exact(s.time.t(step)) +
                              " (step " + std::to_string(step) + ")");
     }
   }
-  progress.finish(s.total_steps);
+  progress.finish(s.time.steps);
 }
 
 }  // namespace fhn

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "grid/time_grid.hpp"
 #include "io/frame_sink.hpp"
 #include "parallel/communicator.hpp"
 #include "run/progress.hpp"
@@ -14,11 +15,10 @@
 namespace fhn {
 
 struct LoopSettings {
-  index_t total_steps = 0;
+  TimeGrid time;             // dt, and the last step: the loop runs up to time.steps
   index_t frame_every = 1;   // steps between frames (a frame is also written at the end)
   index_t check_every = 50;  // steps between NaN/Inf checks (rounded up to a multiple of the
                              // scheme's steps_per_pass; and at every frame)
-  real dt = 0.0;
   const Domain* domain = nullptr;  // the grid, handed to the sinks with every frame
   std::string instability_hint;  // appended to the NaN/Inf message
   index_t first_frame_index = 0;  // frames an interrupted earlier part of the run already wrote
@@ -41,7 +41,7 @@ struct LoopResult {
 // What the sinks see of a host snapshot: frame number `index` on `domain` (pointers into snap).
 FrameView frame_view(const Snapshot& snap, index_t index, const Domain* domain);
 
-// Runs from the scheme's current step to total_steps, keeping `result` current as it goes.
+// Runs from the scheme's current step to time.steps, keeping `result` current as it goes.
 // In a distributed run every rank runs this loop with the same settings (sinks on the root only);
 // the scheme's collectives then line up.
 // Frames fall on the steps that are multiples of frame_every (and the last), so a restarted run

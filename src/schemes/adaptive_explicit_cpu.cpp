@@ -26,15 +26,15 @@ real wave_reach(const ModelParams& model, real dt, index_t regrid_every) {
 AdaptiveExplicitCpu::AdaptiveExplicitCpu(const Problem& problem, const AdaptiveSpec& spec)
     : problem_(problem),
       spec_(spec),
-      reach_(wave_reach(problem.model, problem.dt, spec.regrid_every)),
-      params_(node_params(problem.model, problem.boundary, problem.nodes, problem.dx, problem.dt)),
+      reach_(wave_reach(problem.model, problem.time.dt, spec.regrid_every)),
+      params_(node_params(problem)),
       v_(problem.v0),
       w_(problem.w0),
-      base_current_(problem.stimuli.empty() ? 0 : problem.nodes, 0.0),
-      stats_(problem.nodes) {
+      base_current_(problem.stimuli.empty() ? 0 : problem.domain.node_count(), 0.0),
+      stats_(problem.domain.node_count()) {
   // The first grid comes from the initial state on the full base grid and the rate of change of
   // a trial step from it.
-  std::vector<index_t> all(static_cast<std::size_t>(problem.nodes));
+  std::vector<index_t> all(static_cast<std::size_t>(problem.domain.node_count()));
   std::iota(all.begin(), all.end(), index_t{0});
   use_grid(std::move(all));
   evaluate();
@@ -66,7 +66,7 @@ SchemeState AdaptiveExplicitCpu::save_state() const {
 
 void AdaptiveExplicitCpu::restore_state(const SchemeState& state) {
   FHN_VERIFY(!state.nodes.empty() && state.nodes.front() == 0 &&
-                 state.nodes.back() == problem_.nodes - 1 &&
+                 state.nodes.back() == problem_.domain.node_count() - 1 &&
                  std::is_sorted(state.nodes.begin(), state.nodes.end()),
              IoError, "checkpoint: the adaptive grid it holds does not fit this run's base grid");
   use_grid(state.nodes);
@@ -77,7 +77,7 @@ void AdaptiveExplicitCpu::restore_state(const SchemeState& state) {
 
 void AdaptiveExplicitCpu::snapshot(Snapshot& out) const {
   out.step = step_;
-  out.t = static_cast<real>(step_) * problem_.dt;
+  out.t = problem_.time.t(step_);
   out.x = x_;
   out.v = v_;
   out.w = w_;
@@ -90,7 +90,7 @@ void AdaptiveExplicitCpu::snapshot(Snapshot& out) const {
 void AdaptiveExplicitCpu::evaluate() {
   const real* current = nullptr;
   if (!base_current_.empty()) {
-    const real t = static_cast<real>(step_) * problem_.dt;
+    const real t = problem_.time.t(step_);
     problem_.stimuli.currents(t, 1.0, 0.0, base_current_.data());
     for (std::size_t i = 0; i < nodes_.size(); ++i) current_[i] = base_current_[nodes_[i]];
     current = current_.data();
@@ -122,7 +122,7 @@ void AdaptiveExplicitCpu::evaluate() {
 }
 
 void AdaptiveExplicitCpu::measure_rate() {
-  for (std::size_t i = 0; i < v_.size(); ++i) rate_[i] = (v_next_[i] - v_[i]) / problem_.dt;
+  for (std::size_t i = 0; i < v_.size(); ++i) rate_[i] = (v_next_[i] - v_[i]) / problem_.time.dt;
 }
 
 void AdaptiveExplicitCpu::regrid() {
@@ -138,21 +138,22 @@ void AdaptiveExplicitCpu::regrid() {
   sample.w_xx = w_xx_.data();
   sample.v_t = rate_.data();
   std::vector<index_t> next =
-      select_nodes(spec_, problem_.nodes, problem_.dx, reach_, sample, required_ranges());
+      select_nodes(spec_, problem_.domain.node_count(), problem_.domain.dx, reach_, sample,
+                   required_ranges());
 
   const std::vector<real> old_x = std::move(x_);
   const auto old_n = static_cast<index_t>(old_x.size());
   use_grid(std::move(next));
   v_ = interpolate_onto(old_x.data(), v_.data(), old_n, x_);
   w_ = interpolate_onto(old_x.data(), w_.data(), old_n, x_);
-  stats_.record_regrid(step_, static_cast<real>(step_) * problem_.dt, node_count());
+  stats_.record_regrid(step_, problem_.time.t(step_), node_count());
 }
 
 void AdaptiveExplicitCpu::use_grid(std::vector<index_t> nodes) {
   nodes_ = std::move(nodes);
   const std::size_t n = nodes_.size();
   x_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) x_[i] = problem_.x[nodes_[i]];
+  for (std::size_t i = 0; i < n; ++i) x_[i] = problem_.domain.coordinate(0, nodes_[i]);
   laplacian_ = NonUniformLaplacian(x_);
   params_.n = static_cast<index_t>(n);
   v_xx_.resize(n);
@@ -169,16 +170,16 @@ std::vector<NodeRange> AdaptiveExplicitCpu::required_ranges() const {
   // the grid before them can know. Base resolution as far as a step there spreads until the next
   // regrid: by diffusion, a jump changes v by erfc(d / (2 sqrt(D T))) < 0.5% of it beyond
   // d = 4 sqrt(D T), T = k regrid_every; by travel, reach further. Or inflection_radius if wider.
-  const real spread = 4.0 * std::sqrt(problem_.model.diffusion * problem_.dt *
+  const real spread = 4.0 * std::sqrt(problem_.model.diffusion * problem_.time.dt *
                                       static_cast<real>(spec_.regrid_every));
   const real width = std::max(spec_.inflection_radius, reach_ + spread);
-  const auto layer = static_cast<index_t>(width / problem_.dx + 1e-9);
+  const auto layer = static_cast<index_t>(width / problem_.domain.dx + 1e-9);
   for (const NodeStimulus& s : problem_.stimuli.stimuli()) {
     // The stimulus is off for good once t is past its last pulse.
     const real off = s.spec.start + static_cast<real>(s.spec.count - 1) * s.spec.period +
                      s.spec.duration;
     for (index_t m = 0; m < spec_.regrid_every; ++m) {
-      const real t = static_cast<real>(step_ + m) * problem_.dt;
+      const real t = problem_.time.t(step_ + m);
       if (t > off) break;
       if (problem_.stimuli.active(s, t)) {
         ranges.push_back({s.first - layer, s.last + layer});
@@ -187,7 +188,7 @@ std::vector<NodeRange> AdaptiveExplicitCpu::required_ranges() const {
     }
   }
   const BoundarySpec& bc = problem_.boundary;
-  const index_t last = problem_.nodes - 1;
+  const index_t last = problem_.domain.node_count() - 1;
   for (const bool left : {true, false}) {
     const BoundarySide& side = left ? bc.left : bc.right;
     index_t depth = 0;  // base nodes kept next to the end node

@@ -14,13 +14,13 @@ namespace fhn {
 AdiSetup adi_setup(const Problem& problem, const CrankNicolsonSpec& spec) {
   const Domain& d = problem.domain;
   AdiSetup s;
-  s.reaction.h = 0.5 * problem.dt;
+  s.reaction.h = 0.5 * problem.time.dt;
   s.reaction.a = problem.model.a;
   s.reaction.epsilon = problem.model.epsilon;
   s.reaction.gamma = problem.model.gamma;
   s.reaction.tolerance = spec.newton.tolerance;
   s.reaction.max_iterations = static_cast<int>(spec.newton.max_iterations);
-  s.r = problem.dt * problem.model.diffusion / (d.dx * d.dx);
+  s.r = problem.time.dt * problem.model.diffusion / (d.dx * d.dx);
   for (int axis = 0; axis < d.dims; ++axis) {
     const index_t n = d.nodes[axis];
     const bool low = problem.boundary.side(axis, false).type == BoundaryType::dirichlet;
@@ -58,7 +58,7 @@ AdiCpu::AdiCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog*
       log_(log),
       setup_(adi_setup(problem, spec)),
       solvers_(adi_solvers(setup_, problem.domain, spec.tridiagonal, MemorySpace::host)),
-      rhs_(problem.nodes) {
+      rhs_(problem.domain.node_count()) {
   set_up_nodes();
 }
 
@@ -163,7 +163,7 @@ void AdiCpu::react(const real* i0, const real* i1, int stage) {
     if (log_) log_->record({step_, k + 1, du_max[static_cast<std::size_t>(k)], g_max[static_cast<std::size_t>(k)], stage});
   }
   if (failed >= 0)
-    throw newton_failure(step_, static_cast<real>(step_) * problem_.dt, problem_.dt, spec_.newton,
+    throw newton_failure(step_, problem_.time.t(step_), problem_.time.dt, spec_.newton,
                          du_history, g_history);
   stats_.add_step(du_history);
 }
@@ -172,7 +172,7 @@ void AdiCpu::react(const real* i0, const real* i1, int stage) {
 // reaction passes read and write v, w (64 B); a sheet's diffusion builds two right sides
 // (16 B each) and makes two constant-matrix solves (16 B each): 128 B per node and step.
 void AdiCpu::step() {
-  const real k = problem_.dt;
+  const real k = problem_.time.dt;
   const real t = static_cast<real>(step_) * k;
   const Domain& d = problem_.domain;
   const bool stimulated = !current_[0].empty();

@@ -25,10 +25,11 @@ CrankNicolsonCpu::CrankNicolsonCpu(const Problem& problem, const CrankNicolsonSp
 CrankNicolsonCpu::CrankNicolsonCpu(const Problem& problem, const CrankNicolsonSpec& spec,
                                    NewtonLog* log, const Slab& slab, Communicator* comm)
     : HostScheme(problem, slab),
-      params_(node_params(problem.model, problem.boundary, problem.nodes, problem.dx, problem.dt)),
+      params_(node_params(problem)),
       spec_(spec),
       log_(log),
-      solver_(slab.whole() ? solvers::make_tridiagonal_solver(spec.tridiagonal, problem.nodes)
+      solver_(slab.whole() ? solvers::make_tridiagonal_solver(spec.tridiagonal,
+                                                              problem.domain.node_count())
                            : std::make_unique<RanksPartitionedSolver>(
                                  *comm, slab.owned_nodes())),
       w_prev_(spec.w_update == WUpdate::leapfrog ? slab.array_nodes() : 0),

@@ -12,8 +12,8 @@ DistributedScheme::DistributedScheme(const Config& config, const Problem& proble
                                      Communicator& comm, NewtonLog* newton_log)
     : comm_(comm),
       domain_(problem.domain),
-      x_(problem.x),
-      y_(problem.y),
+      x_(problem.domain.coordinates(0)),
+      y_(problem.domain.coordinates(1)),
       counts_(owned_node_counts(problem.domain, comm.size())),
       offset_(static_cast<index_t>(std::accumulate(
           counts_.begin(), counts_.begin() + comm.rank(), std::size_t{0}))),

@@ -8,17 +8,17 @@ namespace fhn {
 
 ExplicitCpu::ExplicitCpu(const Problem& problem)
     : HostScheme(problem),
-      params_(node_params(problem.model, problem.boundary, problem.nodes, problem.dx, problem.dt)),
-      sheet_(sheet_params(problem.model, problem.boundary, problem.domain, problem.dt)),
-      current_(problem.stimuli.empty() ? 0 : problem.nodes, 0.0),
-      v_next_(problem.nodes),
-      w_next_(problem.nodes) {}
+      params_(node_params(problem)),
+      sheet_(sheet_params(problem)),
+      current_(problem.stimuli.empty() ? 0 : problem.domain.node_count(), 0.0),
+      v_next_(problem.domain.node_count()),
+      w_next_(problem.domain.node_count()) {}
 
 // A slab with one halo row each side: the 5-point stencil reaches one row.
 ExplicitCpu::ExplicitCpu(const Problem& problem, Communicator& comm)
     : HostScheme(problem, make_slab(problem.domain, comm.rank(), comm.size(), 1)),
-      params_(node_params(problem.model, problem.boundary, problem.nodes, problem.dx, problem.dt)),
-      sheet_(sheet_params(problem.model, problem.boundary, problem.domain, problem.dt)),
+      params_(node_params(problem)),
+      sheet_(sheet_params(problem)),
       halo_(make_host_halo_exchange(slab_, comm)),
       current_(problem.stimuli.empty() ? 0 : slab_.array_nodes(), 0.0),
       v_next_(slab_.array_nodes()),
@@ -37,7 +37,7 @@ std::string ExplicitCpu::name() const {
 // One step: v+ = v + k (D L_h v + f(v) - w + I),  w+ = w + k eps (v - gamma w).
 // Bytes per node: read v, w; write v+, w+ (32 B), one pass.
 void ExplicitCpu::step() {
-  const real t = static_cast<real>(step_) * problem_.dt;
+  const real t = problem_.time.t(step_);
   if (!current_.empty())
     problem_.stimuli.currents(t, 1.0, 0.0, current_.data(), slab_.array_first(),
                               slab_.array_planes());

@@ -29,10 +29,10 @@ class HostScheme : public Scheme {
   }
   void snapshot(Snapshot& out) const override {
     out.step = step_;
-    out.t = static_cast<real>(step_) * problem_.dt;
+    out.t = problem_.time.t(step_);
     if (slab_.whole()) {
-      out.x = problem_.x;
-      out.y = problem_.y;
+      out.x = problem_.domain.coordinates(0);
+      out.y = problem_.domain.coordinates(1);
     }
     out.v = owned(v_);
     out.w = owned(w_);

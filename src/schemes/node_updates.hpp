@@ -5,6 +5,7 @@
 #include "config/config.hpp"
 #include "grid/domain.hpp"
 #include "model/fhn.hpp"
+#include "model/problem.hpp"
 #include "model/sides.hpp"
 #include "schemes/crank_nicolson_point.hpp"
 
@@ -38,6 +39,12 @@ inline NodeParams node_params(const ModelParams& m, const BoundarySpec& bc, inde
   q.right_value = bc.right.value;
   q.no_flux_order = bc.no_flux_order;
   return q;
+}
+
+// The whole cable of `problem`, one step dt of its time grid.
+inline NodeParams node_params(const Problem& problem) {
+  return node_params(problem.model, problem.boundary, problem.domain.node_count(),
+                     problem.domain.dx, problem.time.dt);
 }
 
 // D (L_h u)_i from the values u_{i-1}, u_i, u_{i+1}: D (u_{i-1} - 2 u_i + u_{i+1}) / h^2. The
@@ -223,6 +230,11 @@ inline SheetParams sheet_params(const ModelParams& m, const BoundarySpec& bc, co
   q.gamma = m.gamma;
   q.sides = sides_of(bc);
   return q;
+}
+
+// The whole sheet of `problem`, one step dt of its time grid.
+inline SheetParams sheet_params(const Problem& problem) {
+  return sheet_params(problem.model, problem.boundary, problem.domain, problem.time.dt);
 }
 
 // The second difference along one axis from the values below, at and above a node; `first` and

@@ -52,7 +52,7 @@ std::vector<Snapshot> states_at(const Config& config, const std::vector<real>& t
   std::vector<Snapshot> states;
   for (const real t : times) {
     const index_t steps = std::llround(t / config.time.dt);
-    FHN_VERIFY(std::abs(static_cast<real>(steps) * config.time.dt - t) <= 1e-9 * t &&
+    FHN_VERIFY(std::abs(config.time.grid().t(steps) - t) <= 1e-9 * t &&
                    steps >= scheme->steps_done(),
                ConfigError,
                "compare.times: t = " + format_exact(t) + " is not a whole number of steps of time.dt = " +

@@ -308,7 +308,7 @@ std::vector<Config> sweep_member_configs(const SweepConfig& sweep, const SweepOp
                         "own; sweep with explicit or crank_nicolson");
     const index_t every = sample_every_steps(sweep, c);
     if (sweep.measure.every > 0.0 &&
-        std::abs(static_cast<real>(every) * c.time.dt - sweep.measure.every) > 1e-9 * sweep.measure.every)
+        std::abs(c.time.grid().t(every) - sweep.measure.every) > 1e-9 * sweep.measure.every)
       throw ConfigError(sweep.measure.every_where + ": measure.every = " + format_exact(sweep.measure.every) +
                         " is not a multiple of time.dt = " + format_exact(c.time.dt));
   }

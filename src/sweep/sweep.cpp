@@ -70,7 +70,7 @@ void run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
   // The lockstep loop: advance to the next sample, check or frame; measure; record failures.
   auto measure = [&](index_t step) {
     batch->sample(plan.nodes, sampled);
-    const real t = static_cast<real>(step) * c0.time.dt;
+    const real t = c0.time.grid().t(step);
     std::vector<real> v(plan.where.size());
     for (index_t j = 0; j < size; ++j) {
       for (std::size_t p = 0; p < plan.where.size(); ++p) {

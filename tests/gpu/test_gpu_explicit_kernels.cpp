@@ -99,8 +99,7 @@ struct Setup {
   Setup(const Variant& variant, index_t n, std::mt19937_64& rng)
       : config(fhn::test::config_from(yaml_for(variant, n))),
         problem(fhn::make_problem(config)),
-        q(fhn::node_params(problem.model, problem.boundary, problem.nodes, problem.dx,
-                           problem.dt)),
+        q(fhn::node_params(problem)),
         table(problem.stimuli.stimuli().size(), "test stimulus table") {
     std::uniform_real_distribution<real> v_dist(-0.1, 1.1), w_dist(-0.05, 0.25);
     for (real& x : problem.v0) x = v_dist(rng);
@@ -110,7 +109,7 @@ struct Setup {
     view = StimulusTable{table.data(), static_cast<int>(stimuli.size()), problem.stimuli.dt(),
                          problem.stimuli.tolerance()};
   }
-  index_t n() const { return problem.nodes; }
+  index_t n() const { return problem.domain.node_count(); }
 
   fhn::Config config;
   fhn::Problem problem;

@@ -85,7 +85,7 @@ TEST_CASE("Sheet on the GPU: one step = the CPU node update; blocked = one-step 
     CAPTURE(size[1]);
     const fhn::Config c = fhn::test::config_from(sheet_yaml(size[0], size[1], kSheetSides[3]));
     const fhn::Problem p = fhn::make_problem(c);
-    const fhn::SheetParams q = fhn::sheet_params(p.model, p.boundary, p.domain, p.dt);
+    const fhn::SheetParams q = fhn::sheet_params(p);
     const fhn::cuda::DeviceStimuli stimuli(p.stimuli);
     const std::size_t n = p.v0.size();
     std::mt19937_64 rng(20261123u + n);
@@ -101,7 +101,7 @@ TEST_CASE("Sheet on the GPU: one step = the CPU node update; blocked = one-step 
 
     // One step against the CPU node function (its stimulus current from the schedule).
     std::vector<double> current(n, 0.0);
-    p.stimuli.currents(static_cast<double>(first) * p.dt, 1.0, 0.0, current.data());
+    p.stimuli.currents(p.time.t(first), 1.0, 0.0, current.data());
     REQUIRE(*std::max_element(current.begin(), current.end()) > 0.5);
     a.upload(v, w);
     b.poison();

@@ -60,7 +60,7 @@ struct SlabCase {
 
   explicit SlabCase(const fhn::Config& c)
       : problem(fhn::make_problem(c)),
-        q(fhn::sheet_params(problem.model, problem.boundary, problem.domain, problem.dt)),
+        q(fhn::sheet_params(problem)),
         stimuli(problem.stimuli),
         v(problem.v0.size()),
         w(problem.v0.size()) {
@@ -305,7 +305,7 @@ TEST_CASE("Slab kernels: a slab's rows equal the whole sheet's bit for bit at ev
       // Steps 100.. (t = 5..): the first stimulus is on, so the stimulus kernels run.
       const index_t first_step = 100;
       std::vector<double> current(s.v.size(), 0.0);
-      s.problem.stimuli.currents(static_cast<double>(first_step) * s.problem.dt, 1.0, 0.0,
+      s.problem.stimuli.currents(s.problem.time.t(first_step), 1.0, 0.0,
                                  current.data());
       REQUIRE(*std::max_element(current.begin(), current.end()) > 0.5);
       // steps 0: the one-step kernel; else the blocked kernel of that depth.

@@ -75,7 +75,8 @@ TEST_CASE("the explicit sheet on GPU slabs, gathered, equals the one-rank GPU ru
   auto slab = make_cuda_slab_scheme(c, problem, comm, nullptr);
   CHECK(test::contains(slab->name(), "slab " + std::to_string(comm.rank() + 1) + " of " +
                                          std::to_string(comm.size())));
-  CHECK(comm.sum(static_cast<double>(slab->node_count())) == static_cast<double>(problem.nodes));
+  CHECK(comm.sum(static_cast<double>(slab->node_count())) ==
+        static_cast<double>(problem.domain.node_count()));
   for (const index_t steps : pieces) slab->advance(steps);
   Snapshot part;
   slab->snapshot(part);

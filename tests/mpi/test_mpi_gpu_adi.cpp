@@ -90,7 +90,8 @@ TEST_CASE("ADI on GPU slabs, gathered, equals the one-rank GPU run bit for bit")
       CHECK(test::contains(slab->name(), "slab " + std::to_string(comm.rank() + 1) + " of " +
                                              std::to_string(comm.size())));
       if (comm.size() > 1) CHECK(test::contains(slab->name(), expected_transport(comm)));
-      CHECK(comm.sum(static_cast<double>(slab->node_count())) == static_cast<double>(problem.nodes));
+      CHECK(comm.sum(static_cast<double>(slab->node_count())) ==
+            static_cast<double>(problem.domain.node_count()));
       for (const index_t steps : pieces) slab->advance(steps);
       Snapshot part;
       slab->snapshot(part);

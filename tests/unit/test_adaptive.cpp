@@ -147,25 +147,27 @@ double plateau_oscillation(const fhn::Snapshot& s) {
 void check_grid_invariants(const fhn::AdaptiveExplicitCpu& scheme, const fhn::Problem& p,
                            const fhn::AdaptiveSpec& spec) {
   const std::vector<index_t>& nodes = scheme.nodes();
+  const std::vector<double> x = p.domain.coordinates(0);
+  const index_t base_nodes = p.domain.node_count();
   fhn::Snapshot s;
   scheme.snapshot(s);
   REQUIRE(nodes.size() == s.x.size());
   REQUIRE(nodes.front() == 0);
-  REQUIRE(nodes.back() == p.nodes - 1);
+  REQUIRE(nodes.back() == base_nodes - 1);
   for (std::size_t i = 0; i < nodes.size(); ++i) {
-    REQUIRE(s.x[i] == p.x[nodes[i]]);  // on the base grid, exactly
+    REQUIRE(s.x[i] == x[nodes[i]]);  // on the base grid, exactly
     if (i > 0) REQUIRE(nodes[i] > nodes[i - 1]);  // sorted, strictly increasing
   }
   const std::set<index_t> present = as_set(nodes);
-  for (index_t j = 0; j < p.nodes; j += spec.coarse_stride) REQUIRE(present.count(j) == 1);
+  for (index_t j = 0; j < base_nodes; j += spec.coarse_stride) REQUIRE(present.count(j) == 1);
   // Every front and back (a crossing of v = 1/2) has base resolution within 2 space units (the
   // steep middle of a front, where |v_xx| ~ 0.05 asks for spacing sqrt(8 tolerance / 0.05) < dx).
   const double reach = 2.0;
   for (const double front : half_crossings(s)) {
     CAPTURE(s.t);
     CAPTURE(front);
-    for (index_t j = 0; j < p.nodes; ++j)
-      if (std::abs(p.x[j] - front) <= reach) REQUIRE(present.count(j) == 1);
+    for (index_t j = 0; j < base_nodes; ++j)
+      if (std::abs(x[j] - front) <= reach) REQUIRE(present.count(j) == 1);
   }
 }
 
@@ -484,7 +486,7 @@ TEST_CASE("adaptive: boundary rows and stimuli act on the same nodes as on the u
       const std::vector<index_t>& nodes = scheme.nodes();
       const std::size_t n = nodes.size();
       REQUIRE(nodes[1] == 1);
-      REQUIRE(nodes[n - 2] == p.nodes - 2);
+      REQUIRE(nodes[n - 2] == p.domain.node_count() - 2);
       CHECK(s.v[0] == s.v[1]);
       CHECK(s.v[n - 1] == s.v[n - 2]);
     }
@@ -498,7 +500,9 @@ TEST_CASE("adaptive: boundary rows and stimuli act on the same nodes as on the u
     const fhn::Snapshot s = state_at(scheme, c.time.steps);
     CHECK(s.v.back() == 1.0);
     const std::set<index_t> present = as_set(scheme.nodes());
-    for (index_t j = p.nodes - 1; p.x.back() - p.x[j] <= c.scheme.adaptive.inflection_radius; --j)
+    const std::vector<double> x = p.domain.coordinates(0);
+    const double radius = c.scheme.adaptive.inflection_radius;
+    for (index_t j = p.domain.node_count() - 1; x.back() - x[j] <= radius; --j)
       CHECK(present.count(j) == 1);
   }
   SUBCASE("a stimulus on a resting axon: every stimulated node is there while it is on") {

@@ -17,10 +17,7 @@ fhn::Problem five_node_problem() {
   fhn::Problem p;
   p.model = {0.1, 0.5, 2.0, 1.0};
   p.domain = fhn::cable(5, 1.0);
-  p.nodes = 5;
-  p.dx = 1.0;
-  p.dt = 0.1;
-  p.x = {0, 1, 2, 3, 4};
+  p.time.dt = 0.1;
   p.v0 = {0.0, 0.5, 1.0, 0.5, 0.0};
   p.w0 = std::vector<double>(5, 0.2);
   return p;
@@ -73,11 +70,11 @@ TEST_CASE("first-order no-flux copies the neighbour, Dirichlet holds the value")
 TEST_CASE("a stimulus adds dt * amplitude while it is on") {
   fhn::Problem p = five_node_problem();
   fhn::Stimulus on{1.5, 2.5, 0.0, 1.0, 0.5, 0.0, 1};
-  p.stimuli = fhn::StimulusSchedule({on}, fhn::cable(p.nodes, p.dx), p.dt);
+  p.stimuli = fhn::StimulusSchedule({on}, p.domain, p.time.dt);
   check_values(one_step(p).v, {0.08, 0.49, 0.93, 0.49, 0.08});
 
   fhn::Stimulus later{1.5, 2.5, 0.1, 1.0, 0.5, 0.0, 1};  // starts after the first step
-  p.stimuli = fhn::StimulusSchedule({later}, fhn::cable(p.nodes, p.dx), p.dt);
+  p.stimuli = fhn::StimulusSchedule({later}, p.domain, p.time.dt);
   check_values(one_step(p).v, {0.08, 0.49, 0.88, 0.49, 0.08});
 }
 

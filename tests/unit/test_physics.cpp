@@ -35,10 +35,9 @@ void run(const fhn::Config& c, const std::vector<fhn::FrameSink*>& sinks) {
   const fhn::Problem problem = fhn::make_problem(c);
   auto scheme = fhn::make_scheme(c, problem);
   fhn::LoopSettings settings;
-  settings.total_steps = c.time.steps;
+  settings.time = c.time.grid();
   settings.frame_every = c.output.every_steps;
-  settings.dt = c.time.dt;
-  fhn::Progress quiet(c.time.steps, c.time.dt, false);
+  fhn::Progress quiet(c.time.grid(), false);
   fhn::LoopResult result;
   fhn::run_time_loop(*scheme, settings, sinks, quiet, result);
 }

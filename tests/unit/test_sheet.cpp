@@ -74,6 +74,24 @@ TEST_CASE("sheet: one explicit step on a 3x3 sheet, by hand, with no-flux and Di
   CHECK(d.v[4] == doctest::Approx(0.7).epsilon(1e-14));
 }
 
+TEST_CASE("problem: coordinates from the domain (none beyond its axes), t from the time grid") {
+  CHECK(fhn::cable(5, 1.0).coordinates(1).empty());  // a cable lists no y (not one NaN node)
+  const fhn::Config sheet_config = config_from("domain: {length: [40, 3], dx: 0.5}\n"
+                                               "time: {end: 20, dt: 0.05}\n");
+  const fhn::Problem sheet = fhn::make_problem(sheet_config);
+  CHECK(sheet.time.dt == 0.05);
+  CHECK(sheet.time.steps == 400);
+  CHECK(sheet.time.t(400) == 400.0 * 0.05);
+  const fhn::Snapshot s = advance(sheet_config, 3);
+  CHECK(s.t == sheet.time.t(3));
+  CHECK(s.x == sheet.domain.coordinates(0));
+  CHECK(s.y == std::vector<double>{0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0});
+  const fhn::Snapshot c = advance(config_from("domain: {length: 40, dx: 0.5}\n"), 1);
+  CHECK(c.x.size() == 81);
+  CHECK(c.x.back() == 40.0);
+  CHECK(c.y.empty());
+}
+
 TEST_CASE("sheet: a planar wave equals the cable run bit for bit") {
   const std::string physics =
       "initial: {v: {type: tanh_front, position: 10, width: 2, left: 1, right: 0}}\n"

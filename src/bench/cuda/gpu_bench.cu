@@ -323,7 +323,7 @@ void bench_batched(Context& ctx, index_t n) {
 // ---- Explicit step ---------------------------------------------------------------------------
 void bench_explicit(Context& ctx, index_t n) {
   const Problem problem = bench_problem(n, 7);
-  const NodeParams q = node_params(problem.model, problem.boundary, n, problem.dx, problem.dt);
+  const NodeParams q = node_params(problem);
   DeviceBuffer<real> v = to_device(problem.v0, "v"), w = to_device(problem.w0, "w");
   DeviceBuffer<real> v2(static_cast<std::size_t>(n), "v next"), w2(static_cast<std::size_t>(n), "w next");
   DeviceBuffer<real> v3(static_cast<std::size_t>(n), "v next"), w3(static_cast<std::size_t>(n), "w next");
@@ -470,7 +470,7 @@ void bench_sheet_explicit(Context& ctx, index_t n) {
   quarter.duration = 1e9;
   quarter.amplitude = 0.3;
   const Problem problem = bench_sheet_problem(side, 19, {quarter});
-  const SheetParams q = sheet_params(problem.model, problem.boundary, problem.domain, problem.dt);
+  const SheetParams q = sheet_params(problem);
   const cuda::DeviceStimuli stimuli(problem.stimuli);
   const StimulusTable none{};
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(real);

@@ -234,8 +234,8 @@ class AdiCuda final : public DeviceScheme {
         spec_(spec),
         log_(log),
         setup_(adi_setup(problem, spec)),
-        params_(sheet_params(problem.model, problem.boundary, problem.domain, problem.dt)),
-        rhs_(problem.nodes, "ADI right side"),
+        params_(sheet_params(problem)),
+        rhs_(problem.domain.node_count(), "ADI right side"),
         log_device_(kLogSteps, "reaction Newton log"),
         solvers_(adi_solvers(setup_, problem.domain, spec.tridiagonal, MemorySpace::device)) {
     set_up_launches();
@@ -300,7 +300,7 @@ class AdiCuda final : public DeviceScheme {
 
   // The slab's owned rows [first, first + count) (the arrays from the slab's owned offset on).
   static SheetParams owned_rows(const Problem& problem, const Slab& slab) {
-    SheetParams q = sheet_params(problem.model, problem.boundary, problem.domain, problem.dt);
+    SheetParams q = sheet_params(problem);
     q.row0 = slab.first;
     q.rows = slab.count;
     return q;
@@ -344,7 +344,7 @@ class AdiCuda final : public DeviceScheme {
   // Enqueues one step (adi_point.hpp); its reaction kernels write `log`. On a sheet the kernels
   // and the row solves run over params_'s rows: all of them, or a slab's owned rows.
   void step(ReactionLog* log) {
-    const real k = problem_.dt;
+    const real k = problem_.time.dt;
     const real t = static_cast<real>(step_) * k;
     const Domain& d = problem_.domain;
     const StimulusTable table = stimuli_.view();
@@ -406,7 +406,7 @@ class AdiCuda final : public DeviceScheme {
 
   // The statistics and newton.csv rows of both half-steps of step `step` from its log.
   void record_newton(index_t step, const ReactionLog& entry) {
-    const real t = static_cast<real>(step) * problem_.dt;
+    const real t = problem_.time.t(step);
     for (int stage = 0; stage < 2; ++stage) {
       const int iterations = static_cast<int>(entry.iterations[stage]);
       std::vector<real> du, g;
@@ -418,7 +418,8 @@ class AdiCuda final : public DeviceScheme {
         g.push_back(y);
         if (log_) log_->record({step, k + 1, x, y, stage});
       }
-      if (entry.failed[stage] != 0) throw newton_failure(step, t, problem_.dt, spec_.newton, du, g);
+      if (entry.failed[stage] != 0)
+        throw newton_failure(step, t, problem_.time.dt, spec_.newton, du, g);
       stats_.add_step(du);
     }
   }

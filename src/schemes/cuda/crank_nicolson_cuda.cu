@@ -441,7 +441,7 @@ class CrankNicolsonCuda final : public Scheme {
   CrankNicolsonCuda(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log,
                     bool use_graphs, const Slab& slab, Communicator* comm)
       : problem_(problem),
-        params_(node_params(problem.model, problem.boundary, problem.nodes, problem.dx, problem.dt)),
+        params_(node_params(problem)),
         spec_(spec),
         log_(log),
         nodes_{slab.owned_offset(), slab.global_offset(), slab.owned_nodes()},

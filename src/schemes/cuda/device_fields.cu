@@ -68,9 +68,9 @@ void DeviceFields::restore_array(const SchemeState& state, const std::string& na
 
 void DeviceFields::download(const Problem& problem, index_t step, Snapshot& out) const {
   out.step = step;
-  out.t = static_cast<real>(step) * problem.dt;
-  out.x = coordinates_ ? problem.x : std::vector<real>{};
-  out.y = coordinates_ ? problem.y : std::vector<real>{};
+  out.t = problem.time.t(step);
+  out.x = coordinates_ ? problem.domain.coordinates(0) : std::vector<real>{};
+  out.y = coordinates_ ? problem.domain.coordinates(1) : std::vector<real>{};
   out.v = owned_to_host(v_);
   out.w = owned_to_host(w_);
 }

@@ -19,9 +19,9 @@ class ExplicitCuda final : public DeviceScheme {
  public:
   explicit ExplicitCuda(const Problem& problem)
       : DeviceScheme(problem),
-        params_(node_params(problem.model, problem.boundary, problem.nodes, problem.dx, problem.dt)),
-        v_next_(problem.nodes, "v (next)"),
-        w_next_(problem.nodes, "w (next)") {}
+        params_(node_params(problem)),
+        v_next_(problem.domain.node_count(), "v (next)"),
+        w_next_(problem.domain.node_count(), "w (next)") {}
 
   std::string name() const override { return "explicit forward Euler (cuda, " + device_name_ + ")"; }
   index_t steps_per_pass() const override { return kStepsPerPass; }
@@ -135,7 +135,7 @@ class ExplicitSheetCuda final : public DeviceScheme {
   static_assert(kHalo % 2 == 0, "the slab's halo must be even");
 
   static SheetParams whole_params(const Problem& problem) {
-    return sheet_params(problem.model, problem.boundary, problem.domain, problem.dt);
+    return sheet_params(problem);
   }
   // The arrays of a slab hold its array planes (rows) [first - halo, first + count + halo).
   static SheetParams slab_params(const Problem& problem, const Slab& slab) {
@@ -172,7 +172,7 @@ class ExplicitSheetCuda final : public DeviceScheme {
   bool stimulus_on(index_t first, int steps) const {
     for (const NodeStimulus& s : problem_.stimuli.stimuli())
       for (index_t step = first; step < first + steps; ++step)
-        if (problem_.stimuli.active(s, static_cast<real>(step) * problem_.dt)) return true;
+        if (problem_.stimuli.active(s, problem_.time.t(step))) return true;
     return false;
   }
 

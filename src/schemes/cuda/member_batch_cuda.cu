@@ -298,10 +298,10 @@ class MemberBatchCuda : public MemberBatch {
  public:
   MemberBatchCuda(const std::vector<Config>& configs, const std::vector<Problem>& problems)
       : members_(static_cast<index_t>(problems.size())),
-        n_(problems.front().nodes),
+        n_(problems.front().domain.node_count()),
         pitch_((n_ + 1) / 2 * 2),
-        dt_(problems.front().dt),
-        x_(problems.front().x),
+        time_(problems.front().time),
+        x_(problems.front().domain.coordinates(0)),
         spec_(configs.front().scheme),
         v_(entries(), "sweep v"),
         w_(entries(), "sweep w"),
@@ -318,12 +318,12 @@ class MemberBatchCuda : public MemberBatch {
     std::vector<real> v(entries(), 0.0), w(entries(), 0.0);
     for (index_t m = 0; m < members_; ++m) {
       const Problem& problem = problems[static_cast<std::size_t>(m)];
-      FHN_VERIFY(problem.nodes == n_ && problem.dt == dt_ &&
+      FHN_VERIFY(problem.domain.node_count() == n_ && problem.time.dt == time_.dt &&
                      static_cast<int>(problem.stimuli.stimuli().size()) == stimulus_count_,
                  InternalError,
                  "cuda sweep: member " + std::to_string(m) +
                      " differs from member 0 in its node count, time step or number of stimuli");
-      params.push_back(node_params(problem.model, problem.boundary, n_, problem.dx, problem.dt));
+      params.push_back(node_params(problem));
       table.insert(table.end(), problem.stimuli.stimuli().begin(), problem.stimuli.stimuli().end());
       std::copy(problem.v0.begin(), problem.v0.end(), v.begin() + m * pitch_);
       std::copy(problem.w0.begin(), problem.w0.end(), w.begin() + m * pitch_);
@@ -385,8 +385,8 @@ class MemberBatchCuda : public MemberBatch {
            "the solution stopped being finite: v = " + format_exact(snap.v[i]) + ", w = " +
                format_exact(snap.w[i]) + " at x = " + format_exact(x_[i]) + " (node " +
                std::to_string(node) + "), appeared between t = " +
-               format_exact(static_cast<real>(last_check_) * dt_) + " and t = " +
-               format_exact(static_cast<real>(step_) * dt_) + " (steps " +
+               format_exact(time_.t(last_check_)) + " and t = " +
+               format_exact(time_.t(step_)) + " (steps " +
                std::to_string(last_check_) + " to " + std::to_string(step_) + ")"});
     }
     last_check_ = step_;
@@ -405,7 +405,7 @@ class MemberBatchCuda : public MemberBatch {
     const auto first = static_cast<std::size_t>(member * pitch_);
     const auto n = static_cast<std::size_t>(n_);
     out.step = frozen_host_[member] ? member_step_[member] : step_;
-    out.t = static_cast<real>(out.step) * dt_;
+    out.t = time_.t(out.step);
     out.x = x_;
     out.y.clear();
     out.v.resize(n);
@@ -435,7 +435,7 @@ class MemberBatchCuda : public MemberBatch {
   }
 
   index_t members_, n_, pitch_;
-  real dt_;
+  TimeGrid time_;  // member 0's; every member shares its dt (checked in the constructor)
   std::vector<real> x_;
   SchemeSpec spec_;
   DeviceBuffer<real> v_, w_;
@@ -513,8 +513,8 @@ class CrankNicolsonMembersCuda final : public MemberBatchCuda {
     // J's off-diagonals, constant in time: per member, 0 in the padding.
     std::vector<real> lower(entries(), 0.0), upper(entries(), 0.0);
     for (index_t m = 0; m < members_; ++m)
-      cn_off_diagonals(node_params(problems[m].model, problems[m].boundary, n_, problems[m].dx,
-                                   dt_),
+      cn_off_diagonals(node_params(problems[m].model, problems[m].boundary, n_,
+                                   problems[m].domain.dx, time_.dt),
                        lower.data() + m * pitch_, upper.data() + m * pitch_);
     lower_.upload(lower.data(), lower.size());
     upper_.upload(upper.data(), upper.size());
@@ -556,7 +556,7 @@ class CrankNicolsonMembersCuda final : public MemberBatchCuda {
   }
 
   void step() {
-    const real t = static_cast<real>(step_) * dt_;
+    const real t = time_.t(step_);
     const bool leapfrog = leapfrog_ && step_ > 0;
     const Members b = view();
     const unsigned blocks = blocks_for(static_cast<index_t>(entries()));
@@ -642,7 +642,7 @@ class CrankNicolsonMembersCuda final : public MemberBatchCuda {
     const unsigned long long bad_row = on_host.bad_row()[m];
     if (bad_row < static_cast<unsigned long long>(n_))
       return "the Newton matrix is not diagonally dominant at row " + std::to_string(bad_row) +
-             " in " + newton_step_text(step_, t, dt_) +
+             " in " + newton_step_text(step_, t, time_.dt) +
              ": the GPU solvers do not pivot; reduce time.dt";
     const auto iterations = static_cast<int>(on_host.iterations()[m]);
     std::vector<real> du, residual;
@@ -650,7 +650,7 @@ class CrankNicolsonMembersCuda final : public MemberBatchCuda {
       du.push_back(from_bits(on_host.du(j)[m]));
       residual.push_back(residuals[static_cast<std::size_t>(j) * members_ + m]);
     }
-    return newton_failure(step_, t, dt_, cn_.newton, du, residual).what();
+    return newton_failure(step_, t, time_.dt, cn_.newton, du, residual).what();
   }
 
   // The Newton statistics of the step whose flags and norms wait in host_[pending_]: the ||du||
@@ -718,11 +718,11 @@ std::unique_ptr<MemberBatch> make_cuda_member_batch(const std::vector<Config>& c
              "cuda sweep: " + std::to_string(configs.size()) + " configs for " +
                  std::to_string(problems.size()) + " problems");
   cuda::check_batchable(configs.front(), problems.front());
-  const index_t pitch = (problems.front().nodes + 1) / 2 * 2;
+  const index_t pitch = (problems.front().domain.node_count() + 1) / 2 * 2;
   FHN_VERIFY(static_cast<double>(pitch) * static_cast<double>(problems.size()) < 2147483648.0,
              DeviceError,
              "cuda sweep: " + std::to_string(problems.size()) + " members of " +
-                 std::to_string(problems.front().nodes) +
+                 std::to_string(problems.front().domain.node_count()) +
                  " nodes exceed 2^31 nodes in one batch; split the sweep into smaller batches");
   cuda::require_device();
   if (configs.front().scheme.type == SchemeType::explicit_euler)
