@@ -6,8 +6,8 @@
 // at 2^20 and 3.4 ns at 2^22 there (BENCHMARKS.md).
 //
 // The chunks are the blocks of the partition method of partition_method.hpp (x = y + L p + R q
-// per block, two reduced rows per block from the ends of y, p and q: reduced_rows): there the
-// blocks are ranks, here they are chunks of m rows of one array. Chunk j of a group of kLanes
+// per block, two reduced rows per block from the ends of y, p and q: reduced_rows): in
+// parallel/ranks_tridiagonal.hpp the blocks are ranks, here they are chunks of m rows of one array. Chunk j of a group of kLanes
 // consecutive chunks is lane j: row k of every lane is eliminated before row k + 1 of any, two
 // lanes per SSE2 register (the build's baseline; no run-time dispatch to AVX: the solve is bound
 // by its instruction count, strided loads and register spills, and at 2^22 by memory, not by

@@ -62,7 +62,7 @@ void print_plan(std::ostream& out, const Config& c) {
       << name_of(backend_names(), c.scheme.backend) << ", " << c.domain.summary()
       << ", dt = " << format_exact(c.time.dt)
       << ", " << c.time.steps << " steps to t = " << format_exact(c.time.end) << ", "
-      << (c.time.steps + c.output.every_steps - 1) / c.output.every_steps + 1 << " frames\n";
+      << c.output.frames_in(c.time.steps) << " frames\n";
 }
 
 // --sizes and --cpu-max-n items: "" when `text` is valid, else what is wrong with it.

@@ -311,7 +311,7 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
     const std::string region =
         "[" + format_exact(s.x_min) + ", " + format_exact(s.x_max) + "]" +
         (sheet ? " x [" + format_exact(s.y_min) + ", " + format_exact(s.y_max) + "]" : "");
-    // Amplitude 0 is a stimulus switched off (a placeholder a sweep axis may switch on): where and
+    // Amplitude 0 is a stimulus switched off (one a sweep axis switches on, e.g. an S2): where and
     // when it would act does not matter.
     const bool off = s.amplitude == 0.0;
     if (outside)

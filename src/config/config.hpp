@@ -169,6 +169,11 @@ struct OutputSpec {
   bool newton_log = false;      // newton.csv (Crank-Nicolson): every Newton iteration
   real checkpoint_every = 0.0;  // simulated time between checkpoints; 0: none
   index_t checkpoint_every_steps = 0;  // derived
+
+  // Frames fall on steps 0, every, 2 every, ... and on the last step. Those before `step`:
+  // ceil(step / every); those of a run of `steps` steps: ceil(steps / every) + 1.
+  index_t frames_before(index_t step) const { return (step + every_steps - 1) / every_steps; }
+  index_t frames_in(index_t steps) const { return frames_before(steps) + 1; }
 };
 
 struct Config {

@@ -127,8 +127,8 @@ std::string to_yaml(const Config& c) {
   out << YAML::Key << "scheme" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "type" << YAML::Value << name_of(scheme_type_names(), c.scheme.type);
   out << YAML::Key << "backend" << YAML::Value << name_of(backend_names(), c.scheme.backend);
-  // Written only where it is not the default, so the resolved configs of the others (and the
-  // digests of their checkpoints) stay as they were.
+  // Written only where it is not the default, so the resolved configs of the others stay as they
+  // were (config_digest leaves the key out of checkpoints' digests either way).
   if (c.scheme.explicit_limit != ExplicitLimitCheck::reaction)
     out << YAML::Key << "explicit_limit" << YAML::Value
         << name_of(explicit_limit_names(), c.scheme.explicit_limit);

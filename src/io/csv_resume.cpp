@@ -11,20 +11,23 @@
 
 namespace fhn {
 
+void for_each_row(const std::filesystem::path& file,
+                  const std::function<void(const std::string& row, real first)>& visit) {
+  std::ifstream in(file, std::ios::binary);
+  std::string line;
+  std::getline(in, line);  // the header
+  while (std::getline(in, line) && !in.eof()) visit(line, std::strtod(line.c_str(), nullptr));
+}
+
 void keep_rows_before(const std::filesystem::path& file, real limit, bool inclusive) {
   std::ifstream in(file);
-  if (!in) return;
-  std::string line, kept;
-  bool header = true;
-  while (std::getline(in, line)) {
-    if (header) {
-      kept += line + "\n";
-      header = false;
-      continue;
-    }
-    const real first = std::strtod(line.c_str(), nullptr);
-    if (inclusive ? first <= limit : first < limit) kept += line + "\n";
-  }
+  std::string header;
+  if (!in || !std::getline(in, header)) return;
+  in.close();
+  std::string kept = header + "\n";
+  for_each_row(file, [&](const std::string& row, real first) {
+    if (inclusive ? first <= limit : first < limit) kept += row + "\n";
+  });
   write_file_atomically(file, kept);
 }
 

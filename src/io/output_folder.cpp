@@ -62,33 +62,33 @@ void create_folder(const fs::path& dir, const std::string& what) {
     throw IoError(dir.string() + ": cannot create " + what + " (a file of that name exists)");
 }
 
-OutputFolder::OutputFolder(fs::path dir) : dir_(std::move(dir)) {
-  create_folder(dir_, "the output folder");
-  const fs::path file = dir_ / kLockFile;
+OutputFolder::OutputFolder(const fs::path& dir) {
+  create_folder(dir, "the output folder");
+  const fs::path file = dir / kLockFile;
   fd_ = open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0)
-    throw IoError(dir_.string() + ": cannot write in the output folder (" + file.string() + ": " +
+    throw IoError(dir.string() + ": cannot write in the output folder (" + file.string() + ": " +
                   std::strerror(errno) + ")");
   if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     const int error = errno;
     if (error == EWOULDBLOCK) {
       const std::string holder = recorded_holder(fd_);
       close(fd_);
-      throw IoError(dir_.string() + ": the output folder is in use by another fhn process (" +
+      throw IoError(dir.string() + ": the output folder is in use by another fhn process (" +
                     holder + "); wait for it to end, or choose another --output");
     }
     // A file system without locks (rare): the folder is used unprotected, and the user is told.
     std::fprintf(stderr,
                  "fhn: warning: %s: cannot lock the output folder (%s); a second run into it "
                  "would not be stopped\n",
-                 dir_.c_str(), std::strerror(error));
+                 dir.c_str(), std::strerror(error));
   }
   const std::string holder = this_process() + "\n";
   if (ftruncate(fd_, 0) != 0 ||
       pwrite(fd_, holder.data(), holder.size(), 0) != static_cast<ssize_t>(holder.size())) {
     const int error = errno;
     close(fd_);
-    throw IoError(dir_.string() + ": cannot write in the output folder (" + file.string() + ": " +
+    throw IoError(dir.string() + ": cannot write in the output folder (" + file.string() + ": " +
                   std::strerror(error) + ")");
   }
 }

@@ -22,16 +22,14 @@ class OutputFolder {
  public:
   // Throws IoError naming the folder and, when the lock is held, the other process ("in use by
   // pid 1234 on host, fhn run a.yaml --output same"): the caller stops before writing anything.
-  explicit OutputFolder(std::filesystem::path dir);
+  explicit OutputFolder(const std::filesystem::path& dir);
   ~OutputFolder();
   OutputFolder(const OutputFolder&) = delete;
   OutputFolder& operator=(const OutputFolder&) = delete;
 
-  const std::filesystem::path& path() const { return dir_; }
   static constexpr const char* kLockFile = ".fhn.lock";
 
  private:
-  std::filesystem::path dir_;
   int fd_ = -1;
 };
 

@@ -312,8 +312,10 @@ class SpacetimeWriter final : public FrameSink {
   std::string restore(const SchemeState&) override { return lost_; }
 
  private:
+  // Writes the image of every frame so far, unless the file holds exactly these already (a
+  // checkpoint, then the interruption's checkpoint and finish(), would write it again).
   void write_image() {
-    if (times_.empty()) return;
+    if (times_.empty() || times_.size() == frames_on_disk_) return;
     const auto columns = static_cast<int>(column_x_.size());
     const auto frames = static_cast<int>(times_.size());
     vtkNew<vtkImageData> image;
@@ -339,6 +341,7 @@ class SpacetimeWriter final : public FrameSink {
     configure(writer);
     writer->SetInputData(image);
     write_atomically(writer, file_);
+    frames_on_disk_ = times_.size();
   }
 
   // A restarted run: the rows of the existing image with t < before, which must be the
@@ -437,6 +440,7 @@ class SpacetimeWriter final : public FrameSink {
   std::vector<real> values_;      // v, frame after frame, columns contiguous
   bool finished_ = false;
   std::string lost_;              // what a restart could not recover ("" when nothing)
+  std::size_t frames_on_disk_ = 0;  // frames of the image file this writer wrote last
 };
 
 }  // namespace

@@ -57,6 +57,9 @@ void write_sheet_image(const std::filesystem::path& file, const Domain& domain,
 // run killed after one finds those rows on disk; when the file does not hold exactly the
 // `resume_frames` frames before the restart, the image starts at the restart and restore()
 // says so.
+// The kymograph's width of fhn run and fhn sweep: at most this many columns (of every s-th node,
+// s = ceil((n - 1) / (kSpacetimeColumns - 1))).
+constexpr index_t kSpacetimeColumns = 4096;
 std::unique_ptr<FrameSink> make_spacetime_writer(const std::filesystem::path& file,
                                                  index_t max_columns, real resume_before_t = -1.0,
                                                  const std::vector<real>& grid = {},

@@ -10,6 +10,7 @@
 #include "core/cuda_device_select.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "io/vtk_writers.hpp"
 #include "schemes/member_batch.hpp"
 
 namespace fhn {
@@ -65,8 +66,7 @@ real device_bytes_per_node(const Config& c) {
 
 // The frames the run writes from t = 0 to time.end (the spacetime image keeps all of them).
 real frame_count(const Config& c) {
-  const index_t every = c.output.every_steps;
-  return static_cast<real>(c.time.steps / every + 1 + (c.time.steps % every != 0 ? 1 : 0));
+  return static_cast<real>(c.output.frames_in(c.time.steps));
 }
 
 real read_number(const std::string& file) {
@@ -180,8 +180,9 @@ MemoryEstimate estimate_run_memory(const Config& c, int ranks, MemoryEstimate* w
   // the writers keep.
   e.host.push_back({"the frame being written: x, v, w", 2.0 * kValue * n + kValue * coordinates});
   if (d.dims == 1 && c.output.spacetime) {
-    // SpacetimeWriter: v at up to 4096 columns, every frame of the run.
-    const real stride = std::max<real>(1.0, std::ceil((n - 1.0) / 4095.0));
+    // SpacetimeWriter: v at up to kSpacetimeColumns columns, every frame of the run.
+    const real stride =
+        std::max<real>(1.0, std::ceil((n - 1.0) / static_cast<real>(kSpacetimeColumns - 1)));
     const real columns = std::floor((n - 1.0) / stride) + 1.0;
     e.host.push_back({"spacetime.vti: " + format_exact(frame_count(c)) + " frames x " +
                           format_exact(columns) + " columns kept until the end",
@@ -287,8 +288,9 @@ void check_run_fits(const Config& c, int ranks, int host_processes, bool check_d
       c.domain.summary() + ", " +
       (ranks > 1 ? std::to_string(ranks) + " ranks" : std::string("one process"));
   check_host_memory(host, "the run (" + what + ")",
-                    "`fhn validate` itemises the estimate; a coarser domain.dx, a smaller domain, "
-                    "more ranks on more machines or another machine would fit");
+                    "`fhn validate` itemises the estimate; a coarser domain.dx, a smaller domain "
+                    "(" + c.where("domain") + "), more ranks on more machines or another "
+                    "machine would fit");
   if (!check_device || c.scheme.backend != Backend::cuda) return;
   std::size_t free_bytes = 0, total_bytes = 0;
   if (!cuda_memory_info(free_bytes, total_bytes)) return;  // no device: the scheme says why

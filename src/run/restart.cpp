@@ -4,11 +4,11 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
-#include <functional>
 #include <limits>
 
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "io/csv_resume.hpp"
 #include "io/probes_csv.hpp"
 #include "io/pvd_collection.hpp"
 #include "study/activation.hpp"
@@ -19,16 +19,6 @@ namespace fs = std::filesystem;
 
 namespace fhn {
 namespace {
-
-// Calls visit(first field) for every complete row (one that ends with '\n') after the header
-// line, streaming (newton.csv may hold millions of rows); a last line without its newline was
-// cut by a kill and is no row.
-void for_each_row(const fs::path& file, const std::function<void(real)>& visit) {
-  std::ifstream in(file, std::ios::binary);
-  std::string line;
-  std::getline(in, line);  // the header
-  while (std::getline(in, line) && !in.eof()) visit(std::strtod(line.c_str(), nullptr));
-}
 
 // IoError (exit 4: the folder's files, not the config, are at fault), with what can be done.
 [[noreturn]] void cannot_continue(const fs::path& file, const std::string& why,
@@ -45,7 +35,7 @@ void for_each_row(const fs::path& file, const std::function<void(real)>& visit) 
 void check_frame_rows(const fs::path& file, const std::vector<real>& frame_times, real resume_t,
                       real dt) {
   std::vector<real> before;
-  for_each_row(file, [&](real t) {
+  for_each_row(file, [&](const std::string&, real t) {
     if (t < resume_t - 1e-9 * dt) before.push_back(t);
   });
   const std::size_t common = std::min(before.size(), frame_times.size());
@@ -67,7 +57,7 @@ void check_frame_rows(const fs::path& file, const std::vector<real>& frame_times
 // rows before `end` must be 0, stride, 2 stride, ... < end.
 void check_step_rows(const fs::path& file, index_t stride, index_t end, index_t resume_step) {
   index_t next = 0;  // the step expected next
-  for_each_row(file, [&](real value) {
+  for_each_row(file, [&](const std::string&, real value) {
     const auto step = static_cast<index_t>(value);
     if (value >= static_cast<real>(end) || (next > 0 && step == next - stride)) return;
     if (step != next || static_cast<real>(step) != value)
@@ -85,7 +75,7 @@ void check_step_rows(const fs::path& file, index_t stride, index_t end, index_t 
 void check_tip_rows(const fs::path& file, real resume_t, real dt, index_t frames_with_tips) {
   index_t frames = 0;
   real previous = -1.0;
-  for_each_row(file, [&](real t) {
+  for_each_row(file, [&](const std::string&, real t) {
     if (t < resume_t - 1e-9 * dt && t != previous) {
       ++frames;
       previous = t;
@@ -201,10 +191,11 @@ void check_checkpoint(const Checkpoint& checkpoint, const Config& c, const fs::p
       throw IoError("checkpoint: it holds an adaptive grid's node list, and this run's grid is "
                     "fixed");
     }
-    state.get_finite("v", nodes);
+    state.get_finite("v", nodes);  // present, sized and finite
     state.get_finite("w", nodes);
-    for (const auto& entry : state.arrays)  // the scheme's other arrays; sinks' names have a '.'
-      if (entry.first.find('.') == std::string::npos) state.get_finite(entry.first, nodes);
+    for (const auto& [name, values] : state.arrays)  // the scheme's others; sinks' names have a '.'
+      if (name != "v" && name != "w" && name.find('.') == std::string::npos)
+        state.get_finite(name, nodes);
     if (c.domain.dims == 1) FrontTracker(c.domain.length[0]).restore(state);
     if (c.output.tips.enabled)
       if (const auto tips = TipTracker::check_state(state); tips && tips->last_t > checkpoint.t)
@@ -224,7 +215,7 @@ RestartPlan check_restart_outputs(const Config& c, const fs::path& dir,
   const index_t resume_step = checkpoint.state.step;
   const real resume_t = c.time.grid().t(resume_step);
   const index_t every = c.output.every_steps;
-  const index_t frames_before = (resume_step + every - 1) / every;
+  const index_t frames_before = c.output.frames_before(resume_step);
   const real cutoff = c.time.grid().t(resume_step) - 1e-9 * c.time.dt;
   std::vector<real> frame_times;
   for (index_t i = 0; i < frames_before; ++i)

@@ -21,11 +21,12 @@
 
 namespace fhn {
 
-// Every value of a checkpoint against the config it continues: t = step dt (to rounding), dt is
-// the config's, 0 <= step < time.steps, the node list of an adaptive grid (strictly increasing
-// base-grid indices from 0 to the last) or none, the scheme's arrays ("v", "w", ...: names
-// without a '.') of the run's node count and finite, and the sinks' arrays in range (counts,
-// times, flags; study/*). Throws IoError naming `file` and the value.
+// Every value of a checkpoint against the config it continues: t = step dt (to rounding), dt is the
+// config's (read_checkpoint refuses step < 0, the run a step at or after time.end), the node list
+// of an adaptive grid (strictly increasing base-grid indices from 0 to the last) or none, the
+// scheme's arrays ("v", "w", ...: names without a '.') of the run's node count and finite, and the
+// sinks' arrays in range (counts, times, flags; study/*). Throws IoError naming `file` and the
+// value.
 void check_checkpoint(const Checkpoint& checkpoint, const Config& config,
                       const std::filesystem::path& file);
 

@@ -162,9 +162,7 @@ std::string instability_hint(const Config& c) {
 void announce_output_size(const Config& c, const fs::path& dir, index_t resume_step, RunLog& log,
                           bool quiet) {
   if (!c.output.vtk) return;
-  const index_t every = c.output.every_steps;
-  const index_t frames = c.time.steps / every - (resume_step + every - 1) / every + 1 +
-                         (c.time.steps % every != 0 ? 1 : 0);
+  const index_t frames = c.output.frames_in(c.time.steps) - c.output.frames_before(resume_step);
   // Nodes kept per frame, and bytes per node: v, w (and a cable's points and line cells).
   index_t kept = 1;
   for (int a = 0; a < c.domain.dims; ++a) kept *= (c.domain.nodes[a] - 1) / c.output.stride + 1;
@@ -283,7 +281,7 @@ LoopSettings loop_settings(const Config& c, const Problem& problem, index_t resu
   settings.frame_every = c.output.every_steps;
   settings.domain = &problem.domain;
   settings.instability_hint = instability_hint(c);
-  settings.first_frame_index = (resume_step + c.output.every_steps - 1) / c.output.every_steps;
+  settings.first_frame_index = c.output.frames_before(resume_step);
   settings.checkpoint_every = c.output.checkpoint_every_steps;
   return settings;
 }
@@ -346,7 +344,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   const index_t resume_step = checkpoint.state.step;
   const real resume_t = c.time.grid().t(resume_step);
   const Segment segment{options.restart, resume_step,
-                        (resume_step + c.output.every_steps - 1) / c.output.every_steps};
+                        c.output.frames_before(resume_step)};
   auto warn = [](RunLog& log, const std::string& line) {
     log.line(line);
     std::fprintf(stderr, "fhn: warning: %s\n", line.c_str());
@@ -405,7 +403,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
     owned.push_back(
         make_vtk_series_writer(dir, c.name, c.output.precision, c.output.stride, resume_before));
   if (c.output.spacetime)  // columns from the base grid, also when the scheme's grid moves
-    owned.push_back(make_spacetime_writer(dir / "spacetime.vti", 4096, resume_before,
+    owned.push_back(make_spacetime_writer(dir / "spacetime.vti", kSpacetimeColumns, resume_before,
                                           problem.domain.coordinates(0), segment.frames));
   if (!c.output.probes.empty())
     owned.push_back(make_probe_writer(dir / "probes.csv", c.output.probes, c.domain.dims, restart));

@@ -173,7 +173,7 @@ void AdiCpu::react(const real* i0, const real* i1, int stage) {
 // (16 B each) and makes two constant-matrix solves (16 B each): 128 B per node and step.
 void AdiCpu::step() {
   const real k = problem_.time.dt;
-  const real t = static_cast<real>(step_) * k;
+  const real t = problem_.time.t(step_);
   const Domain& d = problem_.domain;
   const bool stimulated = !current_[0].empty();
   if (stimulated)

@@ -80,7 +80,7 @@ void CrankNicolsonCpu::step() {
   const index_t m = slab_.owned_nodes();
   const index_t begin = slab_.owned_offset(), end = begin + m, first = slab_.array_first();
   const real k = params_.k;
-  const real t = static_cast<real>(step_) * k;
+  const real t = problem_.time.t(step_);
 
   // 1. w+ = p + c u. Leapfrog takes its first step with the trapezoidal rule.
   const bool leapfrog = spec_.w_update == WUpdate::leapfrog && step_ > 0;

@@ -17,7 +17,12 @@ class HostScheme : public Scheme {
   explicit HostScheme(const Problem& problem)
       : HostScheme(problem, make_slab(problem.domain, 0, 1, 0)) {}
   HostScheme(const Problem& problem, const Slab& slab)
-      : problem_(problem), slab_(slab), v_(slab_part(problem.v0)), w_(slab_part(problem.w0)) {}
+      : problem_(problem),
+        slab_(slab),
+        x_(slab_.whole() ? problem.domain.coordinates(0) : std::vector<real>{}),
+        y_(slab_.whole() ? problem.domain.coordinates(1) : std::vector<real>{}),
+        v_(slab_part(problem.v0)),
+        w_(slab_part(problem.w0)) {}
 
   index_t node_count() const override { return slab_.owned_nodes(); }
   index_t steps_done() const override { return step_; }
@@ -31,8 +36,8 @@ class HostScheme : public Scheme {
     out.step = step_;
     out.t = problem_.time.t(step_);
     if (slab_.whole()) {
-      out.x = problem_.domain.coordinates(0);
-      out.y = problem_.domain.coordinates(1);
+      out.x = x_;
+      out.y = y_;
     }
     out.v = owned(v_);
     out.w = owned(w_);
@@ -86,6 +91,7 @@ class HostScheme : public Scheme {
 
   Problem problem_;
   Slab slab_;  // the whole domain (halo 0) unless a rank's slab
+  std::vector<real> x_, y_;  // node coordinates along x and y, for snapshots (the whole domain)
   index_t step_ = 0;
   std::vector<real> v_, w_;  // state at t = step_ dt on the slab's planes (halos included)
 };

@@ -136,12 +136,12 @@ std::string base_text_of(const SweepConfig& sweep) {
   return sweep.base.empty() ? sweep.base_text : read_config_file(sweep.base);
 }
 
-// Refuses (ConfigError) a sweep whose members this rank cannot hold, before their configs are
-// made: every rank holds all the members' configs (checked against each other), its members'
-// rows and one batch of members at a time (CPU: members_per_batch's; cuda: the host side of a
-// batch, each member's problem, for every member of the rank in the worst case). Member 0's
-// config stands for all (they share the grid and the scheme). A member 0 that does not load is
-// left to sweep_member_configs to report.
+// Refuses (ConfigError) a sweep whose members the root cannot hold (its verdict stands for every
+// rank), before their configs are made: every rank holds all the members' configs (checked against
+// each other), its members' rows and one batch of members at a time (CPU: members_per_batch's;
+// cuda: the host side of a batch, each member's problem, for every member of the rank in the worst
+// case). Member 0's config stands for all (they share the grid and the scheme). A member 0 that
+// does not load is left to sweep_member_configs to report.
 void check_sweep_fits(const SweepConfig& sweep, const SweepOptions& options, Communicator& comm) {
   Config c;
   try {
@@ -166,7 +166,8 @@ void check_sweep_fits(const SweepConfig& sweep, const SweepOptions& options, Com
                         (comm.size() > 1 ? ", " + std::to_string(mine) + " on this rank" : "") +
                         "; " + human_bytes(config_bytes(c)) + " per member's config, batches of " +
                         std::to_string(batch) + ")",
-                    "Fewer members (axes' counts), or a sweep split into several runs, would fit");
+                    "Fewer members (the axes' counts, " + sweep.axes.front().where +
+                        "), or a sweep split into several runs, would fit");
 }
 
 }  // namespace
@@ -216,11 +217,13 @@ index_t members_per_batch(const SweepConfig& sweep, const Config& c, index_t mem
 }
 
 SweepPlan plan_sweep(const SweepConfig& sweep, const SweepOptions& options, Communicator& comm) {
-  std::string refusal;
-  try {
-    check_sweep_fits(sweep, options, comm);
-  } catch (const ConfigError& e) {
-    refusal = e.what();
+  std::string refusal;  // the root's verdict, for all ranks
+  if (comm.root()) {
+    try {
+      check_sweep_fits(sweep, options, comm);
+    } catch (const ConfigError& e) {
+      refusal = e.what();
+    }
   }
   comm.broadcast(refusal, 0);
   if (!refusal.empty()) throw ConfigError(refusal);

@@ -74,7 +74,7 @@ std::unique_ptr<MemberOutput> open_member_output(const fs::path& dir, index_t m,
   write_file_atomically(dir / "config.yaml", to_yaml(c));
   if (c.output.vtk) out->sinks.push_back(make_vtk_series_writer(dir, c.name, c.output.precision, c.output.stride, -1.0));
   if (c.output.spacetime)
-    out->sinks.push_back(make_spacetime_writer(dir / "spacetime.vti", 4096, -1.0,
+    out->sinks.push_back(make_spacetime_writer(dir / "spacetime.vti", kSpacetimeColumns, -1.0,
                                                problem.domain.coordinates(0)));
   if (!c.output.probes.empty())
     out->sinks.push_back(make_probe_writer(dir / "probes.csv", c.output.probes, 1, false));

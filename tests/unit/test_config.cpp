@@ -239,7 +239,7 @@ TEST_CASE("a stimulus that would never act is refused at its entry, one that act
   CHECK(contains(config_error(head + "  - {x_min: 0, x_max: 5, start: 1.04, duration: 0.02, amplitude: 1}\n",
                               {"scheme.type=crank_nicolson"}),
                  "crank_nicolson evaluates stimuli at both ends of each step"));
-  // Amplitude 0 is a stimulus switched off (a sweep's placeholder): not checked.
+  // Amplitude 0 is a stimulus switched off (one a sweep axis switches on): not checked.
   CHECK_NOTHROW(config_from(head + "  - {x_min: 0, x_max: 5, start: 300, duration: 1, amplitude: 0}\n"));
   // An override names the --set option.
   CHECK(contains(config_from(head + "  - {x_min: 0, x_max: 5, start: 1, duration: 1, amplitude: 1}\n",

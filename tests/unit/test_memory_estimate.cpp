@@ -157,8 +157,8 @@ TEST_CASE("a sweep of 4096 x 4096 members is refused with exit 2 before its conf
 }
 
 TEST_CASE("member_host_bytes: what a sweep member holds on the host, counted by hand") {
-  // 401 nodes, explicit: the problem and the scheme's copy (3 x 8 B each), the scheme's 4 arrays
-  // (no stimulus), and the member's config.
+  // 401 nodes, explicit: the problem and the scheme's copy (3 x 8 B each) and the scheme's 4
+  // arrays (no stimulus); the member's config is counted apart (config_bytes).
   const fhn::Config c =
       fhn::test::config_from("domain: {length: 200, dx: 0.5}\ntime: {end: 10, dt: 0.1}\n");
   CHECK(fhn::member_host_bytes(c) == (3 + 3 + 4) * 8 * 401);
