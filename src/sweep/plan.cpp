@@ -256,51 +256,45 @@ std::vector<Config> sweep_member_configs(const SweepConfig& sweep, const SweepOp
   const std::string base_text = base_text_of(sweep);
   const index_t count = sweep_member_count(sweep);
   // Each member's config is read on its own (in parallel: thousands of members), then checked
-  // against member 0; the first problem in member order is reported.
+  // against member 0; the first problem in member order is reported (FirstError).
   std::vector<Config> members(static_cast<std::size_t>(count));
-  std::vector<std::string> invalid(members.size()), different(members.size());
-  std::vector<std::string> first_lines;
-  FirstError failed;  // anything but a ConfigError: raised after the loop
+  FirstError failed;
 #pragma omp parallel for schedule(dynamic, 16)
-  for (index_t m = 0; m < count; ++m) {
+  for (index_t m = 0; m < count; ++m)
     failed.guard(m, [&] {
-      Config& c = members[static_cast<std::size_t>(m)];
       try {
-        c = member_config(sweep, options, base_text, base_source, m);
+        members[static_cast<std::size_t>(m)] =
+            member_config(sweep, options, base_text, base_source, m);
       } catch (const ConfigError& e) {
-        invalid[static_cast<std::size_t>(m)] = e.what();
+        // Name the axis whose value the member's config refused (the first one named in the
+        // message), else the sweep file.
+        const std::string message = e.what();
+        std::string where = sweep.source;
+        for (const SweepAxis& axis : sweep.axes)
+          if (message.find(axis.key) != std::string::npos) {
+            where = axis.where;
+            break;
+          }
+        throw ConfigError(where + ": " + member_label(sweep, m) + " is not a valid config:\n" +
+                          message);
       }
     });
-  }
   failed.rethrow();
-  for (index_t m = 0; m < count; ++m) {
-    const std::string& e = invalid[static_cast<std::size_t>(m)];
-    if (e.empty()) continue;
-    // Name the axis whose value the member's config refused (the first one named in the
-    // message), else the sweep file.
-    std::string where = sweep.source;
-    for (const SweepAxis& axis : sweep.axes)
-      if (e.find(axis.key) != std::string::npos) {
-        where = axis.where;
-        break;
-      }
-    throw ConfigError(where + ": " + member_label(sweep, m) + " is not a valid config:\n" + e);
-  }
-  if (count > 0) first_lines = shared_lines(members[0]);
+  const std::vector<std::string> first_lines =
+      count > 0 ? shared_lines(members[0]) : std::vector<std::string>{};
 #pragma omp parallel for schedule(dynamic, 16)
   for (index_t m = 1; m < count; ++m)
     failed.guard(m, [&] {
-      different[static_cast<std::size_t>(m)] =
+      const std::string different =
           lockstep_difference(members[static_cast<std::size_t>(m)], members[0], first_lines);
+      if (!different.empty())
+        throw ConfigError(sweep.source + ": " + member_label(sweep, m) +
+                          " differs from member 0 in " + different +
+                          "; the members of a sweep run in lockstep and must share the grid, "
+                          "time.dt, time.end, the scheme and output.*: sweep model, boundary "
+                          "values, initial profiles and stimuli");
     });
   failed.rethrow();
-  for (index_t m = 1; m < count; ++m)
-    if (!different[static_cast<std::size_t>(m)].empty())
-      throw ConfigError(sweep.source + ": " + member_label(sweep, m) + " differs from member 0 in " +
-                        different[static_cast<std::size_t>(m)] +
-                        "; the members of a sweep run in lockstep and must share the grid, "
-                        "time.dt, time.end, the scheme and output.*: sweep model, boundary values, "
-                        "initial profiles and stimuli");
   if (!members.empty()) {
     const Config& c = members[0];
     if (c.domain.dims != 1)
