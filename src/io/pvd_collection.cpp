@@ -40,19 +40,6 @@ std::string xml_escape(const std::string& text) {
   return escaped;
 }
 
-// The <DataSet> lines of an existing collection with t < before, in order.
-std::string datasets_before(const std::filesystem::path& file, real before) {
-  std::string kept;
-  std::ifstream in(file);
-  const std::string key = "<DataSet timestep=\"";
-  for (std::string line; std::getline(in, line);) {
-    const std::size_t at = line.find(key);
-    if (at == std::string::npos) continue;
-    if (std::strtod(line.c_str() + at + key.size(), nullptr) < before) kept += line + "\n";
-  }
-  return kept;
-}
-
 // Writes all of `text` at `offset`; false (errno set) when the system wrote less.
 bool write_at(int fd, const std::string& text, long long offset) {
   const ssize_t written = ::pwrite(fd, text.data(), text.size(), static_cast<off_t>(offset));
@@ -104,6 +91,20 @@ std::optional<std::vector<PvdDataset>> read_pvd_datasets(const std::filesystem::
   }
   return datasets;
 }
+
+namespace {
+
+// The <DataSet> lines of an existing collection (read_pvd_datasets; none where it does not
+// parse) with t < before, in order.
+std::string datasets_before(const std::filesystem::path& file, real before) {
+  std::string kept;
+  if (const auto datasets = read_pvd_datasets(file))
+    for (const PvdDataset& d : *datasets)
+      if (d.t < before) kept += d.line;
+  return kept;
+}
+
+}  // namespace
 
 void write_pvd(const std::filesystem::path& file, const std::string& dataset_lines) {
   write_file_atomically(file, kHead + dataset_lines + kTail);
