@@ -15,14 +15,12 @@
 namespace fhn {
 
 const std::vector<real>& SchemeState::get(const std::string& name, std::size_t size) const {
-  for (const auto& [key, values] : arrays) {
-    if (key != name) continue;
-    if (values.size() != size)
-      throw IoError("checkpoint: array '" + name + "' has " + std::to_string(values.size()) +
-                    " values where the run has " + std::to_string(size) + " nodes");
-    return values;
-  }
-  throw IoError("checkpoint: no array '" + name + "' (written by a different scheme?)");
+  const std::vector<real>* values = find(name);
+  if (!values) throw IoError("checkpoint: no array '" + name + "' (written by a different scheme?)");
+  if (values->size() != size)
+    throw IoError("checkpoint: array '" + name + "' has " + std::to_string(values->size()) +
+                  " values where the run has " + std::to_string(size) + " nodes");
+  return *values;
 }
 
 const std::vector<real>& SchemeState::get_finite(const std::string& name, std::size_t size,

@@ -38,11 +38,13 @@ struct SchemeState {
   // get(), with every value finite (NaN too when nan_allowed); IoError naming the entry else.
   const std::vector<real>& get_finite(const std::string& name, std::size_t size,
                                       bool nan_allowed = false) const;
-  bool has(const std::string& name) const {
+  // The array called `name`, or nullptr.
+  const std::vector<real>* find(const std::string& name) const {
     for (const auto& entry : arrays)
-      if (entry.first == name) return true;
-    return false;
+      if (entry.first == name) return &entry.second;
+    return nullptr;
   }
+  bool has(const std::string& name) const { return find(name) != nullptr; }
 };
 
 // A count stored in a checkpoint as a real: `value` when it is an integer in [0, max], else

@@ -97,16 +97,14 @@ void FrontTracker::save(SchemeState& state) {
 }
 
 std::string FrontTracker::restore(const SchemeState& state) {
-  if (!state.has("front.samples"))
+  const std::vector<real>* stored = state.find("front.samples");
+  if (!stored)
     return "pulse speed: the checkpoint holds no front positions (written by an older fhnsim); "
            "summary.json's pulse_speed is fitted on the frames from the restart on only";
   // Checked whole before anything is taken: at most one frame per step (and one at the end),
   // times increasing, flags 0 or 1.
-  std::size_t size = 0;
-  for (const auto& [name, values] : state.arrays)
-    if (name == "front.samples") size = values.size();
-  const auto frames = static_cast<std::size_t>(
-      checkpoint_count(static_cast<real>(size / 5), state.step + 1, "front.samples frames"));
+  const auto frames = static_cast<std::size_t>(checkpoint_count(
+      static_cast<real>(stored->size() / 5), state.step + 1, "front.samples frames"));
   const std::vector<real>& s = state.get_finite("front.samples", 5 * frames);
   std::vector<Sample> left, right;
   for (std::size_t k = 0; k < frames; ++k) {
