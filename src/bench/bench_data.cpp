@@ -136,12 +136,14 @@ State explicit_reference_step(const Problem& problem) {
   State next;
   next.v.resize(problem.v0.size());
   next.w.resize(problem.w0.size());
-  for (index_t i = 0; i < n; ++i) {
-    const ExplicitPointUpdate u =
-        explicit_node(problem.v0.data(), problem.w0.data(), nullptr, i, q);
-    next.v[static_cast<std::size_t>(i)] = u.v;
-    next.w[static_cast<std::size_t>(i)] = u.w;
-  }
+  with_kinetics(problem.model.kinetics, [&](const auto& kin) {
+    for (index_t i = 0; i < n; ++i) {
+      const ExplicitPointUpdate u =
+          explicit_node(problem.v0.data(), problem.w0.data(), nullptr, i, q, kin);
+      next.v[static_cast<std::size_t>(i)] = u.v;
+      next.w[static_cast<std::size_t>(i)] = u.w;
+    }
+  });
   return next;
 }
 

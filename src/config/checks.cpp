@@ -124,8 +124,9 @@ void check_explicit_limit(const Config& c, Context& ctx) {
       "dx = " + format_exact(c.domain.dx) + ", D = " + format_exact(c.model.diffusion);
   const std::string diffusion = c.domain.dims >= 2 ? "dx^2/(4 D)" : "dx^2/(2 D)";
   if (reaction)
-    ctx.error("time.dt", head + ": " + limit.explain() + " (" + grid + ", a = " +
-                             format_exact(c.model.a) + "); the largest stable dt is " +
+    ctx.error("time.dt", head + ": " + limit.explain() + " (" + grid + ", " +
+                             kinetics_parameters_text(c.model.kinetics) +
+                             "); the largest stable dt is " +
                              format_exact(largest) +
                              " (scheme.explicit_limit: diffusion would allow " + diffusion +
                              " = " + format_exact(limit.diffusion_dt) +

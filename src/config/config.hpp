@@ -10,16 +10,21 @@
 #include "grid/adaptive_spec.hpp"
 #include "grid/domain.hpp"
 #include "grid/time_grid.hpp"
+#include "kinetics/kinetics.hpp"
 #include "solvers/tridiagonal.hpp"
 
 namespace fhn {
 
-// v_t = D v_xx + v (1 - v)(v - a) - w + I_stim,   w_t = epsilon (v - gamma w)
+// v_t = D lap(v) + f(v, w) + I_stim,   w_t = g(v, w), with f and g those of model.form
 struct ModelParams {
-  real a = 0.01;
-  real epsilon = 0.01;
-  real gamma = 2.0;
+  Kinetics kinetics;     // model.form and its parameters (src/kinetics/)
   real diffusion = 1.0;  // D
+
+  // The parameters of form K (the run's form must be K).
+  template <class K>
+  K& form() { return std::get<K>(kinetics); }
+  template <class K>
+  const K& form() const { return std::get<K>(kinetics); }
 };
 
 enum class BoundaryType { no_flux, dirichlet };

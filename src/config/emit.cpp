@@ -75,9 +75,17 @@ std::string to_yaml(const Config& c) {
   out << YAML::BeginMap;
   out << YAML::Key << "name" << YAML::Value << c.name;
 
-  out << YAML::Key << "model" << YAML::Value << YAML::BeginMap << std::pair{"a", c.model.a}
-      << std::pair{"epsilon", c.model.epsilon} << std::pair{"gamma", c.model.gamma}
-      << std::pair{"diffusion", c.model.diffusion} << YAML::EndMap;
+  out << YAML::Key << "model" << YAML::Value << YAML::BeginMap;
+  // The form is written where it is not the default cubic, so the resolved configs (and the
+  // digests of checkpoints) of every config from before the forms stay as they were.
+  const std::string form = kinetics_name(c.model.kinetics);
+  if (form != kinetics_names().front()) out << YAML::Key << "form" << YAML::Value << form;
+  with_kinetics(c.model.kinetics, [&](const auto& k) {
+    k.parameters(k, [&](const char* key, const real& value, const Interval&) {
+      out << std::pair{key, value};
+    });
+  });
+  out << std::pair{"diffusion", c.model.diffusion} << YAML::EndMap;
 
   // nodes is the exact grid; dx is derived from it and not repeated (the keys are exclusive).
   const Domain& d = c.domain;

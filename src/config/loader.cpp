@@ -240,6 +240,37 @@ std::string default_name(const std::string& source) {
   return stem.empty() ? "fhn" : stem;
 }
 
+// model.form and that form's parameters (src/kinetics/). A parameter of another form that the
+// chosen one does not have is an error naming the form it belongs to.
+void read_kinetics(Section& m, Kinetics& kinetics) {
+  const std::vector<std::string> forms = kinetics_names();
+  const std::string form = m.text("form", kinetics_name(kinetics));
+  if (!make_kinetics(form, kinetics)) {
+    m.context().error(m.path_of("form"), m.raw("form").Mark(),
+                      m.path_of("form") + ": '" + form + "' is not a kinetics form; expected one of: " +
+                          join(forms) + did_you_mean(form, forms));
+    return;
+  }
+  std::vector<std::string> own;
+  with_kinetics(kinetics, [&](auto& k) {
+    k.parameters(k, [&](const char* key, real& value, const Interval& range) {
+      own.emplace_back(key);
+      value = m.number(key, value, range);
+    });
+  });
+  for (const std::string& other : forms) {
+    if (other == form) continue;
+    Kinetics alternative;
+    make_kinetics(other, alternative);
+    with_kinetics(alternative, [&](auto& k) {
+      k.parameters(k, [&](const char* key, real&, const Interval&) {
+        if (std::find(own.begin(), own.end(), key) == own.end())
+          m.forbid(key, "a parameter of model.form '" + other + "', not of '" + form + "'");
+      });
+    });
+  }
+}
+
 Config read_config(const YAML::Node& root, Context& ctx, const std::string& source,
                    const BuildCapabilities& build) {
   Config c;
@@ -251,9 +282,7 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
 
   {
     Section m = top.section("model");
-    c.model.a = m.number("a", c.model.a, closed(0.0, 1.0));
-    c.model.epsilon = m.number("epsilon", c.model.epsilon, non_negative());
-    c.model.gamma = m.number("gamma", c.model.gamma, non_negative());
+    read_kinetics(m, c.model.kinetics);
     c.model.diffusion = m.number("diffusion", c.model.diffusion, positive());
   }
   {

@@ -21,36 +21,12 @@
 #include "config/yaml_text.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "core/interval.hpp"
 
 namespace fhn::config_detail {
 
-constexpr real kInf = std::numeric_limits<real>::infinity();
-
 // ---------------------------------------------------------------------------------------------
-// Messages
-
-// A closed, open or half-open interval of allowed values.
-struct Range {
-  real lo = -kInf;
-  real hi = kInf;
-  bool lo_open = false;
-  bool hi_open = false;
-
-  bool contains(real x) const {
-    return (lo_open ? x > lo : x >= lo) && (hi_open ? x < hi : x <= hi);
-  }
-  std::string describe() const {
-    if (lo == -kInf && hi == kInf) return "any finite number";
-    if (hi == kInf) return std::string(lo_open ? "a number > " : "a number >= ") + format_exact(lo);
-    if (lo == -kInf) return std::string(hi_open ? "a number < " : "a number <= ") + format_exact(hi);
-    return std::string("a number in ") + (lo_open ? "(" : "[") + format_exact(lo) + ", " +
-           format_exact(hi) + (hi_open ? ")" : "]");
-  }
-};
-inline Range positive() { return {0.0, kInf, true, false}; }
-inline Range non_negative() { return {0.0, kInf, false, false}; }
-inline Range any_number() { return {}; }
-inline Range closed(real lo, real hi) { return {lo, hi, false, false}; }
+// Messages (the interval a key accepts: core/interval.hpp)
 
 inline std::size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<std::size_t> row(b.size() + 1);
@@ -235,18 +211,18 @@ class Section {
     return find(key).IsDefined();
   }
 
-  real number(const std::string& key, real fallback, Range range) {
+  real number(const std::string& key, real fallback, Interval range) {
     return optional_number(key, range).value_or(fallback);
   }
 
-  std::optional<real> optional_number(const std::string& key, Range range) {
+  std::optional<real> optional_number(const std::string& key, Interval range) {
     const YAML::Node value = take(key);
     if (!value.IsDefined()) return std::nullopt;
     const auto x = parse_number(path_of(key), value, range);
     return x;
   }
 
-  real required_number(const std::string& key, Range range) {
+  real required_number(const std::string& key, Interval range) {
     const auto x = optional_number(key, range);
     if (!x && !find(key).IsDefined())
       ctx_.error(path_, node_.Mark(), "missing required key '" + path_of(key) + "' (" +
@@ -330,7 +306,7 @@ class Section {
   }
 
   // A list of numbers in `range`; absent gives nullopt. `example` shows the expected form.
-  std::optional<std::vector<real>> numbers(const std::string& key, Range range, bool allow_empty,
+  std::optional<std::vector<real>> numbers(const std::string& key, Interval range, bool allow_empty,
                                            const std::string& example) {
     const YAML::Node list = take(key);
     if (!list.IsDefined()) return std::nullopt;
@@ -356,7 +332,7 @@ class Section {
 
   // A number, or a list of 1..max_entries numbers, in `range` (domain.length: 200 or [200, 100]);
   // absent gives nullopt, a plain number a list of one. `example` shows the list form.
-  std::optional<std::vector<real>> number_or_list(const std::string& key, Range range,
+  std::optional<std::vector<real>> number_or_list(const std::string& key, Interval range,
                                                   std::size_t max_entries,
                                                   const std::string& example) {
     const YAML::Node value = find(key);
@@ -437,7 +413,7 @@ class Section {
     return static_cast<index_t>(*x);
   }
 
-  std::optional<real> parse_number(const std::string& path, const YAML::Node& value, Range range) {
+  std::optional<real> parse_number(const std::string& path, const YAML::Node& value, Interval range) {
     const std::optional<real> x = finite_number(path, value, range.describe());
     if (x && !range.contains(*x)) {
       ctx_.error(path, value.Mark(), path + ": value " + abbreviated(value.Scalar()) +

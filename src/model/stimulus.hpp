@@ -5,7 +5,6 @@
 
 #include "config/config.hpp"
 #include "grid/domain.hpp"
-#include "model/fhn.hpp"
 
 namespace fhn {
 

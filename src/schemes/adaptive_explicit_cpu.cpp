@@ -11,13 +11,15 @@ namespace fhn {
 namespace {
 
 // How far a wave can travel in the regrid_every steps until the next regrid. The speed bound is
-// the linear spreading speed of v_t = D v_xx + max f' v, the fastest that excitation spreads
-// where v grows at most at the steepest rate of f,
-//   c = 2 sqrt(D max f'),   max f' = f'((1 + a)/3) = (1 - a + a^2)/3   (f' = -3v^2 + 2(1+a)v - a);
+// the linear spreading speed of v_t = D v_xx + max f_v v, the fastest that excitation spreads
+// where v grows at most at the steepest rate of f (the form's max_df_dv; for the cubic form
+// f_v((1 + a)/3) = (1 - a + a^2)/3),
+//   c = 2 sqrt(D max f_v);
 // FHN fronts are slower (1.15 for a = 0.01, D = 1, against 0.62-0.69 measured). Then
 //   reach = c k regrid_every.
 real wave_reach(const ModelParams& model, real dt, index_t regrid_every) {
-  const real steepest = (1.0 - model.a + model.a * model.a) / 3.0;
+  const real steepest =
+      with_kinetics(model.kinetics, [](const auto& kin) { return kin.max_df_dv(); });
   return 2.0 * std::sqrt(model.diffusion * steepest) * dt * static_cast<real>(regrid_every);
 }
 
@@ -83,7 +85,7 @@ void AdaptiveExplicitCpu::snapshot(Snapshot& out) const {
   out.w = w_;
 }
 
-// v+ = v + k (D u_xx(v) + f(v) - w + I),  w+ = w + k eps (v - gamma w), u_xx by the 3-point
+// v+ = v + k (D u_xx(v) + f(v, w) + I),  w+ = w + k g(v, w), u_xx by the 3-point
 // weights of the current grid. Two passes, each on few enough arrays for the compiler to
 // vectorise it: u_xx (40 B per node, NonUniformLaplacian::apply), then the update (read v, w,
 // u_xx, I, write v+, w+: 48 B per node).
@@ -103,12 +105,14 @@ void AdaptiveExplicitCpu::evaluate() {
   const real* v_xx = v_xx_.data();
   real* v_next = v_next_.data();
   real* w_next = w_next_.data();
-  for (index_t i = 0; i < q.n; ++i) {
-    const ExplicitPointUpdate u = explicit_point_update(
-        v[i], w[i], diffusion * v_xx[i], current ? current[i] : 0.0, q.a, q.epsilon, q.gamma, q.k);
-    v_next[i] = u.v;
-    w_next[i] = u.w;
-  }
+  with_kinetics(problem_.model.kinetics, [&](const auto& kin) {
+    for (index_t i = 0; i < q.n; ++i) {
+      const ExplicitPointUpdate u = explicit_point_update(
+          v[i], w[i], diffusion * v_xx[i], current ? current[i] : 0.0, kin, q.k);
+      v_next[i] = u.v;
+      w_next[i] = u.w;
+    }
+  });
   // The ends so far follow their mirror ghost nodes; a Dirichlet value or the first-order
   // no-flux copy of the neighbour's new v replaces that, as in the uniform scheme.
   const index_t last = q.n - 1;

@@ -15,9 +15,6 @@ AdiSetup adi_setup(const Problem& problem, const CrankNicolsonSpec& spec) {
   const Domain& d = problem.domain;
   AdiSetup s;
   s.reaction.h = 0.5 * problem.time.dt;
-  s.reaction.a = problem.model.a;
-  s.reaction.epsilon = problem.model.epsilon;
-  s.reaction.gamma = problem.model.gamma;
   s.reaction.tolerance = spec.newton.tolerance;
   s.reaction.max_iterations = static_cast<int>(spec.newton.max_iterations);
   s.r = problem.time.dt * problem.model.diffusion / (d.dx * d.dx);
@@ -123,18 +120,20 @@ void AdiCpu::react(const real* i0, const real* i1, int stage) {
   {
     std::vector<real> du_local(du_max.size(), 0.0), g_local(du_max.size(), 0.0);
     index_t failed_local = -1;
+    with_kinetics(problem_.model.kinetics, [&](const auto& kin) {
 #pragma omp for schedule(static)
-    for (index_t i = first; i < n; ++i) {
-      const ReactionResult out = reaction_half_step(
-          v_[i], w_[i], i0 ? i0[i] : 0.0, i1 ? i1[i] : 0.0, setup_.reaction,
-          [&](int k, real du, real g) {
-            du_local[k] = std::max(du_local[k], du);
-            g_local[k] = std::max(g_local[k], g);
-          });
-      v_[i] = out.v;
-      w_[i] = out.w;
-      if (!out.converged && failed_local < 0) failed_local = i;
-    }
+      for (index_t i = first; i < n; ++i) {
+        const ReactionResult out = reaction_half_step(
+            v_[i], w_[i], i0 ? i0[i] : 0.0, i1 ? i1[i] : 0.0, setup_.reaction, kin,
+            [&](int k, real du, real g) {
+              du_local[k] = std::max(du_local[k], du);
+              g_local[k] = std::max(g_local[k], g);
+            });
+        v_[i] = out.v;
+        w_[i] = out.w;
+        if (!out.converged && failed_local < 0) failed_local = i;
+      }
+    });
 #pragma omp critical
     {
       for (std::size_t k = 0; k < du_max.size(); ++k) {

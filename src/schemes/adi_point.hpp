@@ -2,7 +2,7 @@
 // Per-node algebra of the split Crank-Nicolson scheme (scheme.crank_nicolson.formulation: adi),
 // shared by the CPU loops and the CUDA kernels. One step of length k from t:
 //
-//   1. reaction, k/2:  (v, w)' = (f(v) - w + I(t), eps (v - gamma w)) by the trapezoidal rule
+//   1. reaction, k/2:  (v, w)' = (f(v, w) + I(t), g(v, w)) by the trapezoidal rule
 //   2. diffusion, k:   v' = D lap(v), Crank-Nicolson on a cable; Peaceman-Rachford on a sheet:
 //        (I - (k/2) D dxx) v* = (I + (k/2) D dyy) v,   (I - (k/2) D dyy) v+ = (I + (k/2) D dxx) v*
 //   3. reaction, k/2:  as 1, from t + k/2
@@ -11,14 +11,13 @@
 // diffusion unconditionally stable. The diffusion matrices have constant coefficients (factored
 // once per run); d is the 1-D second difference of a line with its mirrored ghost node at a
 // no-flux end (as the explicit scheme's axis_difference).
-#include "model/fhn.hpp"
-#include "schemes/crank_nicolson_point.hpp"
+#include "core/types.hpp"
+#include "kinetics/kinetics_types.hpp"
 
 namespace fhn {
 
 struct ReactionParams {
   real h = 0.0;  // the sub-step, k / 2
-  real a = 0.0, epsilon = 0.0, gamma = 0.0;
   real tolerance = 1e-10;  // Newton stops when |du| < tolerance
   int max_iterations = 20;
 };
@@ -31,27 +30,31 @@ struct ReactionResult {
 
 // One trapezoidal reaction sub-step at a node, from (v0, w0) with the currents i0 at its start
 // and i1 at its end:
-//   w1 = p + c v1  (trapezoidal_w with k = h)
-//   g(u) = u - v0 - (h/2) [(f(v0) - w0 + i0) + (f(u) - (p + c u) + i1)] = 0,
-//   g'(u) = 1 - (h/2) (f'(u) - c);
-// Newton from u = v0: u -= g/g', until |du| < tolerance (at most max_iterations). The iteration
-// is a stepper, so that a caller can unroll its loop (the GPU keeps per-iteration maxima in
-// registers); reaction_half_step below is the plain loop.
+//   w1 = p + c v1  (the form's trapezoidal rule with k = h)
+//   G(u) = u - v0 - (h/2) [(f(v0, w0) + i0) + (f(u, p + c u) + i1)] = 0,
+//   G'(u) = 1 - (h/2) d/du f(u, p + c u);
+// with f(u, p + c u) = moving(u) + fixed (the form's split), the terms that do not move with u
+// are summed once into `known`. Newton from u = v0: u -= G/G', until |du| < tolerance (at most
+// max_iterations). The iteration is a stepper, so that a caller can unroll its loop (the GPU
+// keeps per-iteration maxima in registers); reaction_half_step below is the plain loop.
+template <class K>
 struct ReactionNewton {
-  TrapezoidalW trap;
+  typename K::Trapezoidal trap;
   real p, known, half_h, u;
 
-  FHN_HOST_DEVICE ReactionNewton(real v0, real w0, real i0, real i1, const ReactionParams& q)
-      : trap(trapezoidal_w(q.h, q.epsilon, q.gamma)),
-        p(trap.keep * w0 + trap.c * v0),
-        known(v0 + 0.5 * q.h * (reaction(v0, q.a) - w0 + i0 + i1 - p)),
+  FHN_HOST_DEVICE ReactionNewton(real v0, real w0, real i0, real i1, const ReactionParams& q,
+                                 const K& kin)
+      : trap(kin.trapezoidal(q.h)),
+        p(trap.offset(v0, w0)),
+        known(v0 + 0.5 * q.h * (kin.f(v0, w0) + i0 + i1 + kin.f_fixed(p, trap.c))),
         half_h(0.5 * q.h),
         u(v0) {}
 
-  // One update; returns |du| and sets g_abs = |g(u)| before it.
-  FHN_HOST_DEVICE real iterate(real a, real& g_abs) {
-    const real g = u - half_h * (reaction(u, a) - trap.c * u) - known;
-    const real slope = 1.0 - half_h * (reaction_derivative(u, a) - trap.c);
+  // One update; returns |du| and sets g_abs = |G(u)| before it.
+  FHN_HOST_DEVICE real iterate(const K& kin, real& g_abs) {
+    const Moving moving = kin.f_moving(u, p, trap.c);
+    const real g = u - half_h * moving.value - known;
+    const real slope = 1.0 - half_h * moving.slope;
     const real du = g / slope;
     u -= du;
     g_abs = g < 0.0 ? -g : g;
@@ -61,13 +64,14 @@ struct ReactionNewton {
 };
 
 // The whole sub-step; record(k, |du|, |g|) sees every iteration k = 0, 1, ...
-template <class Record>
+template <class K, class Record>
 FHN_HOST_DEVICE inline ReactionResult reaction_half_step(real v0, real w0, real i0, real i1,
-                                                         const ReactionParams& q, Record&& record) {
-  ReactionNewton newton(v0, w0, i0, i1, q);
+                                                         const ReactionParams& q, const K& kin,
+                                                         Record&& record) {
+  ReactionNewton<K> newton(v0, w0, i0, i1, q, kin);
   for (int k = 0; k < q.max_iterations; ++k) {
     real g = 0.0;
-    const real du = newton.iterate(q.a, g);
+    const real du = newton.iterate(kin, g);
     record(k, du, g);
     if (du < q.tolerance) return {newton.u, newton.w(), k + 1, true};
   }

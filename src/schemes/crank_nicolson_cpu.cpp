@@ -61,13 +61,14 @@ std::string CrankNicolsonCpu::name() const {
          name_of(w_update_names(), spec_.w_update) + ")";
 }
 
-real CrankNicolsonCpu::assemble(real c) {
+template <class K>
+real CrankNicolsonCpu::assemble(real c, const K& kin) {
   real largest = 0.0;
   const index_t first = slab_.owned_offset();
   for (index_t k = 0; k < slab_.owned_nodes(); ++k) {
     const index_t a = first + k, i = slab_.array_first() + a;
     const NewtonPoint row =
-        cn_newton_row(array_stencil(u_.data(), a, i, params_), p_[a], rhs_[a], c, i, params_);
+        cn_newton_row(array_stencil(u_.data(), a, i, params_), p_[a], rhs_[a], c, i, params_, kin);
     residual_[k] = row.residual;
     diag_[k] = row.diag;
     largest = std::max(largest, std::abs(row.residual));
@@ -75,8 +76,13 @@ real CrankNicolsonCpu::assemble(real c) {
   return largest;
 }
 
-// Array indices a over the owned nodes [begin, end); the node's global index is first + a.
 void CrankNicolsonCpu::step() {
+  with_kinetics(problem_.model.kinetics, [&](const auto& kin) { step_with(kin); });
+}
+
+// Array indices a over the owned nodes [begin, end); the node's global index is first + a.
+template <class K>
+void CrankNicolsonCpu::step_with(const K& kin) {
   const index_t m = slab_.owned_nodes();
   const index_t begin = slab_.owned_offset(), end = begin + m, first = slab_.array_first();
   const real k = params_.k;
@@ -84,10 +90,10 @@ void CrankNicolsonCpu::step() {
 
   // 1. w+ = p + c u. Leapfrog takes its first step with the trapezoidal rule.
   const bool leapfrog = spec_.w_update == WUpdate::leapfrog && step_ > 0;
-  const TrapezoidalW trap = trapezoidal_w(k, params_.epsilon, params_.gamma);
+  const typename K::Trapezoidal trap = kin.trapezoidal(k);
   const real c = leapfrog ? 0.0 : trap.c;
   for (index_t a = begin; a < end; ++a)
-    p_[a] = cn_w_offset(v_[a], w_[a], leapfrog ? w_prev_[a] : 0.0, leapfrog, trap, params_);
+    p_[a] = cn_w_offset(v_[a], w_[a], leapfrog ? w_prev_[a] : 0.0, leapfrog, trap, params_, kin);
 
   // 2. The explicit half of F, with the stimulus averaged over the step.
   if (!current_.empty())
@@ -96,7 +102,7 @@ void CrankNicolsonCpu::step() {
   for (index_t a = begin; a < end; ++a) {
     const Stencil v = array_stencil(v_.data(), a, first + a, params_);
     rhs_[a] = cn_rhs(v_[a], w_[a], stencil_diffusion(v, first + a, params_),
-                     current_.empty() ? 0.0 : current_[a], params_.a, params_.k);
+                     current_.empty() ? 0.0 : current_[a], kin, params_.k);
   }
 
   // 3. Newton from u = v: solve J du = F(u), u -= du, until ||du||_inf < tolerance (the
@@ -108,7 +114,7 @@ void CrankNicolsonCpu::step() {
   bool converged = false;
   for (index_t iteration = 1; iteration <= spec_.newton.max_iterations && !converged; ++iteration) {
     if (halo_ && iteration > 1) halo_->exchange(u_.data(), 1);  // u = v at the first
-    real residual_inf = assemble(c);
+    real residual_inf = assemble(c, kin);
     try {
       solver_->solve(jacobian, residual_.data());  // residual_ now holds du
     } catch (const NumericalError& e) {

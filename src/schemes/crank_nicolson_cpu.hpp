@@ -35,8 +35,12 @@ class CrankNicolsonCpu final : public HostScheme {
   }
   CrankNicolsonCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log,
                    const Slab& slab, Communicator* comm);
+  // One step for the run's kinetics form K.
+  template <class K>
+  void step_with(const K& kin);
   // F(u) into residual_, J's diagonal into diag_ (owned nodes); returns ||F||_inf.
-  real assemble(real c);
+  template <class K>
+  real assemble(real c, const K& kin);
 
   NodeParams params_;
   CrankNicolsonSpec spec_;

@@ -34,7 +34,7 @@ std::string ExplicitCpu::name() const {
          (omp_get_max_threads() == 1 ? " thread)" : " threads)");
 }
 
-// One step: v+ = v + k (D L_h v + f(v) - w + I),  w+ = w + k eps (v - gamma w).
+// One step: v+ = v + k (D L_h v + f(v, w) + I),  w+ = w + k g(v, w).
 // Bytes per node: read v, w; write v+, w+ (32 B), one pass.
 void ExplicitCpu::step() {
   const real t = problem_.time.t(step_);
@@ -43,31 +43,36 @@ void ExplicitCpu::step() {
                               slab_.array_planes());
   if (halo_) halo_->exchange(v_.data(), 1);  // the neighbours' rows next to the slab
   const real* current = current_.empty() ? nullptr : current_.data();
-  if (problem_.domain.dims == 1)
-    cable_step(current, v_.data(), w_.data(), v_next_.data(), w_next_.data());
-  else
-    sheet_step(current, v_.data(), w_.data(), v_next_.data(), w_next_.data());
+  with_kinetics(problem_.model.kinetics, [&](const auto& kin) {
+    if (problem_.domain.dims == 1)
+      cable_step(kin, current, v_.data(), w_.data(), v_next_.data(), w_next_.data());
+    else
+      sheet_step(kin, current, v_.data(), w_.data(), v_next_.data(), w_next_.data());
+  });
   v_.swap(v_next_);
   w_.swap(w_next_);
 }
 
-void ExplicitCpu::cable_step(const real* current, const real* v, const real* w, real* v_next,
-                             real* w_next) const {
+template <class K>
+void ExplicitCpu::cable_step(const K& kin, const real* current, const real* v, const real* w,
+                             real* v_next, real* w_next) const {
   auto store = [&](index_t i, const ExplicitPointUpdate& u) {
     v_next[i] = u.v;
     w_next[i] = u.w;
   };
   const index_t last = params_.n - 1;
-  for (index_t i = 1; i < last; ++i) store(i, explicit_interior_node(v, w, current, i, params_));
-  store(0, explicit_node(v, w, current, 0, params_));
-  store(last, explicit_node(v, w, current, last, params_));
+  for (index_t i = 1; i < last; ++i)
+    store(i, explicit_interior_node(v, w, current, i, params_, kin));
+  store(0, explicit_node(v, w, current, 0, params_, kin));
+  store(last, explicit_node(v, w, current, last, params_, kin));
 }
 
 // Rows j are independent, so they are shared out among the cores (each node's value does not
 // depend on the split). The rows computed are the slab's owned ones (all on the whole sheet);
 // (i, j) are global, array indices from sheet_index.
-void ExplicitCpu::sheet_step(const real* current, const real* v, const real* w, real* v_next,
-                             real* w_next) const {
+template <class K>
+void ExplicitCpu::sheet_step(const K& kin, const real* current, const real* v, const real* w,
+                             real* v_next, real* w_next) const {
   const SheetParams& q = sheet_;
   const index_t nx = q.nx, ny = q.ny;
   auto store = [&](index_t c, const ExplicitPointUpdate& u) {
@@ -76,7 +81,7 @@ void ExplicitCpu::sheet_step(const real* current, const real* v, const real* w, 
   };
   auto edge = [&](index_t i, index_t j) {
     const index_t c = sheet_index(i, j, q);
-    store(c, explicit_sheet_node(v, w, current ? current[c] : 0.0, i, j, q));
+    store(c, explicit_sheet_node(v, w, current ? current[c] : 0.0, i, j, q, kin));
   };
   const index_t j_begin = slab_.first, j_end = slab_.first + slab_.count;
   // Threads pay off from about 2^15 nodes (a thread team costs a few microseconds per step).
@@ -91,10 +96,10 @@ void ExplicitCpu::sheet_step(const real* current, const real* v, const real* w, 
     const index_t row = sheet_index(0, j, q);
     if (current) {
       for (index_t c = row + 1; c < row + nx - 1; ++c)
-        store(c, explicit_sheet_interior_node(v, w, current[c], c, q));
+        store(c, explicit_sheet_interior_node(v, w, current[c], c, q, kin));
     } else {
       for (index_t c = row + 1; c < row + nx - 1; ++c)
-        store(c, explicit_sheet_interior_node(v, w, 0.0, c, q));
+        store(c, explicit_sheet_interior_node(v, w, 0.0, c, q, kin));
     }
     edge(nx - 1, j);
   }

@@ -19,9 +19,14 @@ class ExplicitCpu final : public HostScheme {
 
  private:
   void step() override;
-  // One step from (v, w) into (v_next, w_next) with the currents I(t) (nullptr: none).
-  void cable_step(const real* current, const real* v, const real* w, real* v_next, real* w_next) const;
-  void sheet_step(const real* current, const real* v, const real* w, real* v_next, real* w_next) const;
+  // One step from (v, w) into (v_next, w_next) with the currents I(t) (nullptr: none), for the
+  // run's kinetics form K.
+  template <class K>
+  void cable_step(const K& kin, const real* current, const real* v, const real* w, real* v_next,
+                  real* w_next) const;
+  template <class K>
+  void sheet_step(const K& kin, const real* current, const real* v, const real* w, real* v_next,
+                  real* w_next) const;
 
   NodeParams params_;                  // the cable's
   SheetParams sheet_;                  // the sheet's (rows: the slab's, halos included)

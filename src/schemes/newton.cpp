@@ -42,6 +42,12 @@ NumericalError newton_solve_failure(index_t step, real t, real dt, index_t itera
                         std::to_string(iteration) + ", could not be solved: " + why);
 }
 
+NumericalError newton_not_dominant(index_t step, real t, real dt, index_t row) {
+  return NumericalError("the Newton matrix is not diagonally dominant at row " +
+                        std::to_string(row) + " in " + newton_step_text(step, t, dt) +
+                        ": the GPU solvers do not pivot; reduce time.dt");
+}
+
 NumericalError newton_failure(index_t step, real t, real dt, const NewtonSpec& spec,
                               const std::vector<real>& du_norms,
                               const std::vector<real>& residual_norms) {

@@ -52,6 +52,10 @@ std::string newton_step_text(index_t step, real t, real dt);
 NumericalError newton_solve_failure(index_t step, real t, real dt, index_t iteration,
                                     const std::string& why);
 
+// The error for a step whose Newton matrix lost diagonal dominance at `row` before a solver
+// that does not pivot (the GPU solvers) saw it.
+NumericalError newton_not_dominant(index_t step, real t, real dt, index_t row);
+
 // The error for a step whose Newton iteration did not converge, with its history.
 NumericalError newton_failure(index_t step, real t, real dt, const NewtonSpec& spec,
                               const std::vector<real>& du_norms,

@@ -1,10 +1,11 @@
 #pragma once
 // The per-node updates of the uniform-grid schemes, boundary rows included, as host/device
 // inline functions: the CPU loops and the CUDA kernels call exactly these, so both backends
-// evaluate the same expressions in the same order.
+// evaluate the same expressions in the same order. The kinetics form K (src/kinetics/) is a
+// template parameter: `kin` holds its parameters.
 #include "config/config.hpp"
 #include "grid/domain.hpp"
-#include "model/fhn.hpp"
+#include "kinetics/kinetics.hpp"
 #include "model/problem.hpp"
 #include "model/sides.hpp"
 #include "schemes/crank_nicolson_point.hpp"
@@ -17,7 +18,6 @@ struct NodeParams {
   real k = 0.0;      // dt
   real inv_k = 0.0;  // 1 / dt, once: the Newton rows multiply by it instead of dividing
   real r = 0.0;      // D / h^2
-  real a = 0.0, epsilon = 0.0, gamma = 0.0;
   BoundaryType left = BoundaryType::no_flux, right = BoundaryType::no_flux;
   real left_value = 0.0, right_value = 0.0;
   int no_flux_order = 2;
@@ -30,9 +30,6 @@ inline NodeParams node_params(const ModelParams& m, const BoundarySpec& bc, inde
   q.k = dt;
   q.inv_k = 1.0 / dt;
   q.r = m.diffusion / (dx * dx);
-  q.a = m.a;
-  q.epsilon = m.epsilon;
-  q.gamma = m.gamma;
   q.left = bc.left.type;
   q.right = bc.right.type;
   q.left_value = bc.left.value;
@@ -80,23 +77,39 @@ FHN_HOST_DEVICE inline int replaced_row(index_t i, const NodeParams& q) {
 }
 
 // ---- Explicit forward Euler -------------------------------------------------------------------
-// Interior node (0 < i < n-1), branch-free for vectorising loops; explicit_node gives the same
-// value there.
-FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_interior_node(const real* v, const real* w,
-                                                                  const real* current, index_t i,
-                                                                  const NodeParams& q) {
-  return explicit_point_update(v[i], w[i], interior_diffusion_term(v, i, q),
-                               current ? current[i] : 0.0, q.a, q.epsilon, q.gamma, q.k);
+// One forward Euler step at a point, given the diffusion term diffusion_term = D (L_h v)_i:
+//   v+ = v + k (D L_h v + f(v, w) + I),   w+ = w + k g(v, w)
+struct ExplicitPointUpdate {
+  real v;
+  real w;
+};
+template <class K>
+FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_point_update(real v, real w,
+                                                                 real diffusion_term, real current,
+                                                                 const K& kin, real k) {
+  return {v + k * (kin.add_f(diffusion_term, v, w) + current), w + k * kin.g(v, w)};
 }
 
-// v+ = v + k (D L_h v + f(v) - w + I),  w+ = w + k eps (v - gamma w); a Dirichlet end holds its
-// value, a first-order no-flux end copies its neighbour's new v (v_0 = v_1).
+// Interior node (0 < i < n-1), branch-free for vectorising loops; explicit_node gives the same
+// value there.
+template <class K>
+FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_interior_node(const real* v, const real* w,
+                                                                  const real* current, index_t i,
+                                                                  const NodeParams& q,
+                                                                  const K& kin) {
+  return explicit_point_update(v[i], w[i], interior_diffusion_term(v, i, q),
+                               current ? current[i] : 0.0, kin, q.k);
+}
+
+// v+ = v + k (D L_h v + f(v, w) + I),  w+ = w + k g(v, w); a Dirichlet end holds its value, a
+// first-order no-flux end copies its neighbour's new v (v_0 = v_1).
+template <class K>
 FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_node(const real* v, const real* w,
                                                          const real* current, index_t i,
-                                                         const NodeParams& q) {
+                                                         const NodeParams& q, const K& kin) {
   auto update = [&](index_t j) {
     return explicit_point_update(v[j], w[j], diffusion_term(v, j, q), current ? current[j] : 0.0,
-                                 q.a, q.epsilon, q.gamma, q.k);
+                                 kin, q.k);
   };
   ExplicitPointUpdate out = update(i);
   switch (replaced_row(i, q)) {
@@ -108,21 +121,24 @@ FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_node(const real* v, const re
 }
 
 // ---- Crank-Nicolson / Newton ------------------------------------------------------------------
-// w+ = p + c u: trapezoidal p = keep w + c v; leapfrog p = w- + 2 k eps (v - gamma w), c = 0.
+// w+ = p + c u: trapezoidal p = the form's offset (kinetics/); leapfrog p = w- + 2 k g(v, w), c = 0.
+template <class K>
 FHN_HOST_DEVICE inline real cn_w_offset(real v, real w, real w_previous, bool leapfrog,
-                                        const TrapezoidalW& trap, const NodeParams& q) {
-  return leapfrog ? w_previous + 2.0 * q.k * recovery(v, w, q.epsilon, q.gamma)
-                  : trap.keep * w + trap.c * v;
+                                        const typename K::Trapezoidal& trap, const NodeParams& q,
+                                        const K& kin) {
+  return leapfrog ? w_previous + 2.0 * q.k * kin.g(v, w) : trap.offset(v, w);
 }
 
-// rhs_i = v_i/k + 1/2 [D (L_h v)_i + f(v_i) - w_i] + current_i, current = 1/2 (I^n + I^{n+1}).
+// rhs_i = v_i/k + 1/2 [D (L_h v)_i + f(v_i, w_i)] + current_i, current = 1/2 (I^n + I^{n+1}).
+template <class K>
 FHN_HOST_DEVICE inline real cn_rhs_node(const real* v, const real* w, real current, index_t i,
-                                        const NodeParams& q) {
-  return cn_rhs(v[i], w[i], diffusion_term(v, i, q), current, q.a, q.k);
+                                        const NodeParams& q, const K& kin) {
+  return cn_rhs(v[i], w[i], diffusion_term(v, i, q), current, kin, q.k);
 }
+template <class K>
 FHN_HOST_DEVICE inline real cn_rhs_node(const real* v, const real* w, const real* current,
-                                        index_t i, const NodeParams& q) {
-  return cn_rhs_node(v, w, current ? current[i] : 0.0, i, q);
+                                        index_t i, const NodeParams& q, const K& kin) {
+  return cn_rhs_node(v, w, current ? current[i] : 0.0, i, q, kin);
 }
 
 // The values a row reads: u_{i-1}, u_i, u_{i+1} (left unused at i = 0, right at i = n-1).
@@ -143,27 +159,32 @@ FHN_HOST_DEVICE inline real stencil_diffusion(const Stencil& u, index_t i, const
 }
 
 // Row i of F(u) and J's diagonal: interior and ghost-node rows
-//   F_i = u_i/k - 1/2 [D (L_h u)_i + f(u_i) - (p_i + c u_i)] - rhs_i,
-//   J_ii = 1/k + c/2 - f'(u_i)/2 + D/h^2;
+//   F_i = u_i/k - 1/2 [D (L_h u)_i + f(u_i, p_i + c u_i)] - rhs_i,
+//   J_ii = 1/k - (1/2) d/du f(u_i, p_i + c u_i) + D/h^2;
 // a Dirichlet row is u_i - value (J row (1, 0)), a first-order no-flux row u_0 - u_1 (1, -1).
 // An interior row (0 < i < n-1), without the tests for the ends: what cn_newton_row gives there.
+template <class K>
 FHN_HOST_DEVICE inline NewtonPoint cn_interior_newton_row(const Stencil& u, real p, real rhs,
-                                                          real c, const NodeParams& q) {
-  return cn_newton_point(u.centre, diffusion_of(u.left, u.centre, u.right, q), p, c, rhs, q.a,
+                                                          real c, const NodeParams& q,
+                                                          const K& kin) {
+  return cn_newton_point(u.centre, diffusion_of(u.left, u.centre, u.right, q), p, c, rhs, kin,
                          q.inv_k, q.r);
 }
+template <class K>
 FHN_HOST_DEVICE inline NewtonPoint cn_newton_row(const Stencil& u, real p, real rhs, real c,
-                                                 index_t i, const NodeParams& q) {
+                                                 index_t i, const NodeParams& q, const K& kin) {
   switch (replaced_row(i, q)) {
     case 1: return {u.centre - (i == 0 ? q.left_value : q.right_value), 1.0};
     case 2: return {u.centre - (i == 0 ? u.right : u.left), 1.0};
     default: break;
   }
-  return cn_newton_point(u.centre, stencil_diffusion(u, i, q), p, c, rhs, q.a, q.inv_k, q.r);
+  return cn_newton_point(u.centre, stencil_diffusion(u, i, q), p, c, rhs, kin, q.inv_k, q.r);
 }
+template <class K>
 FHN_HOST_DEVICE inline NewtonPoint cn_newton_node(const real* u, const real* p, const real* rhs,
-                                                  real c, index_t i, const NodeParams& q) {
-  return cn_newton_row(array_stencil(u, i, i, q), p[i], rhs[i], c, i, q);
+                                                  real c, index_t i, const NodeParams& q,
+                                                  const K& kin) {
+  return cn_newton_row(array_stencil(u, i, i, q), p[i], rhs[i], c, i, q, kin);
 }
 
 // J's off-diagonals in row i, constant in time: -(D/2) L_h gives -r/2 next to the diagonal; the
@@ -213,7 +234,6 @@ struct SheetParams {
   index_t row0 = 0, rows = 0;
   real k = 0.0;  // dt
   real r = 0.0;  // D / h^2
-  real a = 0.0, epsilon = 0.0, gamma = 0.0;
   Sides sides;
 };
 
@@ -225,9 +245,6 @@ inline SheetParams sheet_params(const ModelParams& m, const BoundarySpec& bc, co
   q.rows = q.ny;
   q.k = dt;
   q.r = m.diffusion / (d.dx * d.dx);
-  q.a = m.a;
-  q.epsilon = m.epsilon;
-  q.gamma = m.gamma;
   q.sides = sides_of(bc);
   return q;
 }
@@ -244,6 +261,13 @@ FHN_HOST_DEVICE inline real axis_difference(real below, real centre, real above,
   if (first) return 2.0 * (above - centre);
   if (last) return 2.0 * (below - centre);
   return below - 2.0 * centre + above;
+}
+
+// The interior 5-point second difference (d_xx + d_yy) from the four neighbours' values:
+//   (u_W - 2 u + u_E) + (u_S - 2 u + u_N).
+FHN_HOST_DEVICE inline real five_point_difference(real west, real east, real south, real north,
+                                                  real centre) {
+  return (west - 2.0 * centre + east) + (south - 2.0 * centre + north);
 }
 
 // D (L_h u)_ij from the four neighbours' values (those across a side are ignored there).
@@ -276,23 +300,25 @@ FHN_HOST_DEVICE inline bool sheet_dirichlet(index_t i, index_t j, const SheetPar
 }
 
 // Forward Euler at an interior node (0 < i < N_x - 1, 0 < j < N_y - 1), branch-free:
-//   v+ = v + k (D (L_h v)_ij + f(v) - w + I),  w+ = w + k eps (v - gamma w).
+//   v+ = v + k (D (L_h v)_ij + f(v, w) + I),  w+ = w + k g(v, w).
+template <class K>
 FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_sheet_interior_node(const real* v,
                                                                         const real* w, real current,
                                                                         index_t c,
-                                                                        const SheetParams& q) {
-  const real vc = v[c];
-  const real d = (v[c - 1] - 2.0 * vc + v[c + 1]) + (v[c - q.nx] - 2.0 * vc + v[c + q.nx]);
-  return explicit_point_update(vc, w[c], q.r * d, current, q.a, q.epsilon, q.gamma, q.k);
+                                                                        const SheetParams& q,
+                                                                        const K& kin) {
+  const real d = five_point_difference(v[c - 1], v[c + 1], v[c - q.nx], v[c + q.nx], v[c]);
+  return explicit_point_update(v[c], w[c], q.r * d, current, kin, q.k);
 }
 
 // Forward Euler at any node; a Dirichlet side then holds v at its value (w follows its ODE).
+template <class K>
 FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_sheet_node(const real* v, const real* w,
                                                                real current, index_t i, index_t j,
-                                                               const SheetParams& q) {
+                                                               const SheetParams& q, const K& kin) {
   const index_t c = sheet_index(i, j, q);
-  ExplicitPointUpdate out = explicit_point_update(v[c], w[c], sheet_diffusion(v, i, j, q), current,
-                                                  q.a, q.epsilon, q.gamma, q.k);
+  ExplicitPointUpdate out =
+      explicit_point_update(v[c], w[c], sheet_diffusion(v, i, j, q), current, kin, q.k);
   real held = 0.0;
   if (sheet_dirichlet(i, j, q, held)) out.v = held;
   return out;

@@ -110,6 +110,7 @@ struct Setup {
                          problem.stimuli.tolerance()};
   }
   index_t n() const { return problem.domain.node_count(); }
+  const fhn::Kinetics& kinetics() const { return problem.model.kinetics; }
 
   fhn::Config config;
   fhn::Problem problem;
@@ -149,8 +150,8 @@ HostState one_step_run(const Setup& s, index_t first_step, index_t steps) {
   a.upload(s.problem.v0, s.problem.w0);
   for (index_t k = 0; k < steps; ++k) {
     b.poison();
-    fhn::cuda::launch_explicit_step(a.v.data(), a.w.data(), b.v.data(), b.w.data(), s.q, s.view,
-                                    first_step + k);
+    fhn::cuda::launch_explicit_step(a.v.data(), a.w.data(), b.v.data(), b.w.data(), s.q,
+                                    s.kinetics(), s.view, first_step + k);
     std::swap(a, b);
   }
   FHN_CUDA_CHECK(cudaDeviceSynchronize());
@@ -165,7 +166,7 @@ HostState blocked_run(const Setup& s, index_t first_step, index_t steps) {
     const int pass = static_cast<int>(std::min<index_t>(steps - done, kStepsPerPass));
     b.poison();
     fhn::cuda::launch_explicit_steps_blocked(a.v.data(), a.w.data(), b.v.data(), b.w.data(), s.q,
-                                             s.view, first_step + done, pass);
+                                             s.kinetics(), s.view, first_step + done, pass);
     std::swap(a, b);
     done += pass;
   }
@@ -294,15 +295,16 @@ TEST_CASE("explicit kernels: bad arguments are refused") {
   DeviceState a(100), b(100);
   auto blocked = [&](int steps) {
     fhn::cuda::launch_explicit_steps_blocked(a.v.data(), a.w.data(), b.v.data(), b.w.data(),
-                                             setup.q, setup.view, 0, steps);
+                                             setup.q, setup.kinetics(), setup.view, 0, steps);
   };
   CHECK_THROWS_AS(blocked(0), fhn::InternalError);
   CHECK_THROWS_AS(blocked(kStepsPerPass + 1), fhn::InternalError);
   CHECK_THROWS_AS(fhn::cuda::launch_explicit_step(a.v.data(), a.w.data(), a.v.data(), b.w.data(),
-                                                  setup.q, setup.view, 0),
+                                                  setup.q, setup.kinetics(), setup.view, 0),
                   fhn::InternalError);  // in place
   CHECK_THROWS_AS(fhn::cuda::launch_explicit_step(a.v.data() + 1, a.w.data(), b.v.data(),
-                                                  b.w.data(), setup.q, setup.view, 0),
+                                                  b.w.data(), setup.q, setup.kinetics(),
+                                                  setup.view, 0),
                   fhn::InternalError);  // not 16-byte aligned
   FHN_CUDA_CHECK(cudaDeviceSynchronize());
 }

@@ -106,13 +106,14 @@ TEST_CASE("Sheet on the GPU: one step = the CPU node update; blocked = one-step 
     a.upload(v, w);
     b.poison();
     fhn::cuda::launch_explicit_sheet_step(a.v.data(), a.w.data(), b.v.data(), b.w.data(), q,
-                                          stimuli.view(), first);
+                                          p.model.kinetics, stimuli.view(), first);
     std::vector<double> cpu_v(n), cpu_w(n);
     for (index_t j = 0; j < q.ny; ++j)
       for (index_t i = 0; i < q.nx; ++i) {
         const auto c_ij = static_cast<std::size_t>(i + q.nx * j);
         const fhn::ExplicitPointUpdate u =
-            fhn::explicit_sheet_node(v.data(), w.data(), current[c_ij], i, j, q);
+            fhn::explicit_sheet_node(v.data(), w.data(), current[c_ij], i, j, q,
+                                     p.model.form<fhn::CubicKinetics>());
         cpu_v[c_ij] = u.v;
         cpu_w[c_ij] = u.w;
       }
@@ -125,13 +126,14 @@ TEST_CASE("Sheet on the GPU: one step = the CPU node update; blocked = one-step 
       CAPTURE(depth);
       b.poison();
       fhn::cuda::launch_explicit_sheet_step(a.v.data(), a.w.data(), b.v.data(), b.w.data(), q,
-                                            stimuli.view(), first + depth - 1);
+                                            p.model.kinetics, stimuli.view(), first + depth - 1);
       std::swap(a, b);  // a: the state after depth steps
       blocked_in.upload(v, w);
       blocked_out.poison();
       fhn::cuda::launch_explicit_sheet_steps_blocked(blocked_in.v.data(), blocked_in.w.data(),
                                                      blocked_out.v.data(), blocked_out.w.data(),
-                                                     q, stimuli.view(), first, depth);
+                                                     q, p.model.kinetics, stimuli.view(), first,
+                                                     depth);
       const std::vector<double> one_v = fhn::cuda::to_host(a.v), one_w = fhn::cuda::to_host(a.w);
       CHECK(fhn::cuda::to_host(blocked_out.v) == one_v);
       CHECK(fhn::cuda::to_host(blocked_out.w) == one_w);

@@ -81,10 +81,11 @@ struct SlabCase {
     out.poison();
     if (steps == 0)
       fhn::cuda::launch_explicit_sheet_step(in.v.data(), in.w.data(), out.v.data(), out.w.data(),
-                                            q, stimuli.view(), first);
+                                            q, problem.model.kinetics, stimuli.view(), first);
     else
       fhn::cuda::launch_explicit_sheet_steps_blocked(in.v.data(), in.w.data(), out.v.data(),
-                                                     out.w.data(), q, stimuli.view(), first, steps);
+                                                     out.w.data(), q, problem.model.kinetics,
+                                                     stimuli.view(), first, steps);
     return {fhn::cuda::to_host(out.v), fhn::cuda::to_host(out.w)};
   }
 
@@ -128,11 +129,13 @@ void check_slab(const SlabCase& s, const fhn::Slab& slab, index_t first_step, in
     if (steps == 0)
       fhn::cuda::launch_explicit_sheet_step(in.v.data() + offset, in.w.data() + offset,
                                             out.v.data() + offset, out.w.data() + offset, p,
-                                            s.stimuli.view(), first_step, j_begin, j_end, nullptr);
+                                            s.problem.model.kinetics, s.stimuli.view(), first_step,
+                                            j_begin, j_end, nullptr);
     else
       fhn::cuda::launch_explicit_sheet_steps_blocked(
           in.v.data() + offset, in.w.data() + offset, out.v.data() + offset,
-          out.w.data() + offset, p, s.stimuli.view(), first_step, steps, j_begin, j_end, nullptr);
+          out.w.data() + offset, p, s.problem.model.kinetics, s.stimuli.view(), first_step, steps,
+          j_begin, j_end, nullptr);
   };
   if (how == Launch::owned_rows) {
     launch(q, 0, first, end);
@@ -334,8 +337,8 @@ TEST_CASE("Slab kernels: rows outside the sheet or the arrays are refused") {
   fhn::SheetParams q = s.q;
   auto blocked = [&](const fhn::SheetParams& p, index_t j_begin, index_t j_end) {
     fhn::cuda::launch_explicit_sheet_steps_blocked(a.v.data(), a.w.data(), b.v.data(),
-                                                   b.w.data(), p, none, 0, 2, j_begin, j_end,
-                                                   nullptr);
+                                                   b.w.data(), p, s.problem.model.kinetics, none, 0,
+                                                   2, j_begin, j_end, nullptr);
   };
   CHECK_THROWS_AS(blocked(q, 0, 21), fhn::InternalError);   // past the sheet
   CHECK_THROWS_AS(blocked(q, 5, 5), fhn::InternalError);    // empty

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <variant>
 
 #include "config/loader.hpp"
 #include "core/error.hpp"
@@ -18,9 +19,9 @@ using fhn::test::config_from;
 TEST_CASE("an empty config gives the documented defaults") {
   const fhn::Config c = config_from("");
   CHECK(c.name == "test");
-  CHECK(c.model.a == 0.01);
-  CHECK(c.model.epsilon == 0.01);
-  CHECK(c.model.gamma == 2.0);
+  CHECK(c.model.form<fhn::CubicKinetics>().a == 0.01);
+  CHECK(c.model.form<fhn::CubicKinetics>().epsilon == 0.01);
+  CHECK(c.model.form<fhn::CubicKinetics>().gamma == 2.0);
   CHECK(c.domain.nodes[0] == 401);
   CHECK(c.domain.dx == 0.5);
   CHECK(c.time.steps == 3000);
@@ -30,11 +31,25 @@ TEST_CASE("an empty config gives the documented defaults") {
   CHECK(c.boundary.no_flux_order == 2);
 }
 
+TEST_CASE("model.form names a kinetics form; the default cubic one is left out of the resolved config") {
+  CHECK(std::holds_alternative<fhn::CubicKinetics>(config_from("model: {form: cubic}\n").model.kinetics));
+  CHECK(contains(config_error("model:\n  form: cubik\n"),
+                 "test.yaml:2:9: model.form: 'cubik' is not a kinetics form; expected one of: cubic; "
+                 "did you mean 'cubic'?"));
+  // The cubic form is the default: written out it would change the digests of checkpoints
+  // written before the forms.
+  const std::string yaml = fhn::to_yaml(config_from("model: {form: cubic, a: 0.2}\n"));
+  CHECK(!contains(yaml, "form"));
+  CHECK(contains(yaml, "a: 0.2"));
+  CHECK(fhn::kinetics_parameters_text(config_from("model: {a: 0.2}\n").model.kinetics) ==
+        "a = 0.2, epsilon = 0.01, gamma = 2");
+}
+
 TEST_CASE("unknown keys are reported with file:line:column and a did-you-mean") {
   const std::string message = config_error("model:\n  a: 0.01\n  gama: 2.0\n");
   CHECK(contains(message, "test.yaml:3:3: unknown key 'model.gama'"));
   CHECK(contains(message, "did you mean 'gamma'?"));
-  CHECK(contains(message, "allowed in 'model': a, diffusion, epsilon, gamma"));
+  CHECK(contains(message, "allowed in 'model': a, diffusion, epsilon, form, gamma"));
 
   CHECK(contains(config_error("tiem: {dt: 0.1}\n"), "test.yaml:1:1: unknown key 'tiem'; did you mean 'time'?"));
 }
@@ -123,7 +138,7 @@ TEST_CASE("the explicit limit: its range of v, the w coupling, and one computati
   const fhn::BoundarySpec no_flux;
   // epsilon = 0: exactly 2/(4 D/dx^2 + 1 - a), the hint's old figure.
   fhn::ModelParams nagumo = m;
-  nagumo.epsilon = 0.0;
+  nagumo.form<fhn::CubicKinetics>().epsilon = 0.0;
   CHECK(fhn::explicit_limit(nagumo, no_flux, 1, 0.5).dt == 2.0 / (16.0 + 0.99));
   const fhn::ExplicitLimit cable = fhn::explicit_limit(m, no_flux, 1, 0.5);
   CHECK(cable.dt == doctest::Approx(0.11772038682239477).epsilon(1e-15));
@@ -134,7 +149,7 @@ TEST_CASE("the explicit limit: its range of v, the w coupling, and one computati
   CHECK(fhn::explicit_limit(m, no_flux, 2, 0.5).diffusion == 32.0);
   // a > 1/2: the resting state's slope f'(0) = -a binds.
   fhn::ModelParams high = m;
-  high.a = 0.7;
+  high.form<fhn::CubicKinetics>().a = 0.7;
   CHECK(fhn::explicit_limit(high, no_flux, 1, 0.5).slope == doctest::Approx(-0.7));
   // A Dirichlet end held at 1.5 keeps v there: f'(1.5) = -3.73.
   fhn::BoundarySpec held;
@@ -143,8 +158,8 @@ TEST_CASE("the explicit limit: its range of v, the w coupling, and one computati
   CHECK(fhn::explicit_limit(m, held, 1, 0.5).slope == doctest::Approx(-3.73));
   // Recovery stiffer than the rest: epsilon gamma = 100 gives dt <= 2/100.
   fhn::ModelParams stiff = m;
-  stiff.epsilon = 100.0;
-  stiff.gamma = 1.0;
+  stiff.form<fhn::CubicKinetics>().epsilon = 100.0;
+  stiff.form<fhn::CubicKinetics>().gamma = 1.0;
   CHECK(fhn::explicit_limit(stiff, no_flux, 1, 0.5).dt == 0.02);
   // The run's hint quotes the same limit as the check (both call explicit_limit).
   CHECK(contains(cable.explain(), "dt <= 2/r = 0.11772038682239477"));
@@ -272,7 +287,7 @@ TEST_CASE("probes must lie in the domain") {
 
 TEST_CASE("--set overrides any key with the same checks") {
   const fhn::Config c = config_from("model: {a: 0.01}\n", {"model.a=0.2", "time.dt=0.05", "output.probes=[1, 2]"});
-  CHECK(c.model.a == 0.2);
+  CHECK(c.model.form<fhn::CubicKinetics>().a == 0.2);
   CHECK(c.time.dt == 0.05);
   CHECK(c.output.probes == std::vector<fhn::Point>{{1.0, 0.0, 0.0}, {2.0, 0.0, 0.0}});
 

@@ -8,7 +8,6 @@
 
 #include "config/loader.hpp"
 #include "core/error.hpp"
-#include "model/fhn.hpp"
 #include "schemes/scheme.hpp"
 #include "study/convergence.hpp"
 #include "support.hpp"
@@ -53,8 +52,9 @@ TEST_CASE("after a step the Crank-Nicolson equations hold at every node") {
       "output: {every: 1}\n");
   const fhn::Problem p = fhn::make_problem(c);
   const fhn::Snapshot s = run_steps(c, 1);
-  const double k = c.time.dt, h2 = c.domain.dx * c.domain.dx, a = c.model.a, eps = c.model.epsilon,
-               gamma = c.model.gamma;
+  const fhn::CubicKinetics& model = c.model.form<fhn::CubicKinetics>();
+  const double k = c.time.dt, h2 = c.domain.dx * c.domain.dx, a = model.a, eps = model.epsilon,
+               gamma = model.gamma;
   const std::size_t n = s.v.size();
   auto lap = [&](const std::vector<double>& u, std::size_t i) {
     const double left = i == 0 ? u[1] : u[i - 1];

@@ -15,7 +15,7 @@ namespace {
 // v = (0, 0.5, 1, 0.5, 0), w = 0.2 everywhere.
 fhn::Problem five_node_problem() {
   fhn::Problem p;
-  p.model = {0.1, 0.5, 2.0, 1.0};
+  p.model = {fhn::CubicKinetics{0.1, 0.5, 2.0}, 1.0};
   p.domain = fhn::cable(5, 1.0);
   p.time.dt = 0.1;
   p.v0 = {0.0, 0.5, 1.0, 0.5, 0.0};

@@ -146,10 +146,10 @@ TEST_CASE("sweep members: each is the base config with its values; shared settin
   const auto members = fhn::sweep_member_configs(
       cable_sweep(dir, "[{key: model.a, values: [0.05, 0.2]}, {key: 'stimulus[1].start', values: [30, 40]}]"), {});
   REQUIRE(members.size() == 4);
-  CHECK(members[2].model.a == 0.2);
+  CHECK(members[2].model.form<fhn::CubicKinetics>().a == 0.2);
   CHECK(members[2].stimulus[1].start == 30.0);
   CHECK(members[3].stimulus[1].start == 40.0);
-  CHECK(members[3].model.epsilon == 0.01);  // the base's
+  CHECK(members[3].model.form<fhn::CubicKinetics>().epsilon == 0.01);  // the base's
   CHECK(members[3].name == "sweep_3");
 
   auto error = [&](const std::string& axes) {

@@ -324,6 +324,7 @@ void bench_batched(Context& ctx, index_t n) {
 void bench_explicit(Context& ctx, index_t n) {
   const Problem problem = bench_problem(n, 7);
   const NodeParams q = node_params(problem);
+  const Kinetics& kinetics = problem.model.kinetics;
   DeviceBuffer<real> v = to_device(problem.v0, "v"), w = to_device(problem.w0, "w");
   DeviceBuffer<real> v2(static_cast<std::size_t>(n), "v next"), w2(static_cast<std::size_t>(n), "w next");
   DeviceBuffer<real> v3(static_cast<std::size_t>(n), "v next"), w3(static_cast<std::size_t>(n), "w next");
@@ -334,19 +335,19 @@ void bench_explicit(Context& ctx, index_t n) {
   // single steps.
   const State cpu = explicit_reference_step(problem);
   FHN_CUDA_CHECK(cudaMemset(v2.data(), 0xff, bytes));
-  cuda::launch_explicit_step(v.data(), w.data(), v2.data(), w2.data(), q, no_stimuli, 0);
+  cuda::launch_explicit_step(v.data(), w.data(), v2.data(), w2.data(), q, kinetics, no_stimuli, 0);
   const double check_one = std::max(max_relative_error(cuda::to_host(v2), cpu.v),
                                     max_relative_error(cuda::to_host(w2), cpu.w));
   const int k = cuda::kStepsPerPass;
   FHN_CUDA_CHECK(cudaMemcpy(v3.data(), v.data(), bytes, cudaMemcpyDeviceToDevice));
   FHN_CUDA_CHECK(cudaMemcpy(w3.data(), w.data(), bytes, cudaMemcpyDeviceToDevice));
   for (int s = 0; s < k; ++s) {  // v3/w3 -> v2/w2 -> v3/w3 ...
-    cuda::launch_explicit_step(v3.data(), w3.data(), v2.data(), w2.data(), q, no_stimuli, s);
+    cuda::launch_explicit_step(v3.data(), w3.data(), v2.data(), w2.data(), q, kinetics, no_stimuli, s);
     std::swap(v2, v3);
     std::swap(w2, w3);
   }
   FHN_CUDA_CHECK(cudaMemset(v2.data(), 0xff, bytes));
-  cuda::launch_explicit_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q, no_stimuli, 0, k);
+  cuda::launch_explicit_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q, kinetics, no_stimuli, 0, k);
   const double check_blocked = std::max(
       max_relative_error(cuda::to_host(v2), cuda::to_host(v3)),
       max_relative_error(cuda::to_host(w2), cuda::to_host(w3)));
@@ -354,13 +355,13 @@ void bench_explicit(Context& ctx, index_t n) {
   // Every call reads v, w and writes the other pair; up to 2^20 nodes (32 MB) the arrays stay in
   // the L2 cache, as they do between the steps of a run of that size.
   const Timing one = time_gpu(ctx.options.repetitions, [] {}, [&] {
-    cuda::launch_explicit_step(v.data(), w.data(), v2.data(), w2.data(), q, no_stimuli, 0);
+    cuda::launch_explicit_step(v.data(), w.data(), v2.data(), w2.data(), q, kinetics, no_stimuli, 0);
   });
   ctx.add("explicit step", "one step per pass", n, one, 32.0 * static_cast<double>(n), check_one,
           "", "read v, w; write v, w: 32 B/node");
   const Timing blocked = time_gpu(
       ctx.options.repetitions, [] {},
-      [&] { cuda::launch_explicit_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q, no_stimuli, 0, k); },
+      [&] { cuda::launch_explicit_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q, kinetics, no_stimuli, 0, k); },
       [&] { return static_cast<double>(k); });
   ctx.add("explicit step", std::to_string(k) + " steps per pass", n, blocked,
           32.0 * static_cast<double>(n), check_blocked, "one step per pass",
@@ -471,6 +472,7 @@ void bench_sheet_explicit(Context& ctx, index_t n) {
   quarter.amplitude = 0.3;
   const Problem problem = bench_sheet_problem(side, 19, {quarter});
   const SheetParams q = sheet_params(problem);
+  const Kinetics& kinetics = problem.model.kinetics;
   const cuda::DeviceStimuli stimuli(problem.stimuli);
   const StimulusTable none{};
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(real);
@@ -482,20 +484,22 @@ void bench_sheet_explicit(Context& ctx, index_t n) {
 
   // One step against the CPU node update.
   std::vector<real> cpu_v(static_cast<std::size_t>(n)), cpu_w(static_cast<std::size_t>(n));
-  for (index_t j = 0; j < side; ++j)
-    for (index_t i = 0; i < side; ++i) {
-      const ExplicitPointUpdate u =
-          explicit_sheet_node(problem.v0.data(), problem.w0.data(), 0.0, i, j, q);
-      cpu_v[static_cast<std::size_t>(i + side * j)] = u.v;
-      cpu_w[static_cast<std::size_t>(i + side * j)] = u.w;
-    }
+  with_kinetics(kinetics, [&](const auto& kin) {
+    for (index_t j = 0; j < side; ++j)
+      for (index_t i = 0; i < side; ++i) {
+        const ExplicitPointUpdate u =
+            explicit_sheet_node(problem.v0.data(), problem.w0.data(), 0.0, i, j, q, kin);
+        cpu_v[static_cast<std::size_t>(i + side * j)] = u.v;
+        cpu_w[static_cast<std::size_t>(i + side * j)] = u.w;
+      }
+  });
   FHN_CUDA_CHECK(cudaMemset(v2.data(), 0xff, bytes));  // NaN pattern
   FHN_CUDA_CHECK(cudaMemset(w2.data(), 0xff, bytes));
-  cuda::launch_explicit_sheet_step(v.data(), w.data(), v2.data(), w2.data(), q, none, 0);
+  cuda::launch_explicit_sheet_step(v.data(), w.data(), v2.data(), w2.data(), q, kinetics, none, 0);
   const double check_one = std::max(max_relative_error(cuda::to_host(v2), cpu_v),
                                     max_relative_error(cuda::to_host(w2), cpu_w));
   const Timing one = time_gpu(ctx.options.repetitions, [] {}, [&] {
-    cuda::launch_explicit_sheet_step(v.data(), w.data(), v2.data(), w2.data(), q, none, 0);
+    cuda::launch_explicit_sheet_step(v.data(), w.data(), v2.data(), w2.data(), q, kinetics, none, 0);
   });
   const std::string baseline = "explicit, one step per pass";
   ctx.add("sheet step", baseline, n, one, model, check_one, "",
@@ -506,13 +510,13 @@ void bench_sheet_explicit(Context& ctx, index_t n) {
     FHN_CUDA_CHECK(cudaMemcpy(v3.data(), v.data(), bytes, cudaMemcpyDeviceToDevice));
     FHN_CUDA_CHECK(cudaMemcpy(w3.data(), w.data(), bytes, cudaMemcpyDeviceToDevice));
     for (int s = 0; s < k; ++s) {
-      cuda::launch_explicit_sheet_step(v3.data(), w3.data(), v2.data(), w2.data(), q, table, s);
+      cuda::launch_explicit_sheet_step(v3.data(), w3.data(), v2.data(), w2.data(), q, kinetics, table, s);
       std::swap(v2, v3);
       std::swap(w2, w3);
     }
     FHN_CUDA_CHECK(cudaMemset(v2.data(), 0xff, bytes));
     FHN_CUDA_CHECK(cudaMemset(w2.data(), 0xff, bytes));
-    cuda::launch_explicit_sheet_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q, table,
+    cuda::launch_explicit_sheet_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q, kinetics, table,
                                               0, k);
     return std::max(max_relative_error(cuda::to_host(v2), cuda::to_host(v3)),
                     max_relative_error(cuda::to_host(w2), cuda::to_host(w3)));
@@ -521,7 +525,7 @@ void bench_sheet_explicit(Context& ctx, index_t n) {
     return time_gpu(
         ctx.options.repetitions, [] {},
         [&] {
-          cuda::launch_explicit_sheet_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q,
+          cuda::launch_explicit_sheet_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q, kinetics,
                                                     table, 0, k);
         },
         [k] { return static_cast<double>(k); });

@@ -87,10 +87,11 @@ void max_over_ranks(Communicator& comm, ReactionLog* logs, index_t count) {
 // per iteration, reduced over the warp, then the block, then one atomic per block and entry: the
 // log costs a few thousand atomics per kernel, not one per warp.
 constexpr int kReactionThreads = 256;
+template <class K>
 __global__ void __launch_bounds__(kReactionThreads, 4)
     reaction_kernel(real* __restrict__ v, real* __restrict__ w, const __grid_constant__ SheetParams q,
-                    ReactionParams rp,
-                    StimulusTable st, real t0, int stage, ReactionLog* log) {
+                    const __grid_constant__ K kin, ReactionParams rp, StimulusTable st, real t0,
+                    int stage, ReactionLog* log) {
   real du_max[kHistory], g_max[kHistory];
 #pragma unroll
   for (int k = 0; k < kHistory; ++k) du_max[k] = g_max[k] = 0.0;
@@ -107,14 +108,14 @@ __global__ void __launch_bounds__(kReactionThreads, 4)
       const real i1 = st.count > 0 ? stimulus_current(st, i, j, t0 + rp.h, 1.0, 0.0) : 0.0;
       // reaction_half_step with its first kHistory iterations unrolled: the maxima stay in
       // registers at fixed indices.
-      ReactionNewton newton(v0, w[node], i0, i1, rp);
+      ReactionNewton<K> newton(v0, w[node], i0, i1, rp, kin);
       bool done = false;
       int used = 0;
 #pragma unroll
       for (int k = 0; k < kHistory; ++k) {
         if (done || k >= rp.max_iterations) continue;
         real g = 0.0;
-        const real du = newton.iterate(rp.a, g);
+        const real du = newton.iterate(kin, g);
         du_max[k] = fmax(du_max[k], du);
         g_max[k] = fmax(g_max[k], g);
         used = k + 1;
@@ -122,7 +123,7 @@ __global__ void __launch_bounds__(kReactionThreads, 4)
       }
       for (int k = kHistory; !done && k < rp.max_iterations; ++k) {
         real g = 0.0;
-        done = newton.iterate(rp.a, g) < rp.tolerance;
+        done = newton.iterate(kin, g) < rp.tolerance;
         used = k + 1;
       }
       v[node] = is_held ? held : newton.u;
@@ -345,7 +346,7 @@ class AdiCuda final : public DeviceScheme {
   // and the row solves run over params_'s rows: all of them, or a slab's owned rows.
   void step(ReactionLog* log) {
     const real k = problem_.time.dt;
-    const real t = static_cast<real>(step_) * k;
+    const real t = problem_.time.t(step_);
     const Domain& d = problem_.domain;
     const StimulusTable table = stimuli_.view();
     const index_t owned = fields_.slab().owned_offset();  // 0 unless a slab of several
@@ -354,8 +355,11 @@ class AdiCuda final : public DeviceScheme {
     const auto rows = static_cast<unsigned>(params_.rows);
     auto react = [&](real t0, int stage) {
       const dim3 grid(std::min(row_blocks, 64u), static_cast<unsigned>(std::min<index_t>(params_.rows, reaction_rows_)));
-      reaction_kernel<<<grid, kReactionThreads>>>(fields_.v() + owned, fields_.w() + owned, params_,
-                                                  setup_.reaction, table, t0, stage, log);
+      with_kinetics(problem_.model.kinetics, [&](const auto& kin) {
+        reaction_kernel<<<grid, kReactionThreads>>>(fields_.v() + owned, fields_.w() + owned,
+                                                    params_, kin, setup_.reaction, table, t0,
+                                                    stage, log);
+      });
       FHN_CUDA_CHECK_LAUNCH();
     };
     auto rhs = [&](const real* in, real* out, int axis) {

@@ -65,13 +65,14 @@ struct OwnedNodes {
 };
 
 // Start of a step from t over `nodes`: w+ = p + c u (p here), the explicit half
-//   rhs_i = v_i/k + 1/2 [D (L_h v)_i + f(v_i) - w_i] + 1/2 (I^n_i + I^{n+1}_i),
+//   rhs_i = v_i/k + 1/2 [D (L_h v)_i + f(v_i, w_i)] + 1/2 (I^n_i + I^{n+1}_i),
 // u = v (when u is given: the fused path reads its first iterate from v); resets the flags (when
 // state is given: a slab keeps its own per iteration).
+template <class K>
 __global__ void prepare_kernel(const real* v, const real* w, const real* w_previous,
                                StimulusTable stimuli, real t, real* p, real* rhs, real* u,
-                               bool leapfrog, TrapezoidalW trap, NodeParams q, OwnedNodes nodes,
-                               NewtonState* state) {
+                               bool leapfrog, typename K::Trapezoidal trap, NodeParams q, K kin,
+                               OwnedNodes nodes, NewtonState* state) {
   const index_t k = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
   if (state && k == 0) {
     state->converged = 0;
@@ -82,21 +83,22 @@ __global__ void prepare_kernel(const real* v, const real* w, const real* w_previ
   }
   if (k >= nodes.count) return;
   const index_t a = nodes.offset + k, i = nodes.first + k;
-  p[a] = cn_w_offset(v[a], w[a], leapfrog ? w_previous[a] : 0.0, leapfrog, trap, q);
+  p[a] = cn_w_offset(v[a], w[a], leapfrog ? w_previous[a] : 0.0, leapfrog, trap, q, kin);
   rhs[a] = cn_rhs(v[a], w[a], stencil_diffusion(array_stencil(v, a, i, q), i, q),
-                  stimulus_current(stimuli, i, t, 0.5, 0.5), q.a, q.k);
+                  stimulus_current(stimuli, i, t, 0.5, 0.5), kin, q.k);
   if (u) u[a] = v[a];
 }
 
 // F(u) and J's diagonal; ||F||_inf and the diagonal-dominance check on the way.
+template <class K>
 __global__ void assemble_kernel(const real* u, const real* p, const real* rhs, real c,
                                 const real* lower, const real* upper, real* residual, real* diag,
-                                NodeParams q, NewtonState* state) {
+                                NodeParams q, K kin, NewtonState* state) {
   if (state->converged) return;  // uniform over the grid: safe before the block reduction
   const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
   real magnitude = 0.0;
   if (i < q.n) {
-    const NewtonPoint row = cn_newton_node(u, p, rhs, c, i, q);
+    const NewtonPoint row = cn_newton_node(u, p, rhs, c, i, q, kin);
     residual[i] = row.residual;
     diag[i] = row.diag;
     magnitude = fabs(row.residual);
@@ -123,6 +125,7 @@ __global__ void update_kernel(real* u, const real* du, index_t n, NewtonState* s
 // The rows of J du = F(u), built inside the partitioned solver's passes (fused path): J's
 // off-diagonals and, from u, p and rhs, F_i and J_ii (cn_newton_row). The first pass also takes
 // ||F||_inf and checks diagonal dominance (finish() is called after the first pass only).
+template <class K>
 struct NewtonRows {
   using Tile = solvers::partitioned::Tile;
   const real* __restrict__ u;
@@ -130,6 +133,7 @@ struct NewtonRows {
   const real* __restrict__ rhs;
   real c;
   NodeParams q;
+  K kin;
   NewtonState* state;
   real max_residual = 0.0;
   unsigned long long bad_row = ~0ull;
@@ -142,7 +146,7 @@ struct NewtonRows {
   }
   // Row i from global memory (the one-block PCR path).
   __device__ solvers::partitioned::Row row(index_t i) {
-    const NewtonPoint point = cn_newton_node(u, p, rhs, c, i, q);
+    const NewtonPoint point = cn_newton_node(u, p, rhs, c, i, q, kin);
     const OffDiagonals off = cn_off_diagonal_row(i, q);
     observe(i, point.residual, point.diag, off);
     return {off.lower, point.diag, off.upper, point.residual};
@@ -182,8 +186,8 @@ struct NewtonRows {
         const Stencil stencil{r > 0 ? t.a[slot_before(s)] : halo[0], t.a[s],
                               r + 1 < kTileRows ? t.a[slot_after(s)] : halo[1]};
         const NewtonPoint point = kInterior
-                                      ? cn_interior_newton_row(stencil, t.c[s], t.d[s], c, q)
-                                      : cn_newton_row(stencil, t.c[s], t.d[s], c, i, q);
+                                      ? cn_interior_newton_row(stencil, t.c[s], t.d[s], c, q, kin)
+                                      : cn_newton_row(stencil, t.c[s], t.d[s], c, i, q, kin);
         const OffDiagonals off = kInterior ? inner : cn_off_diagonal_row(i, q);
         t.b[s] = point.diag;
         t.c[s] = off.upper;
@@ -274,15 +278,17 @@ __global__ void start_slab_iteration_kernel(SlabIteration* it) {
 // solves, p = -a_0 e_0 and q = -c_{m-1} e_{m-1} (a_0, c_{m-1}: J's entries towards the
 // neighbouring ranks, 0 where there is none); ||F||_inf, and J's diagonal dominance over its
 // whole rows, couplings included (as on one rank).
+template <class K>
 __global__ void slab_assemble_kernel(const real* u, const real* p, const real* rhs, real c,
                                      OwnedNodes nodes, real coupling_left, real coupling_right,
                                      real* residual, real* diag, real* left_response,
-                                     real* right_response, NodeParams q, SlabIteration* it) {
+                                     real* right_response, NodeParams q, K kin,
+                                     SlabIteration* it) {
   const index_t k = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
   real magnitude = 0.0;
   if (k < nodes.count) {
     const index_t a = nodes.offset + k, i = nodes.first + k;
-    const NewtonPoint row = cn_newton_row(array_stencil(u, a, i, q), p[a], rhs[a], c, i, q);
+    const NewtonPoint row = cn_newton_row(array_stencil(u, a, i, q), p[a], rhs[a], c, i, q, kin);
     residual[k] = row.residual;
     diag[k] = row.diag;
     left_response[k] = k == 0 ? -coupling_left : 0.0;
@@ -381,6 +387,8 @@ class IterationGraphs {
   std::vector<Entry> entries_;
 };
 
+// K: the run's kinetics form (the factories below pick it once).
+template <class K>
 class CrankNicolsonCuda final : public Scheme {
  public:
   // The whole cable.
@@ -442,6 +450,7 @@ class CrankNicolsonCuda final : public Scheme {
                     bool use_graphs, const Slab& slab, Communicator* comm)
       : problem_(problem),
         params_(node_params(problem)),
+        kin_(std::get<K>(problem.model.kinetics)),
         spec_(spec),
         log_(log),
         nodes_{slab.owned_offset(), slab.global_offset(), slab.owned_nodes()},
@@ -495,7 +504,7 @@ class CrankNicolsonCuda final : public Scheme {
   void fused_iteration(const real* u_in, real* u_out, real c) {
     NewtonState* state = state_.data();
     auto enqueue = [&](cudaStream_t stream) {
-      solvers::partitioned::solve(NewtonRows{u_in, p_.data(), rhs_.data(), c, params_, state},
+      solvers::partitioned::solve(NewtonRows<K>{u_in, p_.data(), rhs_.data(), c, params_, kin_, state},
                                   NewtonSink{u_in, u_out, state}, params_.n, workspace_, stream);
       check_kernel<<<1, 1, 0, stream>>>(state, spec_.newton.tolerance);
       FHN_CUDA_CHECK_LAUNCH();
@@ -513,7 +522,7 @@ class CrankNicolsonCuda final : public Scheme {
     NewtonState* state = state_.data();
     assemble_kernel<<<blocks, kBlock>>>(u_.data(), p_.data(), rhs_.data(), c, lower_.data(),
                                         upper_.data(), residual_.data(), diag_.data(), params_,
-                                        state);
+                                        kin_, state);
     FHN_CUDA_CHECK_LAUNCH();
     solver_->solve({n, lower_.data(), diag_.data(), upper_.data()}, residual_.data());  // du
     update_kernel<<<blocks, kBlock>>>(u_.data(), residual_.data(), n, state);
@@ -523,10 +532,9 @@ class CrankNicolsonCuda final : public Scheme {
   }
 
   void step() {
-    const real k = params_.k;
-    const real t = static_cast<real>(step_) * k;
+    const real t = problem_.time.t(step_);
     const bool leapfrog = spec_.w_update == WUpdate::leapfrog && step_ > 0;
-    const TrapezoidalW trap = trapezoidal_w(k, params_.epsilon, params_.gamma);
+    const typename K::Trapezoidal trap = kin_.trapezoidal(params_.k);
     const real c = leapfrog ? 0.0 : trap.c;
 
     // A slab: v's halo from the neighbours first (the rhs' stencils reach it), and u = v with the
@@ -534,7 +542,7 @@ class CrankNicolsonCuda final : public Scheme {
     if (comm_) exchange_->exchange({fields_.v()}, 1, nullptr);
     prepare_kernel<<<blocks_for(nodes_.count), kBlock>>>(
         fields_.v(), fields_.w(), w_previous_.data(), stimuli_.view(), t, p_.data(), rhs_.data(),
-        fused_ || comm_ ? nullptr : u_.data(), leapfrog, trap, params_, nodes_,
+        fused_ || comm_ ? nullptr : u_.data(), leapfrog, trap, params_, kin_, nodes_,
         comm_ ? nullptr : state_.data());
     FHN_CUDA_CHECK_LAUNCH();
     if (comm_)
@@ -575,7 +583,7 @@ class CrankNicolsonCuda final : public Scheme {
       }
       read_state(launched);  // the one synchronisation of the step
       if (host_state_->bad_row < static_cast<unsigned long long>(n))
-        throw not_dominant(static_cast<index_t>(host_state_->bad_row), t);
+        throw newton_not_dominant(step_, t, params_.k, static_cast<index_t>(host_state_->bad_row));
       if (host_state_->converged || launched >= max_iterations) break;
       batch = 1;
     }
@@ -622,7 +630,7 @@ class CrankNicolsonCuda final : public Scheme {
       slab_assemble_kernel<<<blocks_for(m), kBlock>>>(
           u_.data(), p_.data(), rhs_.data(), c, nodes_, coupling_.left, coupling_.right,
           residual_.data(), diag_.data(), left_response_.data(), right_response_.data(), params_,
-          it);
+          kin_, it);
       FHN_CUDA_CHECK_LAUNCH();
       solver_->solve(block, residual_.data());  // y
       if (has_left) solver_->solve(block, left_response_.data());    // p
@@ -638,7 +646,7 @@ class CrankNicolsonCuda final : public Scheme {
           comm_->min(record.bad_row < static_cast<unsigned long long>(n)
                          ? static_cast<index_t>(record.bad_row)
                          : n);
-      if (bad_row < n) throw not_dominant(bad_row, t);
+      if (bad_row < n) throw newton_not_dominant(step_, t, params_.k, bad_row);
       const real* e = record.ends;
       const solvers::BlockCouplings lr = reduced_->solve({e[0], e[1], e[2], e[3], e[4], e[5]});
       // 4. du = y + L p + R q, u -= du; the norms to the host (the second wait), agreed.
@@ -670,12 +678,6 @@ class CrankNicolsonCuda final : public Scheme {
     FHN_CUDA_CHECK(cudaStreamSynchronize(0));
   }
 
-  NumericalError not_dominant(index_t row, real t) const {
-    return NumericalError("the Newton matrix is not diagonally dominant at row " +
-                          std::to_string(row) + " in " + newton_step_text(step_, t, params_.k) +
-                          ": the GPU solvers do not pivot; reduce time.dt");
-  }
-
   // J's entries of the first and last owned rows towards the neighbouring ranks: a_0, c_{m-1}.
   struct Couplings {
     real left = 0.0;
@@ -684,6 +686,7 @@ class CrankNicolsonCuda final : public Scheme {
 
   Problem problem_;
   NodeParams params_;  // of the whole cable (global node indices)
+  K kin_;
   CrankNicolsonSpec spec_;
   NewtonLog* log_;
   OwnedNodes nodes_;
@@ -714,13 +717,19 @@ class CrankNicolsonCuda final : public Scheme {
 std::unique_ptr<Scheme> make_crank_nicolson_cuda(const Problem& problem,
                                                  const CrankNicolsonSpec& spec,
                                                  NewtonLog* newton_log, bool use_graphs) {
-  return std::make_unique<CrankNicolsonCuda>(problem, spec, newton_log, use_graphs);
+  return with_kinetics(problem.model.kinetics, [&](const auto& kin) -> std::unique_ptr<Scheme> {
+    using K = std::decay_t<decltype(kin)>;
+    return std::make_unique<CrankNicolsonCuda<K>>(problem, spec, newton_log, use_graphs);
+  });
 }
 
 std::unique_ptr<Scheme> make_crank_nicolson_slab_cuda(const Problem& problem,
                                                       const CrankNicolsonSpec& spec,
                                                       NewtonLog* newton_log, Communicator& comm) {
-  return std::make_unique<CrankNicolsonCuda>(problem, spec, newton_log, comm);
+  return with_kinetics(problem.model.kinetics, [&](const auto& kin) -> std::unique_ptr<Scheme> {
+    using K = std::decay_t<decltype(kin)>;
+    return std::make_unique<CrankNicolsonCuda<K>>(problem, spec, newton_log, comm);
+  });
 }
 
 }  // namespace fhn::cuda

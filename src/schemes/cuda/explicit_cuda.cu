@@ -34,7 +34,7 @@ class ExplicitCuda final : public DeviceScheme {
     while (steps > 0) {
       const int pass = static_cast<int>(std::min<index_t>(steps, kStepsPerPass));
       launch_explicit_steps_blocked(fields_.v(), fields_.w(), v_next_.data(), w_next_.data(),
-                                    params_, table, step_, pass);
+                                    params_, problem_.model.kinetics, table, step_, pass);
       std::swap(fields_.v_buffer(), v_next_);
       std::swap(fields_.w_buffer(), w_next_);
       step_ += pass;
@@ -163,8 +163,9 @@ class ExplicitSheetCuda final : public DeviceScheme {
                    index_t j_begin, index_t j_end) {
     if (j_end <= j_begin) return;
     launch_explicit_sheet_steps_blocked(fields_.v() + offset, fields_.w() + offset,
-                                        v_next_.data() + offset, w_next_.data() + offset, q, table,
-                                        step_, pass, j_begin, j_end, compute_);
+                                        v_next_.data() + offset, w_next_.data() + offset, q,
+                                        problem_.model.kinetics, table, step_, pass, j_begin,
+                                        j_end, compute_);
   }
 
   // Whether a stimulus is on at t = s dt for some step s of [first, first + steps) (the kernels'

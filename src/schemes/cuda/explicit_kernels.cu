@@ -52,21 +52,22 @@ __device__ __forceinline__ void add_stimulus_currents(const StimulusTable& st, i
 }
 
 // Interior node from values: explicit_interior_node without the arrays.
+template <class K>
 __device__ __forceinline__ ExplicitPointUpdate interior_update(real left, real v, real right,
                                                                real w, real current,
-                                                               const NodeParams& q) {
-  return explicit_point_update(v, w, diffusion_of(left, v, right, q), current, q.a, q.epsilon,
-                               q.gamma, q.k);
+                                                               const NodeParams& q, const K& kin) {
+  return explicit_point_update(v, w, diffusion_of(left, v, right, q), current, kin, q.k);
 }
 
 // End node i (0 or n-1) from values, as explicit_node: the ghost-node update, a Dirichlet end's v
 // replaced by its value. A first-order no-flux end (replaced_row 2) also needs its neighbour's new
 // v, which the caller puts in (v+_0 = v+_1, v+_{n-1} = v+_{n-2}).
+template <class K>
 __device__ __forceinline__ ExplicitPointUpdate end_update(real v, real w, real inner, real current,
-                                                          index_t i, const NodeParams& q) {
+                                                          index_t i, const NodeParams& q,
+                                                          const K& kin) {
   ExplicitPointUpdate out =
-      explicit_point_update(v, w, end_diffusion_of(inner, v, q), current, q.a, q.epsilon, q.gamma,
-                            q.k);
+      explicit_point_update(v, w, end_diffusion_of(inner, v, q), current, kin, q.k);
   if (replaced_row(i, q) == 1) out.v = i == 0 ? q.left_value : q.right_value;
   return out;
 }
@@ -77,10 +78,11 @@ __device__ __forceinline__ ExplicitPointUpdate end_update(real v, real w, real i
 // memory (cache hits) at the warp's edges. 32 bytes of DRAM traffic per node.
 constexpr int kStepThreads = 256;
 
+template <class K>
 __global__ void __launch_bounds__(kStepThreads)
     explicit_step_kernel(const real* __restrict__ v, const real* __restrict__ w,
                          real* __restrict__ v_next, real* __restrict__ w_next, NodeParams q,
-                         StimulusTable st, real t) {
+                         K kin, StimulusTable st, real t) {
   const index_t n = q.n;
   const index_t i0 = 2 * (blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x);
   const unsigned lane = threadIdx.x & 31u;
@@ -100,20 +102,20 @@ __global__ void __launch_bounds__(kStepThreads)
   if (lane == 31 && i0 + 2 < n) right = __ldg(v + i0 + 2);
 
   const real c0 = step_current(st, i0, t), c1 = step_current(st, i0 + 1, t);
-  ExplicitPointUpdate u0 = interior_update(left, vv.x, vv.y, ww.x, c0, q);
-  ExplicitPointUpdate u1 = interior_update(vv.x, vv.y, right, ww.y, c1, q);
+  ExplicitPointUpdate u0 = interior_update(left, vv.x, vv.y, ww.x, c0, q, kin);
+  ExplicitPointUpdate u1 = interior_update(vv.x, vv.y, right, ww.y, c1, q, kin);
   if (i0 == 0 || i0 + 2 >= n) {  // an end among this thread's nodes (n >= 3: never both)
     if (i0 == 0) {
-      u0 = end_update(vv.x, ww.x, vv.y, c0, 0, q);
+      u0 = end_update(vv.x, ww.x, vv.y, c0, 0, q, kin);
       if (replaced_row(0, q) == 2) u0.v = u1.v;  // node 1 is interior and ours
     } else if (i0 + 1 == n - 1) {
-      u1 = end_update(vv.y, ww.y, vv.x, c1, n - 1, q);
+      u1 = end_update(vv.y, ww.y, vv.x, c1, n - 1, q, kin);
       if (replaced_row(n - 1, q) == 2) u1.v = u0.v;  // node n-2 is interior and ours
     } else {  // i0 == n - 1: node n-2 belongs to the previous thread; compute its v+ here too
-      u0 = end_update(vv.x, ww.x, left, c0, n - 1, q);
+      u0 = end_update(vv.x, ww.x, left, c0, n - 1, q, kin);
       if (replaced_row(n - 1, q) == 2)
         u0.v = interior_update(__ldg(v + n - 3), left, vv.x, __ldg(w + n - 2),
-                               step_current(st, n - 2, t), q)
+                               step_current(st, n - 2, t), q, kin)
                    .v;
     }
   }
@@ -157,14 +159,14 @@ int blocked_halo(int steps) { return (steps + 2) & ~1; }
 
 //
 // kMembers: the members of a sweep batch, blockIdx.y = member - first_member (MemberArrays);
-// each block first moves its arrays, parameters and stimulus table to its member's. Without it
-// the code is the single cable's, unchanged.
-template <int kThreads, int kNodes, int kMinBlocks, bool kStimuli, bool kMembers>
+// each block first moves its arrays, parameters and stimulus table to its member's (`kinetics`:
+// the members' forms, one K each). Without it the code is the single cable's, unchanged.
+template <int kThreads, int kNodes, int kMinBlocks, bool kStimuli, bool kMembers, class K>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     explicit_blocked_kernel(const real* __restrict__ v, const real* __restrict__ w,
                             real* __restrict__ v_next, real* __restrict__ w_next, NodeParams q,
-                            StimulusTable st, index_t first_step, int steps, int halo,
-                            MemberArrays batch, index_t first_member) {
+                            K kin, StimulusTable st, index_t first_step, int steps, int halo,
+                            MemberArrays batch, const K* kinetics, index_t first_member) {
   static_assert(kNodes >= 2 && kNodes % 2 == 0, "nodes per thread come in 16-byte pairs");
   constexpr int kTile = kThreads * kNodes;
   __shared__ real first_v[2][kThreads], last_v[2][kThreads];
@@ -178,6 +180,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     v_next += offset;
     w_next += offset;
     q = batch.params[m];
+    kin = kinetics[m];
     st.table += m * st.count;
     if (batch.frozen[m]) steps = 0;  // a frozen member: load and store, nothing else
   }
@@ -259,7 +262,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
           }
           if (p == inner) vi = vr[p];
         }
-        if (slot >= 0) end_row[e] = end_update(ve, we, vi, ce, e == 0 ? 0 : n - 1, q);
+        if (slot >= 0) end_row[e] = end_update(ve, we, vi, ce, e == 0 ? 0 : n - 1, q, kin);
       }
     }
     // Every node as an interior one, in place (old_left carries the old v of node p - 1).
@@ -268,7 +271,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     for (int p = 0; p < kNodes; ++p) {
       const real old_v = vr[p];
       const ExplicitPointUpdate u =
-          interior_update(old_left, old_v, p == kNodes - 1 ? right : vr[p + 1], wr[p], cur[p], q);
+          interior_update(old_left, old_v, p == kNodes - 1 ? right : vr[p + 1], wr[p], cur[p], q,
+                          kin);
       old_left = old_v;
       vr[p] = u.v;
       wr[p] = u.w;
@@ -347,18 +351,21 @@ void verify_explicit_arrays(const char* kernels, const real* v, const real* w, c
 }
 
 void launch_explicit_step(const real* v, const real* w, real* v_next, real* w_next,
-                          const NodeParams& q, const StimulusTable& stimuli, index_t step) {
+                          const NodeParams& q, const Kinetics& kinetics,
+                          const StimulusTable& stimuli, index_t step) {
   check_arguments(v, w, v_next, w_next, q, stimuli);
   const index_t threads = (q.n + 1) / 2;
   const auto blocks = static_cast<unsigned>((threads + kStepThreads - 1) / kStepThreads);
   const real t = static_cast<real>(step) * stimuli.dt;
-  explicit_step_kernel<<<blocks, kStepThreads>>>(v, w, v_next, w_next, q, stimuli, t);
+  with_kinetics(kinetics, [&](const auto& kin) {
+    explicit_step_kernel<<<blocks, kStepThreads>>>(v, w, v_next, w_next, q, kin, stimuli, t);
+  });
   FHN_CUDA_CHECK_LAUNCH();
 }
 
 void launch_explicit_steps_blocked(const real* v, const real* w, real* v_next, real* w_next,
-                                   const NodeParams& q, const StimulusTable& stimuli,
-                                   index_t first_step, int steps) {
+                                   const NodeParams& q, const Kinetics& kinetics,
+                                   const StimulusTable& stimuli, index_t first_step, int steps) {
   FHN_VERIFY(steps >= 1 && steps <= kStepsPerPass, InternalError,
              "blocked explicit kernel: steps must be 1.." + std::to_string(kStepsPerPass) +
                  ", got " + std::to_string(steps));
@@ -370,25 +377,29 @@ void launch_explicit_steps_blocked(const real* v, const real* w, real* v_next, r
   const index_t interior = kTile - 2 * halo;
   const auto blocks = static_cast<unsigned>((q.n + interior - 1) / interior);
   // Without stimuli the stimulus code is compiled out (fewer registers, see the note above).
-  if (stimuli.count > 0)
-    explicit_blocked_kernel<kBlockedThreads, kBlockedNodes, kBlockedMinBlocks, true, false>
-        <<<blocks, kBlockedThreads>>>(v, w, v_next, w_next, q, stimuli, first_step, steps, halo,
-                                      MemberArrays{}, 0);
-  else
-    explicit_blocked_kernel<kBlockedThreads, kBlockedNodes, kBlockedMinBlocks, false, false>
-        <<<blocks, kBlockedThreads>>>(v, w, v_next, w_next, q, stimuli, first_step, steps, halo,
-                                      MemberArrays{}, 0);
+  with_kinetics(kinetics, [&](const auto& kin) {
+    using K = std::decay_t<decltype(kin)>;
+    if (stimuli.count > 0)
+      explicit_blocked_kernel<kBlockedThreads, kBlockedNodes, kBlockedMinBlocks, true, false, K>
+          <<<blocks, kBlockedThreads>>>(v, w, v_next, w_next, q, kin, stimuli, first_step, steps,
+                                        halo, MemberArrays{}, nullptr, 0);
+    else
+      explicit_blocked_kernel<kBlockedThreads, kBlockedNodes, kBlockedMinBlocks, false, false, K>
+          <<<blocks, kBlockedThreads>>>(v, w, v_next, w_next, q, kin, stimuli, first_step, steps,
+                                        halo, MemberArrays{}, nullptr, 0);
+  });
   FHN_CUDA_CHECK_LAUNCH();
 }
 
 void launch_explicit_members_blocked(const real* v, const real* w, real* v_next, real* w_next,
-                                     index_t n, const MemberArrays& members,
+                                     index_t n, const MemberArrays& members, const Kinetics& form,
                                      const StimulusTable& stimuli, index_t first_step, int steps) {
   FHN_VERIFY(steps >= 1 && steps <= kStepsPerPass, InternalError,
              "blocked explicit kernel: steps must be 1.." + std::to_string(kStepsPerPass) +
                  ", got " + std::to_string(steps));
   FHN_VERIFY(n >= 3 && members.pitch >= n && members.pitch % 2 == 0 && members.members >= 1 &&
-                 members.params != nullptr && members.frozen != nullptr,
+                 members.params != nullptr && members.kinetics != nullptr &&
+                 members.frozen != nullptr,
              InternalError,
              "batched explicit kernels need n >= 3, an even pitch >= n, members and their "
              "parameters; got n = " + std::to_string(n) + ", pitch " +
@@ -400,22 +411,27 @@ void launch_explicit_members_blocked(const real* v, const real* w, real* v_next,
   const int halo = blocked_halo(steps);
   const index_t interior = kTile - 2 * halo;
   const auto blocks = static_cast<unsigned>((n + interior - 1) / interior);
-  // Each member's parameters come from members.params; q carries only the shared n.
+  // Each member's parameters come from members.params and members.kinetics; q carries only the
+  // shared n.
   NodeParams q;
   q.n = n;
   constexpr index_t kMaxGridY = 65535;
-  for (index_t first = 0; first < members.members; first += kMaxGridY) {
-    const dim3 grid(blocks, static_cast<unsigned>(std::min(members.members - first, kMaxGridY)));
-    if (stimuli.count > 0)
-      explicit_blocked_kernel<kBlockedThreads, kBlockedNodes, kBlockedMinBlocks, true, true>
-          <<<grid, kBlockedThreads>>>(v, w, v_next, w_next, q, stimuli, first_step, steps, halo,
-                                      members, first);
-    else
-      explicit_blocked_kernel<kBlockedThreads, kBlockedNodes, kBlockedMinBlocks, false, true>
-          <<<grid, kBlockedThreads>>>(v, w, v_next, w_next, q, stimuli, first_step, steps, halo,
-                                      members, first);
-    FHN_CUDA_CHECK_LAUNCH();
-  }
+  with_kinetics(form, [&](const auto& kin) {
+    using K = std::decay_t<decltype(kin)>;
+    const K* kinetics = static_cast<const K*>(members.kinetics);
+    for (index_t first = 0; first < members.members; first += kMaxGridY) {
+      const dim3 grid(blocks, static_cast<unsigned>(std::min(members.members - first, kMaxGridY)));
+      if (stimuli.count > 0)
+        explicit_blocked_kernel<kBlockedThreads, kBlockedNodes, kBlockedMinBlocks, true, true, K>
+            <<<grid, kBlockedThreads>>>(v, w, v_next, w_next, q, kin, stimuli, first_step, steps,
+                                        halo, members, kinetics, first);
+      else
+        explicit_blocked_kernel<kBlockedThreads, kBlockedNodes, kBlockedMinBlocks, false, true, K>
+            <<<grid, kBlockedThreads>>>(v, w, v_next, w_next, q, kin, stimuli, first_step, steps,
+                                        halo, members, kinetics, first);
+      FHN_CUDA_CHECK_LAUNCH();
+    }
+  });
 }
 
 }  // namespace fhn::cuda

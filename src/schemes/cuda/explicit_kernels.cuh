@@ -4,7 +4,8 @@
 // in the kernel and evaluate the node functions of schemes/node_updates.hpp, so their results
 // agree with the CPU scheme (ExplicitCpu) to rounding.
 //
-// Per node and step:  v+ = v + k (D L_h v + f(v) - w + I(t)),  w+ = w + k eps (v - gamma w),
+// Per node and step:  v+ = v + k (D L_h v + f(v, w) + I(t)),  w+ = w + k g(v, w) (the run's
+// kinetics form: the kernels are templates over it, instantiated by the launchers),
 // ends as explicit_node: mirrored ghost node (no-flux order 2), v+_0 = v+_1 (order 1), or the
 // Dirichlet value held.
 //
@@ -34,7 +35,8 @@ void verify_explicit_arrays(const char* kernels, const real* v, const real* w, c
 
 // One forward Euler step from t = step*dt: (v,w) -> (v_next,w_next); default stream, no sync.
 void launch_explicit_step(const real* v, const real* w, real* v_next, real* w_next,
-                          const NodeParams& q, const StimulusTable& stimuli, index_t step);
+                          const NodeParams& q, const Kinetics& kinetics,
+                          const StimulusTable& stimuli, index_t step);
 
 // `steps` (1..kStepsPerPass) steps from t = first_step*dt in ONE pass over memory (temporal
 // blocking: each block loads a tile plus a halo of `steps` + 1 nodes per side, rounded up to an
@@ -42,26 +44,29 @@ void launch_explicit_step(const real* v, const real* w, real* v_next, real* w_ne
 // memory, and writes the tile's interior). Same results as `steps` calls of
 // launch_explicit_step. Default stream, no sync.
 void launch_explicit_steps_blocked(const real* v, const real* w, real* v_next, real* w_next,
-                                   const NodeParams& q, const StimulusTable& stimuli,
-                                   index_t first_step, int steps);
+                                   const NodeParams& q, const Kinetics& kinetics,
+                                   const StimulusTable& stimuli, index_t first_step, int steps);
 
 // The members of a sweep batch (cables of n nodes on one grid, with their own parameters and
 // stimuli) as the blocked kernel sees them: member m owns entries [m pitch, m pitch + n) of every
 // array (pitch >= n even, so that each member's nodes start 16-byte aligned), its NodeParams
-// params[m] and the stimuli table[m count .. m count + count - 1]; a member with frozen[m] != 0
-// is copied through unchanged (its state stays valid in whichever buffer is current).
+// params[m], its kinetics kinetics[m] and the stimuli table[m count .. m count + count - 1]; a
+// member with frozen[m] != 0 is copied through unchanged (its state stays valid in whichever
+// buffer is current).
 struct MemberArrays {
   index_t members = 0;
   index_t pitch = 0;
   const NodeParams* params = nullptr;  // device, one per member
+  const void* kinetics = nullptr;      // device, one per member, of the launcher's form's type
   const int* frozen = nullptr;         // device, one per member
 };
 
-// launch_explicit_steps_blocked for every member at once (blockIdx.y = member): `stimuli.table`
+// launch_explicit_steps_blocked for every member at once (blockIdx.y = member; `form`: the
+// members' kinetics form, members.kinetics of its type): `stimuli.table`
 // holds members x stimuli.count entries, stimuli.count the same for every member. Same results
 // per member as the single-member launcher with that member's parameters. Default stream, no sync.
 void launch_explicit_members_blocked(const real* v, const real* w, real* v_next, real* w_next,
-                                     index_t n, const MemberArrays& members,
+                                     index_t n, const MemberArrays& members, const Kinetics& form,
                                      const StimulusTable& stimuli, index_t first_step, int steps);
 
 }  // namespace fhn::cuda

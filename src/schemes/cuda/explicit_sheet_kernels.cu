@@ -82,24 +82,27 @@ namespace {
 
 // Interior node (0 < i < N_x - 1, 0 < j < N_y - 1), as explicit_sheet_interior_node:
 // D (L_h v) = r [(v_W - 2 v + v_E) + (v_S - 2 v + v_N)].
+template <class K>
 __device__ __forceinline__ ExplicitPointUpdate interior_update(real west, real east, real south,
                                                                real north, real v, real w,
-                                                               real current, const SheetParams& q) {
-  const real d = (west - 2.0 * v + east) + (south - 2.0 * v + north);
-  return explicit_point_update(v, w, q.r * d, current, q.a, q.epsilon, q.gamma, q.k);
+                                                               real current, const SheetParams& q,
+                                                               const K& kin) {
+  return explicit_point_update(v, w, q.r * five_point_difference(west, east, south, north, v),
+                               current, kin, q.k);
 }
 
 // Any node, as explicit_sheet_node: interior nodes as above, side nodes by sheet_diffusion_of
 // (neighbours across a side ignored) with a Dirichlet side's v held.
+template <class K>
 __device__ __forceinline__ ExplicitPointUpdate node_update(real west, real east, real south,
                                                            real north, real v, real w,
                                                            real current, index_t i, index_t j,
-                                                           const SheetParams& q) {
+                                                           const SheetParams& q, const K& kin) {
   if (i > 0 && i < q.nx - 1 && j > 0 && j < q.ny - 1)
-    return interior_update(west, east, south, north, v, w, current, q);
+    return interior_update(west, east, south, north, v, w, current, q, kin);
   ExplicitPointUpdate out =
       explicit_point_update(v, w, sheet_diffusion_of(west, east, south, north, v, i, j, q),
-                            current, q.a, q.epsilon, q.gamma, q.k);
+                            current, kin, q.k);
   real held = 0.0;
   if (sheet_dirichlet(i, j, q, held)) out.v = held;
   return out;
@@ -128,11 +131,12 @@ __device__ __forceinline__ void store_pair(real* __restrict__ a, index_t c, inde
 // ---- One step per pass ----------------------------------------------------------------------
 constexpr int kStepLanes = 32, kStepRows = 8;  // threads per block along x (2 nodes each) and y
 
+template <class K>
 __global__ void __launch_bounds__(kStepLanes * kStepRows)
     sheet_step_kernel(const real* __restrict__ v, const real* __restrict__ w,
                       real* __restrict__ v_next, real* __restrict__ w_next,
-                      const __grid_constant__ SheetParams q, StimulusTable st, real t,
-                      index_t j_begin, index_t j_end) {
+                      const __grid_constant__ SheetParams q, const __grid_constant__ K kin,
+                      StimulusTable st, real t, index_t j_begin, index_t j_end) {
   const index_t nx = q.nx;
   const index_t i0 = 2 * (blockIdx.x * static_cast<index_t>(kStepLanes) + threadIdx.x);
   const index_t j = j_begin + blockIdx.y * static_cast<index_t>(kStepRows) + threadIdx.y;
@@ -157,9 +161,9 @@ __global__ void __launch_bounds__(kStepLanes * kStepRows)
   const real c0 = stimuli ? stimulus_current(st, i0, j, t, 1.0, 0.0) : 0.0;
   const real c1 = stimuli && i0 + 1 < nx ? stimulus_current(st, i0 + 1, j, t, 1.0, 0.0) : 0.0;
   const ExplicitPointUpdate u0 =
-      node_update(west, vv.y, south.x, north.x, vv.x, ww.x, c0, i0, j, q);
+      node_update(west, vv.y, south.x, north.x, vv.x, ww.x, c0, i0, j, q, kin);
   const ExplicitPointUpdate u1 =
-      node_update(vv.x, east, south.y, north.y, vv.y, ww.y, c1, i0 + 1, j, q);
+      node_update(vv.x, east, south.y, north.y, vv.y, ww.y, c1, i0 + 1, j, q, kin);
   store_pair(v_next, c, i0, nx, pairs, u0.v, u1.v);
   store_pair(w_next, c, i0, nx, pairs, u0.w, u1.w);
 }
@@ -181,11 +185,12 @@ static_assert(kRegion - 2 * ((kExplicitSheetMaxSteps + 1) & ~1) >= kRegion / 2,
 // (bx (64 - 2H) - H, by (64 - 2H) - H). A launch covers the blocks [bx0, bx0 + grid.x) x
 // [by0, by0 + grid.y). kSides: whether the regions may hold side nodes (then each node takes the
 // interior or the side expression; else the interior one everywhere, with fewer registers).
-template <bool kStimuli, bool kSides>
+template <bool kStimuli, bool kSides, class K>
 __global__ void __launch_bounds__(kLanes * kWarps, kSides || kStimuli ? 1 : kBlockedMinBlocks)
     sheet_blocked_kernel(const real* __restrict__ v, const real* __restrict__ w,
                          real* __restrict__ v_next, real* __restrict__ w_next,
-                         const __grid_constant__ SheetParams q, StimulusTable st,
+                         const __grid_constant__ SheetParams q, const __grid_constant__ K kin,
+                         StimulusTable st,
                          index_t first_step, int steps, int halo, index_t bx0, index_t by0,
                          index_t j_begin, index_t j_end) {
   __shared__ real edges[2][2][kWarps][kRegion];  // [buffer][first, last row][warp][column]
@@ -256,11 +261,12 @@ __global__ void __launch_bounds__(kLanes * kWarps, kSides || kStimuli ? 1 : kBlo
       }
       ExplicitPointUpdate u0, u1;
       if (kSides) {
-        u0 = node_update(west, vr[r][1], below[0], above0, vr[r][0], wr[r][0], c0, i0, j, q);
-        u1 = node_update(vr[r][0], east, below[1], above1, vr[r][1], wr[r][1], c1, i0 + 1, j, q);
+        u0 = node_update(west, vr[r][1], below[0], above0, vr[r][0], wr[r][0], c0, i0, j, q, kin);
+        u1 = node_update(vr[r][0], east, below[1], above1, vr[r][1], wr[r][1], c1, i0 + 1, j, q,
+                         kin);
       } else {
-        u0 = interior_update(west, vr[r][1], below[0], above0, vr[r][0], wr[r][0], c0, q);
-        u1 = interior_update(vr[r][0], east, below[1], above1, vr[r][1], wr[r][1], c1, q);
+        u0 = interior_update(west, vr[r][1], below[0], above0, vr[r][0], wr[r][0], c0, q, kin);
+        u1 = interior_update(vr[r][0], east, below[1], above1, vr[r][1], wr[r][1], c1, q, kin);
       }
       below[0] = vr[r][0];
       below[1] = vr[r][1];
@@ -305,22 +311,26 @@ void check_arguments(const real* v, const real* w, const real* v_next, const rea
 }  // namespace
 
 void launch_explicit_sheet_step(const real* v, const real* w, real* v_next, real* w_next,
-                                const SheetParams& q, const StimulusTable& stimuli, index_t step,
-                                index_t j_begin, index_t j_end, cudaStream_t stream) {
+                                const SheetParams& q, const Kinetics& kinetics,
+                                const StimulusTable& stimuli, index_t step, index_t j_begin,
+                                index_t j_end, cudaStream_t stream) {
   check_arguments(v, w, v_next, w_next, q, stimuli, j_begin, j_end);
   const dim3 block(kStepLanes, kStepRows);
   const dim3 grid(static_cast<unsigned>((q.nx + 2 * kStepLanes - 1) / (2 * kStepLanes)),
                   static_cast<unsigned>((j_end - j_begin + kStepRows - 1) / kStepRows));
   const real t = static_cast<real>(step) * q.k;
-  sheet_step_kernel<<<grid, block, 0, stream>>>(v, w, v_next, w_next, q, stimuli, t, j_begin,
-                                                j_end);
+  with_kinetics(kinetics, [&](const auto& kin) {
+    sheet_step_kernel<<<grid, block, 0, stream>>>(v, w, v_next, w_next, q, kin, stimuli, t,
+                                                  j_begin, j_end);
+  });
   FHN_CUDA_CHECK_LAUNCH();
 }
 
 void launch_explicit_sheet_steps_blocked(const real* v, const real* w, real* v_next, real* w_next,
-                                         const SheetParams& q, const StimulusTable& stimuli,
-                                         index_t first_step, int steps, index_t j_begin,
-                                         index_t j_end, cudaStream_t stream) {
+                                         const SheetParams& q, const Kinetics& kinetics,
+                                         const StimulusTable& stimuli, index_t first_step,
+                                         int steps, index_t j_begin, index_t j_end,
+                                         cudaStream_t stream) {
   FHN_VERIFY(steps >= 1 && steps <= kExplicitSheetMaxSteps, InternalError,
              "blocked sheet kernel: steps must be 1.." + std::to_string(kExplicitSheetMaxSteps) +
                  ", got " + std::to_string(steps));
@@ -338,30 +348,34 @@ void launch_explicit_sheet_steps_blocked(const real* v, const real* w, real* v_n
   const index_t ex = (q.nx - 1 - halo) / interior;
   const index_t by_inner = std::max<index_t>(0, (1 + halo - j_begin + interior - 1) / interior);
   const index_t ey = std::min(nby, (q.ny - 1 - halo - j_begin) / interior);
-  auto launch = [&](auto kernel, index_t bx0, index_t bx1, index_t by0, index_t by1) {
+  auto launch = [&](auto kernel, const auto& kin, index_t bx0, index_t bx1, index_t by0,
+                    index_t by1) {
     if (bx1 <= bx0 || by1 <= by0) return;
     const dim3 grid(static_cast<unsigned>(bx1 - bx0), static_cast<unsigned>(by1 - by0));
-    kernel<<<grid, dim3(kLanes, kWarps), 0, stream>>>(v, w, v_next, w_next, q, stimuli,
+    kernel<<<grid, dim3(kLanes, kWarps), 0, stream>>>(v, w, v_next, w_next, q, kin, stimuli,
                                                       first_step, steps, halo, bx0, by0, j_begin,
                                                       j_end);
     FHN_CUDA_CHECK_LAUNCH();
   };
-  auto launch_all = [&](auto inner_kernel, auto side_kernel) {
+  auto launch_all = [&](auto inner_kernel, auto side_kernel, const auto& kin) {
     if (ex <= 1 || ey <= by_inner) {
-      launch(side_kernel, 0, nbx, 0, nby);
+      launch(side_kernel, kin, 0, nbx, 0, nby);
       return;
     }
-    launch(inner_kernel, 1, ex, by_inner, ey);
-    launch(side_kernel, 0, nbx, 0, by_inner);    // bottom
-    launch(side_kernel, 0, nbx, ey, nby);        // top
-    launch(side_kernel, 0, 1, by_inner, ey);     // left
-    launch(side_kernel, ex, nbx, by_inner, ey);  // right
+    launch(inner_kernel, kin, 1, ex, by_inner, ey);
+    launch(side_kernel, kin, 0, nbx, 0, by_inner);    // bottom
+    launch(side_kernel, kin, 0, nbx, ey, nby);        // top
+    launch(side_kernel, kin, 0, 1, by_inner, ey);     // left
+    launch(side_kernel, kin, ex, nbx, by_inner, ey);  // right
   };
   // Without stimuli the stimulus code is compiled out.
-  if (stimuli.count > 0)
-    launch_all(sheet_blocked_kernel<true, false>, sheet_blocked_kernel<true, true>);
-  else
-    launch_all(sheet_blocked_kernel<false, false>, sheet_blocked_kernel<false, true>);
+  with_kinetics(kinetics, [&](const auto& kin) {
+    using K = std::decay_t<decltype(kin)>;
+    if (stimuli.count > 0)
+      launch_all(sheet_blocked_kernel<true, false, K>, sheet_blocked_kernel<true, true, K>, kin);
+    else
+      launch_all(sheet_blocked_kernel<false, false, K>, sheet_blocked_kernel<false, true, K>, kin);
+  });
 }
 
 }  // namespace fhn::cuda

@@ -40,30 +40,33 @@ constexpr int kExplicitSheetStepsPerPass = 6;
 // One step from t = step dt: (v, w) -> (v_next, w_next) on global rows [j_begin, j_end), queued
 // on `stream`, no sync.
 void launch_explicit_sheet_step(const real* v, const real* w, real* v_next, real* w_next,
-                                const SheetParams& q, const StimulusTable& stimuli, index_t step,
-                                index_t j_begin, index_t j_end, cudaStream_t stream);
+                                const SheetParams& q, const Kinetics& kinetics,
+                                const StimulusTable& stimuli, index_t step, index_t j_begin,
+                                index_t j_end, cudaStream_t stream);
 
 // `steps` (1..kExplicitSheetMaxSteps) steps from t = first_step dt in one pass over memory on
 // global rows [j_begin, j_end); the same numbers as `steps` calls of launch_explicit_sheet_step.
 // Queued on `stream`, no sync.
 void launch_explicit_sheet_steps_blocked(const real* v, const real* w, real* v_next, real* w_next,
-                                         const SheetParams& q, const StimulusTable& stimuli,
-                                         index_t first_step, int steps, index_t j_begin,
-                                         index_t j_end, cudaStream_t stream);
+                                         const SheetParams& q, const Kinetics& kinetics,
+                                         const StimulusTable& stimuli, index_t first_step,
+                                         int steps, index_t j_begin, index_t j_end,
+                                         cudaStream_t stream);
 
 // Every row the arrays hold, on the default stream (the whole sheet: every row).
 inline void launch_explicit_sheet_step(const real* v, const real* w, real* v_next, real* w_next,
-                                       const SheetParams& q, const StimulusTable& stimuli,
-                                       index_t step) {
-  launch_explicit_sheet_step(v, w, v_next, w_next, q, stimuli, step, q.row0, q.row0 + q.rows,
-                             nullptr);
+                                       const SheetParams& q, const Kinetics& kinetics,
+                                       const StimulusTable& stimuli, index_t step) {
+  launch_explicit_sheet_step(v, w, v_next, w_next, q, kinetics, stimuli, step, q.row0,
+                             q.row0 + q.rows, nullptr);
 }
 inline void launch_explicit_sheet_steps_blocked(const real* v, const real* w, real* v_next,
                                                 real* w_next, const SheetParams& q,
+                                                const Kinetics& kinetics,
                                                 const StimulusTable& stimuli, index_t first_step,
                                                 int steps) {
-  launch_explicit_sheet_steps_blocked(v, w, v_next, w_next, q, stimuli, first_step, steps, q.row0,
-                                      q.row0 + q.rows, nullptr);
+  launch_explicit_sheet_steps_blocked(v, w, v_next, w_next, q, kinetics, stimuli, first_step,
+                                      steps, q.row0, q.row0 + q.rows, nullptr);
 }
 
 }  // namespace fhn::cuda

@@ -1,5 +1,6 @@
 // The members of a sweep on the GPU (MemberBatch, schemes/member_batch.hpp): every member is a
-// cable of n nodes on the same grid, with its own parameters (NodeParams), initial state and
+// cable of n nodes on the same grid, with its own parameters (NodeParams and its kinetics form's
+// parameters, one form for all), initial state and
 // stimuli, and all members advance together in one set of kernels over a (members x pitch)
 // member-major array: member m owns entries [m pitch, m pitch + n), pitch = n rounded up to even
 // (each member starts 16-byte aligned for the explicit kernel's pair loads).
@@ -133,15 +134,18 @@ __device__ inline real segment_max(real x, unsigned key, bool& head) {
 }
 
 // c of w+ = p + c u: the trapezoidal rule's, or 0 in a leapfrog step.
-__device__ inline real w_coefficient(const NodeParams& q, bool leapfrog) {
-  return leapfrog ? 0.0 : trapezoidal_w(q.k, q.epsilon, q.gamma).c;
+template <class K>
+__device__ inline real w_coefficient(const NodeParams& q, const K& kin, bool leapfrog) {
+  return leapfrog ? 0.0 : kin.trapezoidal(q.k).c;
 }
 
 // ---- Crank-Nicolson / Newton kernels --------------------------------------------------------
 
 // Start of a step from t: p, rhs (stimulus weights 1/2, 1/2), u = v for every member that is not
-// frozen; resets the members' flags.
-__global__ void prepare_kernel(Members b, const real* __restrict__ v, const real* __restrict__ w,
+// frozen; resets the members' flags. kinetics: one per member.
+template <class K>
+__global__ void prepare_kernel(Members b, const K* __restrict__ kinetics,
+                               const real* __restrict__ v, const real* __restrict__ w,
                                const real* __restrict__ w_previous, real t, bool leapfrog,
                                const int* __restrict__ frozen, real* __restrict__ p,
                                real* __restrict__ rhs, real* __restrict__ u, Progress progress) {
@@ -155,18 +159,21 @@ __global__ void prepare_kernel(Members b, const real* __restrict__ v, const real
   }
   if (i >= b.n || frozen[m]) return;
   const NodeParams q = b.params[m];
+  const K kin = kinetics[m];
   const std::size_t first = static_cast<std::size_t>(m) * b.pitch;
   const real* vm = v + first;
   const real* wm = w + first;
-  const TrapezoidalW trap = trapezoidal_w(q.k, q.epsilon, q.gamma);
-  p[g] = cn_w_offset(vm[i], wm[i], leapfrog ? w_previous[g] : 0.0, leapfrog, trap, q);
-  rhs[g] = cn_rhs_node(vm, wm, stimulus_current(b.stimuli_of(m), i, t, 0.5, 0.5), i, q);
+  const typename K::Trapezoidal trap = kin.trapezoidal(q.k);
+  p[g] = cn_w_offset(vm[i], wm[i], leapfrog ? w_previous[g] : 0.0, leapfrog, trap, q, kin);
+  rhs[g] = cn_rhs_node(vm, wm, stimulus_current(b.stimuli_of(m), i, t, 0.5, 0.5), i, q, kin);
   u[g] = vm[i];
 }
 
 // Iteration j: F(u) and J's diagonal of the iterating members; ||F||_inf per member and the
 // first row that is not diagonally dominant (|J_ii| < |J_i,i-1| + |J_i,i+1|).
-__global__ void assemble_kernel(Members b, const real* __restrict__ u, const real* __restrict__ p,
+template <class K>
+__global__ void assemble_kernel(Members b, const K* __restrict__ kinetics,
+                                const real* __restrict__ u, const real* __restrict__ p,
                                 const real* __restrict__ rhs, bool leapfrog,
                                 real* __restrict__ residual, real* __restrict__ diag,
                                 Progress progress, int j) {
@@ -176,9 +183,10 @@ __global__ void assemble_kernel(Members b, const real* __restrict__ u, const rea
   real magnitude = 0.0;
   if (iterating && i < b.n) {
     const NodeParams q = b.params[m];
+    const K kin = kinetics[m];
     const std::size_t first = static_cast<std::size_t>(m) * b.pitch;
-    const NewtonPoint row =
-        cn_newton_node(u + first, p + first, rhs + first, w_coefficient(q, leapfrog), i, q);
+    const NewtonPoint row = cn_newton_node(u + first, p + first, rhs + first,
+                                           w_coefficient(q, kin, leapfrog), i, q, kin);
     residual[g] = row.residual;
     diag[g] = row.diag;
     magnitude = fabs(row.residual);
@@ -225,7 +233,9 @@ __global__ void check_kernel(Progress progress, index_t n, int j, real tolerance
 // End of a step, after the host swapped v with u (and, leapfrog, w with w-): a converged member
 // takes w+ = p + c u (its v+ = u is already in v); any other gets v^n back from `v_old` (u's
 // buffer now) and, leapfrog, w^n from `w_previous`, and is frozen.
-__global__ void accept_kernel(Members b, const real* __restrict__ p, real* __restrict__ v,
+template <class K>
+__global__ void accept_kernel(Members b, const K* __restrict__ kinetics,
+                              const real* __restrict__ p, real* __restrict__ v,
                               const real* __restrict__ v_old, real* __restrict__ w,
                               const real* __restrict__ w_previous, bool leapfrog,
                               bool w_swapped, int* __restrict__ frozen, Progress progress) {
@@ -236,7 +246,7 @@ __global__ void accept_kernel(Members b, const real* __restrict__ p, real* __res
   if (i == 0 && state != kConverged && state != kFrozen) frozen[m] = 1;
   if (i >= b.n) return;
   if (state == kConverged) {
-    w[g] = p[g] + w_coefficient(b.params[m], leapfrog) * v[g];
+    w[g] = p[g] + w_coefficient(b.params[m], kinetics[m], leapfrog) * v[g];
   } else {
     v[g] = v_old[g];
     if (w_swapped) w[g] = w_previous[g];
@@ -292,8 +302,9 @@ double from_bits(unsigned long long bits) {
   return value;
 }
 
-// What both schemes share: the member-major v and w, the members' parameters, stimuli and frozen
-// flags on the device, and the MemberBatch methods that need nothing else.
+// What both schemes share: the member-major v and w, the members' parameters (NodeParams and
+// their kinetics, of the form of member 0, which every member shares), stimuli and frozen flags
+// on the device, and the MemberBatch methods that need nothing else.
 class MemberBatchCuda : public MemberBatch {
  public:
   MemberBatchCuda(const std::vector<Config>& configs, const std::vector<Problem>& problems)
@@ -306,6 +317,7 @@ class MemberBatchCuda : public MemberBatch {
         v_(entries(), "sweep v"),
         w_(entries(), "sweep w"),
         params_(problems.size(), "sweep member parameters"),
+        form_(problems.front().model.kinetics),
         frozen_(problems.size(), "sweep frozen flags"),
         first_bad_(problems.size(), "sweep non-finite search"),
         stimulus_count_(static_cast<int>(problems.front().stimuli.stimuli().size())),
@@ -319,16 +331,26 @@ class MemberBatchCuda : public MemberBatch {
     for (index_t m = 0; m < members_; ++m) {
       const Problem& problem = problems[static_cast<std::size_t>(m)];
       FHN_VERIFY(problem.domain.node_count() == n_ && problem.time.dt == time_.dt &&
-                     static_cast<int>(problem.stimuli.stimuli().size()) == stimulus_count_,
+                     static_cast<int>(problem.stimuli.stimuli().size()) == stimulus_count_ &&
+                     problem.model.kinetics.index() == form_.index(),
                  InternalError,
                  "cuda sweep: member " + std::to_string(m) +
-                     " differs from member 0 in its node count, time step or number of stimuli");
+                     " differs from member 0 in its node count, time step, number of stimuli or "
+                     "kinetics form");
       params.push_back(node_params(problem));
       table.insert(table.end(), problem.stimuli.stimuli().begin(), problem.stimuli.stimuli().end());
       std::copy(problem.v0.begin(), problem.v0.end(), v.begin() + m * pitch_);
       std::copy(problem.w0.begin(), problem.w0.end(), w.begin() + m * pitch_);
     }
     params_.upload(params.data(), params.size());
+    with_kinetics(form_, [&](const auto& kin) {
+      using K = std::decay_t<decltype(kin)>;
+      std::vector<K> kinetics;
+      for (const Problem& problem : problems) kinetics.push_back(std::get<K>(problem.model.kinetics));
+      kinetics_ = DeviceBuffer<unsigned char>(kinetics.size() * sizeof(K), "sweep member kinetics");
+      kinetics_.upload(reinterpret_cast<const unsigned char*>(kinetics.data()),
+                       kinetics.size() * sizeof(K));
+    });
     if (!table.empty()) table_.upload(table.data(), table.size());
     v_.upload(v.data(), v.size());
     w_.upload(w.data(), w.size());
@@ -430,6 +452,11 @@ class MemberBatchCuda : public MemberBatch {
     const int one = 1;
     FHN_CUDA_CHECK(cudaMemcpy(frozen_.data() + m, &one, sizeof one, cudaMemcpyHostToDevice));
   }
+  // The members' kinetics as form K's (K: the type of `form`, form_'s alternative).
+  template <class K>
+  const K* kinetics_of(const K&) const {
+    return reinterpret_cast<const K*>(kinetics_.data());
+  }
   std::string members_text() const {
     return std::to_string(members_) + (members_ == 1 ? " member" : " members");
   }
@@ -440,6 +467,8 @@ class MemberBatchCuda : public MemberBatch {
   SchemeSpec spec_;
   DeviceBuffer<real> v_, w_;
   DeviceBuffer<NodeParams> params_;
+  Kinetics form_;                      // member 0's: the type of kinetics_'s entries
+  DeviceBuffer<unsigned char> kinetics_;  // one of form_'s type per member
   DeviceBuffer<int> frozen_;
   DeviceBuffer<unsigned long long> first_bad_;  // per member: first non-finite node, ~0 none
   int stimulus_count_;
@@ -471,11 +500,11 @@ class ExplicitMembersCuda final : public MemberBatchCuda {
   }
   void advance(index_t steps) override {
     const Members b = view();
-    const MemberArrays arrays{members_, pitch_, params_.data(), frozen_.data()};
+    const MemberArrays arrays{members_, pitch_, params_.data(), kinetics_.data(), frozen_.data()};
     while (steps > 0) {
       const int pass = static_cast<int>(std::min<index_t>(steps, kStepsPerPass));
       launch_explicit_members_blocked(v_.data(), w_.data(), v_next_.data(), w_next_.data(), n_,
-                                      arrays, b.stimuli, step_, pass);
+                                      arrays, form_, b.stimuli, step_, pass);
       std::swap(v_, v_next_);
       std::swap(w_, w_next_);
       step_ += pass;
@@ -513,9 +542,8 @@ class CrankNicolsonMembersCuda final : public MemberBatchCuda {
     // J's off-diagonals, constant in time: per member, 0 in the padding.
     std::vector<real> lower(entries(), 0.0), upper(entries(), 0.0);
     for (index_t m = 0; m < members_; ++m)
-      cn_off_diagonals(node_params(problems[m].model, problems[m].boundary, n_,
-                                   problems[m].domain.dx, time_.dt),
-                       lower.data() + m * pitch_, upper.data() + m * pitch_);
+      cn_off_diagonals(node_params(problems[m]), lower.data() + m * pitch_,
+                     upper.data() + m * pitch_);
     lower_.upload(lower.data(), lower.size());
     upper_.upload(upper.data(), upper.size());
     FHN_CUDA_CHECK(cudaMemset(residual_.data(), 0, entries() * sizeof(real)));
@@ -544,8 +572,10 @@ class CrankNicolsonMembersCuda final : public MemberBatchCuda {
   void iteration(int j, bool leapfrog) {
     const Members b = view();
     const unsigned blocks = blocks_for(static_cast<index_t>(entries()));
-    assemble_kernel<<<blocks, kBlock>>>(b, u_.data(), p_.data(), rhs_.data(), leapfrog,
-                                        residual_.data(), diag_.data(), progress(), j);
+    with_kinetics(form_, [&](const auto& kin) {
+      assemble_kernel<<<blocks, kBlock>>>(b, kinetics_of(kin), u_.data(), p_.data(), rhs_.data(),
+                                          leapfrog, residual_.data(), diag_.data(), progress(), j);
+    });
     FHN_CUDA_CHECK_LAUNCH();
     solver_->solve(solvers::BatchLayout{n_, members_, 1, pitch_}, lower_.data(), diag_.data(),
                    upper_.data(), residual_.data());  // du
@@ -560,9 +590,11 @@ class CrankNicolsonMembersCuda final : public MemberBatchCuda {
     const bool leapfrog = leapfrog_ && step_ > 0;
     const Members b = view();
     const unsigned blocks = blocks_for(static_cast<index_t>(entries()));
-    prepare_kernel<<<blocks, kBlock>>>(b, v_.data(), w_.data(), w_previous_.data(), t, leapfrog,
-                                       frozen_.data(), p_.data(), rhs_.data(), u_.data(),
-                                       progress());
+    with_kinetics(form_, [&](const auto& kin) {
+      prepare_kernel<<<blocks, kBlock>>>(b, kinetics_of(kin), v_.data(), w_.data(),
+                                         w_previous_.data(), t, leapfrog, frozen_.data(),
+                                         p_.data(), rhs_.data(), u_.data(), progress());
+    });
     FHN_CUDA_CHECK_LAUNCH();
 
     // Newton: a batch of iterations (as many as the last step needed), one copy of the flags and
@@ -612,9 +644,11 @@ class CrankNicolsonMembersCuda final : public MemberBatchCuda {
     // Accept: v+ = u (a buffer swap), w+ = p + c u; leapfrog keeps w^n as the previous w.
     std::swap(v_, u_);
     if (leapfrog_) std::swap(w_, w_previous_);
-    accept_kernel<<<blocks, kBlock>>>(b, p_.data(), v_.data(), u_.data(), w_.data(),
-                                      w_previous_.data(), leapfrog, leapfrog_, frozen_.data(),
-                                      progress());
+    with_kinetics(form_, [&](const auto& kin) {
+      accept_kernel<<<blocks, kBlock>>>(b, kinetics_of(kin), p_.data(), v_.data(), u_.data(),
+                                        w_.data(), w_previous_.data(), leapfrog, leapfrog_,
+                                        frozen_.data(), progress());
+    });
     FHN_CUDA_CHECK_LAUNCH();
     ++step_;
   }
@@ -641,9 +675,7 @@ class CrankNicolsonMembersCuda final : public MemberBatchCuda {
                              index_t m, real t) const {
     const unsigned long long bad_row = on_host.bad_row()[m];
     if (bad_row < static_cast<unsigned long long>(n_))
-      return "the Newton matrix is not diagonally dominant at row " + std::to_string(bad_row) +
-             " in " + newton_step_text(step_, t, time_.dt) +
-             ": the GPU solvers do not pivot; reduce time.dt";
+      return newton_not_dominant(step_, t, time_.dt, static_cast<index_t>(bad_row)).what();
     const auto iterations = static_cast<int>(on_host.iterations()[m]);
     std::vector<real> du, residual;
     for (int j = 0; j < iterations; ++j) {

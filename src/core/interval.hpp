@@ -1,0 +1,36 @@
+#pragma once
+// A closed, open or half-open interval of allowed values: what a config key or a kinetics
+// parameter accepts, and how a message names it.
+#include <limits>
+#include <string>
+
+#include "core/format.hpp"
+#include "core/types.hpp"
+
+namespace fhn {
+
+constexpr real kInf = std::numeric_limits<real>::infinity();
+
+struct Interval {
+  real lo = -kInf;
+  real hi = kInf;
+  bool lo_open = false;
+  bool hi_open = false;
+
+  bool contains(real x) const {
+    return (lo_open ? x > lo : x >= lo) && (hi_open ? x < hi : x <= hi);
+  }
+  std::string describe() const {
+    if (lo == -kInf && hi == kInf) return "any finite number";
+    if (hi == kInf) return std::string(lo_open ? "a number > " : "a number >= ") + format_exact(lo);
+    if (lo == -kInf) return std::string(hi_open ? "a number < " : "a number <= ") + format_exact(hi);
+    return std::string("a number in ") + (lo_open ? "(" : "[") + format_exact(lo) + ", " +
+           format_exact(hi) + (hi_open ? ")" : "]");
+  }
+};
+inline Interval positive() { return {0.0, kInf, true, false}; }
+inline Interval non_negative() { return {0.0, kInf, false, false}; }
+inline Interval any_number() { return {}; }
+inline Interval closed(real lo, real hi) { return {lo, hi, false, false}; }
+
+}  // namespace fhn
