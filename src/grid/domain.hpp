@@ -58,6 +58,16 @@ struct Domain {
   std::string summary() const;
 };
 
+// Where a cable's values sit along x: value i on node i of `domain`, or, on the adaptive grid, on
+// the base-grid node nodes[i] (ascending). The positions come from the domain itself (x[i] =
+// domain->coordinate(0, node)), so frames and snapshots carry no coordinates of their own.
+struct CablePositions {
+  const Domain* domain = nullptr;
+  const index_t* nodes = nullptr;  // nullptr: value i on node i
+
+  real operator[](index_t i) const { return domain->coordinate(0, nodes ? nodes[i] : i); }
+};
+
 // A cable of `nodes` nodes, spacing dx, along x from 0.
 inline Domain cable(index_t nodes, real dx) {
   Domain d;

@@ -5,15 +5,6 @@
 
 namespace fhn {
 
-real interpolate_at(const real* x, const real* values, index_t n, real p) {
-  if (p <= x[0]) return values[0];
-  if (p >= x[n - 1]) return values[n - 1];
-  const index_t hi = std::upper_bound(x, x + n, p) - x;  // x[hi-1] <= p < x[hi]
-  const index_t lo = hi - 1;
-  const real s = (p - x[lo]) / (x[hi] - x[lo]);
-  return values[lo] + s * (values[hi] - values[lo]);
-}
-
 real bilinear_at(const Domain& d, const real* values, const Point& p) {
   // The cell index and the fraction along one axis: p = (k + s) h, 0 <= k <= N - 2, s in [0, 1].
   auto locate = [&](int axis, index_t& k, real& s) {

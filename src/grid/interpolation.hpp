@@ -6,9 +6,21 @@
 
 namespace fhn {
 
-// Linear interpolation of values at position p on the increasing nodes x[0..n); constant beyond
-// the ends: v(p) = v_l + (p - x_l) (v_r - v_l) / (x_r - x_l).
-real interpolate_at(const real* x, const real* values, index_t n, real p);
+// Linear interpolation of values at position p on the increasing nodes x[0..n) (an array, or a
+// frame's CablePositions); constant beyond the ends: with x_l <= p < x_r the nodes around p,
+// v(p) = v_l + (p - x_l) (v_r - v_l) / (x_r - x_l).
+template <class Positions>
+real interpolate_at(const Positions& x, const real* values, index_t n, real p) {
+  if (p <= x[0]) return values[0];
+  if (p >= x[n - 1]) return values[n - 1];
+  index_t lo = 0, hi = n - 1;  // bisection, keeping x[lo] <= p < x[hi]
+  while (hi - lo > 1) {
+    const index_t mid = lo + (hi - lo) / 2;
+    (x[mid] <= p ? lo : hi) = mid;
+  }
+  const real s = (p - x[lo]) / (x[hi] - x[lo]);
+  return values[lo] + s * (values[hi] - values[lo]);
+}
 
 // Bilinear interpolation of a sheet's node values (i + N_x j order) at p (clamped to the sheet):
 // with s, r the fractions of the cell (i, j)-(i+1, j+1) where p lies,

@@ -8,20 +8,23 @@
 
 namespace fhn {
 
-// One snapshot of the solution on the host. On a cable x holds the n node positions, which may
-// differ from frame to frame (adaptive grid); on a sheet x is nullptr and the nodes are those of
-// `domain` (v, w in node order i + N_x j).
+// One snapshot of the solution on the host. The geometry is `domain` alone: v and w sit on its
+// nodes (node order i + N_x j on a sheet), or, on the adaptive grid, whose nodes may differ from
+// frame to frame, on the base-grid nodes that `nodes` lists.
 struct FrameView {
   index_t index = 0;   // 0, 1, 2, ... in the order written
   index_t step = 0;    // time step number
   real t = 0.0;        // physical time
   index_t n = 0;       // node count
-  const Domain* domain = nullptr;  // the run's uniform grid (a cable's base grid)
-  const real* x = nullptr;
+  const Domain* domain = nullptr;  // the run's uniform grid (the adaptive grid's base grid)
+  const index_t* nodes = nullptr;  // adaptive grid: the base-grid node of each value, ascending;
+                                   // nullptr: value i on node i of domain
   const real* v = nullptr;
   const real* w = nullptr;
 
-  bool sheet() const { return domain != nullptr && domain->dims >= 2; }
+  bool sheet() const { return domain->dims >= 2; }
+  // Where the values of a cable sit along x.
+  CablePositions x() const { return {domain, nodes}; }
 };
 
 // Named arrays a checkpoint carries (SchemeState in schemes/scheme.hpp).

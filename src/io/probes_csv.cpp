@@ -22,11 +22,11 @@ class ProbeWriter final : public FrameSink {
 
   void write(const FrameView& f) override {
     std::string row = format_exact(f.t);
-    for (const Point& p : positions_) {
-      const bool sheet = f.sheet();
-      row += "," + format_exact(sheet ? bilinear_at(*f.domain, f.v, p) : interpolate_at(f.x, f.v, f.n, p[0]));
-      row += "," + format_exact(sheet ? bilinear_at(*f.domain, f.w, p) : interpolate_at(f.x, f.w, f.n, p[0]));
-    }
+    const bool sheet = f.sheet();
+    for (const Point& p : positions_)
+      for (const real* values : {f.v, f.w})
+        row += "," + format_exact(sheet ? bilinear_at(*f.domain, values, p)
+                                        : interpolate_at(f.x(), values, f.n, p[0]));
     put(row);
   }
 

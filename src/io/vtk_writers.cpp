@@ -135,7 +135,7 @@ vtkSmartPointer<ArrayT> copy_values(const char* name, const real* values, index_
 
 // Points (x_{s i}, 0, 0), i = 0..n-1 (s = stride), stored in ArrayT's value type.
 template <class ArrayT>
-vtkSmartPointer<vtkPoints> points_on_x_axis(const real* x, index_t n, index_t stride = 1) {
+vtkSmartPointer<vtkPoints> points_on_x_axis(const CablePositions& x, index_t n, index_t stride) {
   using Value = typename ArrayT::ValueType;
   vtkNew<ArrayT> xyz;
   xyz->SetNumberOfComponents(3);
@@ -185,7 +185,7 @@ template <class ArrayT>
 vtkSmartPointer<vtkUnstructuredGrid> cable_frame(const FrameView& frame, index_t stride) {
   const index_t n = kept_along(frame.n, stride);
   auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
-  grid->SetPoints(points_on_x_axis<ArrayT>(frame.x, n, stride));
+  grid->SetPoints(points_on_x_axis<ArrayT>(frame.x(), n, stride));
   grid->SetCells(VTK_LINE, lines_between_neighbours(n));
   grid->GetPointData()->AddArray(copy_values<ArrayT>("v", frame.v, n, stride));
   grid->GetPointData()->AddArray(copy_values<ArrayT>("w", frame.w, n, stride));
@@ -280,21 +280,19 @@ class VtkSeriesWriter final : public FrameSink {
 class SpacetimeWriter final : public FrameSink {
  public:
   SpacetimeWriter(std::filesystem::path file, index_t max_columns, real resume_before_t,
-                  const std::vector<real>& grid, index_t resume_frames)
+                  index_t resume_frames)
       : file_(std::move(file)), max_columns_(max_columns) {
     FHN_VERIFY(max_columns_ >= 2, ConfigError,
                "the spacetime image needs at least 2 columns, got max_columns = " +
                    std::to_string(max_columns_));
     if (file_.has_parent_path()) create_folder(file_.parent_path(), "the output folder");
     if (resume_before_t >= 0.0) resume(resume_before_t, resume_frames);
-    if (column_x_.empty() && !grid.empty())
-      choose_columns(grid.data(), static_cast<index_t>(grid.size()));
   }
 
   void write(const FrameView& frame) override {
     FHN_ASSERT(!finished_);
-    FHN_ASSERT(frame.n > 0 && frame.x != nullptr && frame.v != nullptr);
-    if (column_x_.empty()) choose_columns(frame.x, frame.n);
+    FHN_ASSERT(frame.n > 0 && frame.domain != nullptr && frame.v != nullptr);
+    if (column_x_.empty()) choose_columns(*frame.domain);
     times_.push_back(frame.t);
     const std::size_t row = values_.size();
     values_.resize(row + column_x_.size());
@@ -392,28 +390,29 @@ class SpacetimeWriter final : public FrameSink {
     if (times_.empty()) column_x_.clear();  // nothing kept: lay the columns out afresh
   }
 
-  // Columns: nodes 0, s, 2s, ... of the grid (the given one, else the first frame's),
+  // Columns: nodes 0, s, 2s, ... of the frames' domain (the adaptive grid's base grid),
   // s = ceil((n - 1) / (max_columns - 1)).
-  void choose_columns(const real* x, index_t n) {
+  void choose_columns(const Domain& domain) {
+    const index_t n = domain.nodes[0];
     first_n_ = n;
     stride_ = std::max<index_t>(1, (n - 1 + max_columns_ - 2) / (max_columns_ - 1));
-    for (index_t i = 0; i < n; i += stride_) column_x_.push_back(x[i]);
+    for (index_t i = 0; i < n; i += stride_) column_x_.push_back(domain.coordinate(0, i));
   }
 
-  // v at the columns into row[0..columns). Taken directly when the frame has the first frame's
-  // nodes there (a uniform grid: always); otherwise (adaptive grid) interpolated linearly in x,
+  // v at the columns into row[0..columns). Taken directly when the frame has the grid's nodes
+  // there (a uniform grid: always); otherwise (adaptive grid) interpolated linearly in x,
   // constant beyond the ends. Requires ascending x.
   void sample(const FrameView& frame, real* row) const {
     const auto columns = static_cast<index_t>(column_x_.size());
+    const CablePositions x = frame.x();
     bool same_nodes = frame.n == first_n_;
     for (index_t j = 0; same_nodes && j < columns; ++j) {
-      same_nodes = frame.x[j * stride_] == column_x_[j];
+      same_nodes = x[j * stride_] == column_x_[j];
     }
     if (same_nodes) {
       for (index_t j = 0; j < columns; ++j) row[j] = frame.v[j * stride_];
       return;
     }
-    const real* x = frame.x;
     const real* v = frame.v;
     const index_t last = frame.n - 1;
     index_t i = 0;  // x[i] <= column_x_[j] < x[i + 1] inside the loop
@@ -433,7 +432,7 @@ class SpacetimeWriter final : public FrameSink {
 
   std::filesystem::path file_;
   index_t max_columns_;
-  index_t first_n_ = 0;           // node count of the first frame
+  index_t first_n_ = 0;           // node count of the grid along x
   index_t stride_ = 1;            // s
   std::vector<real> column_x_;    // x of the kept columns
   std::vector<real> times_;       // t of every frame
@@ -474,10 +473,8 @@ void write_sheet_image(const std::filesystem::path& file, const Domain& domain,
 
 std::unique_ptr<FrameSink> make_spacetime_writer(const std::filesystem::path& file,
                                                  index_t max_columns, real resume_before_t,
-                                                 const std::vector<real>& grid,
                                                  index_t resume_frames) {
-  return std::make_unique<SpacetimeWriter>(file, max_columns, resume_before_t, grid,
-                                           resume_frames);
+  return std::make_unique<SpacetimeWriter>(file, max_columns, resume_before_t, resume_frames);
 }
 
 bool vtk_compiled() { return true; }

@@ -45,9 +45,9 @@ void write_sheet_image(const std::filesystem::path& file, const Domain& domain,
 // axis and t along the second; origin (x_0, t_first, 0), spacing (column dx, mean frame dt, 1);
 // point array "v" (float64), field data "TIME_FIRST", "TIME_LAST" and "FRAME_TIMES" (every
 // frame's exact t, since the last interval may be shorter than the others).
-// Columns are the nodes 0, s, 2s, ... of `grid` (the uniform base grid; when empty, the first
-// frame's nodes), s = ceil((n - 1) / (max_columns - 1)), so at most max_columns are kept. A
-// frame on other nodes (the adaptive grid's) is interpolated linearly onto the columns.
+// Columns are the nodes 0, s, 2s, ... of the frames' domain (the adaptive grid's base grid),
+// s = ceil((n - 1) / (max_columns - 1)), so at most max_columns are kept. A frame on other
+// nodes (the adaptive grid's) is interpolated linearly onto the columns.
 // Written by finish() (idempotent; no file when no frame came), atomically through a temporary
 // file in the same directory. The parent directory is created at once (IoError when
 // impossible); max_columns < 2 is a ConfigError.
@@ -62,7 +62,6 @@ void write_sheet_image(const std::filesystem::path& file, const Domain& domain,
 constexpr index_t kSpacetimeColumns = 4096;
 std::unique_ptr<FrameSink> make_spacetime_writer(const std::filesystem::path& file,
                                                  index_t max_columns, real resume_before_t = -1.0,
-                                                 const std::vector<real>& grid = {},
                                                  index_t resume_frames = 0);
 
 // Whether this build has VTK output (false with -DFHN_WITH_VTK=OFF).

@@ -27,7 +27,7 @@ void write_sheet_image(const std::filesystem::path&, const Domain&, const std::v
 }
 
 std::unique_ptr<FrameSink> make_spacetime_writer(const std::filesystem::path&, index_t, real,
-                                                 const std::vector<real>&, index_t) {
+                                                 index_t) {
   throw_not_compiled();
 }
 

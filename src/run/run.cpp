@@ -275,11 +275,10 @@ JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string
 }
 
 // The loop's cadence, the same on every rank.
-LoopSettings loop_settings(const Config& c, const Problem& problem, index_t resume_step) {
+LoopSettings loop_settings(const Config& c, index_t resume_step) {
   LoopSettings settings;
   settings.time = c.time.grid();
   settings.frame_every = c.output.every_steps;
-  settings.domain = &problem.domain;
   settings.instability_hint = instability_hint(c);
   settings.first_frame_index = c.output.frames_before(resume_step);
   settings.checkpoint_every = c.output.checkpoint_every_steps;
@@ -295,7 +294,7 @@ RunSummary run_worker(const Config& c, const RunOptions& options) {
   const Problem problem = make_problem(c);
   DistributedScheme scheme(c, problem, comm);
   if (!options.restart.empty()) scheme.restore_state(SchemeState{});
-  LoopSettings settings = loop_settings(c, problem, scheme.steps_done());
+  LoopSettings settings = loop_settings(c, scheme.steps_done());
   settings.checkpoint = [&scheme] { scheme.save_state(); };
   const InterruptGuard interrupt;
   settings.interrupted = interrupt.flag();
@@ -402,9 +401,9 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   if (c.output.vtk)
     owned.push_back(
         make_vtk_series_writer(dir, c.name, c.output.precision, c.output.stride, resume_before));
-  if (c.output.spacetime)  // columns from the base grid, also when the scheme's grid moves
+  if (c.output.spacetime)
     owned.push_back(make_spacetime_writer(dir / "spacetime.vti", kSpacetimeColumns, resume_before,
-                                          problem.domain.coordinates(0), segment.frames));
+                                          segment.frames));
   if (!c.output.probes.empty())
     owned.push_back(make_probe_writer(dir / "probes.csv", c.output.probes, c.domain.dims, restart));
   if (const GridStats* grid = scheme->grid_stats())
@@ -431,7 +430,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
 
   // 5. The time loop, with checkpoints and SIGINT/SIGTERM turned into a clean stop; whatever
   // happens, the writers close their files and summary.json says how the run ended.
-  LoopSettings settings = loop_settings(c, problem, resume_step);
+  LoopSettings settings = loop_settings(c, resume_step);
   if (distributed) settings.comm = options.comm;
   CheckpointWriter checkpoints(dir, c, *scheme, sinks);
   settings.checkpoint = [&checkpoints] { checkpoints.write(); };

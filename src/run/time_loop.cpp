@@ -10,9 +10,9 @@ namespace fhn {
 namespace {
 
 void emit_frame(Scheme& scheme, index_t index, const std::vector<FrameSink*>& sinks,
-                const Domain* domain, Snapshot& snap) {
+                Snapshot& snap) {
   scheme.snapshot(snap);
-  const FrameView view = frame_view(snap, index, domain);
+  const FrameView view = frame_view(snap, index);
   for (FrameSink* sink : sinks) sink->write(view);
 }
 
@@ -25,9 +25,9 @@ void emit_frame(Scheme& scheme, index_t index, const std::vector<FrameSink*>& si
   const real t_good = s.time.t(last_good_step);
   const real t_bad = s.time.t(snap.step);
   const std::string where =
-      s.domain && s.domain->dims >= 2
-          ? s.domain->describe_node(node)
-          : "x = " + format_exact(snap.x[node]) + " (node " + std::to_string(node) + ")";
+      snap.domain.dims >= 2
+          ? snap.domain.describe_node(node)
+          : "x = " + format_exact(snap.x()[node]) + " (node " + std::to_string(node) + ")";
   throw NumericalError("the solution stopped being finite: v = " + format_exact(snap.v[node]) +
                        ", w = " + format_exact(snap.w[node]) + " at " + where +
                        ", appeared between t = " + format_exact(t_good) + " and t = " +
@@ -38,14 +38,14 @@ void emit_frame(Scheme& scheme, index_t index, const std::vector<FrameSink*>& si
 
 }  // namespace
 
-FrameView frame_view(const Snapshot& snap, index_t index, const Domain* domain) {
+FrameView frame_view(const Snapshot& snap, index_t index) {
   FrameView view;
   view.index = index;
   view.step = snap.step;
   view.t = snap.t;
   view.n = static_cast<index_t>(snap.v.size());
-  view.domain = domain;
-  view.x = view.sheet() ? nullptr : snap.x.data();
+  view.domain = &snap.domain;
+  view.nodes = snap.x().nodes;
   view.v = snap.v.data();
   view.w = snap.w.data();
   return view;
@@ -59,7 +59,7 @@ void run_time_loop(Scheme& scheme, const LoopSettings& s, const std::vector<Fram
   index_t last_good = start;
   index_t frame_index = s.first_frame_index;
   auto frame = [&] {
-    emit_frame(scheme, frame_index++, sinks, s.domain, result.last);
+    emit_frame(scheme, frame_index++, sinks, result.last);
     ++result.frames;
   };
   if (start % s.frame_every == 0) frame();

@@ -19,7 +19,6 @@ struct LoopSettings {
   index_t frame_every = 1;   // steps between frames (a frame is also written at the end)
   index_t check_every = 50;  // steps between NaN/Inf checks (rounded up to a multiple of the
                              // scheme's steps_per_pass; and at every frame)
-  const Domain* domain = nullptr;  // the grid, handed to the sinks with every frame
   std::string instability_hint;  // appended to the NaN/Inf message
   index_t first_frame_index = 0;  // frames an interrupted earlier part of the run already wrote
   index_t checkpoint_every = 0;   // steps between checkpoints (0: none)
@@ -38,8 +37,9 @@ struct LoopResult {
   Snapshot last;              // the last frame written
 };
 
-// What the sinks see of a host snapshot: frame number `index` on `domain` (pointers into snap).
-FrameView frame_view(const Snapshot& snap, index_t index, const Domain* domain);
+// What the sinks see of a host snapshot: frame number `index` (pointers into snap, its domain
+// included).
+FrameView frame_view(const Snapshot& snap, index_t index);
 
 // Runs from the scheme's current step to time.steps, keeping `result` current as it goes.
 // In a distributed run every rank runs this loop with the same settings (sinks on the root only);

@@ -80,7 +80,8 @@ void AdaptiveExplicitCpu::restore_state(const SchemeState& state) {
 void AdaptiveExplicitCpu::snapshot(Snapshot& out) const {
   out.step = step_;
   out.t = problem_.time.t(step_);
-  out.x = x_;
+  out.domain = problem_.domain;
+  out.nodes = nodes_;
   out.v = v_;
   out.w = w_;
 }

@@ -32,7 +32,7 @@ class AdaptiveExplicitCpu final : public Scheme {
   index_t node_count() const override { return static_cast<index_t>(x_.size()); }
   index_t steps_done() const override { return step_; }
   void advance(index_t steps) override;
-  // The current nodes (they change from frame to frame) with their v and w.
+  // The current nodes (they change from frame to frame: Snapshot::nodes) with their v and w.
   void snapshot(Snapshot& out) const override;
   index_t first_non_finite() const override {
     return fhn::first_non_finite(v_.data(), w_.data(), static_cast<index_t>(v_.size()));

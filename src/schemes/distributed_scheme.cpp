@@ -12,8 +12,6 @@ DistributedScheme::DistributedScheme(const Config& config, const Problem& proble
                                      Communicator& comm, NewtonLog* newton_log)
     : comm_(comm),
       domain_(problem.domain),
-      x_(problem.domain.coordinates(0)),
-      y_(problem.domain.coordinates(1)),
       counts_(owned_node_counts(problem.domain, comm.size())),
       offset_(static_cast<index_t>(std::accumulate(
           counts_.begin(), counts_.begin() + comm.rank(), std::size_t{0}))),
@@ -34,10 +32,10 @@ void DistributedScheme::snapshot(Snapshot& out) const {
   part_->snapshot(mine);
   out.step = mine.step;
   out.t = mine.t;
+  out.domain = domain_;
+  out.nodes.clear();
   out.v = comm_.gather(mine.v);
   out.w = comm_.gather(mine.w);
-  out.x = comm_.root() ? x_ : std::vector<real>{};
-  out.y = comm_.root() ? y_ : std::vector<real>{};
 }
 
 index_t DistributedScheme::first_non_finite() const {

@@ -5,7 +5,7 @@
 // domain (snapshot, save_state) in the node order of a one-rank run, so writers and checkpoints
 // are exactly those of one process and a checkpoint restarts on any number of ranks.
 //
-//   snapshot       v, w gathered on the root (other ranks: step and t only)
+//   snapshot       v, w gathered on the root (other ranks: step, t and the domain only)
 //   first_non_finite  the smallest global index over the ranks (-1: none)
 //   save_state     every array gathered on the root; restore_state scatters the root's
 #include <memory>
@@ -35,8 +35,7 @@ class DistributedScheme final : public Scheme {
 
  private:
   Communicator& comm_;
-  Domain domain_;
-  std::vector<real> x_, y_;            // node coordinates, for the root's snapshots
+  Domain domain_;                      // the whole run's grid
   std::vector<std::size_t> counts_;    // owned nodes of every rank
   index_t offset_ = 0;                 // global index of this rank's first owned node
   std::unique_ptr<Scheme> part_;       // this rank's slab

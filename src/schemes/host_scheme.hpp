@@ -19,8 +19,6 @@ class HostScheme : public Scheme {
   HostScheme(const Problem& problem, const Slab& slab)
       : problem_(problem),
         slab_(slab),
-        x_(slab_.whole() ? problem.domain.coordinates(0) : std::vector<real>{}),
-        y_(slab_.whole() ? problem.domain.coordinates(1) : std::vector<real>{}),
         v_(slab_part(problem.v0)),
         w_(slab_part(problem.w0)) {}
 
@@ -35,10 +33,8 @@ class HostScheme : public Scheme {
   void snapshot(Snapshot& out) const override {
     out.step = step_;
     out.t = problem_.time.t(step_);
-    if (slab_.whole()) {
-      out.x = x_;
-      out.y = y_;
-    }
+    out.domain = problem_.domain;
+    out.nodes.clear();
     out.v = owned(v_);
     out.w = owned(w_);
   }
@@ -91,7 +87,6 @@ class HostScheme : public Scheme {
 
   Problem problem_;
   Slab slab_;  // the whole domain (halo 0) unless a rank's slab
-  std::vector<real> x_, y_;  // node coordinates along x and y, for snapshots (the whole domain)
   index_t step_ = 0;
   std::vector<real> v_, w_;  // state at t = step_ dt on the slab's planes (halos included)
 };

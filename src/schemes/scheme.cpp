@@ -14,6 +14,14 @@
 
 namespace fhn {
 
+std::vector<real> Snapshot::coordinates(int axis) const {
+  if (axis > 0 || nodes.empty()) return domain.coordinates(axis);
+  std::vector<real> positions(nodes.size());
+  const CablePositions at = x();
+  for (std::size_t i = 0; i < nodes.size(); ++i) positions[i] = at[static_cast<index_t>(i)];
+  return positions;
+}
+
 const std::vector<real>& SchemeState::get(const std::string& name, std::size_t size) const {
   const std::vector<real>* values = find(name);
   if (!values) throw IoError("checkpoint: no array '" + name + "' (written by a different scheme?)");

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "grid/domain.hpp"
 #include "grid/grid_stats.hpp"
 #include "model/problem.hpp"
 #include "parallel/communicator.hpp"
@@ -13,14 +14,24 @@
 
 namespace fhn {
 
-// A host copy of the state, filled when output is due.
+// A host copy of the state, filled when output is due. The geometry is the run's Domain (a few
+// numbers, copied with the values so that a snapshot outlives its scheme); v and w sit on its
+// nodes (node order i + N_x j on a sheet), or, on the adaptive grid, on the base-grid nodes that
+// `nodes` lists.
 struct Snapshot {
   index_t step = 0;
   real t = 0.0;
-  std::vector<real> x;  // node coordinates along x
-  std::vector<real> y;  // along y on a sheet (v, w in node order i + N_x j); empty on a cable
+  Domain domain;               // the run's uniform grid (the adaptive grid's base grid)
+  std::vector<index_t> nodes;  // adaptive grid: the base-grid node of each value, ascending;
+                               // empty: value i on node i of domain
   std::vector<real> v;
   std::vector<real> w;
+
+  // Where the values of a cable sit along x (pointers into this snapshot).
+  CablePositions x() const { return {&domain, nodes.empty() ? nullptr : nodes.data()}; }
+  // The grid lines of the values along `axis`: domain.coordinates(axis), except along x on the
+  // adaptive grid, where they are the current nodes' positions.
+  std::vector<real> coordinates(int axis) const;
 };
 
 // Everything needed to continue a run exactly (checkpoints): the step, named state arrays and,
@@ -86,7 +97,7 @@ std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem
 
 // The scheme of rank comm.rank()'s slab of a run over comm.size() ranks (make_slab of
 // parallel/decomposition.hpp, with the halo depth the scheme needs). Its Scheme interface covers
-// the owned nodes only: node_count(), snapshot()'s v and w (x and y left empty),
+// the owned nodes only: node_count(), snapshot()'s v and w (its domain is the whole run's),
 // first_non_finite()'s index and save_state()'s arrays are those of the owned nodes in node
 // order, restore_state() takes them back. DistributedScheme (schemes/distributed_scheme.hpp)
 // assembles the slabs into the whole run. Throws ConfigError for a scheme that does not run on

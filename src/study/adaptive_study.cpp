@@ -99,20 +99,21 @@ std::vector<AdaptiveAccuracy> adaptive_accuracy(const StudyConfig& st,
     result.base_nodes = grids[k].base_nodes();
     result.mean_nodes = grids[k].mean_nodes();
     for (std::size_t t = 0; t < times.size(); ++t) {
-      const std::vector<real>& base_x = states[uniform][t].x;
+      const Domain& base_grid = states[uniform][t].domain;
+      const std::vector<real> base_x = base_grid.coordinates(0);
       // || I(v_run) - v_other || on the base grid (`other` on the base grid or finer).
       auto distance = [&](std::size_t run_index, const Snapshot& other) {
         const Snapshot& s = states[run_index][t];
+        const std::vector<real> x = s.coordinates(0);
         Snapshot on_base;
-        on_base.x = base_x;
-        on_base.v =
-            interpolate_onto(s.x.data(), s.v.data(), static_cast<index_t>(s.x.size()), base_x);
+        on_base.domain = base_grid;
+        on_base.v = interpolate_onto(x.data(), s.v.data(), static_cast<index_t>(x.size()), base_x);
         return distance_on_common_nodes(on_base, other, st.norm);
       };
       const Snapshot& ref = states[reference][t];
       AdaptiveAccuracyRow row;
       row.time = times[t];
-      row.adaptive_nodes = static_cast<index_t>(states[adaptive][t].x.size());
+      row.adaptive_nodes = static_cast<index_t>(states[adaptive][t].v.size());
       row.uniform_error = distance(uniform, ref);
       row.adaptive_error = distance(adaptive, ref);
       row.uniform_space_error = distance(uniform_space, ref);

@@ -41,16 +41,18 @@ std::vector<std::size_t> matching_nodes(const std::vector<real>& coarse, const s
 
 std::vector<real> restrict_to(const Snapshot& coarse, const Snapshot& fine,
                               const std::vector<real>& fine_values) {
-  FHN_VERIFY(coarse.y.empty() == fine.y.empty() &&
-                 fine_values.size() == fine.x.size() * std::max<std::size_t>(1, fine.y.size()),
+  const std::vector<real> fine_x = fine.coordinates(0), fine_y = fine.coordinates(1);
+  const bool sheet = coarse.domain.dims >= 2;
+  FHN_VERIFY(sheet == (fine.domain.dims >= 2) &&
+                 fine_values.size() == fine_x.size() * std::max<std::size_t>(1, fine_y.size()),
              InternalError, "restrict_to: inconsistent grids");
-  const std::vector<std::size_t> ix = matching_nodes(coarse.x, fine.x);
+  const std::vector<std::size_t> ix = matching_nodes(coarse.coordinates(0), fine_x);
   const std::vector<std::size_t> iy =
-      coarse.y.empty() ? std::vector<std::size_t>{0} : matching_nodes(coarse.y, fine.y);
+      sheet ? matching_nodes(coarse.coordinates(1), fine_y) : std::vector<std::size_t>{0};
   std::vector<real> values;
   values.reserve(ix.size() * iy.size());
   for (std::size_t j : iy)
-    for (std::size_t i : ix) values.push_back(fine_values[i + fine.x.size() * j]);
+    for (std::size_t i : ix) values.push_back(fine_values[i + fine_x.size() * j]);
   return values;
 }
 

@@ -13,8 +13,9 @@ FrontTracker::FrontTracker(real length, real threshold, real margin_fraction)
 void FrontTracker::write(const FrameView& f) {
   if (!left_.empty() && f.t <= left_.back().t) return;
   const real c = threshold_;
+  const CablePositions x = f.x();
   auto crossing = [&](index_t i, index_t j) {  // v[i] >= c > v[j], neighbours
-    return f.x[i] + (c - f.v[i]) / (f.v[j] - f.v[i]) * (f.x[j] - f.x[i]);
+    return x[i] + (c - f.v[i]) / (f.v[j] - f.v[i]) * (x[j] - x[i]);
   };
   Sample left{f.t, false, 0.0};
   for (index_t i = 1; i < f.n; ++i) {

@@ -139,8 +139,9 @@ real zigzag_amplitude(const std::vector<real>& v, real floor) {
 }
 
 real zigzag_amplitude(const Snapshot& s, real floor) {
-  if (s.y.empty()) return zigzag_amplitude(s.v, floor);
-  const std::size_t nx = s.x.size(), ny = s.y.size();
+  if (s.domain.dims < 2) return zigzag_amplitude(s.v, floor);
+  const auto nx = static_cast<std::size_t>(s.domain.nodes[0]);
+  const auto ny = static_cast<std::size_t>(s.domain.nodes[1]);
   real largest = 0.0;
   for (std::size_t j = 0; j < ny; ++j) largest = std::max(largest, zigzag_along(&s.v[nx * j], nx, 1, floor));
   for (std::size_t i = 0; i < nx; ++i) largest = std::max(largest, zigzag_along(&s.v[i], ny, nx, floor));

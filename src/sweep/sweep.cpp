@@ -63,8 +63,7 @@ void run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
   for (index_t m : sweep.output_members)
     if (m >= first && m < first + size)
       outputs.push_back(open_member_output(dir / "members" / std::to_string(m), m,
-                                           configs[static_cast<std::size_t>(m)],
-                                           problems[static_cast<std::size_t>(m - first)]));
+                                           configs[static_cast<std::size_t>(m)]));
   const index_t frame_every = c0.output.every_steps;
 
   // The lockstep loop: advance to the next sample, check or frame; measure; record failures.
@@ -91,7 +90,7 @@ void run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
     }
   };
   measure(0);
-  for (auto& o : outputs) write_member_frame(*o, *batch, o->member - first, problems[0].domain);
+  for (auto& o : outputs) write_member_frame(*o, *batch, o->member - first);
   for (index_t step = 0; step < total_steps;) {
     auto next = [&](index_t every) { return (step / every + 1) * every; };
     index_t target = std::min({next(sample_every), next(check_every), total_steps});
@@ -105,7 +104,7 @@ void run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
     record_failures();
     if (step % sample_every == 0 || step == total_steps) measure(step);
     if (step % frame_every == 0 || step == total_steps)
-      for (auto& o : outputs) write_member_frame(*o, *batch, o->member - first, problems[0].domain);
+      for (auto& o : outputs) write_member_frame(*o, *batch, o->member - first);
     progress.update(local * total_steps + step * size);
   }
   for (auto& o : outputs)

@@ -66,25 +66,23 @@ std::string sweep_csv_rows(const std::vector<MemberRow>& rows, index_t first,
   return text;
 }
 
-std::unique_ptr<MemberOutput> open_member_output(const fs::path& dir, index_t m, const Config& c,
-                                                 const Problem& problem) {
+std::unique_ptr<MemberOutput> open_member_output(const fs::path& dir, index_t m, const Config& c) {
   auto out = std::make_unique<MemberOutput>();
   out->member = m;
   out->config = &c;
   write_file_atomically(dir / "config.yaml", to_yaml(c));
   if (c.output.vtk) out->sinks.push_back(make_vtk_series_writer(dir, c.name, c.output.precision, c.output.stride, -1.0));
   if (c.output.spacetime)
-    out->sinks.push_back(make_spacetime_writer(dir / "spacetime.vti", kSpacetimeColumns, -1.0,
-                                               problem.domain.coordinates(0)));
+    out->sinks.push_back(make_spacetime_writer(dir / "spacetime.vti", kSpacetimeColumns));
   if (!c.output.probes.empty())
     out->sinks.push_back(make_probe_writer(dir / "probes.csv", c.output.probes, 1, false));
   return out;
 }
 
-void write_member_frame(MemberOutput& out, const MemberBatch& batch, index_t local, const Domain& domain) {
+void write_member_frame(MemberOutput& out, const MemberBatch& batch, index_t local) {
   Snapshot snap;
   batch.snapshot(local, snap);
-  const FrameView view = frame_view(snap, out.frames++, &domain);
+  const FrameView view = frame_view(snap, out.frames++);
   for (auto& sink : out.sinks) sink->write(view);
 }
 

@@ -52,10 +52,9 @@ struct MemberOutput {
 };
 
 std::unique_ptr<MemberOutput> open_member_output(const std::filesystem::path& dir, index_t m,
-                                                 const Config& c, const Problem& problem);
+                                                 const Config& c);
 
-void write_member_frame(MemberOutput& out, const MemberBatch& batch, index_t local,
-                        const Domain& domain);
+void write_member_frame(MemberOutput& out, const MemberBatch& batch, index_t local);
 
 // ---- run.log ----------------------------------------------------------------------------------
 

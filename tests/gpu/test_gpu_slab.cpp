@@ -371,8 +371,8 @@ TEST_CASE("Slab scheme of a one-rank run equals the whole-sheet scheme bit for b
       CHECK(b.step == a.step);
       CHECK(b.v == a.v);
       CHECK(b.w == a.w);
-      CHECK(b.x.empty());  // a slab scheme's snapshot carries v and w alone
-      CHECK(b.y.empty());
+      CHECK(b.nodes.empty());  // a slab scheme's snapshot: the owned v and w, the run's domain
+      CHECK(b.coordinates(1) == a.coordinates(1));
     }
     CHECK(slab->first_non_finite() == -1);
     // A checkpoint of the slab continues bit for bit in the whole-sheet scheme.

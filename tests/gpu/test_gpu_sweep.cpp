@@ -145,7 +145,7 @@ TEST_CASE("GPU sweep: every member equals its single CPU and single CUDA runs") 
         CAPTURE(m);
         const Snapshot gpu = member_state(*s.batch, m);
         CHECK(gpu.step == c.steps);
-        CHECK(gpu.x == s.problems[static_cast<std::size_t>(m)].domain.coordinates(0));
+        CHECK(gpu.coordinates(0) == s.problems[static_cast<std::size_t>(m)].domain.coordinates(0));
         const auto cpu = run_scheme(member_config(nodes, *c.scheme, m, "cpu"), c.steps);
         const auto single = run_scheme(member_config(nodes, *c.scheme, m, "cuda"), c.steps);
         CHECK(max_state_difference(gpu, cpu.state) < 1e-10);

@@ -119,10 +119,11 @@ fhn::Snapshot state_at(fhn::Scheme& scheme, index_t step) {
 
 // The positions where v crosses 1/2 between neighbouring nodes (linear interpolation).
 std::vector<double> half_crossings(const fhn::Snapshot& s) {
+  const std::vector<double> x = s.coordinates(0);
   std::vector<double> out;
   for (std::size_t i = 0; i + 1 < s.v.size(); ++i)
     if ((s.v[i] - 0.5) * (s.v[i + 1] - 0.5) < 0.0)
-      out.push_back(s.x[i] + (0.5 - s.v[i]) / (s.v[i + 1] - s.v[i]) * (s.x[i + 1] - s.x[i]));
+      out.push_back(x[i] + (0.5 - s.v[i]) / (s.v[i + 1] - s.v[i]) * (x[i + 1] - x[i]));
   return out;
 }
 
@@ -136,9 +137,10 @@ double plateau_oscillation(const fhn::Snapshot& s) {
   REQUIRE(fronts.size() >= 2);
   const double lo = fronts.front() + 20.0, hi = fronts.back() - 20.0;
   REQUIRE(lo < hi);
+  const std::vector<double> x = s.coordinates(0);
   double worst = 0.0;
   for (std::size_t i = 1; i + 1 < s.v.size(); ++i)
-    if (s.x[i - 1] >= lo && s.x[i + 1] <= hi)
+    if (x[i - 1] >= lo && x[i + 1] <= hi)
       worst = std::max(worst, std::abs(s.v[i + 1] - 2.0 * s.v[i] + s.v[i - 1]));
   return worst;
 }
@@ -151,11 +153,12 @@ void check_grid_invariants(const fhn::AdaptiveExplicitCpu& scheme, const fhn::Pr
   const index_t base_nodes = p.domain.node_count();
   fhn::Snapshot s;
   scheme.snapshot(s);
-  REQUIRE(nodes.size() == s.x.size());
+  REQUIRE(s.nodes == nodes);  // the snapshot names its nodes on the base grid
+  REQUIRE(s.v.size() == nodes.size());
   REQUIRE(nodes.front() == 0);
   REQUIRE(nodes.back() == base_nodes - 1);
   for (std::size_t i = 0; i < nodes.size(); ++i) {
-    REQUIRE(s.x[i] == x[nodes[i]]);  // on the base grid, exactly
+    REQUIRE(s.x()[static_cast<index_t>(i)] == x[nodes[i]]);  // on the base grid, exactly
     if (i > 0) REQUIRE(nodes[i] > nodes[i - 1]);  // sorted, strictly increasing
   }
   const std::set<index_t> present = as_set(nodes);

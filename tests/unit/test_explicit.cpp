@@ -133,8 +133,10 @@ TEST_CASE("explicit scheme is second order in space") {
 TEST_CASE("observed order and common-node distance on a known error") {
   // u_h = x^2 + h^2 on grids of spacing h and h/2: the difference is 3 h^2 / 4 everywhere.
   fhn::Snapshot coarse, fine;
-  for (int i = 0; i <= 4; ++i) coarse.x.push_back(0.5 * i), coarse.v.push_back(0.25 * i * i + 0.25);
-  for (int i = 0; i <= 8; ++i) fine.x.push_back(0.25 * i), fine.v.push_back(0.0625 * i * i + 0.0625);
+  coarse.domain = fhn::cable(5, 0.5);
+  fine.domain = fhn::cable(9, 0.25);
+  for (int i = 0; i <= 4; ++i) coarse.v.push_back(0.25 * i * i + 0.25);
+  for (int i = 0; i <= 8; ++i) fine.v.push_back(0.0625 * i * i + 0.0625);
   CHECK(fhn::distance_on_common_nodes(coarse, fine, fhn::Norm::max) == doctest::Approx(0.1875));
   CHECK(fhn::distance_on_common_nodes(coarse, fine, fhn::Norm::rmse) == doctest::Approx(0.1875));
   CHECK(fhn::observed_order(0.1875, 0.1875 / 4.0) == doctest::Approx(2.0));

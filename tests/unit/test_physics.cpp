@@ -18,7 +18,7 @@ class SpikeRecorder final : public fhn::FrameSink {
       : positions_(std::move(positions)), last_(positions_.size(), 0.0), spikes_(positions_.size()) {}
   void write(const fhn::FrameView& f) override {
     for (std::size_t p = 0; p < positions_.size(); ++p) {
-      const double v = fhn::interpolate_at(f.x, f.v, f.n, positions_[p]);
+      const double v = fhn::interpolate_at(f.x(), f.v, f.n, positions_[p]);
       if (f.index > 0 && last_[p] < 0.5 && v >= 0.5) spikes_[p].push_back(f.t);
       last_[p] = v;
     }

@@ -84,12 +84,12 @@ TEST_CASE("problem: coordinates from the domain (none beyond its axes), t from t
   CHECK(sheet.time.t(400) == 400.0 * 0.05);
   const fhn::Snapshot s = advance(sheet_config, 3);
   CHECK(s.t == sheet.time.t(3));
-  CHECK(s.x == sheet.domain.coordinates(0));
-  CHECK(s.y == std::vector<double>{0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0});
+  CHECK(s.coordinates(0) == sheet.domain.coordinates(0));
+  CHECK(s.coordinates(1) == std::vector<double>{0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0});
   const fhn::Snapshot c = advance(config_from("domain: {length: 40, dx: 0.5}\n"), 1);
-  CHECK(c.x.size() == 81);
-  CHECK(c.x.back() == 40.0);
-  CHECK(c.y.empty());
+  CHECK(c.coordinates(0).size() == 81);
+  CHECK(c.coordinates(0).back() == 40.0);
+  CHECK(c.coordinates(1).empty());
 }
 
 TEST_CASE("sheet: a planar wave equals the cable run bit for bit") {

@@ -39,8 +39,11 @@ using fhn::test::TempDir;
 
 constexpr fhn::index_t n = 7;
 
-// Frame k of the test series: non-uniform x, values that are not exact in float32.
+// Frame k of the test series: an adaptive grid's frame on the non-uniform base nodes 250 i + i^2
+// (x = 0.25 i + 0.001 i^2), values that are not exact in float32.
 struct TestFrame {
+  fhn::Domain base = fhn::cable(1537, 0.001);
+  std::array<fhn::index_t, n> nodes{};
   std::array<double, n> x{};
   std::array<double, n> v{};
   std::array<double, n> w{};
@@ -48,7 +51,8 @@ struct TestFrame {
 
   explicit TestFrame(int k, double time) : t(time) {
     for (int i = 0; i < n; ++i) {
-      x[i] = 0.25 * i + 0.001 * i * i;
+      nodes[i] = 250 * i + i * i;
+      x[i] = base.coordinate(0, nodes[i]);
       v[i] = 0.1 * (i + 1) + k / 3.0;
       w[i] = -0.01 * i * (k + 1) + 1e-9;
     }
@@ -60,7 +64,8 @@ struct TestFrame {
     frame.step = 10 * index;
     frame.t = t;
     frame.n = n;
-    frame.x = x.data();
+    frame.domain = &base;
+    frame.nodes = nodes.data();
     frame.v = v.data();
     frame.w = w.data();
     return frame;
@@ -308,8 +313,7 @@ TEST_CASE("the VTK series writer throws IoError when it cannot create or write i
 TEST_CASE("the spacetime image has x along the first axis, t along the second") {
   TempDir dir;
   const fs::path file = dir.path() / "sub" / "spacetime.vti";
-  std::vector<double> x(n);
-  for (int i = 0; i < n; ++i) x[i] = 10.0 + 0.5 * i;
+  const fhn::Domain cable = fhn::cable(n, 0.5);
   const std::vector<double> times{2.0, 2.5, 3.0, 3.25};  // the last interval is shorter
   std::vector<std::vector<double>> v(times.size(), std::vector<double>(n));
 
@@ -320,7 +324,7 @@ TEST_CASE("the spacetime image has x along the first axis, t along the second") 
     frame.index = static_cast<fhn::index_t>(k);
     frame.t = times[k];
     frame.n = n;
-    frame.x = x.data();
+    frame.domain = &cable;
     frame.v = v[k].data();
     writer->write(frame);
   }
@@ -335,7 +339,7 @@ TEST_CASE("the spacetime image has x along the first axis, t along the second") 
   CHECK(dims[2] == 1);
   double origin[3];
   image->GetOrigin(origin);
-  CHECK(origin[0] == 10.0);
+  CHECK(origin[0] == 0.0);
   CHECK(origin[1] == 2.0);
   CHECK(origin[2] == 0.0);
   double spacing[3];
@@ -372,11 +376,9 @@ TEST_CASE("the spacetime image keeps every s-th node when there are more than ma
     int max_columns, stride, columns;
   };
   const std::vector<Case> cases{{3, 3, 3}, {4, 2, 4}, {5, 2, 4}, {6, 2, 4}, {7, 1, 7}};
-  std::vector<double> x(n), v(n);
-  for (int i = 0; i < n; ++i) {
-    x[i] = 0.5 * i;
-    v[i] = 1.0 + i;  // so column j holds 1 + j s
-  }
+  const fhn::Domain cable = fhn::cable(n, 0.5);
+  std::vector<double> v(n);
+  for (int i = 0; i < n; ++i) v[i] = 1.0 + i;  // so column j holds 1 + j s
   for (const Case& c : cases) {
     const int max_columns = c.max_columns, stride = c.stride, columns = c.columns;
     CAPTURE(max_columns);
@@ -384,7 +386,7 @@ TEST_CASE("the spacetime image keeps every s-th node when there are more than ma
     auto writer = fhn::make_spacetime_writer(dir.path() / "st.vti", max_columns);
     fhn::FrameView frame;
     frame.n = n;
-    frame.x = x.data();
+    frame.domain = &cable;
     frame.v = v.data();
     writer->write(frame);
     writer->finish();
@@ -402,21 +404,21 @@ TEST_CASE("the spacetime image keeps every s-th node when there are more than ma
   }
 }
 
-TEST_CASE("the spacetime image interpolates frames on other nodes onto the first frame's columns") {
+TEST_CASE("the spacetime image interpolates frames on other nodes onto the base grid's columns") {
   TempDir dir;
   auto writer = fhn::make_spacetime_writer(dir.path() / "st.vti", 100);
-  const std::vector<double> x0{0.0, 1.0, 2.0, 3.0, 4.0};
+  const fhn::Domain base = fhn::cable(5, 1.0);  // x = 0, 1, 2, 3, 4
   const std::vector<double> v0{0.0, 0.0, 0.0, 0.0, 0.0};
-  const std::vector<double> x1{0.0, 2.0, 4.0};  // a coarser adaptive grid: v = 2x + 1 on it
+  const std::vector<fhn::index_t> nodes1{0, 2, 4};  // a coarser adaptive grid: v = 2x + 1 on it
   const std::vector<double> v1{1.0, 5.0, 9.0};
   fhn::FrameView frame;
   frame.n = 5;
-  frame.x = x0.data();
+  frame.domain = &base;
   frame.v = v0.data();
   writer->write(frame);
   frame.t = 1.0;
   frame.n = 3;
-  frame.x = x1.data();
+  frame.nodes = nodes1.data();
   frame.v = v1.data();
   writer->write(frame);
   writer->finish();

@@ -444,8 +444,8 @@ class CrankNicolsonCuda final : public Scheme {
 
  private:
   // comm: the ranks of a slab scheme (make_slab_scheme), nullptr for the whole cable; a slab of
-  // one rank runs as the whole cable (without coordinates in its snapshots). The arrays of v, w,
-  // u, p, rhs hold the slab's array nodes (owned and halo); J, F, p and q its owned rows.
+  // one rank runs as the whole cable. The arrays of v, w, u, p, rhs hold the slab's array nodes
+  // (owned and halo); J, F, p and q its owned rows.
   CrankNicolsonCuda(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log,
                     bool use_graphs, const Slab& slab, Communicator* comm)
       : problem_(problem),

@@ -25,16 +25,12 @@ std::string current_device_name() {
 }
 
 DeviceFields::DeviceFields(const Problem& problem)
-    : DeviceFields(problem, make_slab(problem.domain, 0, 1, 0), true) {}
-
-DeviceFields::DeviceFields(const Problem& problem, const Slab& slab)
-    : DeviceFields(problem, slab, false) {}
+    : DeviceFields(problem, make_slab(problem.domain, 0, 1, 0)) {}
 
 // The array's nodes in the domain from the problem's v0 and w0 (Slab::present), the halo planes
 // beyond the domain's ends zero.
-DeviceFields::DeviceFields(const Problem& problem, const Slab& slab, bool coordinates)
+DeviceFields::DeviceFields(const Problem& problem, const Slab& slab)
     : slab_(slab),
-      coordinates_(coordinates),
       v_(static_cast<std::size_t>(slab.array_nodes()), "v"),
       w_(static_cast<std::size_t>(slab.array_nodes()), "w"),
       first_bad_(1, "flag") {
@@ -69,8 +65,8 @@ void DeviceFields::restore_array(const SchemeState& state, const std::string& na
 void DeviceFields::download(const Problem& problem, index_t step, Snapshot& out) const {
   out.step = step;
   out.t = problem.time.t(step);
-  out.x = coordinates_ ? problem.domain.coordinates(0) : std::vector<real>{};
-  out.y = coordinates_ ? problem.domain.coordinates(1) : std::vector<real>{};
+  out.domain = problem.domain;
+  out.nodes.clear();
   out.v = owned_to_host(v_);
   out.w = owned_to_host(w_);
 }

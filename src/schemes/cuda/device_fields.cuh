@@ -24,8 +24,7 @@ class DeviceFields {
   // The whole problem: v0 and w0.
   explicit DeviceFields(const Problem& problem);
   // Rank slab.rank's slab: the array planes inside the domain from the problem's v0 and w0
-  // (owned and halo planes), those outside it (halos beyond the domain's ends) zero. Snapshots
-  // leave x and y empty (the nodes are a slab's).
+  // (owned and halo planes), those outside it (halos beyond the domain's ends) zero.
   DeviceFields(const Problem& problem, const Slab& slab);
 
   const Slab& slab() const { return slab_; }
@@ -37,7 +36,7 @@ class DeviceFields {
   DeviceBuffer<real>& v_buffer() { return v_; }
   DeviceBuffer<real>& w_buffer() { return w_; }
 
-  // Copies the owned v and w to the host, and x and y for the whole problem (synchronises).
+  // Copies the owned v and w to the host, with the problem's domain (synchronises).
   void download(const Problem& problem, index_t step, Snapshot& out) const;
   // Adds "v" and "w" to a checkpoint state / loads them back (synchronises).
   void save(SchemeState& state) const;
@@ -54,10 +53,8 @@ class DeviceFields {
  private:
   // The owned nodes of an array laid out like v and w, on the host (synchronises).
   std::vector<real> owned_to_host(const DeviceBuffer<real>& array) const;
-  DeviceFields(const Problem& problem, const Slab& slab, bool coordinates);
 
   Slab slab_;
-  bool coordinates_;  // snapshots carry x and y (the whole problem)
   DeviceBuffer<real> v_, w_;
   mutable DeviceBuffer<unsigned long long> first_bad_;
 };

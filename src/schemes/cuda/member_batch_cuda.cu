@@ -312,7 +312,7 @@ class MemberBatchCuda : public MemberBatch {
         n_(problems.front().domain.node_count()),
         pitch_((n_ + 1) / 2 * 2),
         time_(problems.front().time),
-        x_(problems.front().domain.coordinates(0)),
+        domain_(problems.front().domain),
         spec_(configs.front().scheme),
         v_(entries(), "sweep v"),
         w_(entries(), "sweep w"),
@@ -405,7 +405,8 @@ class MemberBatchCuda : public MemberBatch {
       failures_.push_back(
           {m, step_,
            "the solution stopped being finite: v = " + format_exact(snap.v[i]) + ", w = " +
-               format_exact(snap.w[i]) + " at x = " + format_exact(x_[i]) + " (node " +
+               format_exact(snap.w[i]) + " at x = " +
+               format_exact(snap.x()[static_cast<index_t>(i)]) + " (node " +
                std::to_string(node) + "), appeared between t = " +
                format_exact(time_.t(last_check_)) + " and t = " +
                format_exact(time_.t(step_)) + " (steps " +
@@ -428,8 +429,8 @@ class MemberBatchCuda : public MemberBatch {
     const auto n = static_cast<std::size_t>(n_);
     out.step = frozen_host_[member] ? member_step_[member] : step_;
     out.t = time_.t(out.step);
-    out.x = x_;
-    out.y.clear();
+    out.domain = domain_;
+    out.nodes.clear();
     out.v.resize(n);
     out.w.resize(n);
     FHN_CUDA_CHECK(cudaMemcpy(out.v.data(), v_.data() + first, n * sizeof(real),
@@ -463,7 +464,7 @@ class MemberBatchCuda : public MemberBatch {
 
   index_t members_, n_, pitch_;
   TimeGrid time_;  // member 0's; every member shares its dt (checked in the constructor)
-  std::vector<real> x_;
+  Domain domain_;  // member 0's; every member shares its grid
   SchemeSpec spec_;
   DeviceBuffer<real> v_, w_;
   DeviceBuffer<NodeParams> params_;
