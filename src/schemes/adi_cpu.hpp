@@ -11,30 +11,10 @@
 #include <utility>
 
 #include "parallel/halo_exchange.hpp"
-#include "schemes/adi_point.hpp"
+#include "schemes/adi_setup.hpp"
 #include "schemes/host_scheme.hpp"
-#include "solvers/batched_tridiagonal.hpp"
 
 namespace fhn {
-
-// The parts of the split scheme that do not depend on where it runs: the reaction parameters and
-// the line matrices.
-struct AdiSetup {
-  ReactionParams reaction;
-  real r = 0.0;  // k D / h^2
-  // Per axis: the matrix I - (k/2) D d of its lines (host arrays of N_axis entries).
-  std::vector<real> lower[2], diag[2], upper[2];
-};
-AdiSetup adi_setup(const Problem& problem, const CrankNicolsonSpec& spec);
-
-// The batched solvers of the diffusion step, their matrices set: `rows` for the lines along x,
-// `columns` (sheets only) for those along y. Throws ConfigError when the solver does not work in
-// `space` (the backend's memory), naming the solvers that do.
-struct AdiSolvers {
-  std::unique_ptr<solvers::BatchedTridiagonalSolver> rows, columns;
-};
-AdiSolvers adi_solvers(const AdiSetup& setup, const Domain& domain,
-                       solvers::TridiagonalBackend backend, MemorySpace space);
 
 class AdiCpu final : public HostScheme {
  public:

@@ -8,7 +8,7 @@
 
 #include "config/loader.hpp"
 #include "core/cuda/device_buffer.hpp"
-#include "schemes/adi_cpu.hpp"
+#include "schemes/adi_setup.hpp"
 #include "schemes/cuda/device_fields.cuh"
 #include "schemes/scheme.hpp"
 #include "solvers/batched_tridiagonal.hpp"

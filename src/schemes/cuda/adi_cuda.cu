@@ -24,7 +24,7 @@
 #include "config/names.hpp"
 #include "core/cuda/cuda_check.hpp"
 #include "parallel/cuda/device_transport.hpp"
-#include "schemes/adi_cpu.hpp"
+#include "schemes/adi_setup.hpp"
 #include "schemes/cuda/cuda_scheme_factories.hpp"
 #include "schemes/cuda/device_fields.cuh"
 #include "schemes/node_updates.hpp"

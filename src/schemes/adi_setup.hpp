@@ -1,0 +1,34 @@
+#pragma once
+// What the split Crank-Nicolson scheme (scheme.crank_nicolson.formulation: adi) sets up once per
+// run, the same on every backend: the reaction sub-step's parameters, the constant line matrices
+// of the diffusion step and their batched solvers (maths in adi_point.hpp). AdiCpu and the CUDA
+// scheme (cuda/adi_cuda.cu) both build on it.
+#include <memory>
+#include <vector>
+
+#include "model/problem.hpp"
+#include "schemes/adi_point.hpp"
+#include "solvers/batched_tridiagonal.hpp"
+
+namespace fhn {
+
+// The parts of the split scheme that do not depend on where it runs: the reaction parameters and
+// the line matrices.
+struct AdiSetup {
+  ReactionParams reaction;
+  real r = 0.0;  // k D / h^2
+  // Per axis: the matrix I - (k/2) D d of its lines (host arrays of N_axis entries).
+  std::vector<real> lower[2], diag[2], upper[2];
+};
+AdiSetup adi_setup(const Problem& problem, const CrankNicolsonSpec& spec);
+
+// The batched solvers of the diffusion step, their matrices set: `rows` for the lines along x,
+// `columns` (sheets only) for those along y. Throws ConfigError when the solver does not work in
+// `space` (the backend's memory), naming the solvers that do.
+struct AdiSolvers {
+  std::unique_ptr<solvers::BatchedTridiagonalSolver> rows, columns;
+};
+AdiSolvers adi_solvers(const AdiSetup& setup, const Domain& domain,
+                       solvers::TridiagonalBackend backend, MemorySpace space);
+
+}  // namespace fhn
