@@ -117,16 +117,11 @@ void AdiCpu::react(const real* i0, const real* i1, int stage) {
     failed = agreed.back() > 0.0 ? std::max<index_t>(failed, 0) : -1;
   }
   // The iterations the slowest node needed: the history up to the first k with nothing left.
-  std::vector<real> du_history, g_history;
-  for (int k = 0; k < max_it && (k == 0 || du_max[static_cast<std::size_t>(k - 1)] >= setup_.reaction.tolerance); ++k) {
-    du_history.push_back(du_max[static_cast<std::size_t>(k)]);
-    g_history.push_back(g_max[static_cast<std::size_t>(k)]);
-    if (log_) log_->record({step_, k + 1, du_max[static_cast<std::size_t>(k)], g_max[static_cast<std::size_t>(k)], stage});
+  NewtonStep newton(spec_.newton, step_, problem_.time.t(step_), problem_.time.dt, log_, stats_,
+                    stage);
+  for (std::size_t k = 0; newton.record(du_max[k], g_max[k]); ++k) {
   }
-  if (failed >= 0)
-    throw newton_failure(step_, problem_.time.t(step_), problem_.time.dt, spec_.newton,
-                         du_history, g_history);
-  stats_.add_step(du_history);
+  newton.finish(failed < 0);
 }
 
 // One step: reaction k/2, diffusion k, reaction k/2 (adi_point.hpp). Bytes per node: the two

@@ -108,17 +108,15 @@ void CrankNicolsonCpu::step_with(const K& kin) {
   // 3. Newton from u = v: solve J du = F(u), u -= du, until ||du||_inf < tolerance (the
   //    largest over the ranks, so that all decide alike).
   std::copy(v_.begin(), v_.end(), u_.begin());
-  du_history_.clear();
-  std::vector<real> residual_history;
   const solvers::TridiagonalSystem jacobian{m, lower_.data(), diag_.data(), upper_.data()};
-  bool converged = false;
-  for (index_t iteration = 1; iteration <= spec_.newton.max_iterations && !converged; ++iteration) {
+  NewtonStep newton(spec_.newton, step_, t, k, log_, stats_);
+  newton_iterate(newton, [&](index_t iteration) -> NewtonNorms {
     if (halo_ && iteration > 1) halo_->exchange(u_.data(), 1);  // u = v at the first
     real residual_inf = assemble(c, kin);
     try {
       solver_->solve(jacobian, residual_.data());  // residual_ now holds du
     } catch (const NumericalError& e) {
-      throw newton_solve_failure(step_, t, k, iteration, e.what());
+      throw newton.solve_failure(e.what());
     }
     real du_inf = 0.0;
     for (index_t j = 0; j < m; ++j) {
@@ -131,14 +129,8 @@ void CrankNicolsonCpu::step_with(const K& kin) {
       du_inf = largest[0];
       residual_inf = largest[1];
     }
-    du_history_.push_back(du_inf);
-    residual_history.push_back(residual_inf);
-    if (log_) log_->record({step_, iteration, du_inf, residual_inf});
-    converged = du_inf < spec_.newton.tolerance;
-    if (!std::isfinite(du_inf)) break;
-  }
-  if (!converged) throw newton_failure(step_, t, k, spec_.newton, du_history_, residual_history);
-  stats_.add_step(du_history_);
+    return {du_inf, residual_inf};
+  });
 
   // 4. Accept: v+ = u, w+ = p + c u.
   if (spec_.w_update == WUpdate::leapfrog) w_prev_.swap(w_);  // w_prev_ = w^n (w_ overwritten next)

@@ -55,7 +55,6 @@ class CrankNicolsonCpu final : public HostScheme {
   std::vector<real> current_;    // 1/2 (I^n + I^{n+1}); empty without stimuli
   std::vector<real> lower_, diag_, upper_;  // J; the off-diagonals are constant
   std::vector<real> residual_;   // F(u), overwritten with du by the solver
-  std::vector<real> du_history_;
   Communicator* comm_ = nullptr;          // a slab's ranks (nullptr: the whole cable)
   std::unique_ptr<HaloExchange> halo_;    // a slab's neighbour nodes
 };

@@ -63,4 +63,30 @@ NumericalError newton_failure(index_t step, real t, real dt, const NewtonSpec& s
       "\n  Hint: reduce time.dt, or raise scheme.crank_nicolson.newton.max_iterations / tolerance");
 }
 
+NewtonStep::NewtonStep(const NewtonSpec& spec, index_t step, real t, real dt, NewtonLog* log,
+                       NewtonStats& stats, int stage)
+    : spec_(spec), step_(step), t_(t), dt_(dt), log_(log), stats_(stats), stage_(stage) {}
+
+bool NewtonStep::record(real du_inf, real residual_inf) {
+  du_.push_back(du_inf);
+  residual_.push_back(residual_inf);
+  if (log_) log_->record({step_, iterations(), du_inf, residual_inf, stage_});
+  return !converged() && std::isfinite(du_inf) && iterations() < spec_.max_iterations;
+}
+
+bool NewtonStep::converged() const { return !du_.empty() && du_.back() < spec_.tolerance; }
+
+void NewtonStep::finish(bool converged) {
+  if (!converged) throw newton_failure(step_, t_, dt_, spec_, du_, residual_);
+  stats_.add_step(du_);
+}
+
+NumericalError NewtonStep::solve_failure(const std::string& why) const {
+  return newton_solve_failure(step_, t_, dt_, iterations() + 1, why);
+}
+
+NumericalError NewtonStep::not_dominant(index_t row) const {
+  return newton_not_dominant(step_, t_, dt_, row);
+}
+
 }  // namespace fhn

@@ -413,18 +413,14 @@ class AdiCuda final : public DeviceScheme {
     const real t = problem_.time.t(step);
     for (int stage = 0; stage < 2; ++stage) {
       const int iterations = static_cast<int>(entry.iterations[stage]);
-      std::vector<real> du, g;
+      NewtonStep newton(spec_.newton, step, t, problem_.time.dt, log_, stats_, stage);
       for (int k = 0; k < std::min(iterations, kHistory); ++k) {
         real x = 0.0, y = 0.0;
         std::memcpy(&x, &entry.du[stage][k], sizeof x);
         std::memcpy(&y, &entry.g[stage][k], sizeof y);
-        du.push_back(x);
-        g.push_back(y);
-        if (log_) log_->record({step, k + 1, x, y, stage});
+        newton.record(x, y);  // the iterations the slowest node took, decided on the device
       }
-      if (entry.failed[stage] != 0)
-        throw newton_failure(step, t, problem_.time.dt, spec_.newton, du, g);
-      stats_.add_step(du);
+      newton.finish(entry.failed[stage] == 0);
     }
   }
 

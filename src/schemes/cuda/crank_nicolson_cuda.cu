@@ -566,6 +566,7 @@ class CrankNicolsonCuda final : public Scheme {
   // (fused: copy u across). Returns whether the last iterate is in u_ (fused: the iterate
   // ping-pongs between v's buffer and u_).
   bool device_newton(real c, real t) {
+    NewtonStep newton(spec_.newton, step_, t, params_.k, log_, stats_);
     const index_t n = params_.n;
     real* u_in = fields_.v();
     real* u_out = u_.data();
@@ -583,20 +584,18 @@ class CrankNicolsonCuda final : public Scheme {
       }
       read_state(launched);  // the one synchronisation of the step
       if (host_state_->bad_row < static_cast<unsigned long long>(n))
-        throw newton_not_dominant(step_, t, params_.k, static_cast<index_t>(host_state_->bad_row));
+        throw newton.not_dominant(static_cast<index_t>(host_state_->bad_row));
       if (host_state_->converged || launched >= max_iterations) break;
       batch = 1;
     }
 
+    // The history the device decided on (check_kernel: converged when ||du||_inf < tolerance;
+    // non-finite norms run on to max_iterations and fail).
     const int iterations = host_state_->iterations;
-    std::vector<real> du(static_cast<std::size_t>(iterations)), residual(du.size());
-    for (int i = 0; i < iterations; ++i) {
-      du[i] = from_bits(host_state_->norms[i].du_bits);
-      residual[i] = from_bits(host_state_->norms[i].residual_bits);
-      if (log_) log_->record({step_, i + 1, du[i], residual[i]});
-    }
-    if (!host_state_->converged) throw newton_failure(step_, t, params_.k, spec_.newton, du, residual);
-    stats_.add_step(du);
+    for (int i = 0; i < iterations; ++i)
+      newton.record(from_bits(host_state_->norms[i].du_bits),
+                    from_bits(host_state_->norms[i].residual_bits));
+    newton.finish(host_state_->converged != 0);
     last_iterations_ = iterations;
     return !fused_ || u_in != fields_.v();
   }
@@ -619,9 +618,8 @@ class CrankNicolsonCuda final : public Scheme {
     const bool has_left = comm_->rank() > 0, has_right = comm_->rank() + 1 < comm_->size();
     const solvers::TridiagonalSystem block{m, lower_.data(), diag_.data(), upper_.data()};
     SlabIteration* it = slab_iteration_.data();
-    std::vector<real> du_history, residual_history;
-    bool converged = false;
-    for (index_t iteration = 1; iteration <= spec_.newton.max_iterations && !converged; ++iteration) {
+    NewtonStep newton(spec_.newton, step_, t, params_.k, log_, stats_);
+    newton_iterate(newton, [&](index_t iteration) -> NewtonNorms {
       // 1. u's halo.
       if (iteration > 1) exchange_->exchange({u_.data()}, 1, nullptr);
       // 2. F(u), J; y, p, q.
@@ -646,7 +644,7 @@ class CrankNicolsonCuda final : public Scheme {
           comm_->min(record.bad_row < static_cast<unsigned long long>(n)
                          ? static_cast<index_t>(record.bad_row)
                          : n);
-      if (bad_row < n) throw newton_not_dominant(step_, t, params_.k, bad_row);
+      if (bad_row < n) throw newton.not_dominant(bad_row);
       const real* e = record.ends;
       const solvers::BlockCouplings lr = reduced_->solve({e[0], e[1], e[2], e[3], e[4], e[5]});
       // 4. du = y + L p + R q, u -= du; the norms to the host (the second wait), agreed.
@@ -658,15 +656,8 @@ class CrankNicolsonCuda final : public Scheme {
       slab_iteration_.download(&record, 1);
       std::vector<real> largest{from_bits(record.du_bits), from_bits(record.residual_bits)};
       comm_->max(largest);  // non-finite ones as infinity
-      du_history.push_back(largest[0]);
-      residual_history.push_back(largest[1]);
-      if (log_) log_->record({step_, iteration, largest[0], largest[1]});
-      converged = largest[0] < spec_.newton.tolerance;
-      if (!std::isfinite(largest[0])) break;
-    }
-    if (!converged)
-      throw newton_failure(step_, t, params_.k, spec_.newton, du_history, residual_history);
-    stats_.add_step(du_history);
+      return {largest[0], largest[1]};
+    });
     return true;
   }
 
