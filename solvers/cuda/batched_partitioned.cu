@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "core/cuda/cuda_check.hpp"
+#include "core/cuda/launch.hpp"
+#include "core/cuda/thread_index.cuh"
 #include "core/error.hpp"
 #include "solvers/cuda/partitioned.cuh"
 
@@ -50,7 +52,7 @@ Batch batch_for(const BatchLayout& l, int chunk_rows) {
 }
 
 unsigned blocks_for_tiles(const Batch& b, int warps_per_block) {
-  return static_cast<unsigned>((b.groups * b.chunks + warps_per_block - 1) / warps_per_block);
+  return cuda::blocks_for(b.groups * b.chunks, warps_per_block);
 }
 
 // The calling warp's tile: systems system0 .. system0 + 31, rows row0 .. row0 + C - 1.
@@ -63,7 +65,7 @@ struct Tile {
 template <int C>
 __device__ inline bool warp_tile(const Batch& b, Tile& t, bool reversed = false) {
   const index_t tiles = b.groups * b.chunks;
-  index_t warp = (blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x) / kLanes;
+  index_t warp = cuda::thread_index() / kLanes;
   if (warp >= tiles) return false;
   if (reversed) warp = tiles - 1 - warp;
   const index_t group = b.contiguous ? warp / b.chunks : warp % b.groups;
@@ -183,7 +185,7 @@ constexpr int kAhead = 16;
 __global__ void constant_interface_kernel(index_t count, index_t chunks,
                                           const real* __restrict__ chunk_factors,
                                           real* __restrict__ y_end, real* __restrict__ x_start) {
-  const index_t s = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  const index_t s = cuda::thread_index();
   if (s >= count) return;
   const real* p = chunk_factors;
   const real* rho = chunk_factors + chunks;
@@ -310,7 +312,7 @@ __global__ void __launch_bounds__(kSystemWarps* kLanes)
 //   d'_i = (d_i - a_i d'_{i-1}) g; x_last = d'_last, x_i = d'_i - c'_i x_{i+1}.
 constexpr int kRowsAhead = 8;
 __global__ void system_interface_kernel(index_t count, index_t rows, Reduced red) {
-  const index_t s = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  const index_t s = cuda::thread_index();
   if (s >= count) return;
   real cp = 0.0, dp = 0.0;
   for (index_t i0 = 0; i0 < rows; i0 += kRowsAhead) {
@@ -437,7 +439,7 @@ void BatchedPartitionedSolver::solve(const BatchLayout& layout, real* r) {
   const unsigned blocks = blocks_for_tiles(b, kConstantWarps);
   constant_reduce_kernel<<<blocks, kConstantWarps * kLanes>>>(b, r, f, y_end, x_start);
   FHN_CUDA_CHECK_LAUNCH();
-  const auto systems = static_cast<unsigned>((b.count + kInterfaceThreads - 1) / kInterfaceThreads);
+  const unsigned systems = cuda::blocks_for(b.count, kInterfaceThreads);
   constant_interface_kernel<<<systems, kInterfaceThreads>>>(b.count, b.chunks,
                                                             chunk_factors_.data(), y_end, x_start);
   FHN_CUDA_CHECK_LAUNCH();
@@ -458,7 +460,7 @@ void BatchedPartitionedSolver::solve(const BatchLayout& layout, const real* lowe
   const unsigned blocks = blocks_for_tiles(b, kSystemWarps);
   system_reduce_kernel<<<blocks, kSystemWarps * kLanes>>>(b, m, r, red);
   FHN_CUDA_CHECK_LAUNCH();
-  const auto systems = static_cast<unsigned>((b.count + kInterfaceThreads - 1) / kInterfaceThreads);
+  const unsigned systems = cuda::blocks_for(b.count, kInterfaceThreads);
   system_interface_kernel<<<systems, kInterfaceThreads>>>(b.count, rows, red);
   FHN_CUDA_CHECK_LAUNCH();
   system_substitute_kernel<<<blocks, kSystemWarps * kLanes>>>(b, m, r, red.d);

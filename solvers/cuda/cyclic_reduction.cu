@@ -22,6 +22,7 @@
 
 #include "core/cuda/cuda_check.hpp"
 #include "core/cuda/launch.hpp"
+#include "core/cuda/thread_index.cuh"
 #include "core/error.hpp"
 
 namespace fhn::solvers {
@@ -30,6 +31,7 @@ namespace {
 
 using cuda::blocks_for;
 using cuda::kBlock;
+using cuda::thread_index;
 // Levels of a system of n < 2^63 unknowns: floor(log2 n) + 1 <= 63.
 constexpr int max_levels = 64;
 constexpr index_t max_grid_blocks = 2147483647;  // gridDim.x limit
@@ -42,10 +44,6 @@ struct Level {
   real* d;
   index_t m;
 };
-
-__device__ index_t thread_index() {
-  return static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-}
 
 index_t checked_n_max(index_t n_max) {
   FHN_VERIFY(n_max >= 1, InternalError,

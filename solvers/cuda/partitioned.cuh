@@ -31,6 +31,7 @@
 
 #include "core/cuda/cuda_check.hpp"
 #include "core/cuda/device_buffer.hpp"
+#include "core/cuda/launch.hpp"
 #include "core/error.hpp"
 #include "core/types.hpp"
 
@@ -415,32 +416,17 @@ inline unsigned pcr_threads(index_t n) {
   return p;
 }
 
-template <class Rows>
-void launch_reduce(const Rows& rows, index_t n, const Level& next, cudaStream_t stream) {
+// Launches kKernel (reduce_kernel or substitute_kernel) with one block per tile of a level of
+// n rows and kTileBytes of dynamic shared memory, which the first launch of each kernel allows.
+template <auto kKernel, class... Args>
+void launch_on_tiles(index_t n, cudaStream_t stream, const Args&... args) {
   static const bool configured = [] {
-    FHN_CUDA_CHECK(cudaFuncSetAttribute(reduce_kernel<Rows>,
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
+    FHN_CUDA_CHECK(cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         static_cast<int>(kTileBytes)));
     return true;
   }();
   (void)configured;
-  const auto blocks = static_cast<unsigned>((n + kTileRows - 1) / kTileRows);
-  reduce_kernel<Rows><<<blocks, kThreads, kTileBytes, stream>>>(rows, n, next);
-  FHN_CUDA_CHECK_LAUNCH();
-}
-
-template <class Rows, class Sink>
-void launch_substitute(const Rows& rows, index_t n, const real* x_next, const Sink& sink,
-                       cudaStream_t stream) {
-  static const bool configured = [] {
-    FHN_CUDA_CHECK(cudaFuncSetAttribute(substitute_kernel<Rows, Sink>,
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        static_cast<int>(kTileBytes)));
-    return true;
-  }();
-  (void)configured;
-  const auto blocks = static_cast<unsigned>((n + kTileRows - 1) / kTileRows);
-  substitute_kernel<Rows, Sink><<<blocks, kThreads, kTileBytes, stream>>>(rows, n, x_next, sink);
+  kKernel<<<cuda::blocks_for(n, kTileRows), kThreads, kTileBytes, stream>>>(args...);
   FHN_CUDA_CHECK_LAUNCH();
 }
 
@@ -462,10 +448,10 @@ void solve(const Rows& rows, const Sink& sink, index_t n, const Workspace& works
     return;
   }
   const Level next = workspace.level(depth, n);
-  launch_reduce(rows, n, next, stream);
+  launch_on_tiles<reduce_kernel<Rows>>(n, stream, rows, n, next);
   solve(ArrayRows{next.a, next.b, next.c, next.d}, ArraySink{next.d}, next.n, workspace, stream,
         depth + 1);
-  launch_substitute(rows, n, next.d, sink, stream);
+  launch_on_tiles<substitute_kernel<Rows, Sink>>(n, stream, rows, n, next.d, sink);
 }
 
 }  // namespace fhn::solvers::partitioned
