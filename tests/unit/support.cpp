@@ -77,12 +77,7 @@ Config config_from(const std::string& yaml, const std::vector<std::string>& over
 }
 
 std::string config_error(const std::string& yaml, const std::vector<std::string>& overrides) {
-  try {
-    config_from(yaml, overrides);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
+  return thrown_message<ConfigError>([&] { config_from(yaml, overrides); });
 }
 
 std::vector<Snapshot> refinement(const std::string& yaml, const std::vector<std::string>& fixed,

@@ -39,6 +39,17 @@ std::string source_path(const std::string& relative);
 // Config from YAML text, as if read from a file called "test.yaml".
 Config config_from(const std::string& yaml, const std::vector<std::string>& overrides = {});
 
+// The message of the `Error` that f() throws ("" when it throws none).
+template <class Error, class F>
+std::string thrown_message(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
 // The message of the ConfigError that loading `yaml` raises ("" if it loads).
 std::string config_error(const std::string& yaml, const std::vector<std::string>& overrides = {});
 

@@ -23,12 +23,7 @@ namespace {
 
 // The message of the IoError that taking `dir` raises ("" when it can be taken).
 std::string refusal(const fs::path& dir) {
-  try {
-    const fhn::OutputFolder folder(dir);
-  } catch (const fhn::IoError& e) {
-    return e.what();
-  }
-  return "";
+  return fhn::test::thrown_message<fhn::IoError>([&] { const fhn::OutputFolder folder(dir); });
 }
 
 // The folder's entries other than the lock file.

@@ -195,12 +195,8 @@ TEST_CASE("study: newton records every iteration of each solver") {
 
 TEST_CASE("study loader: errors name the key and the line") {
   auto error = [](const std::string& text) {
-    try {
-      fhn::load_study_text(text, "s.yaml");
-    } catch (const fhn::ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string();
+    return fhn::test::thrown_message<fhn::ConfigError>(
+        [&] { fhn::load_study_text(text, "s.yaml"); });
   };
   CHECK(contains(error("study: convergence\nbase: b.yaml\nrefine: {key: time.dt, start: 0.1}\nrefernce: finest\n"),
                  "s.yaml:4:1: unknown key 'refernce'; did you mean 'reference'?"));
