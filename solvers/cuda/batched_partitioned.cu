@@ -108,8 +108,7 @@ __device__ void stage(const Batch& b, const Tile& t, const real* __restrict__ gl
 }
 // Waits for the lane's own copies, then for the warp's (every lane reads other lanes' copies).
 __device__ inline void wait_staged() {
-  __pipeline_commit();
-  __pipeline_wait_prior(0);
+  partitioned::wait_staged();
   __syncwarp();
 }
 
