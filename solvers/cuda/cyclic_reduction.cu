@@ -23,7 +23,6 @@
 #include "core/cuda/cuda_check.hpp"
 #include "core/cuda/launch.hpp"
 #include "core/cuda/thread_index.cuh"
-#include "core/error.hpp"
 
 namespace fhn::solvers {
 
@@ -44,7 +43,7 @@ struct Level {
   index_t m;
 };
 
-// The widest launch: one thread per odd row of the finest level.
+// n_max, checked; the widest launch (the first reduce_level) has a thread per odd row of n_max.
 index_t checked_n_max(index_t n_max) {
   check_n_max("cyclic_reduction", n_max);
   cuda::check_grid((n_max + 1) / 2, kBlock,
