@@ -66,6 +66,12 @@ std::string not_dominant_message(std::string_view solver, const std::string& wha
                                  real lower, real diag, real upper);
 std::string vanishing_pivot_message(std::string_view solver, const std::string& what, index_t row);
 
+// A solver's size contract, worded once for every solver (an InternalError: the caller's bug).
+// check_n_max: a solver is made for n_max >= 1 unknowns; check_system_size: it is handed systems
+// of 1 .. n_max unknowns.
+void check_n_max(std::string_view solver, index_t n_max);
+void check_system_size(std::string_view solver, index_t n, index_t n_max);
+
 // Backends that take device pointers (partitioned, cyclic_reduction, cusparse, cusparse_pivot).
 constexpr bool runs_on_device(TridiagonalBackend backend) {
   return backend != TridiagonalBackend::thomas &&

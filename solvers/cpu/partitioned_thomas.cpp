@@ -222,9 +222,7 @@ PartitionedThomasSolver::PartitionedThomasSolver(index_t n_max)
 // rows pass 1 read last and the last-level cache may still hold.
 void PartitionedThomasSolver::solve(const TridiagonalSystem& a, real* r) {
   const index_t n = a.n;
-  FHN_VERIFY(n >= 1 && n <= static_cast<index_t>(c_prime_.size()), InternalError,
-             "thomas_partitioned: system of size " + std::to_string(n) +
-                 " for a solver made for at most " + std::to_string(c_prime_.size()));
+  check_system_size(name(), n, static_cast<index_t>(c_prime_.size()));
   if (n < K * kMinChunk) return thomas_solve(name(), a, c_prime_.data(), r);
 
   index_t groups = (n + kMaxGroupRows - 1) / kMaxGroupRows;

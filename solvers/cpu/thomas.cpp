@@ -44,9 +44,7 @@ void thomas_solve(std::string_view solver, const TridiagonalSystem& a, real* c, 
 }
 
 void ThomasSolver::solve(const TridiagonalSystem& a, real* r) {
-  FHN_VERIFY(a.n >= 1 && a.n <= static_cast<index_t>(c_prime_.size()), InternalError,
-             "thomas: system of size " + std::to_string(a.n) + " for a solver made for at most " +
-                 std::to_string(c_prime_.size()));
+  check_system_size(name(), a.n, static_cast<index_t>(c_prime_.size()));
   thomas_solve("thomas", a, c_prime_.data(), r);
 }
 

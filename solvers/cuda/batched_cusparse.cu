@@ -6,6 +6,7 @@
 
 #include "core/cuda/cuda_check.hpp"
 #include "core/cuda/launch.hpp"
+#include "core/cuda/thread_index.cuh"
 #include "core/error.hpp"
 #include "solvers/cuda/cusparse_check.hpp"
 
@@ -28,7 +29,7 @@ struct Strides {
 __global__ void small_systems_kernel(index_t n, index_t count, Strides rs, Strides ms,
                                      const real* __restrict__ l, const real* __restrict__ d,
                                      const real* __restrict__ u, real* __restrict__ r) {
-  const index_t s = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  const index_t s = cuda::thread_index();
   if (s >= count) return;
   real* x = r + s * rs.system;
   const index_t m0 = s * ms.system, m1 = m0 + ms.element;
@@ -47,7 +48,7 @@ __global__ void small_systems_kernel(index_t n, index_t count, Strides rs, Strid
 // entry: out(s, k) = matrix(k). Reads 24 B and writes 24 B per unknown, once per layout.
 __global__ void replicate_kernel(index_t n, index_t count, Strides layout, index_t span,
                                  const real* __restrict__ matrix, real* __restrict__ out) {
-  const index_t e = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  const index_t e = cuda::thread_index();
   if (e >= n * count) return;
   const index_t s = e / n, k = e % n;
   const index_t at = s * layout.system + k * layout.element;

@@ -17,14 +17,14 @@
 #include <vector>
 
 #include "core/cuda/cuda_check.hpp"
+#include "core/cuda/launch.hpp"
+#include "core/cuda/thread_index.cuh"
 #include "core/error.hpp"
 #include "solvers/cuda/partitioned.cuh"
 
 namespace fhn::solvers {
 
 namespace {
-
-using partitioned::reciprocal;
 
 constexpr int kLanes = 32;              // systems per tile
 constexpr int kPitch = kLanes + 1;      // shared-memory stride of a tile row (odd)
@@ -52,7 +52,7 @@ Batch batch_for(const BatchLayout& l, int chunk_rows) {
 }
 
 unsigned blocks_for_tiles(const Batch& b, int warps_per_block) {
-  return static_cast<unsigned>((b.groups * b.chunks + warps_per_block - 1) / warps_per_block);
+  return cuda::blocks_for(b.groups * b.chunks, warps_per_block);
 }
 
 // The calling warp's tile: systems system0 .. system0 + 31, rows row0 .. row0 + C - 1.
@@ -65,7 +65,7 @@ struct Tile {
 template <int C>
 __device__ inline bool warp_tile(const Batch& b, Tile& t, bool reversed = false) {
   const index_t tiles = b.groups * b.chunks;
-  index_t warp = (blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x) / kLanes;
+  index_t warp = cuda::thread_index() / kLanes;
   if (warp >= tiles) return false;
   if (reversed) warp = tiles - 1 - warp;
   const index_t group = b.contiguous ? warp / b.chunks : warp % b.groups;
@@ -108,8 +108,7 @@ __device__ void stage(const Batch& b, const Tile& t, const real* __restrict__ gl
 }
 // Waits for the lane's own copies, then for the warp's (every lane reads other lanes' copies).
 __device__ inline void wait_staged() {
-  __pipeline_commit();
-  __pipeline_wait_prior(0);
+  partitioned::wait_staged();
   __syncwarp();
 }
 
@@ -185,7 +184,7 @@ constexpr int kAhead = 16;
 __global__ void constant_interface_kernel(index_t count, index_t chunks,
                                           const real* __restrict__ chunk_factors,
                                           real* __restrict__ y_end, real* __restrict__ x_start) {
-  const index_t s = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  const index_t s = cuda::thread_index();
   if (s >= count) return;
   const real* p = chunk_factors;
   const real* rho = chunk_factors + chunks;
@@ -244,17 +243,12 @@ __global__ void __launch_bounds__(kConstantWarps* kLanes)
 }
 
 // ---- Per-system coefficients ------------------------------------------------------------------
-// The partition method of partitioned.cuh on chunks of C = 16 rows (j = 0 .. C-1 within the chunk,
-// x_0 = x_s, x_{C-1} = x_e): kernel 1 reduces each chunk to two rows coupling only chunk ends,
-//   x_s + a''_0 x_{e of the chunk before} + beta_0 x_e = d''_0     (upward sweep)
-//   x_e + alpha_{C-1} x_s + c'_{C-1} x_{s of the chunk after} = d'_{C-1}   (downward sweep)
-// (downward: alpha_1 = a_1/b_1, c'_1 = c_1/b_1, d'_1 = d_1/b_1, then with g = 1/(b_j - a_j c'_{j-1})
-//  alpha_j = -a_j alpha_{j-1} g, c'_j = c_j g, d'_j = (d_j - a_j d'_{j-1}) g;
-//  upward from row C-2 the mirror image); kernel 2 solves each system's reduced system of
-// 2 chunks rows by Thomas; kernel 3 solves each chunk's interior rows by Thomas with x_s, x_e
-// known. Rows past n are identity rows (x = 0). Bytes per unknown: read a, b, c, d twice, write x
-// (72 B), plus 10 interface values per 16 rows (kernel 1 writes 8, kernel 3 reads 2) and what
-// kernel 2 reads and writes (10): 10 B.
+// The partition method of partitioned.cuh on chunks of C = 16 rows, one column of a warp's tile
+// each. Kernel 1 reduces each chunk to two rows coupling only chunk ends (reduce_chunk); kernel 2
+// solves each system's reduced system of 2 chunks rows by Thomas; kernel 3 solves each chunk's
+// interior rows with x_s, x_e known (substitute_chunk). Rows past n are identity rows (x = 0).
+// Bytes per unknown: read a, b, c, d twice, write x (72 B), plus 10 interface values per 16 rows
+// (kernel 1 writes 8, kernel 3 reads 2) and what kernel 2 reads and writes (10): 10 B.
 struct Coefficients {
   const real* __restrict__ a;
   const real* __restrict__ b;
@@ -265,12 +259,9 @@ struct Reduced {
   real *a, *b, *c, *d;
 };
 
-struct SystemTile {
-  real* a;
-  real* b;
-  real* c;
-  real* d;
-};
+// A warp's four arrays a, b, c, d of C rows x kPitch; lane l's chunk is its column (row j at
+// slot l + j kPitch): the chunk sweeps of partitioned.cuh run with step kPitch, unrolled whole.
+using SystemTile = partitioned::Tile;
 __device__ inline SystemTile system_tile(real* shared) {
   constexpr int size = kSystemChunk * kPitch;
   return {shared, shared + size, shared + 2 * size, shared + 3 * size};
@@ -299,37 +290,19 @@ __global__ void __launch_bounds__(kSystemWarps* kLanes)
   const SystemTile tile = system_tile(tiles[threadIdx.x / kLanes]);
   stage_system(b, t, m, rhs, tile);
   const int lane = lane_id();
-  auto at = [&](int j) { return j * kPitch + lane; };
-  constexpr int last = kSystemChunk - 1;
-  real g = reciprocal(tile.b[at(1)]);
-  real alpha = tile.a[at(1)] * g, cp = tile.c[at(1)] * g, dp = tile.d[at(1)] * g;
-  g = reciprocal(tile.b[at(last - 1)]);
-  real beta = tile.c[at(last - 1)] * g, ap = tile.a[at(last - 1)] * g, dq = tile.d[at(last - 1)] * g;
-#pragma unroll
-  for (int k = 0; k < kSystemChunk - 2; ++k) {
-    const int down = at(2 + k), up = at(last - 2 - k);
-    const real a = tile.a[down];
-    const real gd = reciprocal(tile.b[down] - a * cp);
-    alpha = -a * alpha * gd;
-    dp = (tile.d[down] - a * dp) * gd;
-    cp = tile.c[down] * gd;
-    const real c = tile.c[up];
-    const real gu = reciprocal(tile.b[up] - c * ap);
-    beta = -c * beta * gu;
-    dq = (tile.d[up] - c * dq) * gu;
-    ap = tile.a[up] * gu;
-  }
+  const partitioned::ChunkEnds e =
+      partitioned::reduce_chunk<kSystemChunk, kPitch, kSystemChunk>(tile, lane);
   const index_t s = t.system0 + lane;
   if (s >= b.count) return;
   const index_t row_s = 2 * t.chunk * b.count + s, row_e = row_s + b.count;
-  out.a[row_s] = ap;  // row of x_s
+  out.a[row_s] = e.ap;  // row of x_s
   out.b[row_s] = 1.0;
-  out.c[row_s] = beta;
-  out.d[row_s] = dq;
-  out.a[row_e] = alpha;  // row of x_e
+  out.c[row_s] = e.beta;
+  out.d[row_s] = e.dq;
+  out.a[row_e] = e.alpha;  // row of x_e
   out.b[row_e] = 1.0;
-  out.c[row_e] = cp;
-  out.d[row_e] = dp;
+  out.c[row_e] = e.cp;
+  out.d[row_e] = e.dp;
 }
 
 // One thread per system: Thomas on its reduced system (c' into c, x into d), the loads of
@@ -338,7 +311,7 @@ __global__ void __launch_bounds__(kSystemWarps* kLanes)
 //   d'_i = (d_i - a_i d'_{i-1}) g; x_last = d'_last, x_i = d'_i - c'_i x_{i+1}.
 constexpr int kRowsAhead = 8;
 __global__ void system_interface_kernel(index_t count, index_t rows, Reduced red) {
-  const index_t s = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  const index_t s = cuda::thread_index();
   if (s >= count) return;
   real cp = 0.0, dp = 0.0;
   for (index_t i0 = 0; i0 < rows; i0 += kRowsAhead) {
@@ -391,35 +364,12 @@ __global__ void __launch_bounds__(kSystemWarps* kLanes)
   const SystemTile tile = system_tile(tiles[threadIdx.x / kLanes]);
   stage_system(b, t, m, rhs, tile);
   const int lane = lane_id();
-  auto at = [&](int j) { return j * kPitch + lane; };
-  constexpr int last = kSystemChunk - 1;
   const index_t s = t.system0 + lane;
   const index_t row_s = 2 * t.chunk * b.count + s;
   const real xs = s < b.count ? x_interface[row_s] : 0.0;
   const real xe = s < b.count ? x_interface[row_s + b.count] : 0.0;
-  // Thomas on rows 1 .. C-2 with x_0 = xs, x_{C-1} = xe: c'_1 = c_1 / b_1,
-  // d'_1 = (d_1 - a_1 xs) / b_1, ...; then x_j = d'_j - c'_j x_{j+1} from x_{C-1} = xe.
-  real g = reciprocal(tile.b[at(1)]);
-  real cp = tile.c[at(1)] * g, dp = (tile.d[at(1)] - tile.a[at(1)] * xs) * g;
-  tile.c[at(1)] = cp;
-  tile.d[at(1)] = dp;
-#pragma unroll
-  for (int j = 2; j < last; ++j) {
-    const real a = tile.a[at(j)];
-    g = reciprocal(tile.b[at(j)] - a * cp);
-    cp = tile.c[at(j)] * g;
-    dp = (tile.d[at(j)] - a * dp) * g;
-    tile.c[at(j)] = cp;
-    tile.d[at(j)] = dp;
-  }
-  real x = xe;
-  tile.d[at(last)] = xe;
-#pragma unroll
-  for (int j = last - 1; j >= 1; --j) {
-    x = tile.d[at(j)] - tile.c[at(j)] * x;
-    tile.d[at(j)] = x;
-  }
-  tile.d[at(0)] = xs;
+  partitioned::substitute_chunk<kSystemChunk, kPitch, kSystemChunk, kSystemChunk>(tile, lane,
+                                                                                  xs, xe);
   write_back<kSystemChunk>(b, t, tile.d, rhs);
 }
 
@@ -488,7 +438,7 @@ void BatchedPartitionedSolver::solve(const BatchLayout& layout, real* r) {
   const unsigned blocks = blocks_for_tiles(b, kConstantWarps);
   constant_reduce_kernel<<<blocks, kConstantWarps * kLanes>>>(b, r, f, y_end, x_start);
   FHN_CUDA_CHECK_LAUNCH();
-  const auto systems = static_cast<unsigned>((b.count + kInterfaceThreads - 1) / kInterfaceThreads);
+  const unsigned systems = cuda::blocks_for(b.count, kInterfaceThreads);
   constant_interface_kernel<<<systems, kInterfaceThreads>>>(b.count, b.chunks,
                                                             chunk_factors_.data(), y_end, x_start);
   FHN_CUDA_CHECK_LAUNCH();
@@ -509,7 +459,7 @@ void BatchedPartitionedSolver::solve(const BatchLayout& layout, const real* lowe
   const unsigned blocks = blocks_for_tiles(b, kSystemWarps);
   system_reduce_kernel<<<blocks, kSystemWarps * kLanes>>>(b, m, r, red);
   FHN_CUDA_CHECK_LAUNCH();
-  const auto systems = static_cast<unsigned>((b.count + kInterfaceThreads - 1) / kInterfaceThreads);
+  const unsigned systems = cuda::blocks_for(b.count, kInterfaceThreads);
   system_interface_kernel<<<systems, kInterfaceThreads>>>(b.count, rows, red);
   FHN_CUDA_CHECK_LAUNCH();
   system_substitute_kernel<<<blocks, kSystemWarps * kLanes>>>(b, m, r, red.d);

@@ -37,8 +37,7 @@ CusparseGtsvSolver::CusparseGtsvSolver(TridiagonalBackend backend, index_t n_max
                  backend == TridiagonalBackend::cusparse_pivot,
              InternalError,
              "CusparseGtsvSolver made for backend '" + std::string(backend_name(backend)) + "'");
-  FHN_VERIFY(n_max >= 1, InternalError,
-             std::string(name()) + ": solver made for n_max = " + std::to_string(n_max));
+  check_n_max(name(), n_max);
   FHN_VERIFY(n_max <= INT_MAX, DeviceError,
              std::string(name()) + ": " + std::to_string(n_max) +
                  " unknowns exceed cuSPARSE's 32-bit sizes (at most " + std::to_string(INT_MAX) +
@@ -71,9 +70,7 @@ std::size_t CusparseGtsvSolver::workspace_bytes(const TridiagonalSystem& a, cons
 // One right-hand side (n = 1 column, ldb = m). Bytes per unknown are cuSPARSE's business; the
 // floor is 40 (read l, d, u, r; write x).
 void CusparseGtsvSolver::solve(const TridiagonalSystem& a, real* r) {
-  FHN_VERIFY(a.n >= 1 && a.n <= n_max_, InternalError,
-             std::string(name()) + ": system of size " + std::to_string(a.n) +
-                 " for a solver made for at most " + std::to_string(n_max_));
+  check_system_size(name(), a.n, n_max_);
   if (a.n < min_gtsv2_size) {
     solve_small_system<<<1, 1>>>(a, r);
     FHN_CUDA_CHECK_LAUNCH();

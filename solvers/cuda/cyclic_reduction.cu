@@ -22,7 +22,7 @@
 
 #include "core/cuda/cuda_check.hpp"
 #include "core/cuda/launch.hpp"
-#include "core/error.hpp"
+#include "core/cuda/thread_index.cuh"
 
 namespace fhn::solvers {
 
@@ -30,9 +30,9 @@ namespace {
 
 using cuda::blocks_for;
 using cuda::kBlock;
+using cuda::thread_index;
 // Levels of a system of n < 2^63 unknowns: floor(log2 n) + 1 <= 63.
 constexpr int max_levels = 64;
-constexpr index_t max_grid_blocks = 2147483647;  // gridDim.x limit
 
 // One level: m rows of (a, b, c | d). After back substitution d holds the solution x.
 struct Level {
@@ -43,16 +43,11 @@ struct Level {
   index_t m;
 };
 
-__device__ index_t thread_index() {
-  return static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-}
-
+// n_max, checked; the widest launch (the first reduce_level) has a thread per odd row of n_max.
 index_t checked_n_max(index_t n_max) {
-  FHN_VERIFY(n_max >= 1, InternalError,
-             "cyclic_reduction: solver made for n_max = " + std::to_string(n_max));
-  FHN_VERIFY((n_max + 1) / 2 <= max_grid_blocks * kBlock, DeviceError,
-             "cyclic_reduction: " + std::to_string(n_max) +
-                 " unknowns need more thread blocks than one launch can have");
+  check_n_max("cyclic_reduction", n_max);
+  cuda::check_grid((n_max + 1) / 2, kBlock,
+                   "cyclic_reduction: " + std::to_string(n_max) + " unknowns");
   return n_max;
 }
 
@@ -131,9 +126,7 @@ CyclicReductionSolver::CyclicReductionSolver(index_t n_max)
 
 void CyclicReductionSolver::solve(const TridiagonalSystem& a, real* rhs) {
   const index_t n = a.n;
-  FHN_VERIFY(n >= 1 && n <= n_max_, InternalError,
-             "cyclic_reduction: system of size " + std::to_string(n) +
-                 " for a solver made for at most " + std::to_string(n_max_));
+  check_system_size("cyclic_reduction", n, n_max_);
 
   // 1. Forward reduction: level l+1 (floor(m_l / 2) rows) from level l, until one row is left.
   //    The coarse levels lie one after another in the workspace arrays.

@@ -31,6 +31,7 @@
 
 #include "core/cuda/cuda_check.hpp"
 #include "core/cuda/device_buffer.hpp"
+#include "core/cuda/launch.hpp"
 #include "core/error.hpp"
 #include "core/types.hpp"
 
@@ -185,16 +186,92 @@ struct ArraySink {
   __device__ void finish() {}
 };
 
-// Pass 1. Thread = chunk, rows j = 0..31 of the chunk (x_0 = x_s, x_31 = x_e).
-// Downward sweep, eliminating x_1 .. x_30 from row 31 while keeping x_s as a parameter:
+// ---- One chunk's sweeps ----------------------------------------------------------------------
+// The arithmetic of both passes on one thread's chunk of kRows rows staged in a tile, for the
+// kernels below (kChunk consecutive rows: kStep = 1) and for the batched solver's per-system
+// kernels (batched_partitioned.cu: 16 rows, one column of a tile: kStep = its pitch). Row j of the
+// chunk (x_0 = x_s, x_{kRows-1} = x_e) lies at slot s + j kStep of the tile's arrays. The kUnroll
+// arguments are the loops' unroll counts (a count of at least the trip count unrolls a loop whole).
+
+// The two rows a chunk reduces to (pass 1), coupling only chunk ends:
+//   x_s + ap x_{e of the chunk before} + beta x_e = dq     (from the upward sweep)
+//   x_e + alpha x_s + cp x_{s of the chunk after}  = dp     (from the downward sweep)
+struct ChunkEnds {
+  real ap, beta, dq;
+  real alpha, cp, dp;
+};
+
+// Pass 1, rows j = 0 .. L (L = kRows - 1).
+// Downward sweep, eliminating x_1 .. x_{L-1} from row L while keeping x_s as a parameter:
 //   row j becomes  alpha_j x_s + x_j + c'_j x_{j+1} = d'_j  with, from alpha_1 = a_1/b_1,
-//   c'_1 = c_1/b_1, d'_1 = d_1/b_1, and for j = 2..31 with g = 1 / (b_j - a_j c'_{j-1}):
+//   c'_1 = c_1/b_1, d'_1 = d_1/b_1, and for j = 2..L with g = 1 / (b_j - a_j c'_{j-1}):
 //   alpha_j = -a_j alpha_{j-1} g,  c'_j = c_j g,  d'_j = (d_j - a_j d'_{j-1}) g.
-// Upward sweep, eliminating x_30 .. x_1 from row 0 while keeping x_e as a parameter:
-//   row j becomes  a''_j x_{j-1} + x_j + beta_j x_e = d''_j  with, from row 30 normalised and
-//   for j = 29..0 with g = 1 / (b_j - c_j a''_{j+1}):
+// Upward sweep, eliminating x_{L-1} .. x_1 from row 0 while keeping x_e as a parameter:
+//   row j becomes  a''_j x_{j-1} + x_j + beta_j x_e = d''_j  with, from row L-1 normalised and
+//   for j = L-2..0 with g = 1 / (b_j - c_j a''_{j+1}):
 //   beta_j = -c_j beta_{j+1} g,  a''_j = a_j g,  d''_j = (d_j - c_j d''_{j+1}) g.
 // The two sweeps are independent and run interleaved (instruction-level parallelism).
+template <int kRows, int kStep, int kUnroll>
+__device__ inline ChunkEnds reduce_chunk(const Tile& t, int s) {
+  auto at = [&](int j) { return s + j * kStep; };
+  constexpr int last = kRows - 1;
+  real g = reciprocal(t.b[at(1)]);
+  real alpha = t.a[at(1)] * g, cp = t.c[at(1)] * g, dp = t.d[at(1)] * g;
+  g = reciprocal(t.b[at(last - 1)]);
+  real beta = t.c[at(last - 1)] * g, ap = t.a[at(last - 1)] * g, dq = t.d[at(last - 1)] * g;
+#pragma unroll(kUnroll)
+  for (int k = 0; k < kRows - 2; ++k) {
+    // (These index forms give both callers the machine code of their former inline copies;
+    // at(2 + k) and at(last - 2 - k) make nvcc schedule the kernels below differently.)
+    const int down = at(2) + k * kStep, up = at(last - 2) - k * kStep;
+    const real a = t.a[down];
+    const real gd = reciprocal(t.b[down] - a * cp);
+    alpha = -a * alpha * gd;
+    dp = (t.d[down] - a * dp) * gd;
+    cp = t.c[down] * gd;
+    const real c = t.c[up];
+    const real gu = reciprocal(t.b[up] - c * ap);
+    beta = -c * beta * gu;
+    dq = (t.d[up] - c * dq) * gu;
+    ap = t.a[up] * gu;
+  }
+  return {ap, beta, dq, alpha, cp, dp};
+}
+
+// Pass 2. With x_0 = x_s and x_L = x_e known (the next level's solution), Thomas on rows
+// 1..L-1: c'_1 = c_1/b_1, d'_1 = (d_1 - a_1 x_s)/b_1; for j = 2..L-1 with
+// g = 1/(b_j - a_j c'_{j-1}): c'_j = c_j g, d'_j = (d_j - a_j d'_{j-1}) g; then
+// x_j = d'_j - c'_j x_{j+1} for j = L-1..1.
+// c' and d' are kept in the chunk's c and d slots; x replaces d in all its rows.
+template <int kRows, int kStep, int kUnrollDown, int kUnrollUp>
+__device__ inline void substitute_chunk(const Tile& t, int s, real xs, real xe) {
+  auto at = [&](int j) { return s + j * kStep; };
+  constexpr int last = kRows - 1;
+  real g = reciprocal(t.b[at(1)]);
+  real cp = t.c[at(1)] * g, dp = (t.d[at(1)] - t.a[at(1)] * xs) * g;
+  t.c[at(1)] = cp;
+  t.d[at(1)] = dp;
+#pragma unroll(kUnrollDown)
+  for (int j = 2; j < last; ++j) {
+    const real a = t.a[at(j)];
+    g = reciprocal(t.b[at(j)] - a * cp);
+    cp = t.c[at(j)] * g;
+    dp = (t.d[at(j)] - a * dp) * g;
+    t.c[at(j)] = cp;
+    t.d[at(j)] = dp;
+  }
+  real x = xe;
+  t.d[at(last)] = xe;
+#pragma unroll(kUnrollUp)
+  for (int j = last - 1; j >= 1; --j) {
+    x = t.d[at(j)] - t.c[at(j)] * x;
+    t.d[at(j)] = x;
+  }
+  t.d[at(0)] = xs;
+}
+
+// Pass 1: thread = chunk; the chunk's two rows go to rows 2 chunk and 2 chunk + 1 of the next
+// level.
 template <class Rows>
 __global__ void __launch_bounds__(kThreads) reduce_kernel(Rows rows, index_t n, Level next) {
   if (!rows.active()) return;
@@ -207,40 +284,20 @@ __global__ void __launch_bounds__(kThreads) reduce_kernel(Rows rows, index_t n, 
 
   const index_t chunk = blockIdx.x * static_cast<index_t>(kThreads) + threadIdx.x;
   if (chunk * kChunk >= n) return;
-  const int s = static_cast<int>(threadIdx.x) * kStride;
-  real g = reciprocal(t.b[s + 1]);
-  real alpha = t.a[s + 1] * g, cp = t.c[s + 1] * g, dp = t.d[s + 1] * g;
-  g = reciprocal(t.b[s + kChunk - 2]);
-  real beta = t.c[s + kChunk - 2] * g, ap = t.a[s + kChunk - 2] * g, dq = t.d[s + kChunk - 2] * g;
-#pragma unroll 2
-  for (int k = 0; k < kChunk - 2; ++k) {
-    const int down = s + 2 + k, up = s + kChunk - 3 - k;
-    const real a = t.a[down];
-    const real gd = reciprocal(t.b[down] - a * cp);
-    alpha = -a * alpha * gd;
-    dp = (t.d[down] - a * dp) * gd;
-    cp = t.c[down] * gd;
-    const real c = t.c[up];
-    const real gu = reciprocal(t.b[up] - c * ap);
-    beta = -c * beta * gu;
-    dq = (t.d[up] - c * dq) * gu;
-    ap = t.a[up] * gu;
-  }
+  const ChunkEnds e = reduce_chunk<kChunk, 1, 2>(t, static_cast<int>(threadIdx.x) * kStride);
   const index_t r = 2 * chunk;
-  next.a[r] = ap;  // row of x_s
+  next.a[r] = e.ap;  // row of x_s
   next.b[r] = 1.0;
-  next.c[r] = beta;
-  next.d[r] = dq;
-  next.a[r + 1] = alpha;  // row of x_e
+  next.c[r] = e.beta;
+  next.d[r] = e.dq;
+  next.a[r + 1] = e.alpha;  // row of x_e
   next.b[r + 1] = 1.0;
-  next.c[r + 1] = cp;
-  next.d[r + 1] = dp;
+  next.c[r + 1] = e.cp;
+  next.d[r + 1] = e.dp;
 }
 
-// Pass 2. With x_0 = x_s and x_31 = x_e known (the next level's solution), Thomas on rows
-// 1..30: c'_1 = c_1/b_1, d'_1 = (d_1 - a_1 x_s)/b_1; for j = 2..30 with g = 1/(b_j - a_j c'_{j-1}):
-// c'_j = c_j g, d'_j = (d_j - a_j d'_{j-1}) g; then x_j = d'_j - c'_j x_{j+1} for j = 30..1.
-// c' and d' are kept in the tile's c and d slots of the thread's own chunk; x replaces d.
+// Pass 2: thread = chunk, substitute_chunk with the next level's x_s and x_e; the block then
+// writes its tile's x back.
 template <class Rows, class Sink>
 __global__ void __launch_bounds__(kThreads) substitute_kernel(Rows rows, index_t n,
                                                               const real* __restrict__ x_next,
@@ -264,30 +321,8 @@ __global__ void __launch_bounds__(kThreads) substitute_kernel(Rows rows, index_t
   rows.load(t, first, n);
   __syncthreads();
 
-  if (own_chunk) {
-    const int s = static_cast<int>(threadIdx.x) * kStride;
-    real g = reciprocal(t.b[s + 1]);
-    real cp = t.c[s + 1] * g, dp = (t.d[s + 1] - t.a[s + 1] * xs) * g;
-    t.c[s + 1] = cp;
-    t.d[s + 1] = dp;
-#pragma unroll 2
-    for (int j = 2; j < kChunk - 1; ++j) {
-      const real a = t.a[s + j];
-      g = reciprocal(t.b[s + j] - a * cp);
-      cp = t.c[s + j] * g;
-      dp = (t.d[s + j] - a * dp) * g;
-      t.c[s + j] = cp;
-      t.d[s + j] = dp;
-    }
-    real x = xe;
-    t.d[s + kChunk - 1] = xe;
-#pragma unroll 4
-    for (int j = kChunk - 2; j >= 1; --j) {
-      x = t.d[s + j] - t.c[s + j] * x;
-      t.d[s + j] = x;
-    }
-    t.d[s] = xs;
-  }
+  if (own_chunk)
+    substitute_chunk<kChunk, 1, 2, 4>(t, static_cast<int>(threadIdx.x) * kStride, xs, xe);
   __syncthreads();
   for_own_rows<true>(first, n, [&](int q, index_t i, int s) { sink.store_own(q, i, t.d[s]); });
   sink.finish();
@@ -381,32 +416,17 @@ inline unsigned pcr_threads(index_t n) {
   return p;
 }
 
-template <class Rows>
-void launch_reduce(const Rows& rows, index_t n, const Level& next, cudaStream_t stream) {
+// Launches kKernel (reduce_kernel or substitute_kernel) with one block per tile of a level of
+// n rows and kTileBytes of dynamic shared memory, which the first launch of each kernel allows.
+template <auto kKernel, class... Args>
+void launch_on_tiles(index_t n, cudaStream_t stream, const Args&... args) {
   static const bool configured = [] {
-    FHN_CUDA_CHECK(cudaFuncSetAttribute(reduce_kernel<Rows>,
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
+    FHN_CUDA_CHECK(cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         static_cast<int>(kTileBytes)));
     return true;
   }();
   (void)configured;
-  const auto blocks = static_cast<unsigned>((n + kTileRows - 1) / kTileRows);
-  reduce_kernel<Rows><<<blocks, kThreads, kTileBytes, stream>>>(rows, n, next);
-  FHN_CUDA_CHECK_LAUNCH();
-}
-
-template <class Rows, class Sink>
-void launch_substitute(const Rows& rows, index_t n, const real* x_next, const Sink& sink,
-                       cudaStream_t stream) {
-  static const bool configured = [] {
-    FHN_CUDA_CHECK(cudaFuncSetAttribute(substitute_kernel<Rows, Sink>,
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        static_cast<int>(kTileBytes)));
-    return true;
-  }();
-  (void)configured;
-  const auto blocks = static_cast<unsigned>((n + kTileRows - 1) / kTileRows);
-  substitute_kernel<Rows, Sink><<<blocks, kThreads, kTileBytes, stream>>>(rows, n, x_next, sink);
+  kKernel<<<cuda::blocks_for(n, kTileRows), kThreads, kTileBytes, stream>>>(args...);
   FHN_CUDA_CHECK_LAUNCH();
 }
 
@@ -428,10 +448,10 @@ void solve(const Rows& rows, const Sink& sink, index_t n, const Workspace& works
     return;
   }
   const Level next = workspace.level(depth, n);
-  launch_reduce(rows, n, next, stream);
+  launch_on_tiles<reduce_kernel<Rows>>(n, stream, rows, n, next);
   solve(ArrayRows{next.a, next.b, next.c, next.d}, ArraySink{next.d}, next.n, workspace, stream,
         depth + 1);
-  launch_substitute(rows, n, next.d, sink, stream);
+  launch_on_tiles<substitute_kernel<Rows, Sink>>(n, stream, rows, n, next.d, sink);
 }
 
 }  // namespace fhn::solvers::partitioned

@@ -1,5 +1,6 @@
 #pragma once
-// What the sheet tests on the GPU share: a test sheet's config and device copies of a state.
+// What the GPU tests share: a test sheet's config (the sheet tests) and device copies of a state
+// (the sheet and explicit-kernel tests).
 #include <string>
 #include <vector>
 

@@ -29,6 +29,7 @@ using fhn::real;
 using fhn::cuda::DeviceBuffer;
 using fhn::solvers::BatchLayout;
 using fhn::solvers::TridiagonalBackend;
+using fhn::cuda::to_device;
 using fhn::cuda::to_host;
 using fhn::test::HostBatch;
 using fhn::test::HostSystem;
@@ -40,11 +41,6 @@ using fhn::test::worst_relative_error;
 constexpr TridiagonalBackend kBackends[] = {TridiagonalBackend::partitioned,
                                             TridiagonalBackend::cusparse};
 
-DeviceBuffer<real> to_device(const std::vector<real>& host) {
-  DeviceBuffer<real> d(host.size(), "test batch array");
-  d.upload(host.data(), host.size());
-  return d;
-}
 
 
 // Solves h on the device with `backend` and returns the worst relative error against Thomas.

@@ -20,7 +20,9 @@
 #include "core/error.hpp"
 #include "model/problem.hpp"
 #include "schemes/cuda/explicit_kernels.cuh"
+#include "schemes/cuda/device_fields.cuh"
 #include "schemes/scheme.hpp"
+#include "sheet_support.hpp"
 #include "support.hpp"
 
 namespace {
@@ -31,6 +33,7 @@ using fhn::real;
 using fhn::cuda::DeviceBuffer;
 using fhn::cuda::kStepsPerPass;
 using fhn::StimulusTable;
+using fhn::test::DeviceState;
 
 // The blocked kernel's geometry (explicit_kernels.cu): a block holds kRegion = kBlockedThreads x
 // kBlockedNodes nodes and writes the interior left by a halo of `steps` + 1 nodes (rounded up to
@@ -119,29 +122,12 @@ struct Setup {
   StimulusTable view;
 };
 
-// A state (v, w) in device memory.
-struct DeviceState {
-  explicit DeviceState(index_t n) : v(static_cast<std::size_t>(n), "test v"), w(static_cast<std::size_t>(n), "test w") {}
-  void upload(const std::vector<real>& v_host, const std::vector<real>& w_host) {
-    v.upload(v_host.data(), v_host.size());
-    w.upload(w_host.data(), w_host.size());
-  }
-  void poison() {  // all bytes 0xff: a NaN in every element
-    FHN_CUDA_CHECK(cudaMemset(v.data(), 0xff, v.size() * sizeof(real)));
-    FHN_CUDA_CHECK(cudaMemset(w.data(), 0xff, w.size() * sizeof(real)));
-  }
-  DeviceBuffer<real> v, w;
-};
-
 struct HostState {
   std::vector<real> v, w;
 };
 
 HostState download(const DeviceState& s) {
-  HostState h{std::vector<real>(s.v.size()), std::vector<real>(s.w.size())};
-  s.v.download(h.v.data(), h.v.size());
-  s.w.download(h.w.data(), h.w.size());
-  return h;
+  return {fhn::cuda::to_host(s.v), fhn::cuda::to_host(s.w)};
 }
 
 // `steps` steps from `first_step`, one launch per step; the output poisoned before each launch.

@@ -393,12 +393,8 @@ TEST_CASE("Slab scheme: what does not run on several ranks yet is refused by nam
   auto refusal = [&](const std::string& yaml, const std::vector<std::string>& set) {
     const fhn::Config c = fhn::test::config_from(yaml, set);
     const fhn::Problem problem = fhn::make_problem(c);
-    try {
-      fhn::make_cuda_slab_scheme(c, problem, *comm, nullptr);
-    } catch (const fhn::ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no ConfigError");
+    return fhn::test::thrown_message<fhn::ConfigError>(
+        [&] { fhn::make_cuda_slab_scheme(c, problem, *comm, nullptr); });
   };
   CHECK(fhn::test::contains(
       refusal("domain: {length: 20, dx: 0.5}\n",

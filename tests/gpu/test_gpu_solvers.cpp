@@ -13,6 +13,7 @@
 
 #include "core/cuda/device_buffer.hpp"
 #include "core/error.hpp"
+#include "schemes/cuda/device_fields.cuh"
 #include "solvers/cpu/thomas.hpp"
 #include "solvers/tridiagonal.hpp"
 #include "support.hpp"
@@ -22,6 +23,7 @@ namespace {
 using fhn::index_t;
 using fhn::real;
 using fhn::cuda::DeviceBuffer;
+using fhn::cuda::to_host;
 using fhn::solvers::TridiagonalBackend;
 using fhn::solvers::TridiagonalSolver;
 
@@ -55,15 +57,10 @@ HostSystem crank_nicolson_like(index_t n, real h, std::mt19937_64& rng) {
 struct DeviceSystem {
   explicit DeviceSystem(const HostSystem& s)
       : n(s.size()),
-        lower(s.lower.size(), "test lower"),
-        diag(s.diag.size(), "test diag"),
-        upper(s.upper.size(), "test upper"),
-        rhs(s.rhs.size(), "test rhs") {
-    lower.upload(s.lower.data(), s.lower.size());
-    diag.upload(s.diag.data(), s.diag.size());
-    upper.upload(s.upper.data(), s.upper.size());
-    rhs.upload(s.rhs.data(), s.rhs.size());
-  }
+        lower(fhn::cuda::to_device(s.lower, "test lower")),
+        diag(fhn::cuda::to_device(s.diag, "test diag")),
+        upper(fhn::cuda::to_device(s.upper, "test upper")),
+        rhs(fhn::cuda::to_device(s.rhs, "test rhs")) {}
   fhn::solvers::TridiagonalSystem view() const {
     return {n, lower.data(), diag.data(), upper.data()};
   }
@@ -71,12 +68,6 @@ struct DeviceSystem {
   index_t n;
   DeviceBuffer<real> lower, diag, upper, rhs;
 };
-
-std::vector<real> download(const DeviceBuffer<real>& buffer) {
-  std::vector<real> host(buffer.size());
-  buffer.download(host.data(), host.size());
-  return host;
-}
 
 std::vector<real> thomas_solution(const HostSystem& s) {
   std::vector<real> x = s.rhs;
@@ -91,7 +82,7 @@ std::vector<real> gpu_solution(TridiagonalSolver& solver, const HostSystem& s) {
   DeviceSystem device(s);
   solver.solve(device.view(), device.rhs.data());
   FHN_CUDA_CHECK(cudaDeviceSynchronize());
-  return download(device.rhs);
+  return to_host(device.rhs);
 }
 
 struct Comparison {
@@ -178,9 +169,9 @@ TEST_CASE("GPU solvers leave the diagonals on the device unchanged") {
       const auto solver = fhn::solvers::make_tridiagonal_solver(backend, n);
       solver->solve(device.view(), device.rhs.data());
       FHN_CUDA_CHECK(cudaDeviceSynchronize());
-      CHECK(download(device.lower) == s.lower);  // bit for bit
-      CHECK(download(device.diag) == s.diag);
-      CHECK(download(device.upper) == s.upper);
+      CHECK(to_host(device.lower) == s.lower);  // bit for bit
+      CHECK(to_host(device.diag) == s.diag);
+      CHECK(to_host(device.upper) == s.upper);
     }
   }
 }

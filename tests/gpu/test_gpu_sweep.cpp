@@ -296,12 +296,8 @@ TEST_CASE("GPU sweep refuses the schemes it cannot batch, naming the key") {
   auto refusal = [](const std::vector<std::string>& scheme, bool cuda) {
     Config config = member_config(33, scheme, 0, "cpu");
     if (cuda) config.scheme.backend = fhn::Backend::cuda;
-    try {
-      fhn::make_cuda_member_batch({config}, {fhn::make_problem(config)});
-    } catch (const fhn::ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string();
+    return fhn::test::thrown_message<fhn::ConfigError>(
+        [&] { fhn::make_cuda_member_batch({config}, {fhn::make_problem(config)}); });
   };
   CHECK(fhn::test::contains(refusal({"scheme.type=adaptive_explicit"}, true), "scheme.type"));
   CHECK(fhn::test::contains(

@@ -73,10 +73,7 @@ TEST_CASE("the explicit sheet on GPU slabs, gathered, equals the one-rank GPU ru
   // 137 steps in pieces that are not whole passes; the first stimulus is on from step 100.
   const std::vector<index_t> pieces = {30, 7, 100};
   auto slab = make_cuda_slab_scheme(c, problem, comm, nullptr);
-  CHECK(test::contains(slab->name(), "slab " + std::to_string(comm.rank() + 1) + " of " +
-                                         std::to_string(comm.size())));
-  CHECK(comm.sum(static_cast<double>(slab->node_count())) ==
-        static_cast<double>(problem.domain.node_count()));
+  test::check_slab_share(*slab, problem.domain.node_count());
   for (const index_t steps : pieces) slab->advance(steps);
   Snapshot part;
   slab->snapshot(part);

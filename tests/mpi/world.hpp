@@ -34,6 +34,10 @@ class SharedFolder {
   std::filesystem::path path_;
 };
 
+// Checks that `slab` is this rank's slab of the world ("slab r+1 of n" in its name) and that the
+// ranks' slabs hold `nodes` nodes together (the domain's, each once). Collective.
+void check_slab_share(const Scheme& slab, index_t nodes);
+
 // The arrays of the checkpoint that run `run` wrote at `step` into `dir`/checkpoints, by name.
 std::map<std::string, std::vector<real>> checkpoint_arrays(const std::filesystem::path& dir,
                                                            const std::string& run, index_t step);

@@ -11,10 +11,12 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <thread>
 
 #include "app/cli.hpp"
 #include "config/loader.hpp"
 #include "core/error.hpp"
+#include "io/vtk_writers.hpp"
 #include "study/convergence.hpp"
 
 namespace fhn::test {
@@ -75,12 +77,7 @@ Config config_from(const std::string& yaml, const std::vector<std::string>& over
 }
 
 std::string config_error(const std::string& yaml, const std::vector<std::string>& overrides) {
-  try {
-    config_from(yaml, overrides);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
+  return thrown_message<ConfigError>([&] { config_from(yaml, overrides); });
 }
 
 std::vector<Snapshot> refinement(const std::string& yaml, const std::vector<std::string>& fixed,
@@ -148,6 +145,28 @@ int wait_exit_code(int pid) {
   int status = 0;
   waitpid(pid, &status, 0);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+}
+
+bool wait_until(const std::function<bool()>& done, int tries, std::chrono::milliseconds step) {
+  for (int i = 0; i < tries; ++i) {
+    if (done()) return true;
+    std::this_thread::sleep_for(step);
+  }
+  return done();
+}
+
+std::vector<std::string> slow_run_args(const std::filesystem::path& dir, const std::string& name,
+                                       int end, bool spacetime) {
+  const std::string config =
+      write_text(dir / (name + ".yaml"),
+                 "name: " + name + "\n" +
+                     "domain: {length: 200, nodes: 20001}\n"
+                     "time: {end: " + std::to_string(end) + ", dt: 0.00004}\n" +
+                     "output: {every: 1" + (spacetime ? "" : ", spacetime: false") + "}\n");
+  std::vector<std::string> args{"run", config, "--quiet", "--output", (dir / "out").string()};
+  if (!vtk_compiled())
+    args.insert(args.end(), {"--set", "output.vtk=false", "--set", "output.spacetime=false"});
+  return args;
 }
 
 }  // namespace fhn::test

@@ -1,6 +1,8 @@
 #pragma once
 // Helpers shared by the unit tests.
+#include <chrono>
 #include <filesystem>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -36,6 +38,17 @@ std::string source_path(const std::string& relative);
 
 // Config from YAML text, as if read from a file called "test.yaml".
 Config config_from(const std::string& yaml, const std::vector<std::string>& overrides = {});
+
+// The message of the `Error` that f() throws ("" when it throws none).
+template <class Error, class F>
+std::string thrown_message(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
 
 // The message of the ConfigError that loading `yaml` raises ("" if it loads).
 std::string config_error(const std::string& yaml, const std::vector<std::string>& overrides = {});
@@ -84,5 +97,18 @@ int spawn_cli(const std::vector<std::string>& args, const std::filesystem::path&
               void (*prepare)() = nullptr);
 // Waits for a child; its exit code, or minus the signal that killed it.
 int wait_exit_code(int pid);
+
+// Waits for `done` to say true: asks it, and after each of at most `tries` waits of `step` asks
+// again; returns its last answer.
+bool wait_until(const std::function<bool()>& done, int tries,
+                std::chrono::milliseconds step = std::chrono::milliseconds(50));
+
+// A cable run slow enough to be stopped or disturbed mid-way: 20001 nodes and dt = 4e-5, about
+// half a second of computing per time unit, a frame and a probe row each time unit. Writes its
+// config `name`.yaml into `dir` (time.end = `end`; the x-t kymograph only if `spacetime`) and
+// returns the arguments of `fhn run --quiet` into dir / "out" (output.vtk and output.spacetime
+// off where VTK is not compiled in).
+std::vector<std::string> slow_run_args(const std::filesystem::path& dir, const std::string& name,
+                                       int end, bool spacetime);
 
 }  // namespace fhn::test

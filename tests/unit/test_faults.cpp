@@ -49,16 +49,10 @@ TEST_CASE("a file size limit (ulimit -f) stops the run with exit code 4 and keep
 
 TEST_CASE("the output folder removed during a run stops it with exit code 4 and a clear message") {
   fhn::test::TempDir dir;
-  const std::string config = fhn::test::write_text(dir / "slow.yaml",
-                                                   "name: slow\n"
-                                                   "domain: {length: 200, nodes: 20001}\n"
-                                                   "time: {end: 100, dt: 0.00004}\n"
-                                                   "output: {every: 1, spacetime: false}\n");
-  std::vector<std::string> args{"run", config, "--quiet", "--output", (dir / "out").string()};
-  if (!fhn::vtk_compiled()) args.insert(args.end(), {"--set", "output.vtk=false"});
+  const auto args = fhn::test::slow_run_args(dir.path(), "slow", 100, false);
   const int child = fhn::test::spawn_cli(args, dir / "err.txt");
   const fs::path probes = dir / "out" / "probes.csv";
-  for (int i = 0; i < 600 && !fs::exists(probes); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  fhn::test::wait_until([&] { return fs::exists(probes); }, 600);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   fs::remove_all(dir / "out");
   CHECK(fhn::test::wait_exit_code(child) == 4);

@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <thread>
 
 #include "core/error.hpp"
 #include "io/output_folder.hpp"
@@ -24,12 +23,7 @@ namespace {
 
 // The message of the IoError that taking `dir` raises ("" when it can be taken).
 std::string refusal(const fs::path& dir) {
-  try {
-    const fhn::OutputFolder folder(dir);
-  } catch (const fhn::IoError& e) {
-    return e.what();
-  }
-  return "";
+  return fhn::test::thrown_message<fhn::IoError>([&] { const fhn::OutputFolder folder(dir); });
 }
 
 // The folder's entries other than the lock file.
@@ -73,8 +67,8 @@ TEST_CASE("an output folder's lock is released when its holder is killed with SI
     pause();
     _exit(0);
   }
-  for (int i = 0; i < 600 && !fs::exists(dir / "ready"); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  fhn::test::wait_until([&] { return fs::exists(dir / "ready"); }, 600,
+                        std::chrono::milliseconds(10));
   REQUIRE(fs::exists(dir / "ready"));
   const std::string pid = std::to_string(child);
   CHECK(contains(refusal(out), "in use by another fhn process (pid " + pid + " "));

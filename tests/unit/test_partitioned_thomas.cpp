@@ -48,12 +48,8 @@ double difference_from_thomas(const HostSystem& s, PartitionedThomasSolver& solv
 // What `solver` throws on s ("" when it solves it).
 std::string refusal(fhn::solvers::TridiagonalSolver& solver, const HostSystem& s) {
   std::vector<double> x = s.rhs;
-  try {
-    solver.solve(matrix_of(s), x.data());
-  } catch (const fhn::NumericalError& e) {
-    return e.what();
-  }
-  return "";
+  return fhn::test::thrown_message<fhn::NumericalError>(
+      [&] { solver.solve(matrix_of(s), x.data()); });
 }
 
 // The refusal of thomas_partitioned must be Thomas's, with the solver's name in front.

@@ -7,13 +7,11 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <functional>
 #include <map>
 #include <sstream>
 #include <cmath>
 #include <fstream>
-#include <thread>
 
 #include "config/loader.hpp"
 #include "core/error.hpp"
@@ -200,14 +198,7 @@ TEST_CASE("a checkpoint from another config or a damaged one is refused") {
 
 TEST_CASE("SIGTERM stops a run cleanly: a valid .pvd, a checkpoint, exit code 130, and it resumes") {
   fhn::test::TempDir dir;
-  // About half a second of computing per time unit: long enough to be stopped mid-way.
-  const std::string config = fhn::test::write_text(dir / "long.yaml",
-                                                   "name: long\n"
-                                                   "domain: {length: 200, nodes: 20001}\n"
-                                                   "time: {end: 200, dt: 0.00004}\n"
-                                                   "output: {every: 1}\n");
-  std::vector<std::string> args{"run", config, "--quiet", "--output", (dir / "out").string()};
-  if (!fhn::vtk_compiled()) args.insert(args.end(), {"--set", "output.vtk=false", "--set", "output.spacetime=false"});
+  const auto args = fhn::test::slow_run_args(dir.path(), "long", 200, true);
   const fs::path probes = dir / "out" / "probes.csv";
   auto rows = [&] {
     const std::string text = fs::exists(probes) ? fhn::test::read_text(probes) : "";
@@ -215,7 +206,7 @@ TEST_CASE("SIGTERM stops a run cleanly: a valid .pvd, a checkpoint, exit code 13
   };
 
   const int child = fhn::test::spawn_cli(args, dir / "child_err.txt");
-  for (int i = 0; i < 600 && rows() < 3; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  fhn::test::wait_until([&] { return rows() >= 3; }, 600);
   kill(child, SIGTERM);
   CHECK(fhn::test::wait_exit_code(child) == 130);
   const std::string err = fhn::test::read_text(dir / "child_err.txt");

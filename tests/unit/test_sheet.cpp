@@ -385,7 +385,8 @@ TEST_CASE("a sheet run killed at random moments leaves a .pvd that parses and li
   for (int trial = 0; trial < 5; ++trial) {
     const fs::path out = dir / ("out" + std::to_string(trial));
     const int child = fhn::test::spawn_cli({"run", config, "--quiet", "--output", out.string()}, dir / "err.txt");
-    for (int i = 0; i < 400 && !fs::exists(out / "k.pvd"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    fhn::test::wait_until([&] { return fs::exists(out / "k.pvd"); }, 400,
+                          std::chrono::milliseconds(25));
     std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(150, 600)(rng)));
     kill(child, SIGKILL);
     CHECK(fhn::test::wait_exit_code(child) == -SIGKILL);

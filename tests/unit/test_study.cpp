@@ -67,6 +67,20 @@ std::vector<CsvRow> run_small_study(const std::string& study_body, const std::st
   return read_convergence_csv(csv);
 }
 
+// Runs the study `kind` from the file `file` ("study: <kind>", base: the shipped config `base`,
+// then `rest`) into `folder`, its report into `out`; returns the <kind>.csv it wrote there.
+std::string run_on_shipped_base(const std::string& kind, const std::string& base,
+                                const std::string& rest, const std::string& file,
+                                const std::filesystem::path& folder, std::ostringstream& out) {
+  fhn::StudyOptions options;
+  options.output_dir = folder;
+  fhn::run_study(fhn::load_study_text("study: " + kind + "\nbase: " +
+                                          fhn::test::source_path("configs/" + base) + "\n" + rest,
+                                      file),
+                 options, out);
+  return fhn::test::read_text(folder / (kind + ".csv"));
+}
+
 void check_study_orders(const std::vector<CsvRow>& rows, double expected) {
   REQUIRE(rows.size() >= 3);
   for (const CsvRow& r : rows) {
@@ -152,25 +166,19 @@ TEST_CASE("study: Crank-Nicolson is second order in time and in space") {
 
 TEST_CASE("study: stability sweeps report ok, refused and failed runs") {
   fhn::test::TempDir dir;
-  fhn::StudyOptions options;
-  options.output_dir = dir / "out";
   std::ostringstream out;
-  fhn::run_study(fhn::load_study_text("study: stability\nbase: " + fhn::test::source_path("configs/pulse_split.yaml") +
-                                          "\nsweep: {ratios: [0.25, 0.6], end: 5}\n",
-                                      "explicit.yaml"),
-                 options, out);
-  const std::string explicit_csv = fhn::test::read_text(dir / "out" / "stability.csv");
+  const std::string explicit_csv =
+      run_on_shipped_base("stability", "pulse_split.yaml", "sweep: {ratios: [0.25, 0.6], end: 5}\n",
+                          "explicit.yaml", dir / "out", out);
   CHECK(contains(explicit_csv, "-,0.25,0.0625,ok,"));
   CHECK(contains(explicit_csv, "-,0.6,0.15,refused,"));
   CHECK(contains(out.str(), "explicit: bounded and oscillation-free up to dt/dx^2 = 0.25; refused at dt/dx^2 = 0.6"));
 
   out.str("");
-  fhn::run_study(fhn::load_study_text("study: stability\nbase: " +
-                                          fhn::test::source_path("configs/pulse_split_cn.yaml") +
-                                          "\nsweep: {ratios: [1, 10, 40], solvers: [thomas], end: 20}\n",
-                                      "cn.yaml"),
-                 options, out);
-  const std::string cn_csv = fhn::test::read_text(dir / "out" / "stability.csv");
+  const std::string cn_csv =
+      run_on_shipped_base("stability", "pulse_split_cn.yaml",
+                          "sweep: {ratios: [1, 10, 40], solvers: [thomas], end: 20}\n", "cn.yaml",
+                          dir / "out", out);
   CHECK(contains(cn_csv, "thomas,1,0.25,ok,"));
   CHECK(contains(cn_csv, "thomas,10,2.5,ok,"));
   CHECK(contains(cn_csv, "thomas,40,10,failed,"));
@@ -179,14 +187,10 @@ TEST_CASE("study: stability sweeps report ok, refused and failed runs") {
 
 TEST_CASE("study: newton records every iteration of each solver") {
   fhn::test::TempDir dir;
-  fhn::StudyOptions options;
-  options.output_dir = dir / "out";
   std::ostringstream out;
-  fhn::run_study(fhn::load_study_text("study: newton\nbase: " + fhn::test::source_path("configs/pulse_split_cn.yaml") +
-                                          "\nnewton: {solvers: [thomas], steps: 20}\n",
-                                      "newton.yaml"),
-                 options, out);
-  const std::string csv = fhn::test::read_text(dir / "out" / "newton.csv");
+  const std::string csv = run_on_shipped_base("newton", "pulse_split_cn.yaml",
+                                              "newton: {solvers: [thomas], steps: 20}\n",
+                                              "newton.yaml", dir / "out", out);
   CHECK(csv.rfind("solver,step,iteration,du_inf,residual_inf\nthomas,0,1,", 0) == 0);
   CHECK(contains(csv, "thomas,19,3,"));
   CHECK(contains(out.str(), "thomas            3         3"));
@@ -194,12 +198,8 @@ TEST_CASE("study: newton records every iteration of each solver") {
 
 TEST_CASE("study loader: errors name the key and the line") {
   auto error = [](const std::string& text) {
-    try {
-      fhn::load_study_text(text, "s.yaml");
-    } catch (const fhn::ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string();
+    return fhn::test::thrown_message<fhn::ConfigError>(
+        [&] { fhn::load_study_text(text, "s.yaml"); });
   };
   CHECK(contains(error("study: convergence\nbase: b.yaml\nrefine: {key: time.dt, start: 0.1}\nrefernce: finest\n"),
                  "s.yaml:4:1: unknown key 'refernce'; did you mean 'reference'?"));

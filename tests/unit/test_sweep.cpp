@@ -41,12 +41,8 @@ output: {every: 1.0, vtk: false, spacetime: false, probes: [10.0, 30.0]}
 )";
 
 std::string sweep_error(const std::string& text) {
-  try {
-    fhn::load_sweep_text(text, "sweep.yaml");
-  } catch (const fhn::ConfigError& e) {
-    return e.what();
-  }
-  return "";
+  return fhn::test::thrown_message<fhn::ConfigError>(
+      [&] { fhn::load_sweep_text(text, "sweep.yaml"); });
 }
 
 // Members of a sweep over `axes` (YAML) of the test cable written into `dir`.
@@ -153,12 +149,8 @@ TEST_CASE("sweep members: each is the base config with its values; shared settin
   CHECK(members[3].name == "sweep_3");
 
   auto error = [&](const std::string& axes) {
-    try {
-      fhn::sweep_member_configs(cable_sweep(dir, axes), {});
-    } catch (const fhn::ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string();
+    return fhn::test::thrown_message<fhn::ConfigError>(
+        [&] { fhn::sweep_member_configs(cable_sweep(dir, axes), {}); });
   };
   const std::string grid = error("[{key: domain.dx, values: [0.5, 0.25]}]");
   CHECK(contains(grid, "member 1 (domain.dx=0.25) differs from member 0 in domain.nodes: 161"));
@@ -170,12 +162,10 @@ TEST_CASE("sweep members: each is the base config with its values; shared settin
   CHECK(contains(invalid, "model.epsilon"));
   // Sweep keys checked against the base config name their own line.
   auto measure_error = [&](const std::string& measure) {
-    try {
-      fhn::sweep_member_configs(cable_sweep(dir, "[{key: model.a, values: [0.1]}]", "measure:\n" + measure), {});
-    } catch (const fhn::ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string();
+    return fhn::test::thrown_message<fhn::ConfigError>([&] {
+      fhn::sweep_member_configs(
+          cable_sweep(dir, "[{key: model.a, values: [0.1]}]", "measure:\n" + measure), {});
+    });
   };
   CHECK(contains(measure_error("  every: 0.03\n"), "sweep.yaml:4:10: measure.every = 0.03 is not a multiple of time.dt = 0.1"));
 }

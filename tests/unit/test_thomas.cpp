@@ -3,9 +3,11 @@
 
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
+#include <limits>
 #include <random>
 
 #include "core/build_info.hpp"
+#include "core/cuda/launch.hpp"
 #include "core/error.hpp"
 #include "solvers/cpu/thomas.hpp"
 #include "support.hpp"
@@ -72,6 +74,35 @@ TEST_CASE("thomas solves smaller systems than it was made for and ignores lower[
   fhn::solvers::ThomasSolver thomas(100);
   thomas.solve({33, s.lower.data(), s.diag.data(), s.upper.data()}, x.data());
   for (std::size_t i = 0; i < x.size(); ++i) CHECK(x[i] == doctest::Approx(expected[i]).epsilon(1e-12));
+}
+
+TEST_CASE("a solver refuses a system larger than it was made for, or empty, in one wording") {
+  std::mt19937_64 rng(7);
+  HostSystem s = random_dominant_system(5, rng);
+  fhn::solvers::ThomasSolver thomas(4);
+  auto solve = [&](fhn::index_t n) {
+    thomas.solve({n, s.lower.data(), s.diag.data(), s.upper.data()}, s.rhs.data());
+  };
+  CHECK_THROWS_WITH_AS(solve(5), "thomas: system of size 5 for a solver made for at most 4",
+                       fhn::InternalError);
+  CHECK_THROWS_WITH_AS(solve(0), "thomas: system of size 0 for a solver made for at most 4",
+                       fhn::InternalError);
+  CHECK_NOTHROW(fhn::solvers::check_system_size("partitioned", 4, 4));
+  CHECK_NOTHROW(fhn::solvers::check_n_max("partitioned", 1));
+  CHECK_THROWS_WITH_AS(fhn::solvers::check_n_max("cyclic_reduction", 0),
+                       "cyclic_reduction: solver made for n_max = 0", fhn::InternalError);
+}
+
+TEST_CASE("a launch's grid holds at most 2^31 - 1 blocks") {
+  using fhn::cuda::check_grid;
+  using fhn::cuda::kMaxGridBlocks;
+  CHECK_NOTHROW(check_grid(kMaxGridBlocks * 1024, 1024, "partitioned: n unknowns"));
+  CHECK_THROWS_WITH_AS(check_grid(kMaxGridBlocks * 1024 + 1, 1024, "partitioned: n unknowns"),
+                       "partitioned: n unknowns need more thread blocks than one launch can have",
+                       fhn::DeviceError);
+  // No overflow near the largest index: 2^63 - 1 items in blocks of 256 are refused.
+  CHECK_THROWS_AS(check_grid(std::numeric_limits<fhn::index_t>::max(), 256, "x"), fhn::DeviceError);
+  CHECK_NOTHROW(check_grid(0, 256, "x"));
 }
 
 TEST_CASE("thomas refuses a matrix that is not diagonally dominant, naming the row") {

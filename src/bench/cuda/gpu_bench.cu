@@ -32,6 +32,7 @@ namespace fhn::bench {
 namespace {
 
 using cuda::DeviceBuffer;
+using cuda::to_device;
 using solvers::TridiagonalBackend;
 
 // Times `run()` (work enqueued on the default stream) with CUDA events: two warm-up calls, then
@@ -56,12 +57,6 @@ Timing time_gpu(int repetitions, Before before, Run run, Divisor divisor) {
 template <class Before, class Run>
 Timing time_gpu(int repetitions, Before before, Run run) {
   return time_gpu(repetitions, before, run, [] { return 1.0; });
-}
-
-DeviceBuffer<real> to_device(const std::vector<real>& host, const char* what) {
-  DeviceBuffer<real> buffer(host.size(), what);
-  buffer.upload(host.data(), host.size());
-  return buffer;
 }
 
 // Pinned host memory (the fastest host-device transfers), for the "+transfers" variants.

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/cuda/cuda_check.hpp"
 
@@ -73,5 +74,13 @@ class DeviceBuffer {
   T* data_ = nullptr;
   std::size_t count_ = 0;
 };
+
+// A device copy of `host` (`what` names it in an allocation failure).
+template <class T>
+DeviceBuffer<T> to_device(const std::vector<T>& host, const char* what = "device array") {
+  DeviceBuffer<T> buffer(host.size(), what);
+  buffer.upload(host.data(), host.size());
+  return buffer;
+}
 
 }  // namespace fhn::cuda
