@@ -42,6 +42,13 @@ struct Domain {
     return x;
   }
   // The position of node `node`.
+  // The node's index along each axis (0 beyond dims): node = at[0] + N_0 (at[1] + N_1 at[2]).
+  void axis_indices(index_t node, index_t (&at)[kMaxAxes]) const {
+    for (int a = 0; a < kMaxAxes; ++a) {
+      at[a] = node % nodes[a];
+      node /= nodes[a];
+    }
+  }
   Point position(index_t node) const {
     Point p{0.0, 0.0, 0.0};
     for (int a = 0; a < dims; ++a) {

@@ -17,10 +17,13 @@ Problem make_problem(const Config& c) {
 
   // The discrete boundary conditions hold from t = 0 on.
   if (c.domain.dims >= 2) {
-    const Sides sides = sides_of(c.boundary);
-    const index_t nx = c.domain.nodes[0], ny = c.domain.nodes[1];
-    for (index_t j = 0; j < ny; ++j)
-      for (index_t i = 0; i < nx; ++i) dirichlet_at(sides, i, j, nx, ny, p.v0[static_cast<std::size_t>(i + nx * j)]);
+    const Sides sides = sides_of(c.boundary, c.domain.dims);
+    const index_t n[kMaxAxes] = {c.domain.nodes[0], c.domain.nodes[1], c.domain.nodes[2]};
+    for (index_t node = 0; node < c.domain.node_count(); ++node) {
+      index_t at[kMaxAxes];
+      c.domain.axis_indices(node, at);
+      dirichlet_at(sides, at, n, p.v0[static_cast<std::size_t>(node)]);
+    }
     return p;
   }
   const index_t last = p.domain.node_count() - 1;

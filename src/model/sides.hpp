@@ -1,37 +1,44 @@
 #pragma once
-// The sides of a sheet as the node updates read them (host and device), and the one rule of
-// which Dirichlet side holds a node: the first of left (x = 0), right (x = Lx), bottom (y = 0),
-// top (y = Ly) that is Dirichlet and contains it, so a corner between two Dirichlet sides takes
-// the earlier one's value. A cable is a sheet of one row whose bottom and top are no-flux.
+// The ends of every axis as the node updates read them (host and device), and the one rule of
+// which Dirichlet end holds a node: the first of axis 0's low (x = 0) and high (x = Lx) ends,
+// then axis 1's (y = 0, y = Ly), then axis 2's, that is Dirichlet and contains it, so a corner
+// between two Dirichlet sides takes the earlier one's value. An axis the domain does not have
+// (one node along it) has no-flux ends: a cable is a sheet of one row whose bottom and top are
+// no-flux.
 #include "config/config.hpp"
 
 namespace fhn {
 
 struct Sides {
-  BoundaryType type[4] = {BoundaryType::no_flux, BoundaryType::no_flux, BoundaryType::no_flux,
-                          BoundaryType::no_flux};  // left, right, bottom, top
-  real value[4] = {0.0, 0.0, 0.0, 0.0};
+  // [axis][end], end 0 the low one (coordinate 0), 1 the high one.
+  BoundaryType type[kMaxAxes][2] = {{BoundaryType::no_flux, BoundaryType::no_flux},
+                                    {BoundaryType::no_flux, BoundaryType::no_flux},
+                                    {BoundaryType::no_flux, BoundaryType::no_flux}};
+  real value[kMaxAxes][2] = {{0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}};
 };
 
-inline Sides sides_of(const BoundarySpec& bc) {
+// The sides of `bc` for a domain of `dims` axes (the config names two: left/right, bottom/top).
+inline Sides sides_of(const BoundarySpec& bc, int dims) {
   Sides s;
-  const BoundarySide* sides[4] = {&bc.left, &bc.right, &bc.bottom, &bc.top};
-  for (int k = 0; k < 4; ++k) {
-    s.type[k] = sides[k]->type;
-    s.value[k] = sides[k]->value;
-  }
+  for (int axis = 0; axis < dims && axis < 2; ++axis)
+    for (int end = 0; end < 2; ++end) {
+      const BoundarySide& side = bc.side(axis, end == 1);
+      s.type[axis][end] = side.type;
+      s.value[axis][end] = side.value;
+    }
   return s;
 }
 
-// Whether a Dirichlet side holds node (i, j) of an nx x ny grid, and its value.
-FHN_HOST_DEVICE inline bool dirichlet_at(const Sides& s, index_t i, index_t j, index_t nx,
-                                         index_t ny, real& value) {
-  const bool on[4] = {i == 0, i == nx - 1, j == 0, j == ny - 1};
-  for (int k = 0; k < 4; ++k)
-    if (on[k] && s.type[k] == BoundaryType::dirichlet) {
-      value = s.value[k];
-      return true;
-    }
+// Whether a Dirichlet end holds the node at index `at` (per axis) of a grid of n nodes per axis,
+// and its value.
+FHN_HOST_DEVICE inline bool dirichlet_at(const Sides& s, const index_t (&at)[kMaxAxes],
+                                         const index_t (&n)[kMaxAxes], real& value) {
+  for (int axis = 0; axis < kMaxAxes; ++axis)
+    for (int end = 0; end < 2; ++end)
+      if (at[axis] == (end == 0 ? 0 : n[axis] - 1) && s.type[axis][end] == BoundaryType::dirichlet) {
+        value = s.value[axis][end];
+        return true;
+      }
   return false;
 }
 

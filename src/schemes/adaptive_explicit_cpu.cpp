@@ -107,7 +107,7 @@ void AdaptiveExplicitCpu::evaluate() {
   real* v_next = v_next_.data();
   real* w_next = w_next_.data();
   with_kinetics(problem_.model.kinetics, [&](const auto& kin) {
-    for (index_t i = 0; i < q.n; ++i) {
+    for (index_t i = 0; i < q.n[0]; ++i) {
       const ExplicitPointUpdate u = explicit_point_update(
           v[i], w[i], diffusion * v_xx[i], current ? current[i] : 0.0, kin, q.k);
       v_next[i] = u.v;
@@ -116,10 +116,10 @@ void AdaptiveExplicitCpu::evaluate() {
   });
   // The ends so far follow their mirror ghost nodes; a Dirichlet value or the first-order
   // no-flux copy of the neighbour's new v replaces that, as in the uniform scheme.
-  const index_t last = q.n - 1;
+  const index_t last = q.n[0] - 1;
   for (const index_t i : {index_t{0}, last}) {
     switch (replaced_row(i, q)) {
-      case 1: v_next[i] = i == 0 ? q.left_value : q.right_value; break;
+      case 1: v_next[i] = end_value(q, i == 0 ? 0 : 1); break;
       case 2: v_next[i] = v_next[i == 0 ? 1 : last - 1]; break;
       default: break;
     }
@@ -160,7 +160,7 @@ void AdaptiveExplicitCpu::use_grid(std::vector<index_t> nodes) {
   x_.resize(n);
   for (std::size_t i = 0; i < n; ++i) x_[i] = problem_.domain.coordinate(0, nodes_[i]);
   laplacian_ = NonUniformLaplacian(x_);
-  params_.n = static_cast<index_t>(n);
+  params_.n[0] = static_cast<index_t>(n);
   v_xx_.resize(n);
   w_xx_.resize(n);
   v_next_.resize(n);

@@ -60,7 +60,7 @@ class AdaptiveExplicitCpu final : public Scheme {
   Problem problem_;
   AdaptiveSpec spec_;
   real reach_;         // how far a wave can travel between two regrids (wave_reach)
-  NodeParams params_;  // model, boundary rows; params_.n is the current node count
+  NodeParams params_;  // model, boundary rows; params_.n[0] is the current node count
   index_t step_ = 0;
   std::vector<index_t> nodes_;
   std::vector<real> x_, v_, w_;          // current grid and state at t = step_ dt

@@ -50,13 +50,15 @@ AdiCpu::AdiCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog*
 
 // The Dirichlet nodes among the owned ones (array indices), and the current arrays.
 void AdiCpu::set_up_nodes() {
-  const Sides sides = sides_of(problem_.boundary);
-  const index_t nx = problem_.domain.nodes[0], ny = problem_.domain.nodes[1];
+  const Domain& d = problem_.domain;
+  const Sides sides = sides_of(problem_.boundary, d.dims);
+  const index_t n[kMaxAxes] = {d.nodes[0], d.nodes[1], d.nodes[2]};
   const index_t first = slab_.owned_offset(), count = slab_.owned_nodes();
   for (index_t k = 0; k < count; ++k) {
-    const index_t node = slab_.global_offset() + k;  // i + N_x j
+    index_t at[kMaxAxes];
+    d.axis_indices(slab_.global_offset() + k, at);
     real value = 0.0;
-    if (dirichlet_at(sides, node % nx, node / nx, nx, ny, value)) held_.emplace_back(first + k, value);
+    if (dirichlet_at(sides, at, n, value)) held_.emplace_back(first + k, value);
   }
   if (!problem_.stimuli.empty())
     for (auto& current : current_) current.assign(static_cast<std::size_t>(slab_.array_nodes()), 0.0);

@@ -9,7 +9,6 @@ namespace fhn {
 ExplicitCpu::ExplicitCpu(const Problem& problem)
     : HostScheme(problem),
       params_(node_params(problem)),
-      sheet_(sheet_params(problem)),
       current_(problem.stimuli.empty() ? 0 : problem.domain.node_count(), 0.0),
       v_next_(problem.domain.node_count()),
       w_next_(problem.domain.node_count()) {}
@@ -18,14 +17,13 @@ ExplicitCpu::ExplicitCpu(const Problem& problem)
 ExplicitCpu::ExplicitCpu(const Problem& problem, Communicator& comm)
     : HostScheme(problem, make_slab(problem.domain, comm.rank(), comm.size(), 1)),
       params_(node_params(problem)),
-      sheet_(sheet_params(problem)),
       halo_(make_host_halo_exchange(slab_, comm)),
       current_(problem.stimuli.empty() ? 0 : slab_.array_nodes(), 0.0),
       v_next_(slab_.array_nodes()),
       w_next_(slab_.array_nodes()) {
   FHN_VERIFY(problem.domain.dims == 2, InternalError, "ExplicitCpu: slabs of a sheet only");
-  sheet_.row0 = slab_.array_first();
-  sheet_.rows = slab_.array_planes();
+  params_.plane0 = slab_.array_first();
+  params_.planes = slab_.array_planes();
 }
 
 std::string ExplicitCpu::name() const {
@@ -60,7 +58,7 @@ void ExplicitCpu::cable_step(const K& kin, const real* current, const real* v, c
     v_next[i] = u.v;
     w_next[i] = u.w;
   };
-  const index_t last = params_.n - 1;
+  const index_t last = params_.n[0] - 1;
   for (index_t i = 1; i < last; ++i)
     store(i, explicit_interior_node(v, w, current, i, params_, kin));
   store(0, explicit_node(v, w, current, 0, params_, kin));
@@ -73,8 +71,8 @@ void ExplicitCpu::cable_step(const K& kin, const real* current, const real* v, c
 template <class K>
 void ExplicitCpu::sheet_step(const K& kin, const real* current, const real* v, const real* w,
                              real* v_next, real* w_next) const {
-  const SheetParams& q = sheet_;
-  const index_t nx = q.nx, ny = q.ny;
+  const NodeParams& q = params_;
+  const index_t nx = q.n[0], ny = q.n[1];
   auto store = [&](index_t c, const ExplicitPointUpdate& u) {
     v_next[c] = u.v;
     w_next[c] = u.w;

@@ -28,8 +28,7 @@ class ExplicitCpu final : public HostScheme {
   void sheet_step(const K& kin, const real* current, const real* v, const real* w, real* v_next,
                   real* w_next) const;
 
-  NodeParams params_;                  // the cable's
-  SheetParams sheet_;                  // the sheet's (rows: the slab's, halos included)
+  NodeParams params_;                  // the grid's (a slab's: its rows, halos included)
   std::unique_ptr<HaloExchange> halo_;  // a slab's neighbours (nullptr: the whole domain)
   std::vector<real> current_;          // I_stim at t on the slab's rows (empty without stimuli)
   std::vector<real> v_next_, w_next_;  // written by step(), then swapped in

@@ -12,36 +12,55 @@
 
 namespace fhn {
 
-// Everything a node update needs to know besides the arrays (passed by value to kernels).
+// Everything a node update needs to know besides the arrays (passed by value to kernels), one
+// description for a cable, a sheet and a box: the nodes and the array strides along each axis,
+// the planes of the slab axis the arrays hold, dt, D/h^2 and the ends of every axis.
+//
+// The slab axis is the last one of at least two (axis 1 of a cable and a sheet, axis 2 of a box):
+// the arrays hold its planes [plane0, plane0 + planes), the whole grid (plane0 = 0, planes =
+// n[slab axis]) or a rank's slab with its halo planes (parallel/decomposition.hpp); node (i, j)
+// of a sheet is u[i + N_x (j - plane0)]. A cable is a sheet of one row.
 struct NodeParams {
-  index_t n = 0;
+  int dims = 1;
+  index_t n[kMaxAxes] = {0, 1, 1};       // nodes along each axis (1 beyond dims)
+  index_t stride[kMaxAxes] = {1, 0, 0};  // array index step along each axis: 1, N_x, N_x N_y
+  index_t plane0 = 0, planes = 1;
   real k = 0.0;      // dt
   real inv_k = 0.0;  // 1 / dt, once: the Newton rows multiply by it instead of dividing
   real r = 0.0;      // D / h^2
-  BoundaryType left = BoundaryType::no_flux, right = BoundaryType::no_flux;
-  real left_value = 0.0, right_value = 0.0;
-  int no_flux_order = 2;
+  Sides sides;       // the ends of every axis (model/sides.hpp)
+  int no_flux_order = 2;  // cables: 2 the mirrored ghost node, 1 v_0 = v_1
 };
 
-inline NodeParams node_params(const ModelParams& m, const BoundarySpec& bc, index_t n, real dx,
+// The grid of `d` (every plane of it), one step dt.
+inline NodeParams node_params(const ModelParams& m, const BoundarySpec& bc, const Domain& d,
                               real dt) {
   NodeParams q;
-  q.n = n;
+  q.dims = d.dims;
+  for (int a = 0; a < kMaxAxes; ++a) {
+    q.n[a] = d.nodes[a];
+    q.stride[a] = d.stride(a);
+  }
+  q.planes = q.n[d.dims >= 3 ? 2 : 1];
   q.k = dt;
   q.inv_k = 1.0 / dt;
-  q.r = m.diffusion / (dx * dx);
-  q.left = bc.left.type;
-  q.right = bc.right.type;
-  q.left_value = bc.left.value;
-  q.right_value = bc.right.value;
+  q.r = m.diffusion / (d.dx * d.dx);
+  q.sides = sides_of(bc, d.dims);
   q.no_flux_order = bc.no_flux_order;
   return q;
 }
 
-// The whole cable of `problem`, one step dt of its time grid.
+// The whole grid of `problem`, one step dt of its time grid.
 inline NodeParams node_params(const Problem& problem) {
-  return node_params(problem.model, problem.boundary, problem.domain.node_count(),
-                     problem.domain.dx, problem.time.dt);
+  return node_params(problem.model, problem.boundary, problem.domain, problem.time.dt);
+}
+
+// A cable's end conditions: the type and value of its low (end 0, x = 0) or high end.
+FHN_HOST_DEVICE inline BoundaryType end_type(const NodeParams& q, int end) {
+  return q.sides.type[0][end];
+}
+FHN_HOST_DEVICE inline real end_value(const NodeParams& q, int end) {
+  return q.sides.value[0][end];
 }
 
 // D (L_h u)_i from the values u_{i-1}, u_i, u_{i+1}: D (u_{i-1} - 2 u_i + u_{i+1}) / h^2. The
@@ -64,14 +83,14 @@ FHN_HOST_DEVICE inline real interior_diffusion_term(const real* u, index_t i, co
 // D (L_h u)_i anywhere; at the ends the mirrored ghost node gives (L_h u)_0 = 2 (u_1 - u_0) / h^2.
 FHN_HOST_DEVICE inline real diffusion_term(const real* u, index_t i, const NodeParams& q) {
   if (i == 0) return end_diffusion_of(u[1], u[0], q);
-  if (i == q.n - 1) return end_diffusion_of(u[i - 1], u[i], q);
+  if (i == q.n[0] - 1) return end_diffusion_of(u[i - 1], u[i], q);
   return interior_diffusion_term(u, i, q);
 }
 
 // Which end condition replaces row i: 0 none, 1 Dirichlet, 2 first-order no-flux copy.
 FHN_HOST_DEVICE inline int replaced_row(index_t i, const NodeParams& q) {
-  if (i != 0 && i != q.n - 1) return 0;
-  const BoundaryType type = i == 0 ? q.left : q.right;
+  if (i != 0 && i != q.n[0] - 1) return 0;
+  const BoundaryType type = end_type(q, i == 0 ? 0 : 1);
   if (type == BoundaryType::dirichlet) return 1;
   return q.no_flux_order == 1 ? 2 : 0;
 }
@@ -113,8 +132,8 @@ FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_node(const real* v, const re
   };
   ExplicitPointUpdate out = update(i);
   switch (replaced_row(i, q)) {
-    case 1: out.v = i == 0 ? q.left_value : q.right_value; break;
-    case 2: out.v = update(i == 0 ? 1 : q.n - 2).v; break;
+    case 1: out.v = end_value(q, i == 0 ? 0 : 1); break;
+    case 2: out.v = update(i == 0 ? 1 : q.n[0] - 2).v; break;
     default: break;
   }
   return out;
@@ -149,12 +168,12 @@ struct Stencil {
 // other than 0); the neighbours across the cable's ends are not read (0 there).
 FHN_HOST_DEVICE inline Stencil array_stencil(const real* u, index_t a, index_t i,
                                              const NodeParams& q) {
-  return {i > 0 ? u[a - 1] : 0.0, u[a], i + 1 < q.n ? u[a + 1] : 0.0};
+  return {i > 0 ? u[a - 1] : 0.0, u[a], i + 1 < q.n[0] ? u[a + 1] : 0.0};
 }
 // D (L_h u)_i from a stencil, ends by the mirrored ghost node (as diffusion_term).
 FHN_HOST_DEVICE inline real stencil_diffusion(const Stencil& u, index_t i, const NodeParams& q) {
   if (i == 0) return end_diffusion_of(u.right, u.centre, q);
-  if (i == q.n - 1) return end_diffusion_of(u.left, u.centre, q);
+  if (i == q.n[0] - 1) return end_diffusion_of(u.left, u.centre, q);
   return diffusion_of(u.left, u.centre, u.right, q);
 }
 
@@ -174,7 +193,7 @@ template <class K>
 FHN_HOST_DEVICE inline NewtonPoint cn_newton_row(const Stencil& u, real p, real rhs, real c,
                                                  index_t i, const NodeParams& q, const K& kin) {
   switch (replaced_row(i, q)) {
-    case 1: return {u.centre - (i == 0 ? q.left_value : q.right_value), 1.0};
+    case 1: return {u.centre - end_value(q, i == 0 ? 0 : 1), 1.0};
     case 2: return {u.centre - (i == 0 ? u.right : u.left), 1.0};
     default: break;
   }
@@ -206,53 +225,27 @@ FHN_HOST_DEVICE inline OffDiagonals cn_interior_off_diagonals(const NodeParams& 
 }
 FHN_HOST_DEVICE inline OffDiagonals cn_off_diagonal_row(index_t i, const NodeParams& q) {
   if (i == 0) return {0.0, cn_end_off_diagonal(0, q)};
-  if (i == q.n - 1) return {cn_end_off_diagonal(i, q), 0.0};
+  if (i == q.n[0] - 1) return {cn_end_off_diagonal(i, q), 0.0};
   return cn_interior_off_diagonals(q);
 }
 
 // All rows of J's off-diagonals into host arrays of n entries.
 inline void cn_off_diagonals(const NodeParams& q, real* lower, real* upper) {
-  for (index_t i = 0; i < q.n; ++i) {
+  for (index_t i = 0; i < q.n[0]; ++i) {
     const OffDiagonals row = cn_off_diagonal_row(i, q);
     lower[i] = row.lower;
     upper[i] = row.upper;
   }
 }
 
-// ---- Sheets -------------------------------------------------------------------------------------
-// Node (i, j) of an N_x x N_y sheet is u[i + N_x j]. The 5-point Laplacian is the cable's second
-// difference along each axis, summed:
+// ---- Sheets (and the Laplacian on any grid) ------------------------------------------------------
+// Node (i, j) of an N_x x N_y sheet is u[i + N_x j]. The Laplacian is the cable's second
+// difference along each axis, summed (a loop over the axes, grid_diffusion below):
 //   D (L_h u)_ij = D [d_xx + d_yy] / h^2,  d_xx = u_{i-1,j} - 2 u_ij + u_{i+1,j},  d_yy likewise;
 // at a no-flux side the mirrored ghost node gives d = 2 (u_inner - u_side), as on a cable. For a
 // planar wave (u constant along y) d_yy is exactly 0, so a sheet's row equals the cable bit for bit.
 // A Dirichlet side holds v at its value; at a corner the first Dirichlet side of left, right,
-// bottom, top wins (model/sides.hpp). A cable is the sheet of one row (ny = 1).
-struct SheetParams {
-  index_t nx = 0, ny = 0;
-  // The arrays hold global rows [row0, row0 + rows): the whole sheet (0, N_y), or a rank's slab
-  // with its halo rows (parallel/decomposition.hpp); node (i, j) is u[i + N_x (j - row0)].
-  index_t row0 = 0, rows = 0;
-  real k = 0.0;  // dt
-  real r = 0.0;  // D / h^2
-  Sides sides;
-};
-
-inline SheetParams sheet_params(const ModelParams& m, const BoundarySpec& bc, const Domain& d,
-                                real dt) {
-  SheetParams q;
-  q.nx = d.nodes[0];
-  q.ny = d.nodes[1];
-  q.rows = q.ny;
-  q.k = dt;
-  q.r = m.diffusion / (d.dx * d.dx);
-  q.sides = sides_of(bc);
-  return q;
-}
-
-// The whole sheet of `problem`, one step dt of its time grid.
-inline SheetParams sheet_params(const Problem& problem) {
-  return sheet_params(problem.model, problem.boundary, problem.domain, problem.time.dt);
-}
+// bottom, top wins (model/sides.hpp). A cable is the sheet of one row (N_y = 1).
 
 // The second difference along one axis from the values below, at and above a node; `first` and
 // `last` say the node is on the axis's low or high side (the mirrored ghost node).
@@ -273,30 +266,42 @@ FHN_HOST_DEVICE inline real five_point_difference(real west, real east, real sou
 // D (L_h u)_ij from the four neighbours' values (those across a side are ignored there).
 FHN_HOST_DEVICE inline real sheet_diffusion_of(real west, real east, real south, real north,
                                                real centre, index_t i, index_t j,
-                                               const SheetParams& q) {
-  return q.r * (axis_difference(west, centre, east, i == 0, i == q.nx - 1) +
-                axis_difference(south, centre, north, j == 0, j == q.ny - 1));
+                                               const NodeParams& q) {
+  return q.r * (axis_difference(west, centre, east, i == 0, i == q.n[0] - 1) +
+                axis_difference(south, centre, north, j == 0, j == q.n[1] - 1));
 }
 
 // The array index of node (i, j).
-FHN_HOST_DEVICE inline index_t sheet_index(index_t i, index_t j, const SheetParams& q) {
-  return i + q.nx * (j - q.row0);
+FHN_HOST_DEVICE inline index_t sheet_index(index_t i, index_t j, const NodeParams& q) {
+  return i + q.n[0] * (j - q.plane0);
 }
 
-// D (L_h u)_ij at any node of the array u (its neighbours in the arrays).
+// D (L_h u) at the node with index `at` along each axis and array index c, on any grid: the
+// second difference along each axis, summed in axis order, neighbours from the arrays (those
+// across a side are not read).
+FHN_HOST_DEVICE inline real grid_diffusion(const real* u, index_t c, const index_t (&at)[kMaxAxes],
+                                           const NodeParams& q) {
+  real sum = 0.0;
+  for (int a = 0; a < q.dims; ++a) {
+    const bool first = at[a] == 0, last = at[a] == q.n[a] - 1;
+    const real d = axis_difference(first ? 0.0 : u[c - q.stride[a]], u[c],
+                                   last ? 0.0 : u[c + q.stride[a]], first, last);
+    sum = a == 0 ? d : sum + d;
+  }
+  return q.r * sum;
+}
+
+// D (L_h u)_ij at any node of a sheet's arrays.
 FHN_HOST_DEVICE inline real sheet_diffusion(const real* u, index_t i, index_t j,
-                                            const SheetParams& q) {
-  const index_t c = sheet_index(i, j, q);
-  const real west = i > 0 ? u[c - 1] : 0.0;
-  const real east = i < q.nx - 1 ? u[c + 1] : 0.0;
-  const real south = j > 0 ? u[c - q.nx] : 0.0;
-  const real north = j < q.ny - 1 ? u[c + q.nx] : 0.0;
-  return sheet_diffusion_of(west, east, south, north, u[c], i, j, q);
+                                            const NodeParams& q) {
+  const index_t at[kMaxAxes] = {i, j, 0};
+  return grid_diffusion(u, sheet_index(i, j, q), at, q);
 }
 
 // Whether a Dirichlet side holds node (i, j), and its value.
-FHN_HOST_DEVICE inline bool sheet_dirichlet(index_t i, index_t j, const SheetParams& q, real& value) {
-  return dirichlet_at(q.sides, i, j, q.nx, q.ny, value);
+FHN_HOST_DEVICE inline bool sheet_dirichlet(index_t i, index_t j, const NodeParams& q, real& value) {
+  const index_t at[kMaxAxes] = {i, j, 0};
+  return dirichlet_at(q.sides, at, q.n, value);
 }
 
 // Forward Euler at an interior node (0 < i < N_x - 1, 0 < j < N_y - 1), branch-free:
@@ -305,9 +310,9 @@ template <class K>
 FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_sheet_interior_node(const real* v,
                                                                         const real* w, real current,
                                                                         index_t c,
-                                                                        const SheetParams& q,
+                                                                        const NodeParams& q,
                                                                         const K& kin) {
-  const real d = five_point_difference(v[c - 1], v[c + 1], v[c - q.nx], v[c + q.nx], v[c]);
+  const real d = five_point_difference(v[c - 1], v[c + 1], v[c - q.n[0]], v[c + q.n[0]], v[c]);
   return explicit_point_update(v[c], w[c], q.r * d, current, kin, q.k);
 }
 
@@ -315,7 +320,7 @@ FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_sheet_interior_node(const re
 template <class K>
 FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_sheet_node(const real* v, const real* w,
                                                                real current, index_t i, index_t j,
-                                                               const SheetParams& q, const K& kin) {
+                                                               const NodeParams& q, const K& kin) {
   const index_t c = sheet_index(i, j, q);
   ExplicitPointUpdate out =
       explicit_point_update(v[c], w[c], sheet_diffusion(v, i, j, q), current, kin, q.k);

@@ -85,7 +85,7 @@ TEST_CASE("Sheet on the GPU: one step = the CPU node update; blocked = one-step 
     CAPTURE(size[1]);
     const fhn::Config c = fhn::test::config_from(sheet_yaml(size[0], size[1], kSheetSides[3]));
     const fhn::Problem p = fhn::make_problem(c);
-    const fhn::SheetParams q = fhn::sheet_params(p);
+    const fhn::NodeParams q = fhn::node_params(p);
     const fhn::cuda::DeviceStimuli stimuli(p.stimuli);
     const std::size_t n = p.v0.size();
     std::mt19937_64 rng(20261123u + n);
@@ -108,9 +108,9 @@ TEST_CASE("Sheet on the GPU: one step = the CPU node update; blocked = one-step 
     fhn::cuda::launch_explicit_sheet_step(a.v.data(), a.w.data(), b.v.data(), b.w.data(), q,
                                           p.model.kinetics, stimuli.view(), first);
     std::vector<double> cpu_v(n), cpu_w(n);
-    for (index_t j = 0; j < q.ny; ++j)
-      for (index_t i = 0; i < q.nx; ++i) {
-        const auto c_ij = static_cast<std::size_t>(i + q.nx * j);
+    for (index_t j = 0; j < q.n[1]; ++j)
+      for (index_t i = 0; i < q.n[0]; ++i) {
+        const auto c_ij = static_cast<std::size_t>(i + q.n[0] * j);
         const fhn::ExplicitPointUpdate u =
             fhn::explicit_sheet_node(v.data(), w.data(), current[c_ij], i, j, q,
                                      p.model.form<fhn::CubicKinetics>());

@@ -54,13 +54,13 @@ std::size_t bit_differences(const double* a, const double* b, std::size_t n) {
 // One sheet and state, the whole-sheet launches as the reference, and slab launches to compare.
 struct SlabCase {
   fhn::Problem problem;
-  fhn::SheetParams q;  // the whole sheet
+  fhn::NodeParams q;  // the whole sheet
   fhn::cuda::DeviceStimuli stimuli;
   std::vector<double> v, w;  // the state: random, v in [-0.2, 1], w in [-0.04, 0.2]
 
   explicit SlabCase(const fhn::Config& c)
       : problem(fhn::make_problem(c)),
-        q(fhn::sheet_params(problem)),
+        q(fhn::node_params(problem)),
         stimuli(problem.stimuli),
         v(problem.v0.size()),
         w(problem.v0.size()) {
@@ -71,7 +71,7 @@ struct SlabCase {
       w[i] = 0.2 * value(rng);
     }
   }
-  std::size_t row_offset(index_t j) const { return static_cast<std::size_t>(q.nx * j); }
+  std::size_t row_offset(index_t j) const { return static_cast<std::size_t>(q.n[0] * j); }
 
   // The whole sheet after a blocked pass of `steps` steps (steps 0: one step of the one-step
   // kernel) from step `first`.
@@ -96,9 +96,9 @@ struct SlabCase {
     std::vector<double> sv(n, std::numeric_limits<double>::quiet_NaN()), sw = sv;
     for (index_t p = 0; p < slab.array_planes(); ++p) {
       const index_t j = slab.array_first() + p;
-      if (j < 0 || j >= q.ny) continue;
-      std::memcpy(sv.data() + row_offset(p), v.data() + row_offset(j), q.nx * sizeof(double));
-      std::memcpy(sw.data() + row_offset(p), w.data() + row_offset(j), q.nx * sizeof(double));
+      if (j < 0 || j >= q.n[1]) continue;
+      std::memcpy(sv.data() + row_offset(p), v.data() + row_offset(j), q.n[0] * sizeof(double));
+      std::memcpy(sw.data() + row_offset(p), w.data() + row_offset(j), q.n[0] * sizeof(double));
     }
     return {sv, sw};
   }
@@ -120,11 +120,11 @@ void check_slab(const SlabCase& s, const fhn::Slab& slab, index_t first_step, in
   DeviceState in(sv.size()), out(sv.size());
   in.upload(sv, sw);
   out.poison();
-  fhn::SheetParams q = s.q;
-  q.row0 = slab.array_first();
-  q.rows = slab.array_planes();
+  fhn::NodeParams q = s.q;
+  q.plane0 = slab.array_first();
+  q.planes = slab.array_planes();
   const index_t first = slab.first, end = slab.first + slab.count;
-  auto launch = [&](const fhn::SheetParams& p, index_t offset, index_t j_begin, index_t j_end) {
+  auto launch = [&](const fhn::NodeParams& p, index_t offset, index_t j_begin, index_t j_end) {
     if (j_end <= j_begin) return;
     if (steps == 0)
       fhn::cuda::launch_explicit_sheet_step(in.v.data() + offset, in.w.data() + offset,
@@ -142,9 +142,9 @@ void check_slab(const SlabCase& s, const fhn::Slab& slab, index_t first_step, in
   } else {
     const index_t reach = std::max(steps, 1);
     const index_t below = slab.below() >= 0 ? reach : 0, above = slab.above() >= 0 ? reach : 0;
-    fhn::SheetParams owned = q;
-    owned.row0 = first;
-    owned.rows = slab.count;
+    fhn::NodeParams owned = q;
+    owned.plane0 = first;
+    owned.planes = slab.count;
     launch(owned, slab.owned_offset(), first + below, end - above);
     launch(q, 0, first, first + below);
     launch(q, 0, end - above, end);
@@ -334,16 +334,16 @@ TEST_CASE("Slab kernels: rows outside the sheet or the arrays are refused") {
   const SlabCase s(fhn::test::config_from(fhn::test::sheet_yaml(9, 20, "{}")));
   DeviceState a(s.v.size()), b(s.v.size());
   const fhn::StimulusTable none{};
-  fhn::SheetParams q = s.q;
-  auto blocked = [&](const fhn::SheetParams& p, index_t j_begin, index_t j_end) {
+  fhn::NodeParams q = s.q;
+  auto blocked = [&](const fhn::NodeParams& p, index_t j_begin, index_t j_end) {
     fhn::cuda::launch_explicit_sheet_steps_blocked(a.v.data(), a.w.data(), b.v.data(),
                                                    b.w.data(), p, s.problem.model.kinetics, none, 0,
                                                    2, j_begin, j_end, nullptr);
   };
   CHECK_THROWS_AS(blocked(q, 0, 21), fhn::InternalError);   // past the sheet
   CHECK_THROWS_AS(blocked(q, 5, 5), fhn::InternalError);    // empty
-  q.row0 = 4;
-  q.rows = 10;
+  q.plane0 = 4;
+  q.planes = 10;
   CHECK_THROWS_AS(blocked(q, 3, 8), fhn::InternalError);    // below the arrays
   CHECK_THROWS_AS(blocked(q, 10, 15), fhn::InternalError);  // above them
   CHECK_NOTHROW(blocked(q, 4, 14));

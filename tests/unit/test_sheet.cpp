@@ -18,6 +18,7 @@
 #include "model/problem.hpp"
 #include "run/checkpoint.hpp"
 #include "run/run.hpp"
+#include "schemes/node_updates.hpp"
 #include "schemes/scheme.hpp"
 #include "study/activation.hpp"
 #include "study/convergence.hpp"
@@ -451,4 +452,59 @@ TEST_CASE("an output switched on at a restart starts afresh, and run.log says so
                  "restart: tips.csv: the checkpoint holds no tip path (output.tips was off before "
                  "the restart)"));
   CHECK(fs::exists(dir / "out" / "tips.csv"));
+}
+
+TEST_CASE("the Laplacian is one loop over the axes: a sheet's bit for bit, and a box by its size") {
+  using fhn::index_t;
+  // A box of 5 x 6 x 7 nodes, h = 0.5, D = 2, every side no-flux: u = x^2 + 2 y^2 - z^2 (in
+  // index units i, j, l) has the second differences 2, 4 and -2 at interior nodes, so
+  // D (L_h u) = D (2 + 4 - 2) / h^2 = 32 exactly; at a no-flux side the mirrored ghost node
+  // gives 2 (u_inner - u_side) along that axis.
+  fhn::Domain box;
+  box.dims = 3;
+  box.nodes = {5, 6, 7};
+  box.length = {2.0, 2.5, 3.0};
+  box.dx = 0.5;
+  fhn::ModelParams model;
+  model.diffusion = 2.0;
+  const fhn::NodeParams q = fhn::node_params(model, fhn::BoundarySpec{}, box, 0.1);
+  CHECK(q.stride[1] == 5);
+  CHECK(q.stride[2] == 30);
+  CHECK(q.planes == 7);
+  std::vector<double> u(static_cast<std::size_t>(box.node_count()));
+  for (index_t node = 0; node < box.node_count(); ++node) {
+    index_t at[3];
+    box.axis_indices(node, at);
+    u[static_cast<std::size_t>(node)] =
+        static_cast<double>(at[0] * at[0] + 2 * at[1] * at[1] - at[2] * at[2]);
+  }
+  const index_t inner[3] = {2, 3, 4};
+  const index_t c = 2 + 5 * 3 + 30 * 4;
+  CHECK(fhn::grid_diffusion(u.data(), c, inner, q) == 32.0);
+  // The corner (0, 0, 0): 2 (u_1 - u_0) along each axis = 2 (1 + 2 - 1), times D / h^2 = 8.
+  const index_t corner[3] = {0, 0, 0};
+  CHECK(fhn::grid_diffusion(u.data(), 0, corner, q) == 8.0 * 2.0 * (1.0 + 2.0 - 1.0));
+
+  // On a sheet the loop gives sheet_diffusion_of's expression, at every node, bit for bit.
+  const fhn::Config c2 = fhn::test::config_from(
+      "domain: {length: [4, 3], nodes: [9, 7]}\ntime: {dt: 0.05}\n"
+      "boundary: {left: {type: dirichlet, value: 0.2}, top: {type: dirichlet, value: 0.5}}\n");
+  const fhn::Problem p = fhn::make_problem(c2);
+  const fhn::NodeParams s = fhn::node_params(p);
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> value(-0.2, 1.0);
+  std::vector<double> v(p.v0.size());
+  for (double& x : v) x = value(rng);
+  for (index_t j = 0; j < s.n[1]; ++j)
+    for (index_t i = 0; i < s.n[0]; ++i) {
+      const index_t k = i + s.n[0] * j;
+      auto at = [&](index_t di, index_t dj) {
+        const index_t ii = i + di, jj = j + dj;
+        const bool outside = ii < 0 || ii >= s.n[0] || jj < 0 || jj >= s.n[1];
+        return outside ? 0.0 : v[static_cast<std::size_t>(ii + s.n[0] * jj)];
+      };
+      CHECK(fhn::sheet_diffusion(v.data(), i, j, s) ==
+            fhn::sheet_diffusion_of(at(-1, 0), at(1, 0), at(0, -1), at(0, 1),
+                                    v[static_cast<std::size_t>(k)], i, j, s));
+    }
 }

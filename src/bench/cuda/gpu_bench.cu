@@ -466,7 +466,7 @@ void bench_sheet_explicit(Context& ctx, index_t n) {
   quarter.duration = 1e9;
   quarter.amplitude = 0.3;
   const Problem problem = bench_sheet_problem(side, 19, {quarter});
-  const SheetParams q = sheet_params(problem);
+  const NodeParams q = node_params(problem);
   const Kinetics& kinetics = problem.model.kinetics;
   const cuda::DeviceStimuli stimuli(problem.stimuli);
   const StimulusTable none{};

@@ -77,9 +77,9 @@ void max_over_ranks(Communicator& comm, ReactionLog* logs, index_t count) {
   }
 }
 
-// The kernels below run over the rows [q.row0, q.row0 + q.rows) of a sheet (a slab's owned rows;
-// the whole sheet's or a cable's row), their arrays starting at row q.row0: node (i, j) at
-// i + N_x (j - row0) (sheet_index).
+// The kernels below run over the rows [row0, row0 + rows) = [q.plane0, q.plane0 + q.planes) of a
+// sheet (a slab's owned rows; the whole sheet's or a cable's row), their arrays starting at row
+// row0: node (i, j) at i + N_x (j - row0) (sheet_index).
 
 // One reaction half-step from t0 to t0 + k/2 at every node, Dirichlet nodes held before and
 // after (as AdiCpu::step: hold, react, hold). A grid of a few blocks per SM strides over the rows
@@ -89,7 +89,7 @@ void max_over_ranks(Communicator& comm, ReactionLog* logs, index_t count) {
 constexpr int kReactionThreads = 256;
 template <class K>
 __global__ void __launch_bounds__(kReactionThreads, 4)
-    reaction_kernel(real* __restrict__ v, real* __restrict__ w, const __grid_constant__ SheetParams q,
+    reaction_kernel(real* __restrict__ v, real* __restrict__ w, const __grid_constant__ NodeParams q,
                     const __grid_constant__ K kin, ReactionParams rp, StimulusTable st, real t0,
                     int stage, ReactionLog* log) {
   real du_max[kHistory], g_max[kHistory];
@@ -97,8 +97,8 @@ __global__ void __launch_bounds__(kReactionThreads, 4)
   for (int k = 0; k < kHistory; ++k) du_max[k] = g_max[k] = 0.0;
   int iterations = 0;
   bool failed = false;
-  for (index_t j = q.row0 + blockIdx.y; j < q.row0 + q.rows; j += gridDim.y)
-    for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < q.nx;
+  for (index_t j = q.plane0 + blockIdx.y; j < q.plane0 + q.planes; j += gridDim.y)
+    for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < q.n[0];
          i += static_cast<index_t>(gridDim.x) * blockDim.x) {
       const index_t node = sheet_index(i, j, q);
       real held = 0.0;
@@ -180,18 +180,18 @@ __global__ void __launch_bounds__(kReactionThreads, 4)
 // Along y, `in` also holds the rows row0 - 1 and row0 + rows where the sheet has them (a slab's
 // halo rows). Row j = row0 + blockIdx.y.
 __global__ void adi_rhs_kernel(const real* __restrict__ in, real* __restrict__ out,
-                               const __grid_constant__ SheetParams q,
+                               const __grid_constant__ NodeParams q,
                                real r, int axis) {
   const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
-  const index_t j = q.row0 + blockIdx.y;
-  if (i >= q.nx) return;
+  const index_t j = q.plane0 + blockIdx.y;
+  if (i >= q.n[0]) return;
   const index_t node = sheet_index(i, j, q);
   real held = 0.0;
   if (sheet_dirichlet(i, j, q, held)) {
     out[node] = held;
     return;
   }
-  const index_t k = axis == 0 ? i : j, m = axis == 0 ? q.nx : q.ny, stride = axis == 0 ? 1 : q.nx;
+  const index_t k = axis == 0 ? i : j, m = axis == 0 ? q.n[0] : q.n[1], stride = axis == 0 ? 1 : q.n[0];
   const real below = k > 0 ? __ldg(in + node - stride) : 0.0;
   const real above = k + 1 < m ? __ldg(in + node + stride) : 0.0;
   out[node] = adi_rhs(__ldg(in + node), axis_difference(below, __ldg(in + node), above, k == 0, k == m - 1), r);
@@ -235,7 +235,7 @@ class AdiCuda final : public DeviceScheme {
         spec_(spec),
         log_(log),
         setup_(adi_setup(problem, spec)),
-        params_(sheet_params(problem)),
+        params_(node_params(problem)),
         rhs_(problem.domain.node_count(), "ADI right side"),
         log_device_(kLogSteps, "reaction Newton log"),
         solvers_(adi_solvers(setup_, problem.domain, spec.tridiagonal, MemorySpace::device)) {
@@ -300,10 +300,10 @@ class AdiCuda final : public DeviceScheme {
   static constexpr index_t kHalo = 1;
 
   // The slab's owned rows [first, first + count) (the arrays from the slab's owned offset on).
-  static SheetParams owned_rows(const Problem& problem, const Slab& slab) {
-    SheetParams q = sheet_params(problem);
-    q.row0 = slab.first;
-    q.rows = slab.count;
+  static NodeParams owned_rows(const Problem& problem, const Slab& slab) {
+    NodeParams q = node_params(problem);
+    q.plane0 = slab.first;
+    q.planes = slab.count;
     return q;
   }
 
@@ -312,7 +312,7 @@ class AdiCuda final : public DeviceScheme {
     int device = 0, sms = 1;
     FHN_CUDA_CHECK(cudaGetDevice(&device));
     FHN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const index_t row_blocks = std::min<index_t>(64, (params_.nx + kBlock - 1) / kBlock);
+    const index_t row_blocks = std::min<index_t>(64, (params_.n[0] + kBlock - 1) / kBlock);
     reaction_rows_ = std::max<index_t>(1, 8 * sms / row_blocks);
     FHN_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_log_), kLogSteps * sizeof(ReactionLog)));
   }
@@ -323,18 +323,18 @@ class AdiCuda final : public DeviceScheme {
   void set_up_ranks(Communicator& comm) {
     const Slab& slab = fields_.slab();
     const int ranks = comm.size();
-    width_ = split_range(params_.nx, comm.rank(), ranks).count;
+    width_ = split_range(params_.n[0], comm.rank(), ranks).count;
     std::vector<ColumnSlot> slots;
     for (int s = 0; s < ranks; ++s) {
-      const Range c = split_range(params_.nx, s, ranks);
+      const Range c = split_range(params_.n[0], s, ranks);
       for (index_t i = c.first; i < c.end(); ++i) slots.push_back({slab.count * c.first + (i - c.first), c.count});
       to_.push_back(static_cast<std::size_t>(slab.count * c.count));
-      from_.push_back(static_cast<std::size_t>(split_range(params_.ny, s, ranks).count * width_));
+      from_.push_back(static_cast<std::size_t>(split_range(params_.n[1], s, ranks).count * width_));
     }
     slots_ = DeviceBuffer<ColumnSlot>(slots.size(), "transpose slots");
     slots_.upload(slots.data(), slots.size());
     packed_ = DeviceBuffer<real>(static_cast<std::size_t>(slab.owned_nodes()), "transpose blocks");
-    columns_ = DeviceBuffer<real>(static_cast<std::size_t>(width_ * params_.ny), "whole columns");
+    columns_ = DeviceBuffer<real>(static_cast<std::size_t>(width_ * params_.n[1]), "whole columns");
     const std::unique_ptr<DeviceTransport> transport = make_device_transport(comm);
     transport_ = transport->describe();
     halo_ = transport->halo_exchange(slab, 1);
@@ -351,10 +351,10 @@ class AdiCuda final : public DeviceScheme {
     const StimulusTable table = stimuli_.view();
     const index_t owned = fields_.slab().owned_offset();  // 0 unless a slab of several
     // Rows of the sheet along blockIdx.y (a cable is one row).
-    const auto row_blocks = static_cast<unsigned>((params_.nx + kBlock - 1) / kBlock);
-    const auto rows = static_cast<unsigned>(params_.rows);
+    const auto row_blocks = static_cast<unsigned>((params_.n[0] + kBlock - 1) / kBlock);
+    const auto rows = static_cast<unsigned>(params_.planes);
     auto react = [&](real t0, int stage) {
-      const dim3 grid(std::min(row_blocks, 64u), static_cast<unsigned>(std::min<index_t>(params_.rows, reaction_rows_)));
+      const dim3 grid(std::min(row_blocks, 64u), static_cast<unsigned>(std::min<index_t>(params_.planes, reaction_rows_)));
       with_kinetics(problem_.model.kinetics, [&](const auto& kin) {
         reaction_kernel<<<grid, kReactionThreads>>>(fields_.v() + owned, fields_.w() + owned,
                                                     params_, kin, setup_.reaction, table, t0,
@@ -377,7 +377,7 @@ class AdiCuda final : public DeviceScheme {
       real* v = fields_.v() + owned;  // the rows of params_
       if (halo_) halo_->exchange({fields_.v()}, 1, nullptr);  // rows first - 1, first + count
       rhs(v, rhs_.data(), 1);  // (I - (k/2) D dxx) v* = (I + (k/2) D dyy) v
-      solvers_.rows->solve(solvers::BatchLayout::rows(params_.nx, params_.rows), rhs_.data());
+      solvers_.rows->solve(solvers::BatchLayout::rows(params_.n[0], params_.planes), rhs_.data());
       rhs(rhs_.data(), v, 0);  // (I - (k/2) D dyy) v+ = (I + (k/2) D dxx) v*
       if (transpose_)
         solve_columns_across_ranks(v);
@@ -397,14 +397,14 @@ class AdiCuda final : public DeviceScheme {
   // Bytes per owned node and step: pack and unpack 2 x 16, the exchanges 2 x 8 x (P - 1)/P sent
   // and 2 x 8 x (P - 1)/P received (through host memory: each value copied out and back too).
   void solve_columns_across_ranks(real* v) {
-    const dim3 grid(static_cast<unsigned>((params_.nx + kBlock - 1) / kBlock), static_cast<unsigned>(params_.rows));
-    pack_columns_kernel<<<grid, kBlock>>>(v, packed_.data(), slots_.data(), params_.nx);
+    const dim3 grid(static_cast<unsigned>((params_.n[0] + kBlock - 1) / kBlock), static_cast<unsigned>(params_.planes));
+    pack_columns_kernel<<<grid, kBlock>>>(v, packed_.data(), slots_.data(), params_.n[0]);
     FHN_CUDA_CHECK_LAUNCH();
     transpose_->exchange(packed_.data(), to_, columns_.data(), from_, nullptr);
     if (width_ > 0)
-      solvers_.columns->solve(solvers::BatchLayout::columns(width_, params_.ny), columns_.data());
+      solvers_.columns->solve(solvers::BatchLayout::columns(width_, params_.n[1]), columns_.data());
     transpose_->exchange(columns_.data(), from_, packed_.data(), to_, nullptr);
-    unpack_columns_kernel<<<grid, kBlock>>>(packed_.data(), v, slots_.data(), params_.nx);
+    unpack_columns_kernel<<<grid, kBlock>>>(packed_.data(), v, slots_.data(), params_.n[0]);
     FHN_CUDA_CHECK_LAUNCH();
   }
 
@@ -427,7 +427,7 @@ class AdiCuda final : public DeviceScheme {
   CrankNicolsonSpec spec_;
   NewtonLog* log_;
   AdiSetup setup_;
-  SheetParams params_;  // the rows the kernels run over: the whole sheet's (or cable's), or a slab's owned rows
+  NodeParams params_;  // the rows the kernels run over: the whole sheet's (or cable's), or a slab's owned rows
   DeviceBuffer<real> rhs_;
   DeviceBuffer<ReactionLog> log_device_;
   AdiSolvers solvers_;

@@ -77,7 +77,7 @@ __global__ void prepare_kernel(const real* v, const real* w, const real* w_previ
   if (state && k == 0) {
     state->converged = 0;
     state->iterations = 0;
-    state->bad_row = static_cast<unsigned long long>(q.n);
+    state->bad_row = static_cast<unsigned long long>(q.n[0]);
     state->norms[0].du_bits = 0;
     state->norms[0].residual_bits = 0;
   }
@@ -97,7 +97,7 @@ __global__ void assemble_kernel(const real* u, const real* p, const real* rhs, r
   if (state->converged) return;  // uniform over the grid: safe before the block reduction
   const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
   real magnitude = 0.0;
-  if (i < q.n) {
+  if (i < q.n[0]) {
     const NewtonPoint row = cn_newton_node(u, p, rhs, c, i, q, kin);
     residual[i] = row.residual;
     diag[i] = row.diag;
@@ -505,7 +505,7 @@ class CrankNicolsonCuda final : public Scheme {
     NewtonState* state = state_.data();
     auto enqueue = [&](cudaStream_t stream) {
       solvers::partitioned::solve(NewtonRows<K>{u_in, p_.data(), rhs_.data(), c, params_, kin_, state},
-                                  NewtonSink{u_in, u_out, state}, params_.n, workspace_, stream);
+                                  NewtonSink{u_in, u_out, state}, params_.n[0], workspace_, stream);
       check_kernel<<<1, 1, 0, stream>>>(state, spec_.newton.tolerance);
       FHN_CUDA_CHECK_LAUNCH();
     };
@@ -517,7 +517,7 @@ class CrankNicolsonCuda final : public Scheme {
 
   // One iteration with separate kernels: assemble F and J's diagonal, solve, u -= du, check.
   void separate_iteration(real c) {
-    const index_t n = params_.n;
+    const index_t n = params_.n[0];
     const unsigned blocks = blocks_for(n);
     NewtonState* state = state_.data();
     assemble_kernel<<<blocks, kBlock>>>(u_.data(), p_.data(), rhs_.data(), c, lower_.data(),
@@ -567,7 +567,7 @@ class CrankNicolsonCuda final : public Scheme {
   // ping-pongs between v's buffer and u_).
   bool device_newton(real c, real t) {
     NewtonStep newton(spec_.newton, step_, t, params_.k, log_, stats_);
-    const index_t n = params_.n;
+    const index_t n = params_.n[0];
     real* u_in = fields_.v();
     real* u_out = u_.data();
     const int max_iterations = static_cast<int>(spec_.newton.max_iterations);
@@ -614,7 +614,7 @@ class CrankNicolsonCuda final : public Scheme {
   // 0.1 ms per 10^6 nodes at 3 TB/s: negligible from a few million nodes per rank on.
   // Returns true: the iterate is in u_.
   bool slab_newton(real c, real t) {
-    const index_t m = nodes_.count, n = params_.n;
+    const index_t m = nodes_.count, n = params_.n[0];
     const bool has_left = comm_->rank() > 0, has_right = comm_->rank() + 1 < comm_->size();
     const solvers::TridiagonalSystem block{m, lower_.data(), diag_.data(), upper_.data()};
     SlabIteration* it = slab_iteration_.data();

@@ -134,20 +134,20 @@ class ExplicitSheetCuda final : public DeviceScheme {
   // loads) for odd N_x too only when the halo is even.
   static_assert(kHalo % 2 == 0, "the slab's halo must be even");
 
-  static SheetParams whole_params(const Problem& problem) {
-    return sheet_params(problem);
+  static NodeParams whole_params(const Problem& problem) {
+    return node_params(problem);
   }
   // The arrays of a slab hold its array planes (rows) [first - halo, first + count + halo).
-  static SheetParams slab_params(const Problem& problem, const Slab& slab) {
-    SheetParams q = whole_params(problem);
-    q.row0 = slab.array_first();
-    q.rows = slab.array_planes();
+  static NodeParams slab_params(const Problem& problem, const Slab& slab) {
+    NodeParams q = whole_params(problem);
+    q.plane0 = slab.array_first();
+    q.planes = slab.array_planes();
     return q;
   }
   // The owned rows alone (arrays from the slab's owned offset on).
-  static SheetParams owned_rows(SheetParams q, const Slab& slab) {
-    q.row0 = slab.first;
-    q.rows = slab.count;
+  static NodeParams owned_rows(NodeParams q, const Slab& slab) {
+    q.plane0 = slab.first;
+    q.planes = slab.count;
     return q;
   }
 
@@ -159,7 +159,7 @@ class ExplicitSheetCuda final : public DeviceScheme {
 
   // One blocked pass of `pass` steps over rows [j_begin, j_end) (nothing when empty), arrays
   // laid out as q says from array node `offset` on, on the compute stream.
-  void launch_rows(const SheetParams& q, index_t offset, const StimulusTable& table, int pass,
+  void launch_rows(const NodeParams& q, index_t offset, const StimulusTable& table, int pass,
                    index_t j_begin, index_t j_end) {
     if (j_end <= j_begin) return;
     launch_explicit_sheet_steps_blocked(fields_.v() + offset, fields_.w() + offset,
@@ -177,8 +177,8 @@ class ExplicitSheetCuda final : public DeviceScheme {
     return false;
   }
 
-  SheetParams params_;        // the arrays: every row they hold
-  SheetParams owned_params_;  // the owned rows only
+  NodeParams params_;        // the arrays: every row they hold
+  NodeParams owned_params_;  // the owned rows only
   bool slab_scheme_ = false;  // built by make_cuda_slab_scheme (names its slab)
   DeviceBuffer<real> v_next_, w_next_;
   Stream compute_, exchange_stream_;

@@ -68,7 +68,7 @@ __device__ __forceinline__ ExplicitPointUpdate end_update(real v, real w, real i
                                                           const K& kin) {
   ExplicitPointUpdate out =
       explicit_point_update(v, w, end_diffusion_of(inner, v, q), current, kin, q.k);
-  if (replaced_row(i, q) == 1) out.v = i == 0 ? q.left_value : q.right_value;
+  if (replaced_row(i, q) == 1) out.v = end_value(q, i == 0 ? 0 : 1);
   return out;
 }
 
@@ -83,7 +83,7 @@ __global__ void __launch_bounds__(kStepThreads)
     explicit_step_kernel(const real* __restrict__ v, const real* __restrict__ w,
                          real* __restrict__ v_next, real* __restrict__ w_next, NodeParams q,
                          K kin, StimulusTable st, real t) {
-  const index_t n = q.n;
+  const index_t n = q.n[0];
   const index_t i0 = 2 * (blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x);
   const unsigned lane = threadIdx.x & 31u;
   double2 vv = make_double2(0.0, 0.0), ww = make_double2(0.0, 0.0);
@@ -185,7 +185,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     if (batch.frozen[m]) steps = 0;  // a frozen member: load and store, nothing else
   }
 
-  const index_t n = q.n;
+  const index_t n = q.n[0];
   const int tid = threadIdx.x;
   const index_t base = blockIdx.x * static_cast<index_t>(kTile - 2 * halo) - halo;  // even
   const index_t g0 = base + static_cast<index_t>(tid) * kNodes;                    // even
@@ -328,7 +328,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 
 void check_arguments(const real* v, const real* w, const real* v_next, const real* w_next,
                      const NodeParams& q, const StimulusTable& stimuli) {
-  verify_explicit_arrays("explicit kernels", v, w, v_next, w_next, q.n, 3, stimuli);
+  verify_explicit_arrays("explicit kernels", v, w, v_next, w_next, q.n[0], 3, stimuli);
 }
 
 }  // namespace
@@ -354,7 +354,7 @@ void launch_explicit_step(const real* v, const real* w, real* v_next, real* w_ne
                           const NodeParams& q, const Kinetics& kinetics,
                           const StimulusTable& stimuli, index_t step) {
   check_arguments(v, w, v_next, w_next, q, stimuli);
-  const index_t threads = (q.n + 1) / 2;
+  const index_t threads = (q.n[0] + 1) / 2;
   const auto blocks = static_cast<unsigned>((threads + kStepThreads - 1) / kStepThreads);
   const real t = static_cast<real>(step) * stimuli.dt;
   with_kinetics(kinetics, [&](const auto& kin) {
@@ -375,7 +375,7 @@ void launch_explicit_steps_blocked(const real* v, const real* w, real* v_next, r
                 "the halo of a full pass must leave most of the tile to the interior");
   const int halo = blocked_halo(steps);
   const index_t interior = kTile - 2 * halo;
-  const auto blocks = static_cast<unsigned>((q.n + interior - 1) / interior);
+  const auto blocks = static_cast<unsigned>((q.n[0] + interior - 1) / interior);
   // Without stimuli the stimulus code is compiled out (fewer registers, see the note above).
   with_kinetics(kinetics, [&](const auto& kin) {
     using K = std::decay_t<decltype(kin)>;
@@ -414,7 +414,7 @@ void launch_explicit_members_blocked(const real* v, const real* w, real* v_next,
   // Each member's parameters come from members.params and members.kinetics; q carries only the
   // shared n.
   NodeParams q;
-  q.n = n;
+  q.n[0] = n;
   constexpr index_t kMaxGridY = 65535;
   with_kinetics(form, [&](const auto& kin) {
     using K = std::decay_t<decltype(kin)>;

@@ -9,7 +9,7 @@
 // ends as explicit_node: mirrored ghost node (no-flux order 2), v+_0 = v+_1 (order 1), or the
 // Dirichlet value held.
 //
-// Arrays: device pointers of q.n values, 16-byte aligned (as cudaMalloc returns them); the
+// Arrays: device pointers of q.n[0] values, 16-byte aligned (as cudaMalloc returns them); the
 // outputs must not overlap the inputs (one pass reads the inputs' halos while others write).
 #include "model/stimulus.hpp"
 #include "schemes/node_updates.hpp"

@@ -85,7 +85,7 @@ namespace {
 template <class K>
 __device__ __forceinline__ ExplicitPointUpdate interior_update(real west, real east, real south,
                                                                real north, real v, real w,
-                                                               real current, const SheetParams& q,
+                                                               real current, const NodeParams& q,
                                                                const K& kin) {
   return explicit_point_update(v, w, q.r * five_point_difference(west, east, south, north, v),
                                current, kin, q.k);
@@ -97,8 +97,8 @@ template <class K>
 __device__ __forceinline__ ExplicitPointUpdate node_update(real west, real east, real south,
                                                            real north, real v, real w,
                                                            real current, index_t i, index_t j,
-                                                           const SheetParams& q, const K& kin) {
-  if (i > 0 && i < q.nx - 1 && j > 0 && j < q.ny - 1)
+                                                           const NodeParams& q, const K& kin) {
+  if (i > 0 && i < q.n[0] - 1 && j > 0 && j < q.n[1] - 1)
     return interior_update(west, east, south, north, v, w, current, q, kin);
   ExplicitPointUpdate out =
       explicit_point_update(v, w, sheet_diffusion_of(west, east, south, north, v, i, j, q),
@@ -135,9 +135,9 @@ template <class K>
 __global__ void __launch_bounds__(kStepLanes * kStepRows)
     sheet_step_kernel(const real* __restrict__ v, const real* __restrict__ w,
                       real* __restrict__ v_next, real* __restrict__ w_next,
-                      const __grid_constant__ SheetParams q, const __grid_constant__ K kin,
+                      const __grid_constant__ NodeParams q, const __grid_constant__ K kin,
                       StimulusTable st, real t, index_t j_begin, index_t j_end) {
-  const index_t nx = q.nx;
+  const index_t nx = q.n[0];
   const index_t i0 = 2 * (blockIdx.x * static_cast<index_t>(kStepLanes) + threadIdx.x);
   const index_t j = j_begin + blockIdx.y * static_cast<index_t>(kStepRows) + threadIdx.y;
   if (j >= j_end) return;  // a whole warp (one row per warp): the shuffles below see all lanes
@@ -147,8 +147,8 @@ __global__ void __launch_bounds__(kStepLanes * kStepRows)
   const double2 vv = load_pair(v, c, i0, nx, pairs);
   const double2 ww = load_pair(w, c, i0, nx, pairs);
   // The rows below and above, where the sheet and the arrays have them.
-  const bool has_south = j > max(index_t{0}, q.row0);
-  const bool has_north = j + 1 < min(q.ny, q.row0 + q.rows);
+  const bool has_south = j > max(index_t{0}, q.plane0);
+  const bool has_north = j + 1 < min(q.n[1], q.plane0 + q.planes);
   const double2 south = has_south ? load_pair(v, c - nx, i0, nx, pairs) : make_double2(0.0, 0.0);
   const double2 north = has_north ? load_pair(v, c + nx, i0, nx, pairs) : make_double2(0.0, 0.0);
   real west = __shfl_up_sync(0xffffffffu, vv.y, 1);
@@ -189,13 +189,13 @@ template <bool kStimuli, bool kSides, class K>
 __global__ void __launch_bounds__(kLanes * kWarps, kSides || kStimuli ? 1 : kBlockedMinBlocks)
     sheet_blocked_kernel(const real* __restrict__ v, const real* __restrict__ w,
                          real* __restrict__ v_next, real* __restrict__ w_next,
-                         const __grid_constant__ SheetParams q, const __grid_constant__ K kin,
+                         const __grid_constant__ NodeParams q, const __grid_constant__ K kin,
                          StimulusTable st,
                          index_t first_step, int steps, int halo, index_t bx0, index_t by0,
                          index_t j_begin, index_t j_end) {
   __shared__ real edges[2][2][kWarps][kRegion];  // [buffer][first, last row][warp][column]
   const int lane = threadIdx.x, warp = threadIdx.y;
-  const index_t nx = q.nx;
+  const index_t nx = q.n[0];
   const int interior = kRegion - 2 * halo;
   const index_t x0 = (bx0 + blockIdx.x) * interior - halo;  // even
   const index_t y0 = j_begin + (by0 + blockIdx.y) * interior - halo;
@@ -205,7 +205,7 @@ __global__ void __launch_bounds__(kLanes * kWarps, kSides || kStimuli ? 1 : kBlo
 
   // 1. Load the region (zeros outside the sheet and the arrays' rows; i0 even, so i0 < 0 puts
   //    both columns outside).
-  const index_t j_low = max(index_t{0}, q.row0), j_high = min(q.ny, q.row0 + q.rows);
+  const index_t j_low = max(index_t{0}, q.plane0), j_high = min(q.n[1], q.plane0 + q.planes);
   real vr[kRows][2], wr[kRows][2];
 #pragma unroll
   for (int r = 0; r < kRows; ++r) {
@@ -293,30 +293,30 @@ __global__ void __launch_bounds__(kLanes * kWarps, kSides || kStimuli ? 1 : kBlo
 // ---- Host side --------------------------------------------------------------------------------
 
 void check_arguments(const real* v, const real* w, const real* v_next, const real* w_next,
-                     const SheetParams& q, const StimulusTable& stimuli, index_t j_begin,
+                     const NodeParams& q, const StimulusTable& stimuli, index_t j_begin,
                      index_t j_end) {
-  FHN_VERIFY(q.nx >= 3 && q.ny >= 3, InternalError,
-             "sheet kernels need at least 3 x 3 nodes, got " + std::to_string(q.nx) + " x " +
-                 std::to_string(q.ny));
-  FHN_VERIFY(0 <= j_begin && j_begin < j_end && j_end <= q.ny && q.row0 <= j_begin &&
-                 j_end <= q.row0 + q.rows,
+  FHN_VERIFY(q.n[0] >= 3 && q.n[1] >= 3, InternalError,
+             "sheet kernels need at least 3 x 3 nodes, got " + std::to_string(q.n[0]) + " x " +
+                 std::to_string(q.n[1]));
+  FHN_VERIFY(0 <= j_begin && j_begin < j_end && j_end <= q.n[1] && q.plane0 <= j_begin &&
+                 j_end <= q.plane0 + q.planes,
              InternalError,
              "sheet kernels: rows [" + std::to_string(j_begin) + ", " + std::to_string(j_end) +
-                 ") are not inside the sheet's " + std::to_string(q.ny) +
-                 " rows and the arrays' [" + std::to_string(q.row0) + ", " +
-                 std::to_string(q.row0 + q.rows) + ")");
-  verify_explicit_arrays("sheet kernels", v, w, v_next, w_next, q.nx * q.rows, 3, stimuli);
+                 ") are not inside the sheet's " + std::to_string(q.n[1]) +
+                 " rows and the arrays' [" + std::to_string(q.plane0) + ", " +
+                 std::to_string(q.plane0 + q.planes) + ")");
+  verify_explicit_arrays("sheet kernels", v, w, v_next, w_next, q.n[0] * q.planes, 3, stimuli);
 }
 
 }  // namespace
 
 void launch_explicit_sheet_step(const real* v, const real* w, real* v_next, real* w_next,
-                                const SheetParams& q, const Kinetics& kinetics,
+                                const NodeParams& q, const Kinetics& kinetics,
                                 const StimulusTable& stimuli, index_t step, index_t j_begin,
                                 index_t j_end, cudaStream_t stream) {
   check_arguments(v, w, v_next, w_next, q, stimuli, j_begin, j_end);
   const dim3 block(kStepLanes, kStepRows);
-  const dim3 grid(static_cast<unsigned>((q.nx + 2 * kStepLanes - 1) / (2 * kStepLanes)),
+  const dim3 grid(static_cast<unsigned>((q.n[0] + 2 * kStepLanes - 1) / (2 * kStepLanes)),
                   static_cast<unsigned>((j_end - j_begin + kStepRows - 1) / kStepRows));
   const real t = static_cast<real>(step) * q.k;
   with_kinetics(kinetics, [&](const auto& kin) {
@@ -327,7 +327,7 @@ void launch_explicit_sheet_step(const real* v, const real* w, real* v_next, real
 }
 
 void launch_explicit_sheet_steps_blocked(const real* v, const real* w, real* v_next, real* w_next,
-                                         const SheetParams& q, const Kinetics& kinetics,
+                                         const NodeParams& q, const Kinetics& kinetics,
                                          const StimulusTable& stimuli, index_t first_step,
                                          int steps, index_t j_begin, index_t j_end,
                                          cudaStream_t stream) {
@@ -337,7 +337,7 @@ void launch_explicit_sheet_steps_blocked(const real* v, const real* w, real* v_n
   check_arguments(v, w, v_next, w_next, q, stimuli, j_begin, j_end);
   const int halo = sheet_halo(steps);
   const index_t interior = kRegion - 2 * halo;
-  const index_t nbx = (q.nx + interior - 1) / interior;
+  const index_t nbx = (q.n[0] + interior - 1) / interior;
   const index_t nby = (j_end - j_begin + interior - 1) / interior;
   // Blocks [1, ex) x [by_inner, ey) hold no side node, the rest (a ring of blocks) takes the side
   // kernel. Along x, block bx's region starts at x0 = bx (64 - 2H) - H: x0 >= 1 for bx >= 1, and
@@ -345,9 +345,9 @@ void launch_explicit_sheet_steps_blocked(const real* v, const real* w, real* v_n
   // y0 = j_begin + by (64 - 2H) - H: y0 >= 1 for by >= ceil((1 + H - j_begin) / (64 - 2H)) (1 for
   // the whole sheet, j_begin = 0), and y0 + 64 <= N_y - 1 for
   // by + 1 <= (N_y - 1 - H - j_begin) / (64 - 2H).
-  const index_t ex = (q.nx - 1 - halo) / interior;
+  const index_t ex = (q.n[0] - 1 - halo) / interior;
   const index_t by_inner = std::max<index_t>(0, (1 + halo - j_begin + interior - 1) / interior);
-  const index_t ey = std::min(nby, (q.ny - 1 - halo - j_begin) / interior);
+  const index_t ey = std::min(nby, (q.n[1] - 1 - halo - j_begin) / interior);
   auto launch = [&](auto kernel, const auto& kin, index_t bx0, index_t bx1, index_t by0,
                     index_t by1) {
     if (bx1 <= bx0 || by1 <= by0) return;

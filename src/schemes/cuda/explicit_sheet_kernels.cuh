@@ -9,13 +9,13 @@
 // contraction, so a node's bits do not depend on the kernel or tile that computes it).
 //
 // Per node (i, j) and step, t = step dt:
-//   v+ = v + k (r [(v_W - 2 v + v_E) + (v_S - 2 v + v_N)] + f(v) - w + I(t)),
-//   w+ = w + k eps (v - gamma w).
+//   v+ = v + k (r [(v_W - 2 v + v_E) + (v_S - 2 v + v_N)] + f(v, w) + I(t)),
+//   w+ = w + k g(v, w).
 //
-// Arrays: device pointers of N_x q.rows values holding the global rows [q.row0, q.row0 + q.rows)
-// (the whole sheet: row0 = 0, rows = N_y; a rank's slab with its halo rows; node (i, j) at
-// i + N_x (j - q.row0)), 16-byte aligned (as cudaMalloc returns them); the outputs must not
-// overlap the inputs. N_x, N_y >= 3.
+// Arrays: device pointers of N_x q.planes values holding the global rows [row0, row0 + rows) =
+// [q.plane0, q.plane0 + q.planes) (the whole sheet: row0 = 0, rows = N_y; a rank's slab with its
+// halo rows; node (i, j) at i + N_x (j - row0)), 16-byte aligned (as cudaMalloc returns them); the
+// outputs must not overlap the inputs. N_x, N_y >= 3.
 //
 // Slabs: a launch computes the global rows [j_begin, j_end), which must lie inside the sheet and
 // the arrays, and writes only those rows. It reads only rows the arrays hold and inside the sheet
@@ -40,7 +40,7 @@ constexpr int kExplicitSheetStepsPerPass = 6;
 // One step from t = step dt: (v, w) -> (v_next, w_next) on global rows [j_begin, j_end), queued
 // on `stream`, no sync.
 void launch_explicit_sheet_step(const real* v, const real* w, real* v_next, real* w_next,
-                                const SheetParams& q, const Kinetics& kinetics,
+                                const NodeParams& q, const Kinetics& kinetics,
                                 const StimulusTable& stimuli, index_t step, index_t j_begin,
                                 index_t j_end, cudaStream_t stream);
 
@@ -48,25 +48,25 @@ void launch_explicit_sheet_step(const real* v, const real* w, real* v_next, real
 // global rows [j_begin, j_end); the same numbers as `steps` calls of launch_explicit_sheet_step.
 // Queued on `stream`, no sync.
 void launch_explicit_sheet_steps_blocked(const real* v, const real* w, real* v_next, real* w_next,
-                                         const SheetParams& q, const Kinetics& kinetics,
+                                         const NodeParams& q, const Kinetics& kinetics,
                                          const StimulusTable& stimuli, index_t first_step,
                                          int steps, index_t j_begin, index_t j_end,
                                          cudaStream_t stream);
 
 // Every row the arrays hold, on the default stream (the whole sheet: every row).
 inline void launch_explicit_sheet_step(const real* v, const real* w, real* v_next, real* w_next,
-                                       const SheetParams& q, const Kinetics& kinetics,
+                                       const NodeParams& q, const Kinetics& kinetics,
                                        const StimulusTable& stimuli, index_t step) {
-  launch_explicit_sheet_step(v, w, v_next, w_next, q, kinetics, stimuli, step, q.row0,
-                             q.row0 + q.rows, nullptr);
+  launch_explicit_sheet_step(v, w, v_next, w_next, q, kinetics, stimuli, step, q.plane0,
+                             q.plane0 + q.planes, nullptr);
 }
 inline void launch_explicit_sheet_steps_blocked(const real* v, const real* w, real* v_next,
-                                                real* w_next, const SheetParams& q,
+                                                real* w_next, const NodeParams& q,
                                                 const Kinetics& kinetics,
                                                 const StimulusTable& stimuli, index_t first_step,
                                                 int steps) {
   launch_explicit_sheet_steps_blocked(v, w, v_next, w_next, q, kinetics, stimuli, first_step,
-                                      steps, q.row0, q.row0 + q.rows, nullptr);
+                                      steps, q.plane0, q.plane0 + q.planes, nullptr);
 }
 
 }  // namespace fhn::cuda
