@@ -67,7 +67,7 @@ void AdiCpu::set_up_nodes() {
 std::string AdiCpu::name() const {
   return std::string("Crank-Nicolson by Strang splitting, diffusion ") +
          (problem_.domain.dims >= 2 ? "by Peaceman-Rachford ADI" : "by Crank-Nicolson") + " (cpu, " +
-         std::string(solvers_.rows->name()) + ", " + std::to_string(omp_get_max_threads()) + " threads)";
+         std::string(solvers_.along[0]->name()) + ", " + std::to_string(omp_get_max_threads()) + " threads)";
 }
 
 void AdiCpu::hold(std::vector<real>& u) const {
@@ -152,7 +152,7 @@ void AdiCpu::step() {
       rhs_[i] = adi_rhs(v_[i], axis_difference(i > 0 ? v_[i - 1] : 0.0, v_[i], i + 1 < nx ? v_[i + 1] : 0.0,
                                                i == 0, i == nx - 1), r);
     hold(rhs_);
-    solvers_.rows->solve(solvers::BatchLayout::rows(nx, 1), rhs_.data());  // v+ in rhs_
+    solvers_.along[0]->solve(solvers::BatchLayout::rows(nx, 1), rhs_.data());  // v+ in rhs_
   } else {
     // The owned rows [j_begin, j_end) (all on the whole sheet); node (i, j) at i + N_x (j - row0).
     const index_t ny = d.nodes[1], row0 = slab_.array_first();
@@ -168,7 +168,7 @@ void AdiCpu::step() {
                                                  j == 0, j == ny - 1), r);
       }
     hold(rhs_);
-    solvers_.rows->solve(solvers::BatchLayout::rows(nx, j_end - j_begin),
+    solvers_.along[0]->solve(solvers::BatchLayout::rows(nx, j_end - j_begin),
                          rhs_.data() + slab_.owned_offset());
     hold(rhs_);  // the rows lying on a Dirichlet bottom or top side
     // (I - (k/2) D dyy) v+ = (I + (k/2) D dxx) v*: the right side differences along x.
@@ -181,7 +181,7 @@ void AdiCpu::step() {
       }
     hold(v_);
     if (slab_.whole())
-      solvers_.columns->solve(solvers::BatchLayout::columns(nx, ny), v_.data());
+      solvers_.along[1]->solve(solvers::BatchLayout::columns(nx, ny), v_.data());
     else
       solve_columns_across_ranks();
   }
@@ -211,7 +211,7 @@ void AdiCpu::solve_columns_across_ranks() {
   }
   comm_->all_to_all(send_, to_, transposed_, from_);
   if (mine.count > 0)
-    solvers_.columns->solve(solvers::BatchLayout::columns(mine.count, ny), transposed_.data());
+    solvers_.along[1]->solve(solvers::BatchLayout::columns(mine.count, ny), transposed_.data());
   comm_->all_to_all(transposed_, from_, received_, to_);
   std::size_t next = 0;
   for (std::size_t s = 0; s < ranks; ++s) {

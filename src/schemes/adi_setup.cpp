@@ -37,7 +37,7 @@ AdiSolvers adi_solvers(const AdiSetup& setup, const Domain& domain,
                         : "' works on host memory; the cuda backend needs partitioned or cusparse"));
     solver->set_matrix(setup.lower[axis].data(), setup.diag[axis].data(), setup.upper[axis].data(),
                        domain.nodes[axis]);
-    (axis == 0 ? out.rows : out.columns) = std::move(solver);
+    out.along[axis] = std::move(solver);
   }
   return out;
 }

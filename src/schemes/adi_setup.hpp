@@ -17,16 +17,18 @@ namespace fhn {
 struct AdiSetup {
   ReactionParams reaction;
   real r = 0.0;  // k D / h^2
-  // Per axis: the matrix I - (k/2) D d of its lines (host arrays of N_axis entries).
-  std::vector<real> lower[2], diag[2], upper[2];
+  // Per axis: the matrix I - (k/2) D d of its lines (host arrays of N_axis entries; empty beyond
+  // the domain's axes).
+  std::vector<real> lower[kMaxAxes], diag[kMaxAxes], upper[kMaxAxes];
 };
 AdiSetup adi_setup(const Problem& problem, const CrankNicolsonSpec& spec);
 
-// The batched solvers of the diffusion step, their matrices set: `rows` for the lines along x,
-// `columns` (sheets only) for those along y. Throws ConfigError when the solver does not work in
-// `space` (the backend's memory), naming the solvers that do.
+// The batched solvers of the diffusion step, their matrices set: along[a] solves the lines along
+// axis a (the rows of a sheet along x, its columns along y; none beyond the domain's axes).
+// Throws ConfigError when the solver does not work in `space` (the backend's memory), naming the
+// solvers that do.
 struct AdiSolvers {
-  std::unique_ptr<solvers::BatchedTridiagonalSolver> rows, columns;
+  std::unique_ptr<solvers::BatchedTridiagonalSolver> along[kMaxAxes];
 };
 AdiSolvers adi_solvers(const AdiSetup& setup, const Domain& domain,
                        solvers::TridiagonalBackend backend, MemorySpace space);

@@ -45,23 +45,6 @@ class NewtonStats {
   std::vector<real> orders_;  // at most kMaxSamples, the first ones
 };
 
-// "step 19 (t = 190 -> 200)": the step a Newton failure happened in, for every message of one.
-std::string newton_step_text(index_t step, real t, real dt);
-
-// The error for a step whose Newton matrix the tridiagonal solver refused (`why`: its message,
-// e.g. Thomas without diagonal dominance), naming the step, its time and the iteration.
-NumericalError newton_solve_failure(index_t step, real t, real dt, index_t iteration,
-                                    const std::string& why);
-
-// The error for a step whose Newton matrix lost diagonal dominance at `row` before a solver
-// that does not pivot (the GPU solvers) saw it.
-NumericalError newton_not_dominant(index_t step, real t, real dt, index_t row);
-
-// The error for a step whose Newton iteration did not converge, with its history.
-NumericalError newton_failure(index_t step, real t, real dt, const NewtonSpec& spec,
-                              const std::vector<real>& du_norms,
-                              const std::vector<real>& residual_norms);
-
 // One step's Newton iteration, as every scheme that iterates records it (docs/ARCHITECTURE.md
 // section 4): each iteration's norms (agreed over the ranks) go to the log and the history; at
 // the end the step either converged (its ||du|| history goes to the statistics) or fails with its
@@ -83,8 +66,10 @@ class NewtonStep {
   void finish() { finish(converged()); }
   void finish(bool converged);
 
-  // The errors of this step: its Newton matrix refused by the solver in the iteration under way
-  // (`why`: the solver's message), or not diagonally dominant at `row` (GPU solvers).
+  // The errors of this step: not converged, with its history (what finish throws); its Newton
+  // matrix refused by the solver in the iteration under way (`why`: the solver's message), or not
+  // diagonally dominant at `row` (GPU solvers).
+  NumericalError failure() const;
   NumericalError solve_failure(const std::string& why) const;
   NumericalError not_dominant(index_t row) const;
 

@@ -265,7 +265,7 @@ class AdiCuda final : public DeviceScheme {
 
   std::string name() const override {
     const Slab& slab = fields_.slab();
-    std::string where = device_name_ + ", " + std::string(solvers_.rows->name());
+    std::string where = device_name_ + ", " + std::string(solvers_.along[0]->name());
     if (slab_scheme_)
       where += ", slab " + std::to_string(slab.rank + 1) + " of " + std::to_string(slab.ranks);
     if (comm_) where += ", halos and transposes " + transport_;
@@ -371,18 +371,18 @@ class AdiCuda final : public DeviceScheme {
     // 2. Diffusion over k: a cable's Crank-Nicolson solve, or the sheet's rows then columns.
     if (d.dims == 1) {
       rhs(fields_.v(), rhs_.data(), 0);
-      solvers_.rows->solve(solvers::BatchLayout::rows(d.nodes[0], 1), rhs_.data());
+      solvers_.along[0]->solve(solvers::BatchLayout::rows(d.nodes[0], 1), rhs_.data());
       std::swap(fields_.v_buffer(), rhs_);
     } else {
       real* v = fields_.v() + owned;  // the rows of params_
       if (halo_) halo_->exchange({fields_.v()}, 1, nullptr);  // rows first - 1, first + count
       rhs(v, rhs_.data(), 1);  // (I - (k/2) D dxx) v* = (I + (k/2) D dyy) v
-      solvers_.rows->solve(solvers::BatchLayout::rows(params_.n[0], params_.planes), rhs_.data());
+      solvers_.along[0]->solve(solvers::BatchLayout::rows(params_.n[0], params_.planes), rhs_.data());
       rhs(rhs_.data(), v, 0);  // (I - (k/2) D dyy) v+ = (I + (k/2) D dxx) v*
       if (transpose_)
         solve_columns_across_ranks(v);
       else
-        solvers_.columns->solve(solvers::BatchLayout::columns(d.nodes[0], d.nodes[1]), v);
+        solvers_.along[1]->solve(solvers::BatchLayout::columns(d.nodes[0], d.nodes[1]), v);
     }
     // 3. Reaction from t + k/2 to t + k (its kernel holds the Dirichlet nodes first).
     react(t + 0.5 * k, 1);
@@ -402,7 +402,7 @@ class AdiCuda final : public DeviceScheme {
     FHN_CUDA_CHECK_LAUNCH();
     transpose_->exchange(packed_.data(), to_, columns_.data(), from_, nullptr);
     if (width_ > 0)
-      solvers_.columns->solve(solvers::BatchLayout::columns(width_, params_.n[1]), columns_.data());
+      solvers_.along[1]->solve(solvers::BatchLayout::columns(width_, params_.n[1]), columns_.data());
     transpose_->exchange(columns_.data(), from_, packed_.data(), to_, nullptr);
     unpack_columns_kernel<<<grid, kBlock>>>(packed_.data(), v, slots_.data(), params_.n[0]);
     FHN_CUDA_CHECK_LAUNCH();

@@ -673,17 +673,16 @@ class CrankNicolsonMembersCuda final : public MemberBatchCuda {
   // As fhn run reports it: the matrix lost diagonal dominance, or Newton did not converge
   // (norms not finite included) with the member's history.
   std::string failure_reason(const Progress& on_host, const std::vector<real>& residuals,
-                             index_t m, real t) const {
+                             index_t m, real t) {
+    NewtonStep newton(cn_.newton, step_, t, time_.dt, nullptr, stats_[static_cast<std::size_t>(m)]);
     const unsigned long long bad_row = on_host.bad_row()[m];
     if (bad_row < static_cast<unsigned long long>(n_))
-      return newton_not_dominant(step_, t, time_.dt, static_cast<index_t>(bad_row)).what();
+      return newton.not_dominant(static_cast<index_t>(bad_row)).what();
     const auto iterations = static_cast<int>(on_host.iterations()[m]);
-    std::vector<real> du, residual;
-    for (int j = 0; j < iterations; ++j) {
-      du.push_back(from_bits(on_host.du(j)[m]));
-      residual.push_back(residuals[static_cast<std::size_t>(j) * members_ + m]);
-    }
-    return newton_failure(step_, t, time_.dt, cn_.newton, du, residual).what();
+    for (int j = 0; j < iterations; ++j)
+      newton.record(from_bits(on_host.du(j)[m]),
+                    residuals[static_cast<std::size_t>(j) * members_ + m]);
+    return newton.failure().what();
   }
 
   // The Newton statistics of the step whose flags and norms wait in host_[pending_]: the ||du||
