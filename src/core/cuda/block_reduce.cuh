@@ -1,5 +1,7 @@
 #pragma once
 // Block-wide reductions shared by the CUDA schemes and solvers.
+#include <cstring>
+
 #include "core/types.hpp"
 
 namespace fhn::cuda {
@@ -29,6 +31,13 @@ __device__ inline real block_max(real x) {
 // orders like the numbers; NaN's pattern is above every finite one.
 __device__ inline void atomic_max_norm(unsigned long long* slot, real value) {
   atomicMax(slot, static_cast<unsigned long long>(__double_as_longlong(value)));
+}
+
+// The host's reading of such a slot: the norm its bit pattern stands for.
+inline double norm_from_bits(unsigned long long bits) {
+  double value = 0.0;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
 }
 
 }  // namespace fhn::cuda

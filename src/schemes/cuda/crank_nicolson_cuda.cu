@@ -323,12 +323,6 @@ __global__ void slab_update_kernel(real* u, const real* y, const real* p, const 
   if (threadIdx.x == 0) atomic_max_norm(&it->du_bits, block);
 }
 
-double from_bits(unsigned long long bits) {
-  double value = 0.0;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
-
 // CUDA graphs of one fused Newton iteration, one per (u in, u out, c): the u buffers rotate
 // between v and the iterate buffer, and c changes after the first leapfrog step, so a run needs
 // at most a handful. Captured on a private stream, launched on the default stream.
@@ -593,8 +587,8 @@ class CrankNicolsonCuda final : public Scheme {
     // non-finite norms run on to max_iterations and fail).
     const int iterations = host_state_->iterations;
     for (int i = 0; i < iterations; ++i)
-      newton.record(from_bits(host_state_->norms[i].du_bits),
-                    from_bits(host_state_->norms[i].residual_bits));
+      newton.record(norm_from_bits(host_state_->norms[i].du_bits),
+                    norm_from_bits(host_state_->norms[i].residual_bits));
     newton.finish(host_state_->converged != 0);
     last_iterations_ = iterations;
     return !fused_ || u_in != fields_.v();
@@ -654,7 +648,8 @@ class CrankNicolsonCuda final : public Scheme {
                                                     it);
       FHN_CUDA_CHECK_LAUNCH();
       slab_iteration_.download(&record, 1);
-      std::vector<real> largest{from_bits(record.du_bits), from_bits(record.residual_bits)};
+      std::vector<real> largest{norm_from_bits(record.du_bits),
+                                norm_from_bits(record.residual_bits)};
       comm_->max(largest);  // non-finite ones as infinity
       return {largest[0], largest[1]};
     });

@@ -241,7 +241,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     real cur[kNodes];
 #pragma unroll
     for (int p = 0; p < kNodes; ++p) cur[p] = 0.0;
-    const real t = static_cast<real>(first_step + s) * st.dt;
+    const real t = step_time(first_step + s, st.dt);
     if (kStimuli && stimulated) add_stimulus_currents<kNodes>(st, g0, t, cur);
 
     // End rows first, from the old values (gathered by selects on compile-time slots, which
@@ -356,7 +356,7 @@ void launch_explicit_step(const real* v, const real* w, real* v_next, real* w_ne
   check_arguments(v, w, v_next, w_next, q, stimuli);
   const index_t threads = (q.n[0] + 1) / 2;
   const auto blocks = static_cast<unsigned>((threads + kStepThreads - 1) / kStepThreads);
-  const real t = static_cast<real>(step) * stimuli.dt;
+  const real t = step_time(step, stimuli.dt);
   with_kinetics(kinetics, [&](const auto& kin) {
     explicit_step_kernel<<<blocks, kStepThreads>>>(v, w, v_next, w_next, q, kin, stimuli, t);
   });

@@ -244,7 +244,7 @@ __global__ void __launch_bounds__(kLanes * kWarps, kSides || kStimuli ? 1 : kBlo
       below[col] = warp > 0 ? edges[b][1][warp - 1][2 * lane + col] : vr[0][col];
       north[col] = warp < kWarps - 1 ? edges[b][0][warp + 1][2 * lane + col] : vr[kRows - 1][col];
     }
-    const real t = static_cast<real>(first_step + s) * q.k;
+    const real t = step_time(first_step + s, q.k);
 #pragma unroll
     for (int r = 0; r < kRows; ++r) {
       real west = __shfl_up_sync(0xffffffffu, vr[r][1], 1);
@@ -318,7 +318,7 @@ void launch_explicit_sheet_step(const real* v, const real* w, real* v_next, real
   const dim3 block(kStepLanes, kStepRows);
   const dim3 grid(static_cast<unsigned>((q.n[0] + 2 * kStepLanes - 1) / (2 * kStepLanes)),
                   static_cast<unsigned>((j_end - j_begin + kStepRows - 1) / kStepRows));
-  const real t = static_cast<real>(step) * q.k;
+  const real t = step_time(step, q.k);
   with_kinetics(kinetics, [&](const auto& kin) {
     sheet_step_kernel<<<grid, block, 0, stream>>>(v, w, v_next, w_next, q, kin, stimuli, t,
                                                   j_begin, j_end);

@@ -1,0 +1,51 @@
+// Forward Euler over the members of a sweep (member_batch_cuda.cuh): the temporally blocked kernel
+// of explicit_kernels.cu with a member dimension.
+#include <algorithm>
+#include <utility>
+
+#include "schemes/cuda/explicit_kernels.cuh"
+#include "schemes/cuda/member_batch_cuda.cuh"
+
+namespace fhn::cuda {
+namespace {
+
+// Forward Euler: full passes of kStepsPerPass steps, then one shorter pass for the rest (as the
+// single cable, so a member's result does not depend on how advance() is split). Frozen members
+// are copied through by the kernel.
+class ExplicitMembersCuda final : public MemberBatchCuda {
+ public:
+  ExplicitMembersCuda(const std::vector<Config>& configs, const std::vector<Problem>& problems)
+      : MemberBatchCuda(configs, problems),
+        v_next_(entries(), "sweep v (next)"),
+        w_next_(entries(), "sweep w (next)") {}
+
+  std::string name() const override {
+    return "explicit forward Euler, " + members_text() + " (cuda, " + device_name_ + ")";
+  }
+  void advance(index_t steps) override {
+    const Members b = view();
+    const MemberArrays arrays{members_, pitch_, params_.data(), kinetics_.data(), frozen_.data()};
+    while (steps > 0) {
+      const int pass = static_cast<int>(std::min<index_t>(steps, kStepsPerPass));
+      launch_explicit_members_blocked(v_.data(), w_.data(), v_next_.data(), w_next_.data(), n_,
+                                      arrays, form_, b.stimuli, step_, pass);
+      std::swap(v_, v_next_);
+      std::swap(w_, w_next_);
+      step_ += pass;
+      steps -= pass;
+    }
+  }
+  const NewtonStats* newton_stats(index_t) const override { return nullptr; }
+
+ private:
+  DeviceBuffer<real> v_next_, w_next_;
+};
+
+}  // namespace
+
+std::unique_ptr<MemberBatch> make_explicit_members_cuda(const std::vector<Config>& configs,
+                                                        const std::vector<Problem>& problems) {
+  return std::make_unique<ExplicitMembersCuda>(configs, problems);
+}
+
+}  // namespace fhn::cuda
