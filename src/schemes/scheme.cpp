@@ -108,7 +108,8 @@ std::unique_ptr<Scheme> build_slab_scheme(const Config& config, const Problem& p
       return std::make_unique<AdiCpu>(problem, config.scheme.crank_nicolson, newton_log, comm);
   }
   throw ConfigError("scheme.type",
-                    scheme_kind(config) + " on a " + (config.domain.dims == 1 ? "cable" : "sheet") + " with the " +
+                    scheme_kind(config) + " on a " +
+                        (config.domain.dims == 1 ? "cable" : "sheet") + " with the " +
                         name_of(backend_names(), config.scheme.backend) +
                         " backend does not run on several ranks yet (sheets and Crank-Nicolson "
                         "cables do); run it without mpirun, as one process");

@@ -91,8 +91,8 @@ class Scheme {
 // Index of the first i < n with v[i] or w[i] NaN or infinite, or -1 (host arrays).
 index_t first_non_finite(const real* v, const real* w, index_t n);
 
-// Throws ConfigError unless the problem's parameter fields are uniform (model/parameter_fields.hpp):
-// no scheme's kernels read per-node parameters or node types yet. Every factory of schemes and
+// Throws ConfigError unless the problem's parameter fields are uniform
+// (model/parameter_fields.hpp): no scheme's kernels read per-node parameters or node types yet. Every factory of schemes and
 // member batches calls it: "per-node parameters (model.a) are not supported by explicit on the cpu
 // backend yet: ...".
 void require_uniform_fields(const Config& config, const Problem& problem);

@@ -108,7 +108,8 @@ TEST_CASE("per-node parameter fields are counted only when a run holds them") {
   const fhn::MemoryEstimate uniform =
       fhn::estimate_run_memory(c, 1, nullptr, fhn::ParameterFields{}.arrays());
   REQUIRE(uniform.host.size() == plain.host.size());
-  for (std::size_t i = 0; i < plain.host.size(); ++i) CHECK(uniform.host[i].what == plain.host[i].what);
+  for (std::size_t i = 0; i < plain.host.size(); ++i)
+    CHECK(uniform.host[i].what == plain.host[i].what);
   CHECK(uniform.host_total() == plain.host_total());
   CHECK(uniform.device_total() == plain.device_total());
   CHECK(uniform.device.size() == 1);
@@ -116,10 +117,10 @@ TEST_CASE("per-node parameter fields are counted only when a run holds them") {
   // copy on the host, once on the device (each rank's share of the nodes).
   const fhn::FieldArrays held{2, true};
   const fhn::MemoryEstimate fields = fhn::estimate_run_memory(c, 1, nullptr, held);
-  CHECK(item(fields, "per-node parameter fields (2 parameter arrays and the node-type mask) in the "
-                     "problem and the scheme's copy") == 2 * 17 * 41);
-  CHECK(item(fields, "per-node parameter fields on the device (2 parameter arrays and the node-type "
-                     "mask, 17 B per node)") == 17 * 41);
+  CHECK(item(fields, "per-node parameter fields (2 parameter arrays and the node-type mask) in "
+                     "the problem and the scheme's copy") == 2 * 17 * 41);
+  CHECK(item(fields, "per-node parameter fields on the device (2 parameter arrays and the "
+                     "node-type mask, 17 B per node)") == 17 * 41);
   CHECK(fields.host_total() == plain.host_total() + 2 * 17 * 41);
   CHECK(fields.device_total() == plain.device_total() + 17 * 41);
   CHECK(fhn::estimate_run_memory(c, 2, nullptr, held).device_total() == (32 + 17) * 41 / 2.0);

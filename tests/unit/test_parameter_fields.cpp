@@ -174,7 +174,8 @@ TEST_CASE("check_fields: per-node values in each parameter's interval, one per n
         "model.gamma: the per-node value at node 1 is inf; expected a number >= 0");
   bad = uniform;
   bad.node_type = {0, 0, 0, 2, 0};
-  CHECK(config_error(bad) == "node-type mask: node 3 has type 2; expected 0 (tissue) or 1 (outside)");
+  CHECK(config_error(bad) ==
+        "node-type mask: node 3 has type 2; expected 0 (tissue) or 1 (outside)");
 
   bad = uniform;
   bad.kinetics[2].values = {2.0, 2.0, 2.0};
