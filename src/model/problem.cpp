@@ -14,6 +14,9 @@ Problem make_problem(const Config& c) {
   p.v0 = sample_profile(c.initial.v, c.domain);
   p.w0 = sample_profile(c.initial.w, c.domain);
   p.stimuli = StimulusSchedule(c.stimulus, c.domain, p.time.dt);
+  // No config key fills a field yet: every parameter is uniform, every node tissue.
+  p.fields = uniform_fields(c.model);
+  check_fields(p.fields, p.model, p.domain.node_count());
 
   // The discrete boundary conditions hold from t = 0 on.
   if (c.domain.dims >= 2) {

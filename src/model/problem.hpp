@@ -5,6 +5,7 @@
 
 #include "config/config.hpp"
 #include "grid/time_grid.hpp"
+#include "model/parameter_fields.hpp"
 #include "model/stimulus.hpp"
 
 namespace fhn {
@@ -17,6 +18,7 @@ struct Problem {
   std::vector<real> v0;   // initial v at every node (i + N_x j), boundary conditions applied
   std::vector<real> w0;   // initial w
   StimulusSchedule stimuli;
+  ParameterFields fields;  // where model's parameters vary per node, and node types (uniform today)
 };
 
 Problem make_problem(const Config& config);

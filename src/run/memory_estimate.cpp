@@ -148,7 +148,8 @@ real MemoryEstimate::device_total() const {
   return total;
 }
 
-MemoryEstimate estimate_run_memory(const Config& c, int ranks, MemoryEstimate* worker) {
+MemoryEstimate estimate_run_memory(const Config& c, int ranks, MemoryEstimate* worker,
+                                   FieldArrays fields) {
   const Domain& d = c.domain;
   const real n = static_cast<real>(d.node_count());
   const real coordinates =
@@ -166,10 +167,26 @@ MemoryEstimate estimate_run_memory(const Config& c, int ranks, MemoryEstimate* w
   const real problem = 2.0 * kValue * n + kValue * coordinates;
   e.host.push_back({"the problem: initial v, w and the coordinates", problem});
   e.host.push_back({"the scheme's copy of the problem", problem});
+  // Per-node parameter fields: values and the mask's bytes per node, counted only when held (in
+  // the problem, the scheme's copy and, on the device, over the slab's nodes).
+  const real field_bytes =
+      kValue * static_cast<real>(fields.values) + (fields.mask ? 1.0 : 0.0);
+  std::string field_arrays =
+      fields.values > 0 ? std::to_string(fields.values) + " parameter arrays" : "";
+  if (fields.mask)
+    field_arrays += (field_arrays.empty() ? "" : " and ") + std::string("the node-type mask");
+  if (field_bytes > 0.0)
+    e.host.push_back({"per-node parameter fields (" + field_arrays +
+                          ") in the problem and the scheme's copy",
+                      2.0 * field_bytes * n});
   if (cuda) {
     e.device.push_back(
         {"scheme arrays on the device (" + format_exact(device_bytes_per_node(c)) + " B per node)",
          device_bytes_per_node(c) * share});
+    if (field_bytes > 0.0)
+      e.device.push_back({"per-node parameter fields on the device (" + field_arrays + ", " +
+                              format_exact(field_bytes) + " B per node)",
+                          field_bytes * share});
   } else {
     const MemoryItem arrays = host_scheme_arrays(c);
     e.host.push_back({"scheme: " + arrays.what, arrays.bytes * kValue * share});

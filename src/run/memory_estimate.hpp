@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "model/parameter_fields.hpp"
 
 namespace fhn {
 
@@ -30,8 +31,10 @@ struct MemoryEstimate {
 
 // The estimate for `c` run by one process (ranks = 1), or for rank 0 of `ranks` (which holds the
 // whole domain's frames besides its slab) and for one other rank (`worker`, may be null).
+// `fields`: the per-node arrays of the run's parameter fields (model/parameter_fields.hpp), held
+// in the Problem, the scheme's copy of it and on the device; none for every config today.
 MemoryEstimate estimate_run_memory(const Config& c, int ranks = 1,
-                                   MemoryEstimate* worker = nullptr);
+                                   MemoryEstimate* worker = nullptr, FieldArrays fields = {});
 
 // Host memory this process may still take, in bytes, and where the figure comes from: the
 // smallest of MemAvailable, what the cgroup memory limit leaves and what this process's

@@ -54,8 +54,28 @@ index_t first_non_finite(const real* v, const real* w, index_t n) {
   return -1;
 }
 
+namespace {
+
+// The scheme `config` asks for, as messages name it: "crank_nicolson (formulation adi)".
+std::string scheme_kind(const Config& config) {
+  return name_of(scheme_type_names(), config.scheme.type) +
+         (config.scheme.type == SchemeType::crank_nicolson
+              ? " (formulation " +
+                    name_of(formulation_names(), config.scheme.crank_nicolson.formulation) + ")"
+              : std::string());
+}
+
+}  // namespace
+
+void require_uniform_fields(const Config& config, const Problem& problem) {
+  require_uniform_fields(problem.fields, scheme_kind(config) + " on the " +
+                                             name_of(backend_names(), config.scheme.backend) +
+                                             " backend");
+}
+
 std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem,
                                     NewtonLog* newton_log) {
+  require_uniform_fields(config, problem);
   if (config.scheme.backend == Backend::cuda) return make_cuda_scheme(config, problem, newton_log);
   switch (config.scheme.type) {
     case SchemeType::explicit_euler:
@@ -88,14 +108,8 @@ std::unique_ptr<Scheme> build_slab_scheme(const Config& config, const Problem& p
       return std::make_unique<AdiCpu>(problem, config.scheme.crank_nicolson, newton_log, comm);
   }
   throw ConfigError("scheme.type",
-                    name_of(scheme_type_names(), config.scheme.type) +
-                        (config.scheme.type == SchemeType::crank_nicolson
-                             ? " (formulation " +
-                                   name_of(formulation_names(),
-                                           config.scheme.crank_nicolson.formulation) +
-                                   ")"
-                             : std::string()) +
-                        " on a " + (config.domain.dims == 1 ? "cable" : "sheet") + " with the " +
+                    scheme_kind(config) + " on a " +
+                        (config.domain.dims == 1 ? "cable" : "sheet") + " with the " +
                         name_of(backend_names(), config.scheme.backend) +
                         " backend does not run on several ranks yet (sheets and Crank-Nicolson "
                         "cables do); run it without mpirun, as one process");
@@ -107,6 +121,7 @@ std::unique_ptr<Scheme> build_slab_scheme(const Config& config, const Problem& p
 // their key; located here, where the Config is.
 std::unique_ptr<Scheme> make_slab_scheme(const Config& config, const Problem& problem,
                                          Communicator& comm, NewtonLog* newton_log) {
+  require_uniform_fields(config, problem);
   try {
     return build_slab_scheme(config, problem, comm, newton_log);
   } catch (const ConfigError& e) {

@@ -91,6 +91,12 @@ class Scheme {
 // Index of the first i < n with v[i] or w[i] NaN or infinite, or -1 (host arrays).
 index_t first_non_finite(const real* v, const real* w, index_t n);
 
+// Throws ConfigError unless the problem's parameter fields are uniform
+// (model/parameter_fields.hpp): no scheme's kernels read per-node parameters or node types yet. Every factory of schemes and
+// member batches calls it: "per-node parameters (model.a) are not supported by explicit on the cpu
+// backend yet: ...".
+void require_uniform_fields(const Config& config, const Problem& problem);
+
 // `newton_log`, when given, receives every Newton iteration of an implicit scheme.
 std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem,
                                     NewtonLog* newton_log = nullptr);

@@ -458,3 +458,63 @@ TEST_CASE("Slab schemes of 2 and 3 ranks (threads) gathered equal the whole-shee
     CHECK(w == expected.w);
   }
 }
+
+namespace {
+
+// `count` values of a device array, on the host.
+template <class T>
+std::vector<T> device_values(const T* device, index_t count) {
+  std::vector<T> values(static_cast<std::size_t>(count));
+  FHN_CUDA_CHECK(cudaMemcpy(values.data(), device, values.size() * sizeof(T),
+                            cudaMemcpyDeviceToHost));
+  return values;
+}
+
+// A global per-node array as a slab's arrays hold it: its present nodes, zero elsewhere.
+template <class T>
+std::vector<T> slab_layout(const std::vector<T>& global, const fhn::Slab& slab) {
+  std::vector<T> values(static_cast<std::size_t>(slab.array_nodes()), T{});
+  const fhn::Slab::Present in = slab.present();
+  std::copy_n(global.begin() + in.global_first, in.count, values.begin() + in.array_at);
+  return values;
+}
+
+}  // namespace
+
+TEST_CASE("DeviceFields: per-node parameter fields and the mask laid out like v; none if uniform") {
+  fhn::Problem problem = fhn::make_problem(fhn::test::config_from(
+      "name: fields\ndomain: {length: [6, 4], dx: 1}\ntime: {end: 1, dt: 0.1}\n"));
+  {
+    const fhn::cuda::DeviceFields uniform(problem);
+    CHECK(uniform.diffusion_values() == nullptr);
+    for (std::size_t p = 0; p < 4; ++p) CHECK(uniform.parameter_values(p) == nullptr);
+    CHECK(uniform.node_types() == nullptr);
+  }
+  const std::size_t n = problem.v0.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    problem.v0[i] = 0.5 + 1e-3 * static_cast<double>(i);
+    problem.fields.diffusion.values.push_back(1.0 + 1e-3 * static_cast<double>(i));
+    problem.fields.kinetics[1].values.push_back(0.01 * static_cast<double>(i));
+    problem.fields.node_type.push_back(i % 3 == 0 ? 1 : 0);
+  }
+  for (int ranks : {1, 2}) {
+    for (int rank = 0; rank < ranks; ++rank) {
+      CAPTURE(ranks);
+      CAPTURE(rank);
+      const fhn::Slab slab = fhn::make_slab(problem.domain, rank, ranks, 1);
+      const fhn::cuda::DeviceFields fields(problem, slab);
+      const index_t m = slab.array_nodes();
+      CHECK(fields.parameter_values(0) == nullptr);
+      CHECK(fields.parameter_values(2) == nullptr);
+      REQUIRE(fields.diffusion_values() != nullptr);
+      REQUIRE(fields.parameter_values(1) != nullptr);
+      REQUIRE(fields.node_types() != nullptr);
+      CHECK(device_values(fields.v(), m) == slab_layout(problem.v0, slab));
+      CHECK(device_values(fields.diffusion_values(), m) ==
+            slab_layout(problem.fields.diffusion.values, slab));
+      CHECK(device_values(fields.parameter_values(1), m) ==
+            slab_layout(problem.fields.kinetics[1].values, slab));
+      CHECK(device_values(fields.node_types(), m) == slab_layout(problem.fields.node_type, slab));
+    }
+  }
+}

@@ -100,6 +100,37 @@ TEST_CASE("the memory estimate counts each scheme's own arrays") {
   CHECK(fhn::estimate_run_memory(gpu, 2).device_total() == 32 * 41 / 2.0);
 }
 
+TEST_CASE("per-node parameter fields are counted only when a run holds them") {
+  const std::string cable = kCable;
+  const fhn::Config c = fhn::test::config_from(cable + "scheme: {backend: cuda}\n");
+  // Uniform fields (every config today): the estimate of the fields' default, item by item.
+  const fhn::MemoryEstimate plain = fhn::estimate_run_memory(c);
+  const fhn::MemoryEstimate uniform =
+      fhn::estimate_run_memory(c, 1, nullptr, fhn::ParameterFields{}.arrays());
+  REQUIRE(uniform.host.size() == plain.host.size());
+  for (std::size_t i = 0; i < plain.host.size(); ++i)
+    CHECK(uniform.host[i].what == plain.host[i].what);
+  CHECK(uniform.host_total() == plain.host_total());
+  CHECK(uniform.device_total() == plain.device_total());
+  CHECK(uniform.device.size() == 1);
+  // Two per-node parameters and the mask: 2 x 8 B + 1 B per node, in the problem and the scheme's
+  // copy on the host, once on the device (each rank's share of the nodes).
+  const fhn::FieldArrays held{2, true};
+  const fhn::MemoryEstimate fields = fhn::estimate_run_memory(c, 1, nullptr, held);
+  CHECK(item(fields, "per-node parameter fields (2 parameter arrays and the node-type mask) in "
+                     "the problem and the scheme's copy") == 2 * 17 * 41);
+  CHECK(item(fields, "per-node parameter fields on the device (2 parameter arrays and the "
+                     "node-type mask, 17 B per node)") == 17 * 41);
+  CHECK(fields.host_total() == plain.host_total() + 2 * 17 * 41);
+  CHECK(fields.device_total() == plain.device_total() + 17 * 41);
+  CHECK(fhn::estimate_run_memory(c, 2, nullptr, held).device_total() == (32 + 17) * 41 / 2.0);
+  // A mask alone on the CPU: one byte per node, twice, and nothing on a device.
+  const fhn::MemoryEstimate mask = fhn::estimate_run_memory(
+      fhn::test::config_from(kCable), 1, nullptr, fhn::FieldArrays{0, true});
+  CHECK(item(mask, "per-node parameter fields (the node-type mask)") == 2 * 41);
+  CHECK(mask.device.empty());
+}
+
 TEST_CASE("fhn validate prints the memory estimate and what is available") {
   fhn::test::TempDir dir;
   // Without VTK output (any build): the problem, its copy and the frame (3 x 984 B), the scheme

@@ -1,7 +1,6 @@
 #include "schemes/cuda/device_fields.cuh"
 
 #include <algorithm>
-#include <utility>
 
 namespace fhn::cuda {
 namespace {
@@ -12,6 +11,21 @@ __global__ void first_non_finite_kernel(const real* v, const real* w, index_t n,
   const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
   if (i < n && !(isfinite(v[i]) && isfinite(w[i])))
     atomicMin(first_bad, static_cast<unsigned long long>(i));
+}
+
+// A per-node host array laid out like the slab's arrays: the array nodes inside the domain from
+// `values` (Slab::present), the halo planes beyond the domain's ends zero. Nothing is allocated
+// for an empty `values` (a uniform parameter field, no mask).
+template <class T>
+DeviceBuffer<T> slab_array(const std::vector<T>& values, const Slab& slab, const char* what) {
+  if (values.empty()) return {};
+  DeviceBuffer<T> array(static_cast<std::size_t>(slab.array_nodes()), what);
+  const Slab::Present in = slab.present();
+  FHN_CUDA_CHECK(cudaMemset(array.data(), 0, array.size() * sizeof(T)));
+  FHN_CUDA_CHECK(cudaMemcpy(array.data() + in.array_at, values.data() + in.global_first,
+                            static_cast<std::size_t>(in.count) * sizeof(T),
+                            cudaMemcpyHostToDevice));
+  return array;
 }
 
 }  // namespace
@@ -27,20 +41,15 @@ std::string current_device_name() {
 DeviceFields::DeviceFields(const Problem& problem)
     : DeviceFields(problem, make_slab(problem.domain, 0, 1, 0)) {}
 
-// The array's nodes in the domain from the problem's v0 and w0 (Slab::present), the halo planes
-// beyond the domain's ends zero.
 DeviceFields::DeviceFields(const Problem& problem, const Slab& slab)
     : slab_(slab),
-      v_(static_cast<std::size_t>(slab.array_nodes()), "v"),
-      w_(static_cast<std::size_t>(slab.array_nodes()), "w"),
-      first_bad_(1, "flag") {
-  const Slab::Present in = slab.present();
-  for (auto [field, initial] : {std::pair{&v_, &problem.v0}, std::pair{&w_, &problem.w0}}) {
-    FHN_CUDA_CHECK(cudaMemset(field->data(), 0, field->size() * sizeof(real)));
-    FHN_CUDA_CHECK(cudaMemcpy(field->data() + in.array_at, initial->data() + in.global_first,
-                              static_cast<std::size_t>(in.count) * sizeof(real),
-                              cudaMemcpyHostToDevice));
-  }
+      v_(slab_array(problem.v0, slab, "v")),
+      w_(slab_array(problem.w0, slab, "w")),
+      first_bad_(1, "flag"),
+      diffusion_(slab_array(problem.fields.diffusion.values, slab, "per-node D")),
+      node_types_(slab_array(problem.fields.node_type, slab, "node-type mask")) {
+  for (const ParameterField& field : problem.fields.kinetics)
+    parameters_.push_back(slab_array(field.values, slab, "per-node kinetics parameter"));
 }
 
 std::vector<real> DeviceFields::owned_to_host(const DeviceBuffer<real>& array) const {

@@ -1,6 +1,7 @@
 #pragma once
 // Building blocks of the CUDA schemes: the solution fields on the device, the stimulus table on
 // the device, and the NaN/Inf search.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,9 @@ std::string current_device_name();
 // v and w on the device for the whole run; copied to the host only for frames and checks.
 // Either the whole problem's nodes, or one rank's slab (parallel/decomposition.hpp): arrays of
 // slab.array_nodes() values, owned planes and halo planes. Snapshots, checkpoints and the NaN
-// search cover the owned nodes only (all of them for the whole problem).
+// search cover the owned nodes only (all of them for the whole problem). Besides, the problem's
+// per-node parameter fields and node-type mask (model/parameter_fields.hpp), laid out like v and
+// w, each uploaded once; a uniform field allocates nothing (the kernels read the scalars).
 class DeviceFields {
  public:
   // The whole problem: v0 and w0.
@@ -35,6 +38,13 @@ class DeviceFields {
   const real* w() const { return w_.data(); }
   DeviceBuffer<real>& v_buffer() { return v_; }
   DeviceBuffer<real>& w_buffer() { return w_; }
+  // The per-node values of D, of the p-th parameter of the run's form (its parameters() order)
+  // and the node types; nullptr where uniform (every node tissue, for the mask).
+  const real* diffusion_values() const { return diffusion_.data(); }
+  const real* parameter_values(std::size_t p) const {
+    return p < parameters_.size() ? parameters_[p].data() : nullptr;
+  }
+  const std::uint8_t* node_types() const { return node_types_.data(); }
 
   // Copies the owned v and w to the host, with the problem's domain (synchronises).
   void download(const Problem& problem, index_t step, Snapshot& out) const;
@@ -57,6 +67,9 @@ class DeviceFields {
   Slab slab_;
   DeviceBuffer<real> v_, w_;
   mutable DeviceBuffer<unsigned long long> first_bad_;
+  DeviceBuffer<real> diffusion_;
+  std::vector<DeviceBuffer<real>> parameters_;  // one per kinetics field, empty where uniform
+  DeviceBuffer<std::uint8_t> node_types_;
 };
 
 // A device array's content on the host (synchronises).
