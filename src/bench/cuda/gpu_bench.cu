@@ -15,6 +15,7 @@
 
 #include "bench/bench.hpp"
 #include "bench/bench_data.hpp"
+#include "core/cuda/captured_graph.hpp"
 #include "core/cuda/device_buffer.hpp"
 #include "core/cuda/stream.hpp"
 #include "schemes/crank_nicolson_cpu.hpp"
@@ -31,6 +32,7 @@
 namespace fhn::bench {
 namespace {
 
+using cuda::CapturedGraph;
 using cuda::DeviceBuffer;
 using cuda::to_device;
 using solvers::TridiagonalBackend;
@@ -85,32 +87,6 @@ struct Context {
            double bytes, double check, const std::string& baseline, const std::string& note) {
     rows.push_back({kernel, variant, device, n, time, bytes, check, baseline, note});
   }
-};
-
-// A CUDA graph of what `enqueue(stream)` enqueues (captured once), replayed on the default stream.
-class CapturedGraph {
- public:
-  template <class Enqueue>
-  explicit CapturedGraph(Enqueue enqueue) {
-    FHN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    FHN_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed));
-    enqueue(stream_);
-    FHN_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph_));
-    FHN_CUDA_CHECK(cudaGraphInstantiate(&exec_, graph_, 0));
-  }
-  ~CapturedGraph() {
-    cudaGraphExecDestroy(exec_);
-    cudaGraphDestroy(graph_);
-    cudaStreamDestroy(stream_);
-  }
-  CapturedGraph(const CapturedGraph&) = delete;
-  CapturedGraph& operator=(const CapturedGraph&) = delete;
-  void launch() const { FHN_CUDA_CHECK(cudaGraphLaunch(exec_, nullptr)); }
-
- private:
-  cudaStream_t stream_ = nullptr;
-  cudaGraph_t graph_ = nullptr;
-  cudaGraphExec_t exec_ = nullptr;
 };
 
 // Does nothing: its launches are the launch floor.

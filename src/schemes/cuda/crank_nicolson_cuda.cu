@@ -25,17 +25,19 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
 #include "config/names.hpp"
+#include "core/cuda/block_reduce.cuh"
+#include "core/cuda/captured_graph.hpp"
 #include "core/format.hpp"
 #include "parallel/cuda/device_halo_exchange.hpp"
+#include "parallel/ranks_tridiagonal.hpp"
 #include "schemes/cuda/cuda_scheme_factories.hpp"
 #include "schemes/cuda/device_fields.cuh"
-#include "core/cuda/block_reduce.cuh"
 #include "schemes/node_updates.hpp"
-#include "parallel/ranks_tridiagonal.hpp"
 #include "solvers/cuda/partitioned.cuh"
 #include "solvers/tridiagonal.hpp"
 
@@ -325,17 +327,10 @@ __global__ void slab_update_kernel(real* u, const real* y, const real* p, const 
 
 // CUDA graphs of one fused Newton iteration, one per (u in, u out, c): the u buffers rotate
 // between v and the iterate buffer, and c changes after the first leapfrog step, so a run needs
-// at most a handful. Captured on a private stream, launched on the default stream.
+// at most a handful (core/cuda/captured_graph.hpp: each captured once, launched on the default
+// stream).
 class IterationGraphs {
  public:
-  IterationGraphs() = default;
-  IterationGraphs(const IterationGraphs&) = delete;
-  IterationGraphs& operator=(const IterationGraphs&) = delete;
-  ~IterationGraphs() {
-    for (const Entry& e : entries_) cudaGraphExecDestroy(e.exec);
-    if (stream_) cudaStreamDestroy(stream_);
-  }
-
   // Launches the graph for (in, out, c), capturing enqueue(stream) into it the first time.
   template <class Enqueue>
   void launch(const real* in, real* out, real c, Enqueue enqueue) {
@@ -343,10 +338,10 @@ class IterationGraphs {
       return e.in == in && e.out == out && e.c == c;
     });
     if (found == entries_.end()) {
-      entries_.push_back({in, out, c, capture(enqueue)});
+      entries_.push_back({in, out, c, std::make_unique<CapturedGraph>(enqueue)});
       found = entries_.end() - 1;
     }
-    FHN_CUDA_CHECK(cudaGraphLaunch(found->exec, nullptr));
+    found->graph->launch();
   }
 
  private:
@@ -354,30 +349,8 @@ class IterationGraphs {
     const real* in;
     real* out;
     real c;
-    cudaGraphExec_t exec;
+    std::unique_ptr<CapturedGraph> graph;
   };
-
-  template <class Enqueue>
-  cudaGraphExec_t capture(Enqueue enqueue) {
-    if (!stream_) FHN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    FHN_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed));
-    cudaGraph_t graph = nullptr;
-    try {
-      enqueue(stream_);
-    } catch (...) {
-      cudaStreamEndCapture(stream_, &graph);
-      if (graph) cudaGraphDestroy(graph);
-      throw;
-    }
-    FHN_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
-    cudaGraphExec_t exec = nullptr;
-    const cudaError_t status = cudaGraphInstantiate(&exec, graph, 0);
-    cudaGraphDestroy(graph);
-    FHN_CUDA_CHECK(status);
-    return exec;
-  }
-
-  cudaStream_t stream_ = nullptr;
   std::vector<Entry> entries_;
 };
 
