@@ -30,10 +30,13 @@ inline Sides sides_of(const BoundarySpec& bc, int dims) {
 }
 
 // Whether a Dirichlet end holds the node at index `at` (per axis) of a grid of n nodes per axis,
-// and its value.
+// and its value. kAxes: the axes to look at (the grid's; beyond them every end is no-flux), a
+// constant so that a sheet's kernels test its four sides and no more.
+template <int kAxes = kMaxAxes>
 FHN_HOST_DEVICE inline bool dirichlet_at(const Sides& s, const index_t (&at)[kMaxAxes],
                                          const index_t (&n)[kMaxAxes], real& value) {
-  for (int axis = 0; axis < kMaxAxes; ++axis)
+  static_assert(kAxes >= 1 && kAxes <= kMaxAxes, "a grid has 1 to 3 axes");
+  for (int axis = 0; axis < kAxes; ++axis)
     for (int end = 0; end < 2; ++end)
       if (at[axis] == (end == 0 ? 0 : n[axis] - 1) && s.type[axis][end] == BoundaryType::dirichlet) {
         value = s.value[axis][end];
