@@ -130,7 +130,7 @@ void check_explicit_limit(const Config& c, Context& ctx) {
                              format_exact(largest) +
                              " (scheme.explicit_limit: diffusion would allow " + diffusion +
                              " = " + format_exact(limit.diffusion_dt) +
-                             ", where that mode grows wherever v stays near 1)");
+                             ", where that mode grows wherever v stays in the excited state)");
   else
     ctx.error("time.dt", head + " " + diffusion + " = " + format_exact(largest) +
                              " of diffusion alone (" + grid +

@@ -264,7 +264,7 @@ void read_kinetics(Section& m, Kinetics& kinetics) {
     make_kinetics(other, alternative);
     with_kinetics(alternative, [&](auto& k) {
       k.parameters(k, [&](const char* key, real&, const Interval&) {
-        if (std::find(own.begin(), own.end(), key) == own.end())
+        if (std::find(own.begin(), own.end(), key) == own.end() && m.present(key))
           m.forbid(key, "a parameter of model.form '" + other + "', not of '" + form + "'");
       });
     });

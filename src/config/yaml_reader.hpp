@@ -210,6 +210,8 @@ class Section {
     allowed_.push_back(key);
     return find(key).IsDefined();
   }
+  // Whether `key` is present, without declaring it allowed.
+  bool present(const std::string& key) const { return find(key).IsDefined(); }
 
   real number(const std::string& key, real fallback, Interval range) {
     return optional_number(key, range).value_or(fallback);

@@ -11,10 +11,11 @@
 #include <vector>
 
 #include "kinetics/cubic.hpp"
+#include "kinetics/fitzhugh.hpp"
 
 namespace fhn {
 
-using Kinetics = std::variant<CubicKinetics>;
+using Kinetics = std::variant<CubicKinetics, FitzHughKinetics>;
 
 // Calls visit(form) with the run's form as its concrete type (a generic lambda instantiates the
 // caller's loop or kernel launch for each form).

@@ -34,8 +34,27 @@ TEST_CASE("an empty config gives the documented defaults") {
 TEST_CASE("model.form names a kinetics form; the default cubic one is left out of the resolved config") {
   CHECK(std::holds_alternative<fhn::CubicKinetics>(config_from("model: {form: cubic}\n").model.kinetics));
   CHECK(contains(config_error("model:\n  form: cubik\n"),
-                 "test.yaml:2:9: model.form: 'cubik' is not a kinetics form; expected one of: cubic; "
-                 "did you mean 'cubic'?"));
+                 "test.yaml:2:9: model.form: 'cubik' is not a kinetics form; expected one of: cubic, "
+                 "fitzhugh; did you mean 'cubic'?"));
+  // A key of another form names the form it belongs to, at its line.
+  CHECK(contains(config_error("model:\n  form: fitzhugh\n  epsilon: 0.1\n"),
+                 "test.yaml:3:12: model.epsilon: a parameter of model.form 'cubic', not of 'fitzhugh'"));
+  CHECK(contains(config_error("model:\n  tau_w: 3\n"),
+                 "test.yaml:2:10: model.tau_w: a parameter of model.form 'fitzhugh', not of 'cubic'"));
+  // The forms' own keys, their defaults and their ranges.
+  const fhn::FitzHughKinetics fitzhugh =
+      config_from("model: {form: fitzhugh, tau_w: 3}\ntime: {dt: 0.05}\n").model.form<fhn::FitzHughKinetics>();
+  CHECK(fitzhugh.a == 0.7);
+  CHECK(fitzhugh.b == 0.8);
+  CHECK(fitzhugh.tau_v == 1.0);
+  CHECK(fitzhugh.tau_w == 3.0);
+  CHECK(contains(config_error("model: {form: fitzhugh, tau_v: 0}\n"),
+                 "model.tau_v: value 0 is out of range; expected a number > 0"));
+  const std::string resolved =
+      fhn::to_yaml(config_from("model: {form: fitzhugh}\ntime: {dt: 0.05}\n"));
+  CHECK(contains(resolved, "form: fitzhugh"));
+  CHECK(contains(resolved, "tau_w: 12.5"));
+  CHECK(config_from(resolved).model.form<fhn::FitzHughKinetics>().tau_w == 12.5);
   // The cubic form is the default: written out it would change the digests of checkpoints
   // written before the forms.
   const std::string yaml = fhn::to_yaml(config_from("model: {form: cubic, a: 0.2}\n"));

@@ -1,0 +1,98 @@
+#pragma once
+// The classic FitzHugh form (model.form: fitzhugh), FitzHugh (1961), Biophys. J. 1, 445-466:
+//   f(v, w) = (v - v^3/3 - w) / tau_v,   g(v, w) = (v + a - b w) / tau_w,
+// with the textbook values a = 0.7, b = 0.8, tau_v = 1, tau_w = 12.5 (FitzHugh's w' = 0.08 (v +
+// 0.7 - 0.8 w)). A stimulus adds to v_t outside f, as for every form: FitzHugh's constant current
+// I is a stimulus. Winfree's scaling (Winfree 1991, Chaos 1, 303-334),
+//   u_t = (u - u^3/3 - v) / eps + lap u,   v_t = eps (u + beta - gamma v),
+// is this form with tau_v = eps, tau_w = 1 / eps, a = beta, b = gamma (configs/README.md).
+// docs/ARCHITECTURE.md section 4 says what each member computes.
+#include <algorithm>
+#include <cmath>
+
+#include "core/interval.hpp"
+#include "kinetics/kinetics_types.hpp"
+
+namespace fhn {
+
+struct FitzHughKinetics {
+  static constexpr const char* kName = "fitzhugh";
+
+  real a = 0.7;
+  real b = 0.8;
+  real tau_v = 1.0;
+  real tau_w = 12.5;
+
+  template <class Self, class Visit>
+  static void parameters(Self& k, Visit&& visit) {
+    visit("a", k.a, any_number());
+    visit("b", k.b, non_negative());
+    visit("tau_v", k.tau_v, positive());
+    visit("tau_w", k.tau_w, positive());
+  }
+
+  // F(v) = v - v^3/3 and F'(v) = 1 - v^2: f = (F(v) - w) / tau_v.
+  FHN_HOST_DEVICE static real cubic(real v) { return v - v * v * v / 3.0; }
+  FHN_HOST_DEVICE static real cubic_slope(real v) { return 1.0 - v * v; }
+
+  FHN_HOST_DEVICE real f(real v, real w) const { return (cubic(v) - w) / tau_v; }
+  FHN_HOST_DEVICE real g(real v, real w) const { return (v + a - b * w) / tau_w; }
+  FHN_HOST_DEVICE Jacobian jacobian(real v, real) const {
+    return {cubic_slope(v) / tau_v, -1.0 / tau_v, 1.0 / tau_w, -b / tau_w};
+  }
+
+  // The resting state: w = (v + a) / b on the w-nullcline and F(v) = w, i.e. the root of
+  // h(v) = F(v) - (v + a) / b (for b = 0 the line v = -a). With b < 1, h' = 1 - v^2 - 1/b < 0:
+  // h is decreasing and the root unique; Newton from v = -a converges (h is cubic, concave for
+  // v > 0 and convex below). Host code: the stability bound and `initial: {type: rest}`.
+  NodeState rest() const {
+    if (b == 0.0) return {-a, cubic(-a)};
+    real v = -a;
+    for (int k = 0; k < 100; ++k) {
+      const real h = cubic(v) - (v + a) / b;
+      const real slope = cubic_slope(v) - 1.0 / b;
+      const real dv = h / slope;
+      v -= dv;
+      if (std::abs(dv) <= 1e-15 * std::max(1.0, std::abs(v))) break;
+    }
+    return {v, (v + a) / b};
+  }
+
+  FHN_HOST_DEVICE real add_f(real sum, real v, real w) const { return sum + f(v, w); }
+
+  // The trapezoidal rule for w_t = (v + a - b w) / tau_w solved for w+ (h = k / (2 tau_w)):
+  //   w+ (1 + h b) = w (1 - h b) + h (v + u + 2 a)
+  //   => w+ = p + c u,  p = keep w + c v + 2 a c,  keep = (1 - h b) / (1 + h b),  c = h / (1 + h b).
+  struct Trapezoidal {
+    real keep, c, shift;  // shift = 2 a c
+    FHN_HOST_DEVICE real offset(real v, real w) const { return keep * w + c * v + shift; }
+  };
+  FHN_HOST_DEVICE Trapezoidal trapezoidal(real k) const {
+    const real h = 0.5 * k / tau_w;
+    const real denominator = 1.0 + h * b;
+    const real c = h / denominator;
+    return {(1.0 - h * b) / denominator, c, 2.0 * a * c};
+  }
+
+  // Along w = p + c u: f = (F(u) - c u)/tau_v + (-p/tau_v).
+  FHN_HOST_DEVICE Moving f_moving(real u, real, real c) const {
+    return {(cubic(u) - c * u) / tau_v, (cubic_slope(u) - c) / tau_v};
+  }
+  FHN_HOST_DEVICE real f_fixed(real p, real) const { return -p / tau_v; }
+
+  // sum - (1/2) d/du f(u, p + c u) = sum - (F'(u) - c) / (2 tau_v).
+  FHN_HOST_DEVICE real add_minus_half_df(real sum, real u, real, real c) const {
+    return sum - 0.5 * (cubic_slope(u) - c) / tau_v;
+  }
+
+  // v stays within the outer branches of the cubic nullcline during an excursion: for the
+  // textbook values |v| < 2.1; the bound takes |v| <= 2.5. F' = 1 - v^2 is a downward parabola:
+  // its minimum over an interval is at an end, its maximum 1 at v = 0.
+  ReactionRange reaction_range() const { return {-2.5, 2.5}; }
+  real min_df_dv(real lo, real hi) const {
+    return std::min(cubic_slope(lo), cubic_slope(hi)) / tau_v;
+  }
+  real max_df_dv() const { return 1.0 / tau_v; }
+};
+
+}  // namespace fhn
