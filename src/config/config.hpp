@@ -51,7 +51,8 @@ struct BoundarySpec {
   }
 };
 
-enum class ProfileType { gaussian, constant, step, tanh_front, rectangle };
+// rest: the resting state of the run's kinetics form (its v or w), computed from the form.
+enum class ProfileType { gaussian, constant, step, tanh_front, rectangle, rest };
 
 // An initial profile, with s = the coordinate along `axis` (x or y) and r the position.
 // Which fields are meaningful depends on the type:

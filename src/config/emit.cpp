@@ -57,6 +57,8 @@ void emit_profile(YAML::Emitter& out, const char* key, const Profile& p, int dim
       if (sheet) out << std::pair{"y_min", p.y_min} << std::pair{"y_max", p.y_max};
       out << std::pair{"value", p.value} << std::pair{"background", p.background};
       break;
+    case ProfileType::rest:
+      break;
   }
   out << YAML::EndMap;
 }

@@ -76,7 +76,7 @@ Profile read_profile(Section& parent, const std::string& key, const Profile& fal
   if (given && !s.has("type"))
     s.context().error(s.path(), s.node().Mark(),
                       "missing required key '" + s.path_of("type") +
-                          "' (one of: gaussian, constant, step, tanh_front, rectangle)");
+                          "' (one of: " + join(names_of(profile_type_names())) + ")");
   // Keys of each profile type; keys of the other types are reported as not applicable.
   const bool sheet = d.dims >= 2;
   const std::vector<std::string> rectangle_keys =
@@ -87,7 +87,8 @@ Profile read_profile(Section& parent, const std::string& key, const Profile& fal
       {ProfileType::constant, {"value"}},
       {ProfileType::step, {"position", "axis", "left", "right"}},
       {ProfileType::tanh_front, {"position", "axis", "width", "left", "right"}},
-      {ProfileType::rectangle, rectangle_keys}};
+      {ProfileType::rectangle, rectangle_keys},
+      {ProfileType::rest, {}}};
   std::vector<std::string> own;
   for (const auto& [type, names] : keys)
     if (type == p.type) own = names;
@@ -98,8 +99,9 @@ Profile read_profile(Section& parent, const std::string& key, const Profile& fal
   for (const auto& [type, names] : keys)
     for (const auto& name : names)
       if (std::find(own.begin(), own.end(), name) == own.end())
-        s.forbid(name, "not a parameter of a '" + type_name + "' profile (its keys: type, " +
-                           join(own) + ")");
+        s.forbid(name, "not a parameter of a '" + type_name + "' profile (" +
+                           (own.empty() ? std::string("its only key: type") : "its keys: type, " + join(own)) +
+                           ")");
 
   // The coordinate range of the axis a step or front runs along, for its default position.
   auto axis_length = [&](int axis) { return d.length[axis]; };
@@ -143,6 +145,8 @@ Profile read_profile(Section& parent, const std::string& key, const Profile& fal
         s.context().error(s.path_of(p.x_max < p.x_min ? "x_max" : "y_max"),
                           s.path() + ": an empty rectangle (" +
                               (p.x_max < p.x_min ? "x_max < x_min" : "y_max < y_min") + ")");
+      break;
+    case ProfileType::rest:  // no keys: make_problem takes the form's resting state
       break;
   }
   return p;

@@ -59,13 +59,22 @@ inline const NameTable<ProfileType>& profile_type_names() {
                                             {"constant", ProfileType::constant},
                                             {"step", ProfileType::step},
                                             {"tanh_front", ProfileType::tanh_front},
-                                            {"rectangle", ProfileType::rectangle}};
+                                            {"rectangle", ProfileType::rectangle},
+                                            {"rest", ProfileType::rest}};
   return table;
 }
 inline const NameTable<Precision>& precision_names() {
   static const NameTable<Precision> table{{"float64", Precision::float64},
                                           {"float32", Precision::float32}};
   return table;
+}
+
+// Every spelling of a table, in its order (what messages list as allowed).
+template <class E>
+std::vector<std::string> names_of(const NameTable<E>& table) {
+  std::vector<std::string> names;
+  for (const auto& entry : table) names.push_back(entry.first);
+  return names;
 }
 
 template <class E>

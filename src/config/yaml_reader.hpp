@@ -294,8 +294,7 @@ class Section {
   E choice(const std::string& key, E fallback, const NameTable<E>& options) {
     const YAML::Node value = take(key);
     if (!value.IsDefined()) return fallback;
-    std::vector<std::string> names;
-    for (const auto& option : options) names.push_back(option.first);
+    const std::vector<std::string> names = names_of(options);
     if (value.IsScalar()) {
       for (const auto& option : options)
         if (option.first == value.Scalar()) return option.second;

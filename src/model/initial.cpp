@@ -4,7 +4,7 @@
 
 namespace fhn {
 
-real evaluate_profile(const Profile& p, const Point& r) {
+real evaluate_profile(const Profile& p, const Point& r, real rest) {
   const real s = r[static_cast<std::size_t>(p.axis)];  // coordinate along a step's or front's axis
   switch (p.type) {
     case ProfileType::gaussian: {
@@ -26,14 +26,16 @@ real evaluate_profile(const Profile& p, const Point& r) {
       const bool inside = r[0] >= p.x_min && r[0] <= p.x_max && r[1] >= p.y_min && r[1] <= p.y_max;
       return inside ? p.value : p.background;
     }
+    case ProfileType::rest:
+      return rest;
   }
   return 0.0;
 }
 
-std::vector<real> sample_profile(const Profile& profile, const Domain& domain) {
+std::vector<real> sample_profile(const Profile& profile, const Domain& domain, real rest) {
   std::vector<real> values(static_cast<std::size_t>(domain.node_count()));
   for (index_t node = 0; node < domain.node_count(); ++node)
-    values[static_cast<std::size_t>(node)] = evaluate_profile(profile, domain.position(node));
+    values[static_cast<std::size_t>(node)] = evaluate_profile(profile, domain.position(node), rest);
   return values;
 }
 

@@ -6,10 +6,11 @@
 
 namespace fhn {
 
-// The profile at position r (entries beyond the domain's axes are 0).
-real evaluate_profile(const Profile& profile, const Point& r);
+// The profile at position r (entries beyond the domain's axes are 0); `rest`: the value a `rest`
+// profile takes (the resting state's v or w of the run's kinetics form).
+real evaluate_profile(const Profile& profile, const Point& r, real rest);
 
 // The profile at every node of the domain, in node order (i + N_x j).
-std::vector<real> sample_profile(const Profile& profile, const Domain& domain);
+std::vector<real> sample_profile(const Profile& profile, const Domain& domain, real rest);
 
 }  // namespace fhn

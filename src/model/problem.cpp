@@ -11,8 +11,9 @@ Problem make_problem(const Config& c) {
   p.boundary = c.boundary;
   p.domain = c.domain;
   p.time = c.time.grid();
-  p.v0 = sample_profile(c.initial.v, c.domain);
-  p.w0 = sample_profile(c.initial.w, c.domain);
+  const NodeState rest = with_kinetics(c.model.kinetics, [](const auto& k) { return k.rest(); });
+  p.v0 = sample_profile(c.initial.v, c.domain, rest.v);
+  p.w0 = sample_profile(c.initial.w, c.domain, rest.w);
   p.stimuli = StimulusSchedule(c.stimulus, c.domain, p.time.dt);
   // No config key fills a field yet: every parameter is uniform, every node tissue.
   p.fields = uniform_fields(c.model);

@@ -150,3 +150,25 @@ TEST_CASE("the FitzHugh oscillator's limit-cycle period matches the ODE's to 0.1
           scheme.period());
   CHECK(scheme.period() == doctest::Approx(period).epsilon(1e-3));
 }
+
+TEST_CASE("initial: {type: rest} starts from the form's resting state") {
+  // FitzHugh's (a = 0.7, b = 0.8): v - v^3/3 = (v + a)/b, w = (v + a)/b; about (-1.1994, -0.6243).
+  const fhn::Problem fitzhugh = fhn::make_problem(fhn::test::config_from(
+      "model: {form: fitzhugh}\n"
+      "initial: {v: {type: rest}, w: {type: rest}}\n"
+      "time: {dt: 0.05}\n"));
+  const real v = fitzhugh.v0[7], w = fitzhugh.w0[7];
+  CHECK(v - v * v * v / 3.0 - w == doctest::Approx(0.0).scale(1.0).epsilon(1e-14));
+  CHECK(v + 0.7 - 0.8 * w == doctest::Approx(0.0).scale(1.0).epsilon(1e-14));
+  CHECK(v == doctest::Approx(-1.1994).epsilon(1e-4));
+  CHECK(w == doctest::Approx(-0.6243).epsilon(1e-4));
+  for (std::size_t i = 0; i < fitzhugh.v0.size(); ++i) CHECK(fitzhugh.v0[i] == v);
+  // The cubic form rests at 0; a key on a rest profile is a located error.
+  const fhn::Problem cubic =
+      fhn::make_problem(fhn::test::config_from("initial: {v: {type: rest}, w: {type: rest}}\n"));
+  CHECK(cubic.v0[3] == 0.0);
+  CHECK(cubic.w0[3] == 0.0);
+  CHECK(fhn::test::contains(
+      fhn::test::config_error("initial: {v: {type: rest, value: 1}}\n"),
+      "initial.v.value: not a parameter of a 'rest' profile (its only key: type)"));
+}
