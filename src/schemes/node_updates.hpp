@@ -65,25 +65,16 @@ FHN_HOST_DEVICE inline real end_value(const NodeParams& q, int end) {
   return end == 0 ? q.sides.value[0][0] : q.sides.value[0][1];
 }
 
-// The second difference along one axis from the values below, at and above a node; `first` and
-// `last` say the node is on the axis's low or high side (the mirrored ghost node).
-FHN_HOST_DEVICE inline real axis_difference(real below, real centre, real above, bool first,
-                                            bool last) {
-  if (first) return 2.0 * (above - centre);
-  if (last) return 2.0 * (below - centre);
-  return below - 2.0 * centre + above;
-}
-
 // D (L_h u)_i from the values u_{i-1}, u_i, u_{i+1}: D (u_{i-1} - 2 u_i + u_{i+1}) / h^2. The
 // array forms below and the GPU kernels that keep u in registers share this expression.
 FHN_HOST_DEVICE inline real diffusion_of(real left, real centre, real right, const NodeParams& q) {
-  return q.r * axis_difference(left, centre, right, false, false);
+  return q.r * (left - 2.0 * centre + right);
 }
 
 // D (L_h u) at an end from its value and its one neighbour's (mirrored ghost node):
 // 2 D (u_inner - u_end) / h^2.
 FHN_HOST_DEVICE inline real end_diffusion_of(real inner, real end, const NodeParams& q) {
-  return q.r * axis_difference(inner, end, inner, true, false);
+  return q.r * 2.0 * (inner - end);
 }
 
 // D (L_h u)_i at an interior node: D (u_{i-1} - 2 u_i + u_{i+1}) / h^2.
@@ -91,24 +82,11 @@ FHN_HOST_DEVICE inline real interior_diffusion_term(const real* u, index_t i, co
   return diffusion_of(u[i - 1], u[i], u[i + 1], q);
 }
 
-// The values a row reads: u_{i-1}, u_i, u_{i+1} (left unused at i = 0, right at i = n-1).
-struct Stencil {
-  real left, centre, right;
-};
-// u_{i-1}, u_i, u_{i+1} of global node i held at array index a (a slab's arrays start at a node
-// other than 0); the neighbours across the cable's ends are not read (0 there).
-FHN_HOST_DEVICE inline Stencil array_stencil(const real* u, index_t a, index_t i,
-                                             const NodeParams& q) {
-  return {i > 0 ? u[a - 1] : 0.0, u[a], i + 1 < q.n[0] ? u[a + 1] : 0.0};
-}
-// D (L_h u)_i from a stencil; at the ends the mirrored ghost node gives 2 D (u_inner - u_end)/h^2.
-FHN_HOST_DEVICE inline real stencil_diffusion(const Stencil& u, index_t i, const NodeParams& q) {
-  return q.r * axis_difference(u.left, u.centre, u.right, i == 0, i == q.n[0] - 1);
-}
-
-// D (L_h u)_i anywhere on a cable's arrays.
+// D (L_h u)_i anywhere; at the ends the mirrored ghost node gives (L_h u)_0 = 2 (u_1 - u_0) / h^2.
 FHN_HOST_DEVICE inline real diffusion_term(const real* u, index_t i, const NodeParams& q) {
-  return stencil_diffusion(array_stencil(u, i, i, q), i, q);
+  if (i == 0) return end_diffusion_of(u[1], u[0], q);
+  if (i == q.n[0] - 1) return end_diffusion_of(u[i - 1], u[i], q);
+  return interior_diffusion_term(u, i, q);
 }
 
 // Which end condition replaces row i: 0 none, 1 Dirichlet, 2 first-order no-flux copy.
@@ -184,6 +162,23 @@ FHN_HOST_DEVICE inline real cn_rhs_node(const real* v, const real* w, const real
   return cn_rhs_node(v, w, current ? current[i] : 0.0, i, q, kin);
 }
 
+// The values a row reads: u_{i-1}, u_i, u_{i+1} (left unused at i = 0, right at i = n-1).
+struct Stencil {
+  real left, centre, right;
+};
+// u_{i-1}, u_i, u_{i+1} of global node i held at array index a (a slab's arrays start at a node
+// other than 0); the neighbours across the cable's ends are not read (0 there).
+FHN_HOST_DEVICE inline Stencil array_stencil(const real* u, index_t a, index_t i,
+                                             const NodeParams& q) {
+  return {i > 0 ? u[a - 1] : 0.0, u[a], i + 1 < q.n[0] ? u[a + 1] : 0.0};
+}
+// D (L_h u)_i from a stencil, ends by the mirrored ghost node (as diffusion_term).
+FHN_HOST_DEVICE inline real stencil_diffusion(const Stencil& u, index_t i, const NodeParams& q) {
+  if (i == 0) return end_diffusion_of(u.right, u.centre, q);
+  if (i == q.n[0] - 1) return end_diffusion_of(u.left, u.centre, q);
+  return diffusion_of(u.left, u.centre, u.right, q);
+}
+
 // Row i of F(u) and J's diagonal: interior and ghost-node rows
 //   F_i = u_i/k - 1/2 [D (L_h u)_i + f(u_i, p_i + c u_i)] - rhs_i,
 //   J_ii = 1/k - (1/2) d/du f(u_i, p_i + c u_i) + D/h^2;
@@ -253,6 +248,15 @@ inline void cn_off_diagonals(const NodeParams& q, real* lower, real* upper) {
 // planar wave (u constant along y) d_yy is exactly 0, so a sheet's row equals the cable bit for bit.
 // A Dirichlet side holds v at its value; at a corner the first Dirichlet side of left, right,
 // bottom, top wins (model/sides.hpp). A cable is the sheet of one row (N_y = 1).
+
+// The second difference along one axis from the values below, at and above a node; `first` and
+// `last` say the node is on the axis's low or high side (the mirrored ghost node).
+FHN_HOST_DEVICE inline real axis_difference(real below, real centre, real above, bool first,
+                                            bool last) {
+  if (first) return 2.0 * (above - centre);
+  if (last) return 2.0 * (below - centre);
+  return below - 2.0 * centre + above;
+}
 
 // The interior 5-point second difference (d_xx + d_yy) from the four neighbours' values:
 //   (u_W - 2 u + u_E) + (u_S - 2 u + u_N).
