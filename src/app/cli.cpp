@@ -182,6 +182,13 @@ int cli_main(int argc, const char* const* argv, std::ostream& out_all, std::ostr
       ->check(bench_sizes_validator());
   bench_command->add_option("--csv", bench_options.csv,
                             "write every row, with GB/s, % of copy and speed-up, to this CSV file");
+  std::string bench_form = kinetics_name(bench_options.kinetics);
+  bench_command
+      ->add_option("--form", bench_form,
+                   "the kinetics form (model.form) of the explicit, Newton and ADI problems, with "
+                   "its default parameters")
+      ->capture_default_str()
+      ->check(CLI::IsMember(kinetics_names()));
 
   CLI::App* info = app.add_subcommand("info", "version, build features and CUDA devices");
 
@@ -223,6 +230,7 @@ int cli_main(int argc, const char* const* argv, std::ostream& out_all, std::ostr
         bench_options.cpu_max_n = bench_sizes({bench_cpu_max_n}).back();
       bench_options.cpu = !gpu_only;
       bench_options.gpu = !cpu_only;
+      make_kinetics(bench_form, bench_options.kinetics);  // a name IsMember checked
       return bench::run_bench(bench_options, out);
     }
     if (converge->parsed()) {

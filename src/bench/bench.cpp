@@ -324,7 +324,8 @@ void write_csv(const std::string& path, const std::vector<BenchRow>& rows) {
 int run_bench(const BenchOptions& options, std::ostream& out) {
   // 1. Say what runs.
   out << "fhn bench: n = " << sizes_text(options.sizes) << "; up to " << options.repetitions
-      << " repetitions\n";
+      << " repetitions; kinetics form " << kinetics_name(options.kinetics) << " ("
+      << kinetics_parameters_text(options.kinetics) << ")\n";
   if (options.cpu)
     out << "  cpu: " << cpu_description() << "; single-threaded variants up to n = "
         << size_text(options.cpu_max_n) << "\n";

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/types.hpp"
+#include "kinetics/kinetics.hpp"
 
 namespace fhn::bench {
 
@@ -19,6 +20,7 @@ struct BenchOptions {
   bool cpu = true;
   bool gpu = true;
   std::string csv;  // write every row here when not empty
+  Kinetics kinetics;  // the form of the explicit, Newton and ADI problems (default parameters)
 };
 
 // Median and spread of the repetitions, in milliseconds.

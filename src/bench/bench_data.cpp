@@ -5,7 +5,9 @@
 #include <limits>
 #include <random>
 #include <utility>
+#include <variant>
 
+#include "model/stability.hpp"
 #include "schemes/node_updates.hpp"
 #include "solvers/cpu/thomas.hpp"
 
@@ -98,10 +100,22 @@ State pulse_state(index_t n, std::uint64_t seed) {
   return s;
 }
 
-Problem bench_problem(index_t n, std::uint64_t seed) {
+namespace {
+
+// dt for the form (dx = 0.5, no-flux sides): `cubic_dt` for the cubic form (the figures before
+// the forms), else at most 0.8 of the form's explicit limit.
+real bench_dt(const ModelParams& model, int dims, real cubic_dt) {
+  if (std::holds_alternative<CubicKinetics>(model.kinetics)) return cubic_dt;
+  return std::min(cubic_dt, 0.8 * explicit_limit(model, BoundarySpec{}, dims, 0.5).dt);
+}
+
+}  // namespace
+
+Problem bench_problem(index_t n, std::uint64_t seed, const Kinetics& kinetics) {
   Problem p;
   p.domain = cable(n, 0.5);
-  p.time.dt = 0.1;
+  p.model.kinetics = kinetics;
+  p.time.dt = bench_dt(p.model, 1, 0.1);
   State state = pulse_state(n, seed);
   p.v0 = std::move(state.v);
   p.w0 = std::move(state.w);
@@ -114,14 +128,16 @@ index_t sheet_side(index_t n) {
   return side * side == n && n >= (index_t{1} << 10) ? side : 0;
 }
 
-Problem bench_sheet_problem(index_t side, std::uint64_t seed, const std::vector<Stimulus>& stimuli) {
+Problem bench_sheet_problem(index_t side, std::uint64_t seed, const Kinetics& kinetics,
+                            const std::vector<Stimulus>& stimuli) {
   Config c;
   c.domain.dims = 2;
   c.domain.nodes = {side, side, 1};
   const real length = 0.5 * static_cast<real>(side - 1);
   c.domain.length = {length, length, 0.0};
   c.domain.dx = 0.5;
-  c.time.dt = 0.05;
+  c.model.kinetics = kinetics;
+  c.time.dt = bench_dt(c.model, 2, 0.05);
   c.stimulus = stimuli;
   Problem p = make_problem(c);
   State state = pulse_state(side * side, seed);

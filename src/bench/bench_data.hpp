@@ -47,16 +47,20 @@ struct State {
 };
 State pulse_state(index_t n, std::uint64_t seed);
 
-// The problem both halves of the benchmark time: n nodes, dx = 0.5, dt = 0.1 (0.4 dx^2 / D,
-// inside the explicit limit), default model, no-flux ends, no stimulus, pulse_state(n, seed).
-Problem bench_problem(index_t n, std::uint64_t seed);
+// The problem both halves of the benchmark time: n nodes, dx = 0.5, the given kinetics form with
+// its default parameters, dt = 0.1 (0.4 dx^2 / D, inside the cubic form's explicit limit; for
+// another form at most 0.8 of its limit, so that repeated steps stay finite), no-flux ends, no
+// stimulus, pulse_state(n, seed).
+Problem bench_problem(index_t n, std::uint64_t seed, const Kinetics& kinetics);
 
 // The side of a square sheet of n nodes (n an even power of two, at least 2^10), else 0.
 index_t sheet_side(index_t n);
 
-// A side x side sheet, dx = 0.5, dt = 0.05 (0.8 of the explicit limit dx^2 / (4 D)), default
-// model, no-flux sides, the given stimuli, the state pulse_state(side^2, seed) in node order.
-Problem bench_sheet_problem(index_t side, std::uint64_t seed, const std::vector<Stimulus>& stimuli = {});
+// A side x side sheet, dx = 0.5, the given form, dt = 0.05 (0.8 of the explicit limit
+// dx^2 / (4 D); for another form at most 0.8 of its limit), no-flux sides, the given stimuli,
+// the state pulse_state(side^2, seed) in node order.
+Problem bench_sheet_problem(index_t side, std::uint64_t seed, const Kinetics& kinetics,
+                            const std::vector<Stimulus>& stimuli = {});
 
 // One forward Euler step from the problem's initial state, node by node with explicit_node:
 // the reference of the explicit-step checks.

@@ -242,8 +242,9 @@ void bench_batched(index_t n, int repetitions, std::vector<BenchRow>& rows) {
 
 // explicit step: one step of the CPU scheme (ExplicitCpu) on a wavy state; reads v, w and writes
 // v+, w+ (32 n bytes). The first step is checked against explicit_node at every node.
-void bench_explicit_step(index_t n, int repetitions, std::vector<BenchRow>& rows) {
-  const Problem problem = bench_problem(n, kSeed);
+void bench_explicit_step(index_t n, int repetitions, const Kinetics& kinetics,
+                         std::vector<BenchRow>& rows) {
+  const Problem problem = bench_problem(n, kSeed, kinetics);
   ExplicitCpu scheme(problem);
   escape(&scheme);
   BenchRow row = make_row("explicit step", "forward euler", n, 32.0 * static_cast<double>(n), "",
@@ -267,7 +268,7 @@ void run_cpu_benchmarks(const BenchOptions& options, std::vector<BenchRow>& rows
     bench_copy(n, options.repetitions, rows);
     bench_tridiagonal(n, options.repetitions, rows);
     bench_batched(n, options.repetitions, rows);
-    bench_explicit_step(n, options.repetitions, rows);
+    bench_explicit_step(n, options.repetitions, options.kinetics, rows);
   }
 }
 

@@ -293,7 +293,7 @@ void bench_batched(Context& ctx, index_t n) {
 
 // ---- Explicit step ---------------------------------------------------------------------------
 void bench_explicit(Context& ctx, index_t n) {
-  const Problem problem = bench_problem(n, 7);
+  const Problem problem = bench_problem(n, 7, ctx.options.kinetics);
   const NodeParams q = node_params(problem);
   const Kinetics& kinetics = problem.model.kinetics;
   DeviceBuffer<real> v = to_device(problem.v0, "v"), w = to_device(problem.w0, "w");
@@ -348,7 +348,7 @@ std::vector<real> v_after_one_step(Scheme& scheme) {
 }
 
 void bench_newton(Context& ctx, index_t n) {
-  const Problem problem = bench_problem(n, 11);
+  const Problem problem = bench_problem(n, 11, ctx.options.kinetics);
   CrankNicolsonSpec spec;
   // The oracle: one step of the CPU scheme with Thomas (skipped above cpu_max_n: then the first
   // GPU variant, the separate-kernel cuSPARSE path, is the reference).
@@ -401,7 +401,7 @@ void bench_newton(Context& ctx, index_t n) {
 void bench_sheet_adi(Context& ctx, index_t n) {
   const index_t side = sheet_side(n);
   if (side == 0) return;
-  const Problem problem = bench_sheet_problem(side, 17);
+  const Problem problem = bench_sheet_problem(side, 17, ctx.options.kinetics);
   CrankNicolsonSpec spec;
   spec.formulation = Formulation::adi;
   std::vector<real> reference;
@@ -441,7 +441,7 @@ void bench_sheet_explicit(Context& ctx, index_t n) {
   quarter.start = 0.0;
   quarter.duration = 1e9;
   quarter.amplitude = 0.3;
-  const Problem problem = bench_sheet_problem(side, 19, {quarter});
+  const Problem problem = bench_sheet_problem(side, 19, ctx.options.kinetics, {quarter});
   const NodeParams q = node_params(problem);
   const Kinetics& kinetics = problem.model.kinetics;
   const cuda::DeviceStimuli stimuli(problem.stimuli);
