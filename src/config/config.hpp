@@ -149,6 +149,8 @@ struct SchemeSpec {
 enum class Precision { float32, float64 };
 
 // activation.vti (sheets): per node the time v first (and last) crossed `threshold` upwards.
+// The loader's defaults for the levels are the form's levels() (kinetics/); these are the cubic
+// form's.
 struct ActivationSpec {
   bool enabled = true;
   real threshold = 0.5;

@@ -373,19 +373,21 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
     c.output.newton_log = o.boolean("newton_log", c.output.newton_log);
     c.output.checkpoint_every = o.number("checkpoint_every", c.output.checkpoint_every, non_negative());
     c.output.probes = read_probes(o, c.domain);
+    // Activation and tip levels default to the form's (a wave's loop encircles them).
+    const NodeState levels = with_kinetics(c.model.kinetics, [](const auto& k) { return k.levels(); });
     {
       Section a = o.section("activation");
       ActivationSpec& spec = c.output.activation;
       spec.enabled = a.boolean("enabled", sheet && c.output.vtk);
-      spec.threshold = a.number("threshold", spec.threshold, any_number());
+      spec.threshold = a.number("threshold", levels.v, any_number());
       spec.last = a.boolean("last", spec.last);
     }
     {
       Section t = o.section("tips");
       TipSpec& spec = c.output.tips;
       spec.enabled = t.boolean("enabled", sheet);
-      spec.v_iso = t.number("v", spec.v_iso, any_number());
-      spec.w_iso = t.number("w", spec.w_iso, any_number());
+      spec.v_iso = t.number("v", levels.v, any_number());
+      spec.w_iso = t.number("w", levels.w, any_number());
     }
   }
   if (ctx.ok()) check_consistency(c, top, build);

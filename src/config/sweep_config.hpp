@@ -3,6 +3,7 @@
 // for every member, and the axes: config keys with the values they take. The members are the
 // full product of the axes (or the axes zipped), each a Config of its own, run in lockstep.
 // configs/sweeps/README.md documents every key.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,9 @@ enum class SweepCombine { product, zip };
 // What is measured at the probes of every member (sweep.csv's columns).
 struct SweepMeasure {
   std::vector<real> probes;  // positions x along the cable; default: L/4 and 3L/4
-  real threshold = 0.5;      // v crossing upwards: an activation; downwards: its end (APD)
+  // v crossing upwards: an activation; downwards: its end (APD). Unset: the level of the
+  // members' kinetics form (its levels().v, kinetics/).
+  std::optional<real> threshold;
   real every = 0.0;          // time between samples of the probes; 0 (default): every step
   std::string probes_where, every_where;  // file:line:column of the keys, for later checks
 };

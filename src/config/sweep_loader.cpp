@@ -112,7 +112,7 @@ SweepConfig read_sweep(const YAML::Node& root, Context& ctx, const std::string& 
 
   Section measure = top.section("measure");
   sw.measure.probes = measure.numbers("probes", non_negative(), false, "[25, 75]").value_or(sw.measure.probes);
-  sw.measure.threshold = measure.number("threshold", sw.measure.threshold, any_number());
+  if (measure.has("threshold")) sw.measure.threshold = measure.number("threshold", 0.0, any_number());
   sw.measure.every = measure.number("every", sw.measure.every, non_negative());
   sw.measure.probes_where = ctx.where("measure.probes");
   sw.measure.every_where = ctx.where("measure.every");

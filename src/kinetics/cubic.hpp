@@ -12,6 +12,9 @@ namespace fhn {
 
 struct CubicKinetics {
   static constexpr const char* kName = "cubic";
+  // Whether the schemes must project v onto an invariant interval after each update (`confine`;
+  // kinetics/barkley.hpp says why that form needs it). The cubic form's v needs no help.
+  static constexpr bool kConfined = false;
 
   real a = 0.01;
   real epsilon = 0.01;
@@ -35,6 +38,12 @@ struct CubicKinetics {
     return {cubic_slope(v), -1.0, epsilon, -epsilon * gamma};
   }
   FHN_HOST_DEVICE NodeState rest() const { return {0.0, 0.0}; }
+  // A point inside a wave's loop in the (v, w) plane, between rest and the excited state: the
+  // default levels of an activation (v crossing levels().v upwards) and of a spiral tip (where
+  // the iso-lines v = levels().v and w = levels().w cross). For the cubic form v = 1/2 and
+  // w = 0.1 (below the w the wave back reaches for the shipped parameters).
+  NodeState levels() const { return {0.5, 0.1}; }
+  FHN_HOST_DEVICE real confine(real v) const { return v; }
 
   // sum + f(v, w), with the sum (the diffusion term) first: (sum + F(v)) - w.
   FHN_HOST_DEVICE real add_f(real sum, real v, real w) const { return sum + cubic(v) - w; }

@@ -10,12 +10,13 @@
 #include <variant>
 #include <vector>
 
+#include "kinetics/barkley.hpp"
 #include "kinetics/cubic.hpp"
 #include "kinetics/fitzhugh.hpp"
 
 namespace fhn {
 
-using Kinetics = std::variant<CubicKinetics, FitzHughKinetics>;
+using Kinetics = std::variant<CubicKinetics, FitzHughKinetics, BarkleyKinetics>;
 
 // Calls visit(form) with the run's form as its concrete type (a generic lambda instantiates the
 // caller's loop or kernel launch for each form).

@@ -196,7 +196,7 @@ void check_checkpoint(const Checkpoint& checkpoint, const Config& c, const fs::p
     for (const auto& [name, values] : state.arrays)  // the scheme's others; sinks' names have a '.'
       if (name != "v" && name != "w" && name.find('.') == std::string::npos)
         state.get_finite(name, nodes);
-    if (c.domain.dims == 1) FrontTracker(c.domain.length[0]).restore(state);
+    if (c.domain.dims == 1) FrontTracker(c.domain.length[0], c.output.activation.threshold).restore(state);
     if (c.output.tips.enabled)
       if (const auto tips = TipTracker::check_state(state); tips && tips->last_t > checkpoint.t)
         throw IoError("checkpoint: the tips' last frame is at t = " + format_exact(tips->last_t) +

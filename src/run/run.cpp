@@ -255,7 +255,7 @@ JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string
         .add("t_from", front->t_from)
         .add("t_to", front->t_to)
         .add("samples", front->samples)
-        .add("threshold", 0.5);
+        .add("threshold", c.output.activation.threshold);
     s.add("pulse_speed", front->speed).add("pulse_speed_fit", f);
   } else if (c.domain.dims == 1) {
     s.add_null("pulse_speed");
@@ -412,7 +412,8 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
     owned.push_back(make_activation_writer(dir / "activation.vti", c.domain,
                                            c.output.activation.threshold, c.output.activation.last));
   std::unique_ptr<FrontTracker> tracker;
-  if (c.domain.dims == 1) tracker = std::make_unique<FrontTracker>(c.domain.length[0]);
+  if (c.domain.dims == 1)
+    tracker = std::make_unique<FrontTracker>(c.domain.length[0], c.output.activation.threshold);
   std::unique_ptr<TipTracker> tips;
   if (c.output.tips.enabled)
     tips = std::make_unique<TipTracker>(dir / "tips.csv", c.output.tips.v_iso, c.output.tips.w_iso, restart);

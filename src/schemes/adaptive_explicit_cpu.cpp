@@ -106,7 +106,7 @@ void AdaptiveExplicitCpu::evaluate() {
   const real* v_xx = v_xx_.data();
   real* v_next = v_next_.data();
   real* w_next = w_next_.data();
-  with_kinetics(problem_.model.kinetics, [&](const auto& kin) {
+  with_kinetics(problem_.model.kinetics, [&](const auto kin) {  // by value, as ExplicitCpu's
     for (index_t i = 0; i < q.n[0]; ++i) {
       const ExplicitPointUpdate u = explicit_point_update(
           v[i], w[i], diffusion * v_xx[i], current ? current[i] : 0.0, kin, q.k);

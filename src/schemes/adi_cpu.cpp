@@ -84,7 +84,9 @@ void AdiCpu::react(const real* i0, const real* i1, int stage) {
   {
     std::vector<real> du_local(du_max.size(), 0.0), g_local(du_max.size(), 0.0);
     index_t failed_local = -1;
-    with_kinetics(problem_.model.kinetics, [&](const auto& kin) {
+    // The form by value: the loop's stores cannot alias it, so what it computes from its
+    // parameters alone (a reciprocal) is computed once, not per node.
+    with_kinetics(problem_.model.kinetics, [&](const auto kin) {
 #pragma omp for schedule(static)
       for (index_t i = first; i < n; ++i) {
         const ReactionResult out = reaction_half_step(

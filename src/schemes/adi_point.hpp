@@ -60,6 +60,9 @@ struct ReactionNewton {
     g_abs = g < 0.0 ? -g : g;
     return du < 0.0 ? -du : du;
   }
+  // After the last iteration: u confined to the form's invariant interval (identity for most
+  // forms; kinetics/barkley.hpp), before w() reads it.
+  FHN_HOST_DEVICE void confine(const K& kin) { u = kin.confine(u); }
   FHN_HOST_DEVICE real w() const { return p + trap.c * u; }
 };
 
@@ -73,8 +76,12 @@ FHN_HOST_DEVICE inline ReactionResult reaction_half_step(real v0, real w0, real 
     real g = 0.0;
     const real du = newton.iterate(kin, g);
     record(k, du, g);
-    if (du < q.tolerance) return {newton.u, newton.w(), k + 1, true};
+    if (du < q.tolerance) {
+      newton.confine(kin);
+      return {newton.u, newton.w(), k + 1, true};
+    }
   }
+  newton.confine(kin);
   return {newton.u, newton.w(), q.max_iterations, false};
 }
 

@@ -62,7 +62,7 @@ std::string CrankNicolsonCpu::name() const {
 }
 
 template <class K>
-real CrankNicolsonCpu::assemble(real c, const K& kin) {
+real CrankNicolsonCpu::assemble(real c, K kin) {
   real largest = 0.0;
   const index_t first = slab_.owned_offset();
   for (index_t k = 0; k < slab_.owned_nodes(); ++k) {
@@ -82,7 +82,7 @@ void CrankNicolsonCpu::step() {
 
 // Array indices a over the owned nodes [begin, end); the node's global index is first + a.
 template <class K>
-void CrankNicolsonCpu::step_with(const K& kin) {
+void CrankNicolsonCpu::step_with(K kin) {
   const index_t m = slab_.owned_nodes();
   const index_t begin = slab_.owned_offset(), end = begin + m, first = slab_.array_first();
   const real k = params_.k;
@@ -132,8 +132,10 @@ void CrankNicolsonCpu::step_with(const K& kin) {
     return {du_inf, residual_inf};
   });
 
-  // 4. Accept: v+ = u, w+ = p + c u.
+  // 4. Accept: v+ = u (confined for a form that needs it, kinetics/barkley.hpp), w+ = p + c u.
   if (spec_.w_update == WUpdate::leapfrog) w_prev_.swap(w_);  // w_prev_ = w^n (w_ overwritten next)
+  if constexpr (K::kConfined)
+    for (index_t a = begin; a < end; ++a) u_[a] = kin.confine(u_[a]);
   for (index_t a = begin; a < end; ++a) w_[a] = p_[a] + c * u_[a];
   v_.swap(u_);
 }

@@ -35,12 +35,12 @@ class CrankNicolsonCpu final : public HostScheme {
   }
   CrankNicolsonCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log,
                    const Slab& slab, Communicator* comm);
-  // One step for the run's kinetics form K.
+  // One step for the run's kinetics form K (by value, as ExplicitCpu's).
   template <class K>
-  void step_with(const K& kin);
+  void step_with(K kin);
   // F(u) into residual_, J's diagonal into diag_ (owned nodes); returns ||F||_inf.
   template <class K>
-  real assemble(real c, const K& kin);
+  real assemble(real c, K kin);
 
   NodeParams params_;
   CrankNicolsonSpec spec_;

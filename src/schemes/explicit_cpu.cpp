@@ -52,7 +52,7 @@ void ExplicitCpu::step() {
 }
 
 template <class K>
-void ExplicitCpu::cable_step(const K& kin, const real* current, const real* v, const real* w,
+void ExplicitCpu::cable_step(K kin, const real* current, const real* v, const real* w,
                              real* v_next, real* w_next) const {
   auto store = [&](index_t i, const ExplicitPointUpdate& u) {
     v_next[i] = u.v;
@@ -69,7 +69,7 @@ void ExplicitCpu::cable_step(const K& kin, const real* current, const real* v, c
 // depend on the split). The rows computed are the slab's owned ones (all on the whole sheet);
 // (i, j) are global, array indices from sheet_index.
 template <class K>
-void ExplicitCpu::sheet_step(const K& kin, const real* current, const real* v, const real* w,
+void ExplicitCpu::sheet_step(K kin, const real* current, const real* v, const real* w,
                              real* v_next, real* w_next) const {
   const NodeParams& q = params_;
   const index_t nx = q.n[0], ny = q.n[1];

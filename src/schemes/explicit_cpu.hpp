@@ -20,12 +20,14 @@ class ExplicitCpu final : public HostScheme {
  private:
   void step() override;
   // One step from (v, w) into (v_next, w_next) with the currents I(t) (nullptr: none), for the
-  // run's kinetics form K.
+  // run's kinetics form K. The form comes by value: the loops' stores cannot alias a local copy,
+  // so what the form computes from its parameters alone (a reciprocal, kinetics/fitzhugh.hpp) is
+  // computed once per step, not per node.
   template <class K>
-  void cable_step(const K& kin, const real* current, const real* v, const real* w, real* v_next,
+  void cable_step(K kin, const real* current, const real* v, const real* w, real* v_next,
                   real* w_next) const;
   template <class K>
-  void sheet_step(const K& kin, const real* current, const real* v, const real* w, real* v_next,
+  void sheet_step(K kin, const real* current, const real* v, const real* w, real* v_next,
                   real* w_next) const;
 
   NodeParams params_;                  // the grid's (a slab's: its rows, halos included)

@@ -100,6 +100,7 @@ FHN_HOST_DEVICE inline int replaced_row(index_t i, const NodeParams& q) {
 // ---- Explicit forward Euler -------------------------------------------------------------------
 // One forward Euler step at a point, given the diffusion term diffusion_term = D (L_h v)_i:
 //   v+ = v + k (D L_h v + f(v, w) + I),   w+ = w + k g(v, w)
+// (v+ confined to the form's invariant interval where the form has one: kinetics/barkley.hpp).
 struct ExplicitPointUpdate {
   real v;
   real w;
@@ -108,7 +109,7 @@ template <class K>
 FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_point_update(real v, real w,
                                                                  real diffusion_term, real current,
                                                                  const K& kin, real k) {
-  return {v + k * (kin.add_f(diffusion_term, v, w) + current), w + k * kin.g(v, w)};
+  return {kin.confine(v + k * (kin.add_f(diffusion_term, v, w) + current)), w + k * kin.g(v, w)};
 }
 
 // Interior node (0 < i < n-1), branch-free for vectorising loops; explicit_node gives the same

@@ -142,10 +142,13 @@ RankRun run_members(const SweepConfig& sweep, const SweepOptions& options, const
   const Range& mine = plan.mine;
   const index_t total_steps = plan.total_steps;
   RankRun run;
-  for (index_t m = mine.first; m < mine.end(); ++m)
+  for (index_t m = mine.first; m < mine.end(); ++m) {
+    const Config& c = configs[static_cast<std::size_t>(m)];
+    const real threshold = sweep.measure.threshold.value_or(
+        with_kinetics(c.model.kinetics, [](const auto& k) { return k.levels().v; }));
     run.rows.push_back({sweep_member_values(sweep, m), "ok", "",
-                        MemberMeasurements(plan.probes, sweep.measure.threshold,
-                                           stimulus_pulses(configs[static_cast<std::size_t>(m)]))});
+                        MemberMeasurements(plan.probes, threshold, stimulus_pulses(c))});
+  }
   try {
     const int device = c0.scheme.backend == Backend::cuda ? select_cuda_device(comm.local_rank()) : -1;
     std::string batch_why;

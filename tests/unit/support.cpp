@@ -17,6 +17,9 @@
 #include "config/loader.hpp"
 #include "core/error.hpp"
 #include "io/vtk_writers.hpp"
+#include "model/problem.hpp"
+#include "run/progress.hpp"
+#include "run/time_loop.hpp"
 #include "study/convergence.hpp"
 
 namespace fhn::test {
@@ -62,6 +65,17 @@ SchemeRun run_scheme(const Config& config, index_t steps, NewtonLog* log) {
   r.scheme->snapshot(r.state);
   r.stats = r.scheme->newton_stats();
   return r;
+}
+
+void run_with_sinks(const Config& config, const std::vector<FrameSink*>& sinks) {
+  const Problem problem = make_problem(config);
+  auto scheme = make_scheme(config, problem);
+  LoopSettings settings;
+  settings.time = config.time.grid();
+  settings.frame_every = config.output.every_steps;
+  Progress quiet(config.time.grid(), false);
+  LoopResult result;
+  run_time_loop(*scheme, settings, sinks, quiet, result);
 }
 
 double max_state_difference(const Snapshot& a, const Snapshot& b) {

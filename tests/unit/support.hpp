@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "io/frame_sink.hpp"
 #include "schemes/scheme.hpp"
 
 namespace fhn::test {
@@ -60,6 +61,9 @@ struct SchemeRun {
   std::unique_ptr<Scheme> scheme;
 };
 SchemeRun run_scheme(const Config& config, index_t steps, NewtonLog* log = nullptr);
+
+// The config's whole run through the time loop of `fhn run`, every frame to each of `sinks`.
+void run_with_sinks(const Config& config, const std::vector<FrameSink*>& sinks);
 
 // max_i max(|a.v_i - b.v_i|, |a.w_i - b.w_i|); infinity when the sizes differ.
 double max_state_difference(const Snapshot& a, const Snapshot& b);

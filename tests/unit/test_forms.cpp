@@ -1,7 +1,9 @@
-// The kinetics forms other than the cubic one (FitzHugh's), run by the schemes: a spatially
-// uniform state follows the ODE of the form's kinetics (against RK4 written here from the
-// published formulas, not from src/kinetics/) at each scheme's order, and the FitzHugh
-// oscillator's limit-cycle period matches the ODE's to 0.1%.
+// The kinetics forms other than the cubic one (FitzHugh's and Barkley's), run by the schemes: a
+// spatially uniform state follows the ODE of the form's kinetics (against RK4 written here from
+// the published formulas, not from src/kinetics/) at each scheme's order; Crank-Nicolson is
+// second order in time and space for each form; the FitzHugh oscillator's limit-cycle period
+// matches the ODE's to 0.1%; the classic form's pulse speed converges at second order in dx; the
+// Barkley spiral's period converges to our reference; each form's default levels.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -10,6 +12,8 @@
 #include <vector>
 
 #include "config/loader.hpp"
+#include "study/front_tracker.hpp"
+#include "study/spiral_tips.hpp"
 #include "model/problem.hpp"
 #include "schemes/scheme.hpp"
 #include "support.hpp"
@@ -89,6 +93,11 @@ TEST_CASE("a uniform state of each form follows the form's ODE at each scheme's 
   const Form forms[] = {
       {"model: {form: fitzhugh}\n", -1.0, -0.4, 0.5, 20.0,
        [](real v, real w) { return Point{v - v * v * v / 3.0 - w + 0.5, (v + 0.7 - 0.8 * w) / 12.5}; }},
+      // Barkley (1991) with a slower fast variable than the spiral's (eps = 0.1): the upstroke
+      // from above threshold, the plateau and the collapse once w passes a - b, no current (a
+      // current would push v past 1, where the form confines it).
+      {"model: {form: barkley, a: 0.75, b: 0.02, eps: 0.1}\n", 0.3, 0.0, 0.0, 4.0,
+       [](real v, real w) { return Point{v * (1.0 - v) * (v - (w + 0.02) / 0.75) / 0.1, v - w}; }},
   };
   for (const Form& form : forms) {
     const std::string model = form.model;
@@ -171,4 +180,120 @@ TEST_CASE("initial: {type: rest} starts from the form's resting state") {
   CHECK(fhn::test::contains(
       fhn::test::config_error("initial: {v: {type: rest, value: 1}}\n"),
       "initial.v.value: not a parameter of a 'rest' profile (its only key: type)"));
+}
+
+TEST_CASE("Crank-Nicolson is second order in time and in space for every form") {
+  // A smooth bump on a short cable, in each form's units; Barkley's fast variable at eps = 0.1
+  // so that the coarsest dt (0.04) resolves it (dt |f_v| < 2: no overshoot for the form to
+  // confine).
+  struct Form {
+    const char* yaml;
+    const char* dts[4];
+  };
+  const Form forms[] = {
+      {"model: {form: fitzhugh}\n"
+       "initial: {v: {type: gaussian, center: 8, width2: 4, amplitude: 2.5, background: -1.2},"
+       " w: {type: constant, value: -0.62}}\n",
+       {"0.25", "0.125", "0.0625", "0.03125"}},
+      {"model: {form: barkley, eps: 0.1}\n"
+       "initial: {v: {type: gaussian, center: 8, width2: 4, amplitude: 1}}\n",
+       {"0.04", "0.02", "0.01", "0.005"}},
+  };
+  for (const Form& form : forms) {
+    const std::string yaml = std::string(form.yaml) +
+                             "domain: {length: 20}\n"
+                             "time: {end: 1}\n"
+                             "scheme: {type: crank_nicolson}\n"
+                             "output: {every: 1}\n";
+    CAPTURE(yaml);
+    const auto in_time = fhn::test::check_orders(
+        fhn::test::refinement(yaml, {"domain.nodes=81"}, "time.dt",
+                              {form.dts[0], form.dts[1], form.dts[2], form.dts[3]}),
+        2.0);
+    const auto in_space = fhn::test::check_orders(
+        fhn::test::refinement(yaml, {std::string("time.dt=") + form.dts[3]}, "domain.nodes",
+                              {"41", "81", "161", "321"}),
+        2.0);
+    MESSAGE(std::string(form.yaml), "orders in time ", in_time[0], ", ", in_time[1], "; in space ",
+            in_space[0], ", ", in_space[1]);
+  }
+}
+
+TEST_CASE("the classic form's pulse speed converges at second order in dx") {
+  // configs/fitzhugh_pulse.yaml on a shorter cable, Crank-Nicolson with dt = dx / 4, so that
+  // the error O(dx^2 + dt^2) falls by 4 per halving. Measured: 0.806845, 0.810545, 0.811461
+  // (and 0.811690 at dx = 0.05): orders 2.01, 2.00; extrapolated 0.81177.
+  const real dxs[] = {0.4, 0.2, 0.1};
+  real speeds[3];
+  for (int k = 0; k < 3; ++k) {
+    const fhn::Config c = fhn::load_config(
+        fhn::test::source_path("configs/fitzhugh_pulse.yaml"),
+        {"domain.length=150", "time.end=150", "domain.dx=" + std::to_string(dxs[k]),
+         "time.dt=" + std::to_string(dxs[k] / 4.0), "output.probes=[]"});
+    CHECK(c.output.activation.threshold == 0.0);  // the form's level
+    fhn::FrontTracker tracker(c.domain.length[0], c.output.activation.threshold);
+    fhn::test::run_with_sinks(c, {&tracker});
+    const auto front = tracker.speed();
+    REQUIRE(front.has_value());
+    CHECK(front->direction == 1);
+    speeds[k] = front->speed;
+  }
+  const real order = std::log2((speeds[1] - speeds[0]) / (speeds[2] - speeds[1]));
+  const real extrapolated = speeds[2] + (speeds[2] - speeds[1]) / 3.0;
+  MESSAGE("pulse speed ", speeds[0], ", ", speeds[1], ", ", speeds[2], ": order ", order,
+          ", extrapolated ", extrapolated);
+  CHECK(order == doctest::Approx(2.0).epsilon(0.1));
+  CHECK(extrapolated == doctest::Approx(0.81177).epsilon(2e-4));
+}
+
+TEST_CASE("the Barkley spiral's period converges to the reference 3.1432") {
+  // configs/barkley_spiral.yaml on a 30 x 30 sheet (the period does not depend on it: waves
+  // leave the core and annihilate at the walls) to t = 60, the period measured from the tip path
+  // after t = 30. The reference 3.1432 is our converged value (docs/VERIFICATION.md: explicit
+  // and ADI runs at dx = 0.25 to 0.03125 on a GPU, extrapolated at second order, agreeing to
+  // 1e-5); the error at dx = 0.25 is about 0.6%, at 0.125 about 0.15%.
+  const real reference = 3.1432;
+  const char* grids[][2] = {{"0.25", "0.005"}, {"0.125", "0.0025"}};
+  real errors[2];
+  for (int k = 0; k < 2; ++k) {
+    const fhn::Config c = fhn::load_config(
+        fhn::test::source_path("configs/barkley_spiral.yaml"),
+        {"domain.length=[30, 30]", "initial.v.x_max=30", "initial.v.y_min=15",
+         "initial.v.y_max=30", "initial.w.x_max=15", "initial.w.y_max=30", "time.end=60",
+         std::string("domain.dx=") + grids[k][0], std::string("time.dt=") + grids[k][1],
+         "output.every=0.1", "output.probes=[[15, 15]]"});
+    CHECK(c.output.tips.v_iso == 0.5);  // the form's tip: v = 1/2, w = a/2 - b
+    CHECK(c.output.tips.w_iso == doctest::Approx(0.355));
+    fhn::test::TempDir dir;
+    fhn::TipTracker tips(dir / "tips.csv", c.output.tips.v_iso, c.output.tips.w_iso, false);
+    fhn::test::run_with_sinks(c, {&tips});
+    REQUIRE(tips.period().has_value());
+    CHECK(tips.tips_at_end() == 1);
+    errors[k] = *tips.period() - reference;
+    MESSAGE("dx ", std::string(grids[k][0]), ": period ", *tips.period(), ", error ", errors[k]);
+  }
+  CHECK(errors[0] > 0.0);
+  CHECK(errors[0] < 0.008 * reference);
+  CHECK(std::abs(errors[1]) < 0.002 * reference);
+  CHECK(errors[0] / std::abs(errors[1]) > 3.0);  // about 4: second order in dx
+}
+
+TEST_CASE("each form's activation and tip levels are the defaults of output.activation and tips") {
+  const fhn::Config cubic = fhn::test::config_from("domain: {length: [10, 10], dx: 0.5}\ntime: {dt: 0.05}\n");
+  CHECK(cubic.output.activation.threshold == 0.5);
+  CHECK(cubic.output.tips.v_iso == 0.5);
+  CHECK(cubic.output.tips.w_iso == 0.1);
+  const fhn::Config fitzhugh =
+      fhn::test::config_from(
+      "model: {form: fitzhugh}\ndomain: {length: [10, 10], dx: 0.5}\ntime: {dt: 0.05}\n");
+  CHECK(fitzhugh.output.activation.threshold == 0.0);
+  CHECK(fitzhugh.output.tips.v_iso == 0.0);
+  CHECK(fitzhugh.output.tips.w_iso == 0.0);
+  const fhn::Config barkley = fhn::test::config_from(
+      "model: {form: barkley, a: 0.8, b: 0.05}\ndomain: {length: [10, 10], dx: 0.25}\n"
+      "time: {dt: 0.005}\n"
+      "output: {tips: {v: 0.4}}\n");
+  CHECK(barkley.output.activation.threshold == 0.5);
+  CHECK(barkley.output.tips.v_iso == 0.4);  // given keys win
+  CHECK(barkley.output.tips.w_iso == doctest::Approx(0.35));
 }

@@ -95,5 +95,5 @@ TEST_CASE("the cubic form evaluates in the order the schemes used before the for
     CHECK(kin.add_minus_half_df(d, v, w, c) == d + 0.5 * c - 0.5 * slope);
   }
   CHECK(kin.max_df_dv() == doctest::Approx((1.0 - 0.13 + 0.13 * 0.13) / 3.0));
-  CHECK(fhn::kinetics_names() == std::vector<std::string>{"cubic", "fitzhugh"});
+  CHECK(fhn::kinetics_names() == std::vector<std::string>{"cubic", "fitzhugh", "barkley"});
 }

@@ -5,7 +5,6 @@
 #include "config/loader.hpp"
 #include "grid/interpolation.hpp"
 #include "model/problem.hpp"
-#include "run/time_loop.hpp"
 #include "study/front_tracker.hpp"
 #include "support.hpp"
 
@@ -31,17 +30,6 @@ class SpikeRecorder final : public fhn::FrameSink {
   std::vector<std::vector<double>> spikes_;
 };
 
-void run(const fhn::Config& c, const std::vector<fhn::FrameSink*>& sinks) {
-  const fhn::Problem problem = fhn::make_problem(c);
-  auto scheme = fhn::make_scheme(c, problem);
-  fhn::LoopSettings settings;
-  settings.time = c.time.grid();
-  settings.frame_every = c.output.every_steps;
-  fhn::Progress quiet(c.time.grid(), false);
-  fhn::LoopResult result;
-  fhn::run_time_loop(*scheme, settings, sinks, quiet, result);
-}
-
 }  // namespace
 
 TEST_CASE("the travelling pulse runs at 0.627 (a = 0.01, eps = 0.01, gamma = 2)") {
@@ -50,7 +38,7 @@ TEST_CASE("the travelling pulse runs at 0.627 (a = 0.01, eps = 0.01, gamma = 2)"
   const fhn::Config c = fhn::load_config(fhn::test::source_path("configs/pulse_split.yaml"),
                                          {"domain.dx=0.25", "time.dt=0.025", "time.end=150"});
   fhn::FrontTracker tracker(c.domain.length[0]);
-  run(c, {&tracker});
+  fhn::test::run_with_sinks(c, {&tracker});
   const auto front = tracker.speed();
   REQUIRE(front.has_value());
   CHECK(front->speed == doctest::Approx(0.627).epsilon(0.01));
@@ -61,7 +49,7 @@ TEST_CASE("a Gaussian impulse splits into two pulses travelling outwards") {
   const fhn::Config c = fhn::load_config(fhn::test::source_path("configs/pulse_split.yaml"),
                                          {"time.end=150"});
   SpikeRecorder spikes({50.0, 100.0, 150.0});
-  run(c, {&spikes});
+  fhn::test::run_with_sinks(c, {&spikes});
   // The centre fires once at t = 0 (not an upward crossing); x = 50 and x = 150 are reached at
   // the same time, (100 - 50) / 0.62 + formation time ~ 80 + 40.
   REQUIRE(spikes.spikes(0).size() == 1);
@@ -75,7 +63,7 @@ TEST_CASE("a Gaussian impulse splits into two pulses travelling outwards") {
 TEST_CASE("a boundary held at v = 1 sends a train of pulses right to left") {
   const fhn::Config c = fhn::load_config(fhn::test::source_path("configs/wave_train.yaml"));
   SpikeRecorder spikes({50.0, 100.0, 150.0});
-  run(c, {&spikes});
+  fhn::test::run_with_sinks(c, {&spikes});
   const auto& near = spikes.spikes(2);
   const auto& middle = spikes.spikes(1);
   const auto& far = spikes.spikes(0);
@@ -98,7 +86,7 @@ TEST_CASE("a current stimulus at the left end launches a pulse travelling right"
       "time: {end: 250, dt: 0.1}\n");
   fhn::FrontTracker tracker(c.domain.length[0]);
   SpikeRecorder spikes({100.0});
-  run(c, {&tracker, &spikes});
+  fhn::test::run_with_sinks(c, {&tracker, &spikes});
   const auto front = tracker.speed();
   REQUIRE(front.has_value());
   CHECK(front->direction == 1);
@@ -113,7 +101,7 @@ TEST_CASE("a subthreshold stimulus decays without launching a pulse") {
       "time: {end: 100, dt: 0.1}\n");
   SpikeRecorder spikes({20.0, 100.0});
   fhn::FrontTracker tracker(c.domain.length[0]);
-  run(c, {&spikes, &tracker});
+  fhn::test::run_with_sinks(c, {&spikes, &tracker});
   CHECK(spikes.spikes(0).empty());
   CHECK_FALSE(tracker.speed().has_value());
 }

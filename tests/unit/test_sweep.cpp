@@ -418,3 +418,39 @@ TEST_CASE("fhn sweep on the command line: usage, bad files and the backend's abs
   CHECK(ok.code == 0);
   CHECK(std::filesystem::exists(dir / "o" / "sweep.csv"));
 }
+
+TEST_CASE("fhn sweep: a kinetics form's own keys are axes, and activations use the form's level") {
+  // configs/fitzhugh_pulse.yaml on a 100-unit cable, over FitzHugh's tau_w (and its a, at one
+  // value): every member's pulse is timed where v crosses the form's level 0 (the default
+  // measure.threshold); the textbook member's speed is the example's.
+  fhn::test::TempDir dir;
+  fhn::SweepOptions options;
+  options.output_dir = dir / "out";
+  options.quiet = true;
+  std::ostringstream out;
+  const std::string base = fhn::test::source_path("configs/fitzhugh_pulse.yaml");
+  const fhn::SweepResult result = fhn::run_sweep(
+      fhn::load_sweep_text("base: " + base +
+                               "\n"
+                               "set: {domain.length: 100, time.end: 120, output.probes: []}\n"
+                               "axes: [{key: model.tau_w, values: [10, 12.5, 20]}, "
+                               "{key: model.a, values: [0.7]}]\n",
+                           (dir / "sweep.yaml").string()),
+      options, out);
+  CHECK(result.members == 3);
+  CHECK(result.failed == 0);
+  const auto rows = read_csv(dir / "out" / "sweep.csv");
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[0][1] == "model.tau_w");
+  const std::size_t speed = column(rows[0], "speed");
+  std::vector<double> speeds;
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    CHECK(rows[r][column(rows[0], "propagated")] == "1");
+    speeds.push_back(std::stod(rows[r][speed]));
+  }
+  // Slower recovery (larger tau_w) leaves the front more excitable tissue: a faster pulse.
+  CHECK(speeds[0] < speeds[1]);
+  CHECK(speeds[1] < speeds[2]);
+  // The textbook member against the example's own run (0.8105 at dx = 0.2, fitted by fhn run).
+  CHECK(speeds[1] == doctest::Approx(0.8105).epsilon(0.01));
+}

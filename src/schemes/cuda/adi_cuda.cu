@@ -126,6 +126,7 @@ __global__ void __launch_bounds__(kReactionThreads, 4)
         done = newton.iterate(kin, g) < rp.tolerance;
         used = k + 1;
       }
+      newton.confine(kin);
       v[node] = is_held ? held : newton.u;
       w[node] = newton.w();
       iterations = max(iterations, used);

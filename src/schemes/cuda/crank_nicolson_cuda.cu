@@ -253,10 +253,18 @@ __global__ void check_kernel(NewtonState* state, real tolerance) {
   }
 }
 
-// Accept the step: w+ = p + c u (v+ = u is a pointer swap on the host).
-__global__ void accept_kernel(const real* p, const real* u, real c, real* w, index_t n) {
+// Accept the step: w+ = p + c u (v+ = u is a pointer swap on the host), u confined first for a
+// form that needs it (kinetics/barkley.hpp; the other forms' kernels read u only).
+template <class K>
+__global__ void accept_kernel(const real* p, real* u, real c, real* w, index_t n, K kin) {
   const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
-  if (i < n) w[i] = p[i] + c * u[i];
+  if (i >= n) return;
+  real v = u[i];
+  if constexpr (K::kConfined) {
+    v = kin.confine(v);
+    u[i] = v;
+  }
+  w[i] = p[i] + c * v;
 }
 
 // ---- A slab's Newton iteration (separate kernels; the host between them) ----------------------
@@ -523,7 +531,7 @@ class CrankNicolsonCuda final : public Scheme {
     if (spec_.w_update == WUpdate::leapfrog) std::swap(fields_.w_buffer(), w_previous_);
     const index_t a = nodes_.offset;
     accept_kernel<<<blocks_for(nodes_.count), kBlock>>>(p_.data() + a, fields_.v() + a, c,
-                                                         fields_.w() + a, nodes_.count);
+                                                         fields_.w() + a, nodes_.count, kin_);
     FHN_CUDA_CHECK_LAUNCH();
     ++step_;
   }

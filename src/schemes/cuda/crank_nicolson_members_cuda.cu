@@ -166,8 +166,9 @@ __global__ void check_kernel(Progress progress, index_t n, int j, real tolerance
 }
 
 // End of a step, after the host swapped v with u (and, leapfrog, w with w-): a converged member
-// takes w+ = p + c u (its v+ = u is already in v); any other gets v^n back from `v_old` (u's
-// buffer now) and, leapfrog, w^n from `w_previous`, and is frozen.
+// takes w+ = p + c u (its v+ = u is already in v, confined first for a form that needs it,
+// kinetics/barkley.hpp); any other gets v^n back from `v_old` (u's buffer now) and, leapfrog,
+// w^n from `w_previous`, and is frozen.
 template <class K>
 __global__ void accept_kernel(Members b, const K* __restrict__ kinetics,
                               const real* __restrict__ p, real* __restrict__ v,
@@ -181,6 +182,7 @@ __global__ void accept_kernel(Members b, const K* __restrict__ kinetics,
   if (i == 0 && state != kConverged && state != kFrozen) frozen[m] = 1;
   if (i >= b.n) return;
   if (state == kConverged) {
+    if constexpr (K::kConfined) v[g] = kinetics[m].confine(v[g]);
     w[g] = p[g] + w_coefficient(b.params[m], kinetics[m], leapfrog) * v[g];
   } else {
     v[g] = v_old[g];
