@@ -52,7 +52,7 @@ struct BoundarySpec {
 };
 
 // rest: the resting state of the run's kinetics form (its v or w), computed from the form.
-enum class ProfileType { gaussian, constant, step, tanh_front, rectangle, rest };
+enum class ProfileType { gaussian, constant, step, tanh_front, rectangle, rest, spiral };
 
 // An initial profile, with s = the coordinate along `axis` (x or y) and r the position.
 // Which fields are meaningful depends on the type:
@@ -74,6 +74,7 @@ struct Profile {
   real left = 0.0;
   real right = 0.0;
   real x_min = 0.0, x_max = 0.0, y_min = 0.0, y_max = 0.0;  // rectangle
+  real wavelength = 0.0;  // spiral (with center): the distance between successive arms
 };
 
 struct InitialSpec {

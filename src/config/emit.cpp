@@ -59,6 +59,11 @@ void emit_profile(YAML::Emitter& out, const char* key, const Profile& p, int dim
       break;
     case ProfileType::rest:
       break;
+    case ProfileType::spiral:
+      out << YAML::Key << "center" << YAML::Value;
+      emit_point(out, p.center, dims);
+      out << std::pair{"wavelength", p.wavelength};
+      break;
   }
   out << YAML::EndMap;
 }

@@ -88,7 +88,8 @@ Profile read_profile(Section& parent, const std::string& key, const Profile& fal
       {ProfileType::step, {"position", "axis", "left", "right"}},
       {ProfileType::tanh_front, {"position", "axis", "width", "left", "right"}},
       {ProfileType::rectangle, rectangle_keys},
-      {ProfileType::rest, {}}};
+      {ProfileType::rest, {}},
+      {ProfileType::spiral, {"center", "wavelength"}}};
   std::vector<std::string> own;
   for (const auto& [type, names] : keys)
     if (type == p.type) own = names;
@@ -148,6 +149,20 @@ Profile read_profile(Section& parent, const std::string& key, const Profile& fal
       break;
     case ProfileType::rest:  // no keys: make_problem takes the form's resting state
       break;
+    case ProfileType::spiral: {
+      if (!sheet) {
+        s.context().error(s.path_of("type"), s.path_of("type") +
+                                                 ": a spiral start needs a sheet (domain.length: "
+                                                 "[Lx, Ly]); this domain is a cable");
+        break;
+      }
+      p.center = domain_centre(d);
+      const YAML::Node centre = s.raw("center");
+      if (centre.IsDefined())
+        if (auto c = read_point(s.context(), centre, s.path_of("center"), d)) p.center = *c;
+      p.wavelength = s.number("wavelength", 0.25 * std::min(d.length[0], d.length[1]), positive());
+      break;
+    }
   }
   return p;
 }
@@ -330,6 +345,20 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
     v0.width2 = 10.0;
     c.initial.v = read_profile(init, "v", v0, c.domain);
     c.initial.w = read_profile(init, "w", Profile{}, c.domain);
+    // A spiral start lays out v and w together (the form's excursion around the centre).
+    const bool v_spiral = c.initial.v.type == ProfileType::spiral;
+    if (v_spiral != (c.initial.w.type == ProfileType::spiral))
+      ctx.error(v_spiral ? "initial.w" : "initial.v",
+                std::string(v_spiral ? "initial.w" : "initial.v") +
+                    ": a spiral start sets v and w together: give {type: spiral} (with the same "
+                    "center and wavelength) for both initial.v and initial.w");
+    else if (v_spiral && (c.initial.v.center != c.initial.w.center ||
+                          c.initial.v.wavelength != c.initial.w.wavelength))
+      ctx.error("initial.w", "initial.w: a spiral start needs the same center and wavelength for "
+                             "v and w (initial.v has center " +
+                                 format_exact(c.initial.v.center[0]) + ", " +
+                                 format_exact(c.initial.v.center[1]) + " and wavelength " +
+                                 format_exact(c.initial.v.wavelength) + ")");
   }
   c.stimulus = read_stimuli(top, c.domain);
   {

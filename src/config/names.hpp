@@ -60,7 +60,8 @@ inline const NameTable<ProfileType>& profile_type_names() {
                                             {"step", ProfileType::step},
                                             {"tanh_front", ProfileType::tanh_front},
                                             {"rectangle", ProfileType::rectangle},
-                                            {"rest", ProfileType::rest}};
+                                            {"rest", ProfileType::rest},
+                                            {"spiral", ProfileType::spiral}};
   return table;
 }
 inline const NameTable<Precision>& precision_names() {

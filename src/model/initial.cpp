@@ -4,7 +4,7 @@
 
 namespace fhn {
 
-real evaluate_profile(const Profile& p, const Point& r, real rest) {
+real evaluate_profile(const Profile& p, const Point& r, const FormValues& form) {
   const real s = r[static_cast<std::size_t>(p.axis)];  // coordinate along a step's or front's axis
   switch (p.type) {
     case ProfileType::gaussian: {
@@ -27,15 +27,27 @@ real evaluate_profile(const Profile& p, const Point& r, real rest) {
       return inside ? p.value : p.background;
     }
     case ProfileType::rest:
-      return rest;
+      return form.rest;
+    case ProfileType::spiral: {
+      // An Archimedean spiral of the form's excursion (Winfree's phase-field start): at polar
+      // coordinates (rho, theta) about the centre, the excursion's state at the fraction
+      //   phase = theta / (2 pi) - rho / wavelength   (mod 1)
+      // of its duration. Along a ray the outer node is earlier in the excursion, so the fronts
+      // run outwards, one wavelength apart; around the centre every phase meets (the core).
+      const real x = r[0] - p.center[0], y = r[1] - p.center[1];
+      const real phase = std::atan2(y, x) / kTwoPi - std::hypot(x, y) / p.wavelength;
+      const NodeState state = form.excursion->at(phase);
+      return form.v ? state.v : state.w;
+    }
   }
   return 0.0;
 }
 
-std::vector<real> sample_profile(const Profile& profile, const Domain& domain, real rest) {
+std::vector<real> sample_profile(const Profile& profile, const Domain& domain,
+                                 const FormValues& form) {
   std::vector<real> values(static_cast<std::size_t>(domain.node_count()));
   for (index_t node = 0; node < domain.node_count(); ++node)
-    values[static_cast<std::size_t>(node)] = evaluate_profile(profile, domain.position(node), rest);
+    values[static_cast<std::size_t>(node)] = evaluate_profile(profile, domain.position(node), form);
   return values;
 }
 

@@ -1,5 +1,7 @@
 #include "model/problem.hpp"
 
+#include <optional>
+
 #include "model/initial.hpp"
 #include "model/sides.hpp"
 
@@ -12,8 +14,12 @@ Problem make_problem(const Config& c) {
   p.domain = c.domain;
   p.time = c.time.grid();
   const NodeState rest = with_kinetics(c.model.kinetics, [](const auto& k) { return k.rest(); });
-  p.v0 = sample_profile(c.initial.v, c.domain, rest.v);
-  p.w0 = sample_profile(c.initial.w, c.domain, rest.w);
+  // A spiral start (the loader asks for it on v and w together) needs the form's excursion.
+  std::optional<Excursion> excursion;
+  if (c.initial.v.type == ProfileType::spiral) excursion = form_excursion(c.model.kinetics);
+  const Excursion* path = excursion ? &*excursion : nullptr;
+  p.v0 = sample_profile(c.initial.v, c.domain, {rest.v, path, true});
+  p.w0 = sample_profile(c.initial.w, c.domain, {rest.w, path, false});
   p.stimuli = StimulusSchedule(c.stimulus, c.domain, p.time.dt);
   // No config key fills a field yet: every parameter is uniform, every node tissue.
   p.fields = uniform_fields(c.model);

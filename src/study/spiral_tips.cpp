@@ -17,7 +17,6 @@
 namespace fhn {
 namespace {
 
-constexpr real kTwoPi = 6.283185307179586476925286766559;
 // A root may lie this far outside its cell (in cell widths) and still count: it is then put on
 // the edge, where the neighbouring cell finds it too.
 constexpr real kEdgeTolerance = 1e-9;
