@@ -185,6 +185,19 @@ struct OutputSpec {
   index_t frames_in(index_t steps) const { return frames_before(steps) + 1; }
 };
 
+// tissue: one region of where the medium is on a sheet. The regions apply in order, each adding
+// its nodes to the tissue or removing them; the tissue before the first is the whole sheet when
+// the first removes, none when it adds (model/tissue.hpp).
+enum class TissueShape { disc, rectangle, polygon };
+struct TissueRegion {
+  TissueShape shape = TissueShape::disc;
+  bool add = false;                          // op: add (true) or remove (false)
+  Point center{0.0, 0.0, 0.0};               // disc
+  real radius = 0.0;                         // disc
+  real x_min = 0.0, x_max = 0.0, y_min = 0.0, y_max = 0.0;  // rectangle
+  std::vector<Point> points;                 // polygon: its corners in order (at least 3)
+};
+
 struct Config {
   std::string name = "fhn";
   std::string source;           // file the config was read from (for messages and run.log)
@@ -204,6 +217,7 @@ struct Config {
   BoundarySpec boundary;
   InitialSpec initial;
   std::vector<Stimulus> stimulus;
+  std::vector<TissueRegion> tissue;  // empty: the whole domain is tissue
   TimeSpec time;
   SchemeSpec scheme;
   OutputSpec output;

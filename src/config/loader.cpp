@@ -14,6 +14,7 @@
 #include "config/overrides.hpp"
 #include "config/yaml_reader.hpp"
 #include "core/format.hpp"
+#include "model/tissue.hpp"
 
 namespace fhn {
 namespace {
@@ -229,6 +230,80 @@ std::vector<Stimulus> read_stimuli(Section& top, const Domain& d) {
   return stimuli;
 }
 
+// tissue: a list of regions {shape, op, ...} (sheets only).
+std::vector<TissueRegion> read_tissue(Section& top, const Domain& d) {
+  std::vector<TissueRegion> regions;
+  const YAML::Node list = top.raw("tissue");
+  if (!list.IsDefined()) return regions;
+  Context& ctx = top.context();
+  if (d.dims < 2) {
+    ctx.error("tissue", list.Mark(), "tissue: applies to sheets only (domain.length: [Lx, Ly]); "
+                                     "this domain is a cable");
+    return regions;
+  }
+  if (!list.IsSequence() || list.size() == 0) {
+    ctx.error("tissue", list.Mark(),
+              "tissue: expected a non-empty list of regions {shape: disc | rectangle | polygon, "
+              "op: add | remove, ...}, got " + node_text(list));
+    return regions;
+  }
+  const NameTable<bool> ops{{"remove", false}, {"add", true}};
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string path = "tissue[" + std::to_string(i) + "]";
+    Section s(ctx, list[i], path);
+    TissueRegion r;
+    r.shape = s.choice("shape", TissueShape::disc, tissue_shape_names());
+    if (!s.has("shape"))
+      ctx.error(path, list[i].Mark(), "missing required key '" + s.path_of("shape") +
+                                          "' (one of: disc, rectangle, polygon)");
+    r.add = s.choice("op", false, ops);
+    const std::vector<std::pair<TissueShape, std::vector<std::string>>> keys{
+        {TissueShape::disc, {"center", "radius"}},
+        {TissueShape::rectangle, {"x_min", "x_max", "y_min", "y_max"}},
+        {TissueShape::polygon, {"points"}}};
+    for (const auto& [shape, names] : keys)
+      if (shape != r.shape)
+        for (const auto& name : names)
+          s.forbid(name, "not a key of a '" + name_of(tissue_shape_names(), r.shape) + "' region");
+    switch (r.shape) {
+      case TissueShape::disc: {
+        const YAML::Node centre = s.raw("center");
+        if (!centre.IsDefined())
+          ctx.error(path, list[i].Mark(), "missing required key '" + s.path_of("center") + "' ([x, y])");
+        else if (auto c = read_point(ctx, centre, s.path_of("center"), d))
+          r.center = *c;
+        r.radius = s.required_number("radius", positive());
+        break;
+      }
+      case TissueShape::rectangle:
+        r.x_min = s.number("x_min", 0.0, any_number());
+        r.x_max = s.number("x_max", d.length[0], any_number());
+        r.y_min = s.number("y_min", 0.0, any_number());
+        r.y_max = s.number("y_max", d.length[1], any_number());
+        if (r.x_max < r.x_min || r.y_max < r.y_min)
+          ctx.error(s.path_of(r.x_max < r.x_min ? "x_max" : "y_max"),
+                    path + ": an empty rectangle (" +
+                        (r.x_max < r.x_min ? "x_max < x_min" : "y_max < y_min") + ")");
+        break;
+      case TissueShape::polygon: {
+        const YAML::Node points = s.raw("points");
+        if (!points.IsSequence() || points.size() < 3) {
+          ctx.error(s.path_of("points"), points.IsDefined() ? points.Mark() : list[i].Mark(),
+                    s.path_of("points") + ": expected a list of at least 3 corners [x, y], got " +
+                        (points.IsDefined() ? node_text(points) : std::string("nothing")));
+          break;
+        }
+        for (std::size_t k = 0; k < points.size(); ++k)
+          if (auto p = read_point(ctx, points[k], s.path_of("points") + "[" + std::to_string(k) + "]", d))
+            r.points.push_back(*p);
+        break;
+      }
+    }
+    regions.push_back(r);
+  }
+  return regions;
+}
+
 // output.probes: positions x (a cable) or [x, y] (a sheet). Default: both ends and the middle of
 // a cable; the centre and two opposite corners of a sheet.
 std::vector<Point> read_probes(Section& o, const Domain& d) {
@@ -361,6 +436,7 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
                                  format_exact(c.initial.v.wavelength) + ")");
   }
   c.stimulus = read_stimuli(top, c.domain);
+  c.tissue = read_tissue(top, c.domain);
   {
     Section t = top.section("time");
     c.time.end = t.number("end", c.time.end, positive());
@@ -402,6 +478,12 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
     c.output.newton_log = o.boolean("newton_log", c.output.newton_log);
     c.output.checkpoint_every = o.number("checkpoint_every", c.output.checkpoint_every, non_negative());
     c.output.probes = read_probes(o, c.domain);
+    for (std::size_t i = 0; i < c.output.probes.size(); ++i)
+      if (!in_tissue(c.tissue, c.output.probes[i]))
+        ctx.error("output.probes", "output.probes[" + std::to_string(i) + "]: (" +
+                                       format_exact(c.output.probes[i][0]) + ", " +
+                                       format_exact(c.output.probes[i][1]) +
+                                       ") lies outside the tissue (tissue:); a probe reads tissue");
     // Activation and tip levels default to the form's (a wave's loop encircles them).
     const NodeState levels = with_kinetics(c.model.kinetics, [](const auto& k) { return k.levels(); });
     {

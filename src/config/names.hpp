@@ -54,6 +54,13 @@ inline const NameTable<BoundaryType>& boundary_type_names() {
                                              {"dirichlet", BoundaryType::dirichlet}};
   return table;
 }
+inline const NameTable<TissueShape>& tissue_shape_names() {
+  static const NameTable<TissueShape> table{{"disc", TissueShape::disc},
+                                            {"rectangle", TissueShape::rectangle},
+                                            {"polygon", TissueShape::polygon}};
+  return table;
+}
+
 inline const NameTable<ProfileType>& profile_type_names() {
   static const NameTable<ProfileType> table{{"gaussian", ProfileType::gaussian},
                                             {"constant", ProfileType::constant},

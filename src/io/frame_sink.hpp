@@ -1,6 +1,7 @@
 #pragma once
 // Everything that consumes the solution at the output cadence (VTK series, kymograph, probes,
 // pulse tracking) implements FrameSink. The time loop hands each sink every frame, in order.
+#include <cstdint>
 #include <string>
 
 #include "core/types.hpp"
@@ -21,6 +22,9 @@ struct FrameView {
                                    // nullptr: value i on node i of domain
   const real* v = nullptr;
   const real* w = nullptr;
+  // The tissue mask (`tissue:`), one byte per node of domain, non-zero where there is no tissue
+  // (NodeType in model/parameter_fields.hpp); nullptr: every node is tissue.
+  const std::uint8_t* outside = nullptr;
 
   bool sheet() const { return domain->dims >= 2; }
   // Where the values of a cable sit along x.

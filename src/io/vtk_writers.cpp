@@ -17,6 +17,7 @@
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkSmartPointer.h>
+#include <vtkUnsignedCharArray.h>
 #include <vtkUnstructuredGrid.h>
 #include <vtkXMLImageDataReader.h>
 #include <vtkXMLImageDataWriter.h>
@@ -27,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <string>
 #include <system_error>
@@ -198,15 +200,32 @@ vtkSmartPointer<vtkUnstructuredGrid> cable_frame(const FrameView& frame, index_t
 // kept nodes' own order being a + n_a b: every stride-th node along each axis.
 template <class ArrayT>
 vtkSmartPointer<ArrayT> sheet_values(const char* name, const real* values, const Domain& d,
-                                     index_t stride, index_t kept_x, index_t kept_y) {
+                                     index_t stride, index_t kept_x, index_t kept_y,
+                                     const std::uint8_t* outside) {
   using Value = typename ArrayT::ValueType;
   auto array = vtkSmartPointer<ArrayT>::New();
   array->SetName(name);
   array->SetNumberOfTuples(kept_x * kept_y);
   Value* out = array->GetPointer(0);
   for (index_t b = 0; b < kept_y; ++b)
+    for (index_t a = 0; a < kept_x; ++a) {
+      const index_t node = a * stride + d.nodes[0] * (b * stride);
+      *out++ = outside && outside[node] ? std::numeric_limits<Value>::quiet_NaN()
+                                        : static_cast<Value>(values[node]);
+    }
+  return array;
+}
+
+// The tissue mask as point data "tissue" (1 tissue, 0 outside), for ParaView's Threshold.
+vtkSmartPointer<vtkUnsignedCharArray> sheet_tissue(const std::uint8_t* outside, const Domain& d,
+                                                   index_t stride, index_t kept_x, index_t kept_y) {
+  auto array = vtkSmartPointer<vtkUnsignedCharArray>::New();
+  array->SetName("tissue");
+  array->SetNumberOfTuples(kept_x * kept_y);
+  unsigned char* out = array->GetPointer(0);
+  for (index_t b = 0; b < kept_y; ++b)
     for (index_t a = 0; a < kept_x; ++a)
-      *out++ = static_cast<Value>(values[a * stride + d.nodes[0] * (b * stride)]);
+      *out++ = outside[a * stride + d.nodes[0] * (b * stride)] ? 0 : 1;
   return array;
 }
 
@@ -227,8 +246,13 @@ vtkSmartPointer<vtkImageData> sheet_frame(const FrameView& frame, index_t stride
   const Domain& d = *frame.domain;
   auto image = sheet_image(d, stride);
   const index_t kx = kept_along(d.nodes[0], stride), ky = kept_along(d.nodes[1], stride);
-  image->GetPointData()->AddArray(sheet_values<ArrayT>("v", frame.v, d, stride, kx, ky));
-  image->GetPointData()->AddArray(sheet_values<ArrayT>("w", frame.w, d, stride, kx, ky));
+  // Outside the tissue v and w are NaN, and the "tissue" array says where the tissue is.
+  image->GetPointData()->AddArray(
+      sheet_values<ArrayT>("v", frame.v, d, stride, kx, ky, frame.outside));
+  image->GetPointData()->AddArray(
+      sheet_values<ArrayT>("w", frame.w, d, stride, kx, ky, frame.outside));
+  if (frame.outside)
+    image->GetPointData()->AddArray(sheet_tissue(frame.outside, d, stride, kx, ky));
   image->GetPointData()->SetActiveScalars("v");
   add_time(image, frame.t);
   return image;

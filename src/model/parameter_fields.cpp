@@ -99,9 +99,13 @@ void require_uniform_fields(const ParameterFields& fields, const std::string& sc
   if (!fields.diffusion.uniform()) append(what, "model." + fields.diffusion.name);
   for (const ParameterField& field : fields.kinetics)
     if (!field.uniform()) append(what, "model." + field.name);
-  if (!fields.node_type.empty()) append(what, "a node-type mask");
+  if (!fields.node_type.empty()) append(what, "a tissue mask (tissue:)");
   throw ConfigError("per-node parameters (" + what + ") are not supported by " + scheme +
-                    " yet: its kernels read one value of each parameter, the same at every node");
+                    " yet: its kernels read one value of each parameter, the same at every node" +
+                    (fields.node_type.empty()
+                         ? std::string()
+                         : " (a tissue mask runs on scheme.type: explicit with scheme.backend: "
+                           "cpu, in one process)"));
 }
 
 }  // namespace fhn

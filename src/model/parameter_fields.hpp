@@ -2,8 +2,8 @@
 // Parameter fields: the model's parameters (D and those of the run's kinetics form) over the
 // nodes, and which nodes are tissue (docs/ARCHITECTURE.md section 4). Each parameter is uniform,
 // its scalar in ModelParams holding at every node, or per node, one value per node of the run's
-// Domain in node order. Every config gives uniform fields today (no key fills them) and the
-// schemes refuse any other (require_uniform_fields), so the kernels read the scalars as before.
+// Domain in node order. Every config gives uniform parameters today (only the mask has a key,
+// `tissue:`), and the schemes refuse what they do not read (require_uniform_fields).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -56,7 +56,7 @@ ParameterFields uniform_fields(const ModelParams& model);
 // parameter's interval (the form's table; D > 0), or a mask entry is not a NodeType.
 void check_fields(const ParameterFields& fields, const ModelParams& model, index_t node_count);
 
-// Throws ConfigError "per-node parameters (model.diffusion, model.a, a node-type mask) are not
+// Throws ConfigError "per-node parameters (model.diffusion, model.a, a tissue mask (tissue:)) are not
 // supported by <scheme> yet; ..." unless `fields` are uniform: the schemes' factories call it
 // until their kernels read the fields.
 void require_uniform_fields(const ParameterFields& fields, const std::string& scheme);

@@ -4,6 +4,7 @@
 
 #include "model/initial.hpp"
 #include "model/sides.hpp"
+#include "model/tissue.hpp"
 
 namespace fhn {
 
@@ -21,8 +22,15 @@ Problem make_problem(const Config& c) {
   p.v0 = sample_profile(c.initial.v, c.domain, {rest.v, path, true});
   p.w0 = sample_profile(c.initial.w, c.domain, {rest.w, path, false});
   p.stimuli = StimulusSchedule(c.stimulus, c.domain, p.time.dt);
-  // No config key fills a field yet: every parameter is uniform, every node tissue.
+  // Every parameter is uniform (no config key fills a field yet); `tissue` makes the mask. A node
+  // outside the tissue starts, and stays, at the form's resting state.
   p.fields = uniform_fields(c.model);
+  p.fields.node_type = tissue_mask(c.tissue, c.domain);
+  for (std::size_t node = 0; node < p.fields.node_type.size(); ++node)
+    if (p.fields.node_type[node] == static_cast<std::uint8_t>(NodeType::outside)) {
+      p.v0[node] = rest.v;
+      p.w0[node] = rest.w;
+    }
   check_fields(p.fields, p.model, p.domain.node_count());
 
   // The discrete boundary conditions hold from t = 0 on.

@@ -433,6 +433,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   // happens, the writers close their files and summary.json says how the run ended.
   LoopSettings settings = loop_settings(c, resume_step);
   if (distributed) settings.comm = options.comm;
+  if (!problem.fields.node_type.empty()) settings.outside = problem.fields.node_type.data();
   CheckpointWriter checkpoints(dir, c, *scheme, sinks);
   settings.checkpoint = [&checkpoints] { checkpoints.write(); };
   const InterruptGuard interrupt;

@@ -10,9 +10,10 @@ namespace fhn {
 namespace {
 
 void emit_frame(Scheme& scheme, index_t index, const std::vector<FrameSink*>& sinks,
-                Snapshot& snap) {
+                Snapshot& snap, const std::uint8_t* outside) {
   scheme.snapshot(snap);
-  const FrameView view = frame_view(snap, index);
+  FrameView view = frame_view(snap, index);
+  view.outside = outside;
   for (FrameSink* sink : sinks) sink->write(view);
 }
 
@@ -59,7 +60,7 @@ void run_time_loop(Scheme& scheme, const LoopSettings& s, const std::vector<Fram
   index_t last_good = start;
   index_t frame_index = s.first_frame_index;
   auto frame = [&] {
-    emit_frame(scheme, frame_index++, sinks, result.last);
+    emit_frame(scheme, frame_index++, sinks, result.last, s.outside);
     ++result.frames;
   };
   if (start % s.frame_every == 0) frame();

@@ -28,6 +28,8 @@ struct LoopSettings {
   // The ranks of a distributed run (nullptr: one process): they agree on stopping when any of
   // them was interrupted, so all stop at the same step.
   Communicator* comm = nullptr;
+  // The tissue mask each frame carries (FrameView::outside); nullptr: every node is tissue.
+  const std::uint8_t* outside = nullptr;
 };
 
 struct LoopResult {

@@ -3,6 +3,8 @@
 // inline functions: the CPU loops and the CUDA kernels call exactly these, so both backends
 // evaluate the same expressions in the same order. The kinetics form K (src/kinetics/) is a
 // template parameter: `kin` holds its parameters.
+#include <cstdint>
+
 #include "config/config.hpp"
 #include "grid/domain.hpp"
 #include "kinetics/kinetics.hpp"
@@ -299,6 +301,84 @@ FHN_HOST_DEVICE inline real sheet_diffusion(const real* u, index_t i, index_t j,
                                             const NodeParams& q) {
   const index_t at[kMaxAxes] = {i, j, 0};
   return grid_diffusion(u, sheet_index(i, j, q), at, q);
+}
+
+// ---- Tissue masks (tissue:): finite volumes on the cells of the tissue ----------------------
+// With a node-type mask (`outside`, non-zero where there is no tissue) the medium is the union of
+// the grid cells whose four corners are tissue. Node (i, j) owns the quarter of each such cell at
+// its corner (quadrants NE, NW, SE, SW); its control volume is V = (quadrants) h^2 / 4, and each
+// of its four faces has the half-faces of the quadrants beside it, so that
+//   D (L_h u) = D / (V h^2) sum over faces of (face length) h (u_nb - u) / h
+//             = (D / h^2) [e (u_E - u) + w (u_W - u) + n (u_N - u) + s (u_S - u)] / (V / h^2),
+//   e = (NE + SE) / 2, w = (NW + SW) / 2, n = (NE + NW) / 2, s = (SE + SW) / 2.
+// Every face's flux enters its two nodes with opposite signs, so sum_i V_i (L_h u)_i = 0: pure
+// diffusion conserves the total of v (weighted by V) to round-off, whatever the mask's shape, and
+// no flux crosses the tissue's edge. Where all four quadrants are present this is the 5-point
+// Laplacian; at a straight edge through a row of nodes it is the mirrored ghost node of a side
+// (V = h^2 / 2, e = 1, n = s = 1/2: 2 (u_E - u) + (u_N - 2 u + u_S)), so a mask that cuts out a
+// grid-aligned rectangle equals the run on that smaller domain to round-off. A node without a
+// tissue quadrant is not part of the medium (model/tissue.hpp marks it outside).
+struct MaskedStencil {
+  real east, west, north, south;  // the face weights e, w, n, s
+  real inv_volume;                // h^2 / V: 4 / (number of quadrants), 0 with none
+};
+
+// 4 / quadrants, 0 for none (a product instead of a division per node).
+FHN_HOST_DEVICE inline real inverse_quarters(int quadrants) {
+  return quadrants == 0 ? 0.0 : (quadrants == 4 ? 1.0 : (quadrants == 2 ? 2.0 : (quadrants == 1 ? 4.0 : 4.0 / 3.0)));
+}
+
+// The stencil from the four quadrants' presence (1 or 0).
+FHN_HOST_DEVICE inline MaskedStencil masked_stencil_of(int ne, int nw, int se, int sw) {
+  return {0.5 * (ne + se), 0.5 * (nw + sw), 0.5 * (ne + nw), 0.5 * (se + sw),
+          inverse_quarters(ne + nw + se + sw)};
+}
+
+// Whether cell (i, j), with corners (i, j) and (i + 1, j + 1), is tissue (inside the grid).
+FHN_HOST_DEVICE inline int tissue_cell(const std::uint8_t* outside, index_t i, index_t j,
+                                       const NodeParams& q) {
+  if (i < 0 || j < 0 || i >= q.n[0] - 1 || j >= q.n[1] - 1) return 0;
+  const index_t c = i + q.n[0] * j;
+  return (outside[c] | outside[c + 1] | outside[c + q.n[0]] | outside[c + q.n[0] + 1]) == 0 ? 1 : 0;
+}
+
+// The stencil of node (i, j) of a one-process sheet (array index = node index).
+FHN_HOST_DEVICE inline MaskedStencil masked_stencil(const std::uint8_t* outside, index_t i,
+                                                    index_t j, const NodeParams& q) {
+  return masked_stencil_of(tissue_cell(outside, i, j, q), tissue_cell(outside, i - 1, j, q),
+                           tissue_cell(outside, i, j - 1, q), tissue_cell(outside, i - 1, j - 1, q));
+}
+
+// D (L_h u) at node (i, j) from its stencil (neighbours beyond a side have weight 0, not read).
+FHN_HOST_DEVICE inline real masked_sheet_diffusion(const real* u, const std::uint8_t* outside,
+                                                   index_t i, index_t j, const NodeParams& q) {
+  const MaskedStencil m = masked_stencil(outside, i, j, q);
+  const index_t c = i + q.n[0] * j, nx = q.n[0];
+  const real centre = u[c];
+  const real ew = (m.east > 0.0 ? m.east * (u[c + 1] - centre) : 0.0) +
+                  (m.west > 0.0 ? m.west * (u[c - 1] - centre) : 0.0);
+  const real ns = (m.north > 0.0 ? m.north * (u[c + nx] - centre) : 0.0) +
+                  (m.south > 0.0 ? m.south * (u[c - nx] - centre) : 0.0);
+  return q.r * ((ew + ns) * m.inv_volume);
+}
+
+// The same at an interior node (0 < i < N_x - 1, 0 < j < N_y - 1), array index c: every
+// neighbour is in the grid, so the quadrants come from the 3 x 3 mask bytes around c without
+// bounds tests, and the sum reads all four neighbours (a row's loop vectorises).
+FHN_HOST_DEVICE inline real masked_interior_diffusion(const real* u, const std::uint8_t* outside,
+                                                      index_t c, const NodeParams& q) {
+  const index_t nx = q.n[0];
+  const int centre_out = outside[c];
+  const int n_row = outside[c + nx] | centre_out, s_row = outside[c - nx] | centre_out;
+  const int ne = (n_row | outside[c + 1] | outside[c + nx + 1]) == 0;
+  const int nw = (n_row | outside[c - 1] | outside[c + nx - 1]) == 0;
+  const int se = (s_row | outside[c + 1] | outside[c - nx + 1]) == 0;
+  const int sw = (s_row | outside[c - 1] | outside[c - nx - 1]) == 0;
+  const MaskedStencil m = masked_stencil_of(ne, nw, se, sw);
+  const real centre = u[c];
+  const real ew = m.east * (u[c + 1] - centre) + m.west * (u[c - 1] - centre);
+  const real ns = m.north * (u[c + nx] - centre) + m.south * (u[c - nx] - centre);
+  return q.r * ((ew + ns) * m.inv_volume);
 }
 
 // Whether a Dirichlet side holds node (i, j), and its value.

@@ -67,15 +67,27 @@ std::string scheme_kind(const Config& config) {
 
 }  // namespace
 
-void require_uniform_fields(const Config& config, const Problem& problem) {
-  require_uniform_fields(problem.fields, scheme_kind(config) + " on the " +
-                                             name_of(backend_names(), config.scheme.backend) +
-                                             " backend");
+void require_uniform_fields(const Config& config, const Problem& problem, FieldsUse use) {
+  // The explicit scheme on the CPU reads a sheet's tissue mask in one process; every other
+  // scheme, backend, the slabs and the member batches refuse it (below) until they do.
+  const bool reads_mask = use == FieldsUse::one_process && config.domain.dims == 2 &&
+                          config.scheme.type == SchemeType::explicit_euler &&
+                          config.scheme.backend == Backend::cpu;
+  const std::string scheme = scheme_kind(config) + " on the " +
+                             name_of(backend_names(), config.scheme.backend) + " backend" +
+                             (use == FieldsUse::slabs ? " over several ranks" : "");
+  if (!reads_mask || problem.fields.node_type.empty()) {
+    require_uniform_fields(problem.fields, scheme);
+    return;
+  }
+  ParameterFields without_mask = problem.fields;
+  without_mask.node_type.clear();
+  require_uniform_fields(without_mask, scheme);
 }
 
 std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem,
                                     NewtonLog* newton_log) {
-  require_uniform_fields(config, problem);
+  require_uniform_fields(config, problem, FieldsUse::one_process);
   if (config.scheme.backend == Backend::cuda) return make_cuda_scheme(config, problem, newton_log);
   switch (config.scheme.type) {
     case SchemeType::explicit_euler:
@@ -121,7 +133,7 @@ std::unique_ptr<Scheme> build_slab_scheme(const Config& config, const Problem& p
 // their key; located here, where the Config is.
 std::unique_ptr<Scheme> make_slab_scheme(const Config& config, const Problem& problem,
                                          Communicator& comm, NewtonLog* newton_log) {
-  require_uniform_fields(config, problem);
+  require_uniform_fields(config, problem, FieldsUse::slabs);
   try {
     return build_slab_scheme(config, problem, comm, newton_log);
   } catch (const ConfigError& e) {

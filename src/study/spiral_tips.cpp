@@ -108,7 +108,8 @@ real distance_squared(const TipPoint& a, const TipPoint& b) {
 
 }  // namespace
 
-std::vector<TipPoint> find_tips(const Domain& domain, const real* v, const real* w, real v_iso,
+std::vector<TipPoint> find_tips(const Domain& domain, const real* v, const real* w,
+                                const std::uint8_t* outside, real v_iso,
                                 real w_iso) {
   FHN_VERIFY(domain.dims == 2, InternalError, "find_tips: tips are found on sheets only");
   const index_t nx = domain.nodes[0], ny = domain.nodes[1];
@@ -120,6 +121,11 @@ std::vector<TipPoint> find_tips(const Domain& domain, const real* v, const real*
     const real* w0 = w + nx * j;
     const real* w1 = w0 + nx;
     for (index_t i = 0; i + 1 < nx; ++i) {
+      // A cell with a corner outside the tissue has no tip (its iso-lines meet the edge).
+      if (outside) {
+        const index_t c = i + nx * j;
+        if (outside[c] | outside[c + 1] | outside[c + nx] | outside[c + nx + 1]) continue;
+      }
       // V = v - v_iso, W = w - w_iso at the corners; a zero of both needs a sign change of each.
       const real v00 = v0[i] - v_iso, v10 = v0[i + 1] - v_iso;
       const real v01 = v1[i] - v_iso, v11 = v1[i + 1] - v_iso;
@@ -190,7 +196,7 @@ TipTracker::TipTracker(const std::filesystem::path& file, real v_iso, real w_iso
 
 void TipTracker::write(const FrameView& f) {
   FHN_VERIFY(f.sheet(), InternalError, "TipTracker: tips are found on sheets only");
-  std::vector<TipPoint> tips = find_tips(*f.domain, f.v, f.w, v_iso_, w_iso_);
+  std::vector<TipPoint> tips = find_tips(*f.domain, f.v, f.w, f.outside, v_iso_, w_iso_);
 
   // 1. Order: tip 0 nearest to the previous principal tip, the rest by distance to tip 0.
   if (!tips.empty()) {

@@ -29,9 +29,10 @@ struct TipPoint {
 // order of the cells they lie in (j, then i). A tip on an edge or a corner shared by several
 // cells is reported once. A cell where the two iso-lines coincide has no isolated crossing and
 // gives no tip. Work is O(cells) with a four-corner sign test; only cells where both v - v_iso
-// and w - w_iso change sign solve for the crossing.
-std::vector<TipPoint> find_tips(const Domain& domain, const real* v, const real* w, real v_iso,
-                                real w_iso);
+// and w - w_iso change sign solve for the crossing. `outside`: the tissue mask (non-zero where
+// there is no tissue; nullptr: all tissue); a cell with a corner outside gives no tip.
+std::vector<TipPoint> find_tips(const Domain& domain, const real* v, const real* w,
+                                const std::uint8_t* outside, real v_iso, real w_iso);
 
 // The rotation of a path (t_k, x_k, y_k), t increasing, about the centroid of its second half.
 //

@@ -67,12 +67,22 @@ SchemeRun run_scheme(const Config& config, index_t steps, NewtonLog* log) {
   return r;
 }
 
+Domain sheet_domain(index_t nx, index_t ny, real dx) {
+  Domain d;
+  d.dims = 2;
+  d.nodes = {nx, ny, 1};
+  d.length = {dx * static_cast<real>(nx - 1), dx * static_cast<real>(ny - 1), 0.0};
+  d.dx = dx;
+  return d;
+}
+
 void run_with_sinks(const Config& config, const std::vector<FrameSink*>& sinks) {
   const Problem problem = make_problem(config);
   auto scheme = make_scheme(config, problem);
   LoopSettings settings;
   settings.time = config.time.grid();
   settings.frame_every = config.output.every_steps;
+  if (!problem.fields.node_type.empty()) settings.outside = problem.fields.node_type.data();
   Progress quiet(config.time.grid(), false);
   LoopResult result;
   run_time_loop(*scheme, settings, sinks, quiet, result);

@@ -62,6 +62,9 @@ struct SchemeRun {
 };
 SchemeRun run_scheme(const Config& config, index_t steps, NewtonLog* log = nullptr);
 
+// An nx x ny sheet of spacing dx from the origin.
+Domain sheet_domain(index_t nx, index_t ny, real dx);
+
 // The config's whole run through the time loop of `fhn run`, every frame to each of `sinks`.
 void run_with_sinks(const Config& config, const std::vector<FrameSink*>& sinks);
 

@@ -224,13 +224,17 @@ TEST_CASE("every factory refuses per-node parameters until the kernels read them
     CHECK(thrown_message<fhn::ConfigError>([&] { fhn::make_scheme(config, problem); }) == expected);
     CHECK(thrown_message<fhn::ConfigError>([&] {
             fhn::make_slab_scheme(config, problem, *comm);
-          }) == expected);
+          }) == "per-node parameters (model.diffusion, model.a) are not supported by " +
+                   c.scheme + " over several ranks" + tail);
 
-    // A mask alone is refused too.
+    // A mask alone is refused too (only the explicit scheme on a sheet reads one), saying what
+    // does run it.
     fhn::Problem masked = fhn::make_problem(config);
     masked.fields.node_type.assign(n, 0);
     CHECK(thrown_message<fhn::ConfigError>([&] { fhn::make_scheme(config, masked); }) ==
-          "per-node parameters (a node-type mask) are not supported by " + c.scheme + tail);
+          "per-node parameters (a tissue mask (tissue:)) are not supported by " + c.scheme + tail +
+              " (a tissue mask runs on scheme.type: explicit with scheme.backend: cpu, in one "
+              "process)");
   }
 
   // Member batches (fhn sweep): one member with a per-node parameter stops the batch.

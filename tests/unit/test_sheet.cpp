@@ -246,11 +246,7 @@ TEST_CASE("--set replaces the file's choice of an exclusive pair, and says so") 
 }
 
 TEST_CASE("bilinear interpolation on a sheet is exact for bilinear functions and at nodes") {
-  fhn::Domain d;
-  d.dims = 2;
-  d.length = {4.0, 3.0, 0.0};
-  d.nodes = {9, 7, 1};
-  d.dx = 0.5;
+  const fhn::Domain d = fhn::test::sheet_domain(9, 7, 0.5);
   std::vector<double> values(63);
   auto f = [](double x, double y) { return 1.0 + 2.0 * x - 3.0 * y + 0.5 * x * y; };
   for (int j = 0; j < 7; ++j)

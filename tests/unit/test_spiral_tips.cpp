@@ -45,7 +45,7 @@ struct Sheet {
       }
   }
   std::vector<TipPoint> tips() const {
-    return fhn::find_tips(domain, v.data(), w.data(), 0.5, kWIso);
+    return fhn::find_tips(domain, v.data(), w.data(), nullptr, 0.5, kWIso);
   }
   fhn::FrameView frame(double t) const {
     fhn::FrameView f;

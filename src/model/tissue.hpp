@@ -1,0 +1,28 @@
+#pragma once
+// Where the medium is on a sheet: the node-type mask of the config's `tissue` regions
+// (docs/ARCHITECTURE.md section 4, "Parameter fields").
+#include <cstdint>
+#include <vector>
+
+#include "config/config.hpp"
+
+namespace fhn {
+
+// Whether the point r (x, y) lies in the region: a disc's points within its radius of the
+// centre, a rectangle's within its bounds, a polygon's by the even-odd rule (edges included
+// up to round-off).
+bool region_contains(const TissueRegion& region, const Point& r);
+
+// Whether the point r is tissue under `regions` applied in order: tissue when the last region
+// that contains it adds, not when it removes, and, when no region contains it, tissue if the
+// first region removes, not if it adds. Every point is tissue when there are no regions.
+bool in_tissue(const std::vector<TissueRegion>& regions, const Point& r);
+
+// The node-type mask (NodeType: 0 tissue, 1 outside) of `regions`: a node is tissue when it is
+// in_tissue and a corner of at least one grid cell whose four corners all are (the medium is the
+// union of such cells, schemes/node_updates.hpp; a node in a strip one node wide belongs to no
+// cell and is outside). Empty when every node is tissue, so that such a run is today's, bit for
+// bit.
+std::vector<std::uint8_t> tissue_mask(const std::vector<TissueRegion>& regions, const Domain& domain);
+
+}  // namespace fhn
