@@ -104,8 +104,8 @@ void require_uniform_fields(const ParameterFields& fields, const std::string& sc
                     " yet: its kernels read one value of each parameter, the same at every node" +
                     (fields.node_type.empty()
                          ? std::string()
-                         : " (a tissue mask runs on scheme.type: explicit with scheme.backend: "
-                           "cpu, in one process)"));
+                         : " (a tissue mask runs on a sheet with scheme.type: explicit, in one "
+                           "process)"));
 }
 
 }  // namespace fhn

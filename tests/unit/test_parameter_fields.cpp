@@ -233,8 +233,7 @@ TEST_CASE("every factory refuses per-node parameters until the kernels read them
     masked.fields.node_type.assign(n, 0);
     CHECK(thrown_message<fhn::ConfigError>([&] { fhn::make_scheme(config, masked); }) ==
           "per-node parameters (a tissue mask (tissue:)) are not supported by " + c.scheme + tail +
-              " (a tissue mask runs on scheme.type: explicit with scheme.backend: cpu, in one "
-              "process)");
+              " (a tissue mask runs on a sheet with scheme.type: explicit, in one process)");
   }
 
   // Member batches (fhn sweep): one member with a per-node parameter stops the batch.

@@ -219,5 +219,5 @@ TEST_CASE("tissue: mistakes are located, and what does not read a mask says so")
   const std::string refused = fhn::test::thrown_message<fhn::ConfigError>(
       [&] { fhn::make_scheme(adi, fhn::make_problem(adi)); });
   CHECK(contains(refused, "a tissue mask (tissue:)"));
-  CHECK(contains(refused, "a tissue mask runs on scheme.type: explicit with scheme.backend: cpu"));
+  CHECK(contains(refused, "a tissue mask runs on a sheet with scheme.type: explicit, in one process"));
 }

@@ -101,6 +101,17 @@ class ExplicitSheetCuda final : public DeviceScheme {
   void advance(index_t steps) override {
     const Slab& slab = fields_.slab();
     const index_t first = slab.first, end = slab.first + slab.count;
+    if (fields_.node_types()) {  // a tissue mask (one process): one step per pass
+      for (; steps > 0; --steps, ++step_) {
+        const StimulusTable table = stimulus_on(step_, 1) ? stimuli_.view() : StimulusTable{};
+        launch_explicit_sheet_masked_step(fields_.v(), fields_.w(), v_next_.data(), w_next_.data(),
+                                          fields_.node_types(), params_, problem_.model.kinetics,
+                                          table, step_, compute_);
+        std::swap(fields_.v_buffer(), v_next_);
+        std::swap(fields_.w_buffer(), w_next_);
+      }
+      return;
+    }
     while (steps > 0) {
       const int pass = static_cast<int>(std::min<index_t>(steps, kExplicitSheetStepsPerPass));
       const StimulusTable table = stimulus_on(step_, pass) ? stimuli_.view() : StimulusTable{};
