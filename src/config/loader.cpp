@@ -255,7 +255,7 @@ std::vector<TissueRegion> read_tissue(Section& top, const Domain& d) {
     r.shape = s.choice("shape", TissueShape::disc, tissue_shape_names());
     if (!s.has("shape"))
       ctx.error(path, list[i].Mark(), "missing required key '" + s.path_of("shape") +
-                                          "' (one of: disc, rectangle, polygon)");
+                                          "' (one of: " + join(names_of(tissue_shape_names())) + ")");
     r.add = s.choice("op", false, ops);
     const std::vector<std::pair<TissueShape, std::vector<std::string>>> keys{
         {TissueShape::disc, {"center", "radius"}},

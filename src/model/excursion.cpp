@@ -7,15 +7,14 @@
 
 namespace fhn {
 
-NodeState Excursion::at(real s) const {
-  s -= std::floor(s);
-  const real x = s * static_cast<real>(v.size() - 1);
-  const std::size_t i = std::min(static_cast<std::size_t>(x), v.size() - 2);
-  const real t = x - static_cast<real>(i);
-  return {v[i] + t * (v[i + 1] - v[i]), w[i] + t * (w[i + 1] - w[i])};
-}
-
 namespace {
+
+// The path's state at fractional index x in [0, size - 1], linear between its states.
+NodeState interpolate(const std::vector<NodeState>& path, real x) {
+  const std::size_t i = std::min(static_cast<std::size_t>(x), path.size() - 2);
+  const real t = x - static_cast<real>(i);
+  return {path[i].v + t * (path[i + 1].v - path[i].v), path[i].w + t * (path[i + 1].w - path[i].w)};
+}
 
 template <class K>
 Excursion excursion_of(const K& k, int samples) {
@@ -57,18 +56,18 @@ Excursion excursion_of(const K& k, int samples) {
                                        "oscillatory medium has no excursion)");
   Excursion e;
   e.duration = static_cast<real>(path.size() - 1) * h;
-  for (int s = 0; s < samples; ++s) {
-    const real x = static_cast<real>(s) / static_cast<real>(samples - 1) *
-                   static_cast<real>(path.size() - 1);
-    const std::size_t i = std::min(static_cast<std::size_t>(x), path.size() - 2);
-    const real t = x - static_cast<real>(i);
-    e.v.push_back(path[i].v + t * (path[i + 1].v - path[i].v));
-    e.w.push_back(path[i].w + t * (path[i + 1].w - path[i].w));
-  }
+  for (int s = 0; s < samples; ++s)
+    e.states.push_back(interpolate(path, static_cast<real>(s) / static_cast<real>(samples - 1) *
+                                             static_cast<real>(path.size() - 1)));
   return e;
 }
 
 }  // namespace
+
+NodeState Excursion::at(real s) const {
+  s -= std::floor(s);
+  return interpolate(states, s * static_cast<real>(states.size() - 1));
+}
 
 Excursion form_excursion(const Kinetics& kinetics, int samples) {
   return with_kinetics(kinetics, [&](const auto& k) { return excursion_of(k, samples); });

@@ -9,8 +9,8 @@
 namespace fhn {
 
 struct Excursion {
-  real duration = 0.0;          // time from the kick until the state is back near rest
-  std::vector<real> v, w;       // the path at equal time steps over [0, duration], both ends in
+  real duration = 0.0;             // time from the kick until the state is back near rest
+  std::vector<NodeState> states;   // the path at equal time steps over [0, duration], both ends in
   // The state at fraction s of the excursion (0: the kick, 1: back at rest), linear between
   // samples; s is taken modulo 1.
   NodeState at(real s) const;

@@ -93,19 +93,20 @@ void check_fields(const ParameterFields& fields, const ModelParams& model, index
   }
 }
 
-void require_uniform_fields(const ParameterFields& fields, const std::string& scheme) {
-  if (fields.uniform()) return;
+void require_uniform_fields(const ParameterFields& fields, const std::string& scheme,
+                            bool reads_mask) {
   std::string what;
   if (!fields.diffusion.uniform()) append(what, "model." + fields.diffusion.name);
   for (const ParameterField& field : fields.kinetics)
     if (!field.uniform()) append(what, "model." + field.name);
-  if (!fields.node_type.empty()) append(what, "a tissue mask (tissue:)");
+  const bool refused_mask = !fields.node_type.empty() && !reads_mask;
+  if (refused_mask) append(what, "a tissue mask (tissue:)");
+  if (what.empty()) return;
   throw ConfigError("per-node parameters (" + what + ") are not supported by " + scheme +
                     " yet: its kernels read one value of each parameter, the same at every node" +
-                    (fields.node_type.empty()
-                         ? std::string()
-                         : " (a tissue mask runs on a sheet with scheme.type: explicit, in one "
-                           "process)"));
+                    (refused_mask ? " (a tissue mask runs on a sheet with scheme.type: explicit, "
+                                    "in one process)"
+                                  : ""));
 }
 
 }  // namespace fhn

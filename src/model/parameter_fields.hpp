@@ -56,10 +56,11 @@ ParameterFields uniform_fields(const ModelParams& model);
 // parameter's interval (the form's table; D > 0), or a mask entry is not a NodeType.
 void check_fields(const ParameterFields& fields, const ModelParams& model, index_t node_count);
 
-// Throws ConfigError "per-node parameters (model.diffusion, model.a, a tissue mask (tissue:)) are not
-// supported by <scheme> yet; ..." unless `fields` are uniform: the schemes' factories call it
-// until their kernels read the fields.
-void require_uniform_fields(const ParameterFields& fields, const std::string& scheme);
+// Throws ConfigError "per-node parameters (model.diffusion, model.a, a tissue mask (tissue:)) are
+// not supported by <scheme> yet; ..." unless `fields` are uniform, the mask aside when the scheme
+// `reads_mask`: the schemes' factories call it until their kernels read the fields.
+void require_uniform_fields(const ParameterFields& fields, const std::string& scheme,
+                            bool reads_mask);
 
 // The kinetics at `node`: `uniform` (the run's form, type K) with each of its parameters that has
 // per-node values taken at `node`, through the form's parameters() table (host code; the fields

@@ -85,16 +85,11 @@ void ExplicitCpu::sheet_step(K kin, const real* current, const real* v, const re
   // Threads pay off from about 2^15 nodes (a thread team costs a few microseconds per step).
   const bool threaded = nx * (j_end - j_begin) >= (index_t{1} << 15);
   if (!problem_.fields.node_type.empty()) {
-    // A tissue mask (one process: array index = node index): a node outside keeps its state;
-    // a tissue node sees no flux through its faces to the outside (masked_sheet_diffusion).
+    // A tissue mask (one process: array index = node index): the masked node updates.
     const std::uint8_t* outside = problem_.fields.node_type.data();
     auto masked_edge = [&](index_t i, index_t j) {
       const index_t c = i + nx * j;
-      ExplicitPointUpdate u = explicit_point_update(v[c], w[c], masked_sheet_diffusion(v, outside, i, j, q),
-                                                    current ? current[c] : 0.0, kin, q.k);
-      real held = 0.0;
-      if (sheet_dirichlet(i, j, q, held)) u.v = held;
-      store(c, outside[c] != 0 ? ExplicitPointUpdate{v[c], w[c]} : u);
+      store(c, explicit_masked_sheet_node(v, w, outside, current ? current[c] : 0.0, i, j, q, kin));
     };
 #pragma omp parallel for schedule(static) if (threaded)
     for (index_t j = j_begin; j < j_end; ++j) {
@@ -103,12 +98,8 @@ void ExplicitCpu::sheet_step(K kin, const real* current, const real* v, const re
         continue;
       }
       masked_edge(0, j);
-      for (index_t c = nx * j + 1; c < nx * j + nx - 1; ++c) {
-        const ExplicitPointUpdate u =
-            explicit_point_update(v[c], w[c], masked_interior_diffusion(v, outside, c, q),
-                                  current ? current[c] : 0.0, kin, q.k);
-        store(c, outside[c] != 0 ? ExplicitPointUpdate{v[c], w[c]} : u);
-      }
+      for (index_t c = nx * j + 1; c < nx * j + nx - 1; ++c)
+        store(c, explicit_masked_interior_node(v, w, outside, current ? current[c] : 0.0, c, q, kin));
       masked_edge(nx - 1, j);
     }
     return;

@@ -387,6 +387,32 @@ FHN_HOST_DEVICE inline bool sheet_dirichlet(index_t i, index_t j, const NodePara
   return dirichlet_at<2>(q.sides, at, q.n, value);
 }
 
+// Forward Euler at a node of a masked sheet (one process: array index = node index). A node
+// outside the tissue keeps its state; a tissue node steps with the masked diffusion, a Dirichlet
+// side holding v. The interior form (0 < i < N_x - 1, 0 < j < N_y - 1, array index c) computes
+// the step everywhere and then selects, branch-free, so that a CPU row loop vectorises; both
+// give the same numbers.
+template <class K>
+FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_masked_interior_node(
+    const real* v, const real* w, const std::uint8_t* outside, real current, index_t c,
+    const NodeParams& q, const K& kin) {
+  const ExplicitPointUpdate u = explicit_point_update(
+      v[c], w[c], masked_interior_diffusion(v, outside, c, q), current, kin, q.k);
+  return outside[c] != 0 ? ExplicitPointUpdate{v[c], w[c]} : u;
+}
+template <class K>
+FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_masked_sheet_node(
+    const real* v, const real* w, const std::uint8_t* outside, real current, index_t i, index_t j,
+    const NodeParams& q, const K& kin) {
+  const index_t c = i + q.n[0] * j;
+  if (outside[c] != 0) return {v[c], w[c]};
+  ExplicitPointUpdate out = explicit_point_update(
+      v[c], w[c], masked_sheet_diffusion(v, outside, i, j, q), current, kin, q.k);
+  real held = 0.0;
+  if (sheet_dirichlet(i, j, q, held)) out.v = held;
+  return out;
+}
+
 // Forward Euler at an interior node (0 < i < N_x - 1, 0 < j < N_y - 1), branch-free:
 //   v+ = v + k (D (L_h v)_ij + f(v, w) + I),  w+ = w + k g(v, w).
 template <class K>

@@ -75,13 +75,7 @@ void require_uniform_fields(const Config& config, const Problem& problem, Fields
   const std::string scheme = scheme_kind(config) + " on the " +
                              name_of(backend_names(), config.scheme.backend) + " backend" +
                              (use == FieldsUse::slabs ? " over several ranks" : "");
-  if (!reads_mask || problem.fields.node_type.empty()) {
-    require_uniform_fields(problem.fields, scheme);
-    return;
-  }
-  ParameterFields without_mask = problem.fields;
-  without_mask.node_type.clear();
-  require_uniform_fields(without_mask, scheme);
+  require_uniform_fields(problem.fields, scheme, reads_mask);
 }
 
 std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem,

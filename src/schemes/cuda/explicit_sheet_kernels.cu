@@ -338,18 +338,11 @@ __global__ void __launch_bounds__(kStepLanes * kStepRows)
   const index_t j = blockIdx.y * static_cast<index_t>(kStepRows) + threadIdx.y;
   if (i >= q.n[0] || j >= q.n[1]) return;
   const index_t c = i + q.n[0] * j;
-  if (outside[c] != 0) {  // no tissue: the state stays
-    v_next[c] = v[c];
-    w_next[c] = w[c];
-    return;
-  }
-  const bool interior = i > 0 && i < q.n[0] - 1 && j > 0 && j < q.n[1] - 1;
-  const real diffusion = interior ? masked_interior_diffusion(v, outside, c, q)
-                                  : masked_sheet_diffusion(v, outside, i, j, q);
   const real current = st.count > 0 ? stimulus_current(st, i, j, t, 1.0, 0.0) : 0.0;
-  ExplicitPointUpdate out = explicit_point_update(v[c], w[c], diffusion, current, kin, q.k);
-  real held = 0.0;
-  if (!interior && sheet_dirichlet(i, j, q, held)) out.v = held;
+  const bool interior = i > 0 && i < q.n[0] - 1 && j > 0 && j < q.n[1] - 1;
+  const ExplicitPointUpdate out =
+      interior ? explicit_masked_interior_node(v, w, outside, current, c, q, kin)
+               : explicit_masked_sheet_node(v, w, outside, current, i, j, q, kin);
   v_next[c] = out.v;
   w_next[c] = out.w;
 }

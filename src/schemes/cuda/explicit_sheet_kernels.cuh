@@ -45,8 +45,8 @@ void launch_explicit_sheet_step(const real* v, const real* w, real* v_next, real
                                 index_t j_end, cudaStream_t stream);
 
 // One step on the whole sheet with a tissue mask (`outside`, device, one byte per node, non-zero
-// where there is no tissue): the masked expressions of node_updates.hpp (masked_interior_diffusion,
-// masked_sheet_diffusion; a node outside keeps its state), as ExplicitCpu. Queued on `stream`.
+// where there is no tissue): the masked node updates of node_updates.hpp
+// (explicit_masked_interior_node, explicit_masked_sheet_node), as ExplicitCpu. Queued on `stream`.
 void launch_explicit_sheet_masked_step(const real* v, const real* w, real* v_next, real* w_next,
                                        const std::uint8_t* outside, const NodeParams& q,
                                        const Kinetics& kinetics, const StimulusTable& stimuli,
