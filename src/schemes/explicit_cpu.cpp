@@ -77,50 +77,52 @@ void ExplicitCpu::sheet_step(K kin, const real* current, const real* v, const re
     v_next[c] = u.v;
     w_next[c] = u.w;
   };
-  auto edge = [&](index_t i, index_t j) {
-    const index_t c = sheet_index(i, j, q);
-    store(c, explicit_sheet_node(v, w, current ? current[c] : 0.0, i, j, q, kin));
-  };
   const index_t j_begin = slab_.first, j_end = slab_.first + slab_.count;
   // Threads pay off from about 2^15 nodes (a thread team costs a few microseconds per step).
   const bool threaded = nx * (j_end - j_begin) >= (index_t{1} << 15);
-  if (!problem_.fields.node_type.empty()) {
-    // A tissue mask (one process: array index = node index): the masked node updates.
-    const std::uint8_t* outside = problem_.fields.node_type.data();
-    auto masked_edge = [&](index_t i, index_t j) {
-      const index_t c = i + nx * j;
-      store(c, explicit_masked_sheet_node(v, w, outside, current ? current[c] : 0.0, i, j, q, kin));
-    };
+  // Every owned row: side rows node by node with edge(i, j), the others' end nodes with edge and
+  // the nodes between, array indices [first, last), with interior(first, last).
+  auto sweep = [&](auto&& edge, auto&& interior) {
 #pragma omp parallel for schedule(static) if (threaded)
     for (index_t j = j_begin; j < j_end; ++j) {
       if (j == 0 || j == ny - 1) {
-        for (index_t i = 0; i < nx; ++i) masked_edge(i, j);
+        for (index_t i = 0; i < nx; ++i) edge(i, j);
         continue;
       }
-      masked_edge(0, j);
-      for (index_t c = nx * j + 1; c < nx * j + nx - 1; ++c)
-        store(c, explicit_masked_interior_node(v, w, outside, current ? current[c] : 0.0, c, q, kin));
-      masked_edge(nx - 1, j);
+      edge(0, j);
+      const index_t row = sheet_index(0, j, q);
+      interior(row + 1, row + nx - 1);
+      edge(nx - 1, j);
     }
+  };
+  if (!problem_.fields.node_type.empty()) {
+    // A tissue mask (one process: array index = node index): the masked node updates.
+    const std::uint8_t* outside = problem_.fields.node_type.data();
+    sweep(
+        [&](index_t i, index_t j) {
+          const index_t c = i + nx * j;
+          store(c, explicit_masked_sheet_node(v, w, outside, current ? current[c] : 0.0, i, j, q, kin));
+        },
+        [&](index_t first, index_t last) {
+          for (index_t c = first; c < last; ++c)
+            store(c, explicit_masked_interior_node(v, w, outside, current ? current[c] : 0.0, c, q, kin));
+        });
     return;
   }
-#pragma omp parallel for schedule(static) if (threaded)
-  for (index_t j = j_begin; j < j_end; ++j) {
-    if (j == 0 || j == ny - 1) {
-      for (index_t i = 0; i < nx; ++i) edge(i, j);
-      continue;
-    }
-    edge(0, j);
-    const index_t row = sheet_index(0, j, q);
-    if (current) {
-      for (index_t c = row + 1; c < row + nx - 1; ++c)
-        store(c, explicit_sheet_interior_node(v, w, current[c], c, q, kin));
-    } else {
-      for (index_t c = row + 1; c < row + nx - 1; ++c)
-        store(c, explicit_sheet_interior_node(v, w, 0.0, c, q, kin));
-    }
-    edge(nx - 1, j);
-  }
+  sweep(
+      [&](index_t i, index_t j) {
+        const index_t c = sheet_index(i, j, q);
+        store(c, explicit_sheet_node(v, w, current ? current[c] : 0.0, i, j, q, kin));
+      },
+      [&](index_t first, index_t last) {
+        if (current) {
+          for (index_t c = first; c < last; ++c)
+            store(c, explicit_sheet_interior_node(v, w, current[c], c, q, kin));
+        } else {
+          for (index_t c = first; c < last; ++c)
+            store(c, explicit_sheet_interior_node(v, w, 0.0, c, q, kin));
+        }
+      });
 }
 
 }  // namespace fhn
