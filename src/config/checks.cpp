@@ -114,15 +114,20 @@ bool resolve_grid(Domain& d, Context& ctx) {
 void check_explicit_limit(const Config& c, Context& ctx) {
   if (c.scheme.type != SchemeType::explicit_euler && c.scheme.type != SchemeType::adaptive_explicit)
     return;
-  const ExplicitLimit limit = explicit_limit(c.model, c.boundary, c.domain.dims, c.domain.dx);
+  const ExplicitLimit limit = explicit_limit(c);
   const bool reaction = c.scheme.explicit_limit == ExplicitLimitCheck::reaction;
   const real largest = reaction ? limit.dt : limit.diffusion_dt;
   if (c.time.dt <= largest * (1.0 + 1e-12)) return;
   const std::string head =
       "time.dt = " + format_exact(c.time.dt) + " exceeds the explicit stability limit";
+  // With fields or anisotropy the diffusion's rate is the sheet's largest (model/stability.hpp).
+  const bool varying = c.anisotropy.enabled || !c.fields.empty();
   const std::string grid =
-      "dx = " + format_exact(c.domain.dx) + ", D = " + format_exact(c.model.diffusion);
-  const std::string diffusion = c.domain.dims >= 2 ? "dx^2/(4 D)" : "dx^2/(2 D)";
+      "dx = " + format_exact(c.domain.dx) +
+      (varying ? std::string(", the largest diffusion of fields: and anisotropy:")
+               : ", D = " + format_exact(c.model.diffusion));
+  const std::string diffusion =
+      varying ? "2/r_D" : (c.domain.dims >= 2 ? "dx^2/(4 D)" : "dx^2/(2 D)");
   if (reaction)
     ctx.error("time.dt", head + ": " + limit.explain() + " (" + grid + ", " +
                              kinetics_parameters_text(c.model.kinetics) +

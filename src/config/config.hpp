@@ -198,6 +198,37 @@ struct TissueRegion {
   std::vector<Point> points;                 // polygon: its corners in order (at least 3)
 };
 
+// fields: where a parameter takes other values than its uniform one (model:'s scalar, or the
+// fibre angle of anisotropy:). The entries apply in order, each over what the ones before it left,
+// starting from the uniform value at every node (model/field_values.hpp).
+//   region:   `value` inside the region's shape, blended linearly into what lies outside over a
+//             band of width `edge` centred on the shape's boundary (edge 0: a sharp boundary,
+//             points on it inside);
+//   gradient: linear along `axis` from `from` at position `start` to `to` at `end`, constant
+//             beyond them (every node takes it).
+enum class FieldType { region, gradient };
+struct FieldSpec {
+  std::string parameter;        // "diffusion", a parameter key of model.form, or "fibre_angle"
+  FieldType type = FieldType::region;
+  TissueRegion region;          // region: the shape and its keys (`add` is not used)
+  real value = 0.0;             // region: the value inside
+  real edge = 0.0;              // region: the width of the blend across the boundary (0: sharp)
+  int axis = 0;                 // gradient: 0 = x, 1 = y
+  real start = 0.0, end = 0.0;  // gradient: where along the axis it begins and ends (start < end)
+  real from = 0.0, to = 0.0;    // gradient: the values at start and at end
+};
+
+// anisotropy: fibres in the sheet, along f = (cos theta, sin theta), with the diffusion tensor
+//   D = D_t I + (D_l - D_t) f f^T
+// in place of model.diffusion (sheets, explicit scheme). theta may vary in space (a `fields:`
+// entry for fibre_angle).
+struct AnisotropySpec {
+  bool enabled = false;
+  real longitudinal = 1.0;  // D_l, along the fibres (> 0)
+  real transverse = 1.0;    // D_t, across them (> 0)
+  real angle = 0.0;         // theta in degrees, from +x towards +y
+};
+
 struct Config {
   std::string name = "fhn";
   std::string source;           // file the config was read from (for messages and run.log)
@@ -218,6 +249,8 @@ struct Config {
   InitialSpec initial;
   std::vector<Stimulus> stimulus;
   std::vector<TissueRegion> tissue;  // empty: the whole domain is tissue
+  std::vector<FieldSpec> fields;     // empty: every parameter uniform
+  AnisotropySpec anisotropy;         // disabled: isotropic, model.diffusion
   TimeSpec time;
   SchemeSpec scheme;
   OutputSpec output;

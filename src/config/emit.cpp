@@ -75,6 +75,63 @@ void emit_side(YAML::Emitter& out, const char* key, const BoundarySide& side) {
   out << YAML::EndMap;
 }
 
+// The shape of a region and its keys, inside an open flow mapping (a tissue: region, a fields:
+// entry of type region).
+void emit_region(YAML::Emitter& out, const TissueRegion& r) {
+  out << YAML::Key << "shape" << YAML::Value << name_of(tissue_shape_names(), r.shape);
+  switch (r.shape) {
+    case TissueShape::disc:
+      out << YAML::Key << "center" << YAML::Value;
+      emit_point(out, r.center, 2);
+      out << std::pair{"radius", r.radius};
+      break;
+    case TissueShape::rectangle:
+      out << std::pair{"x_min", r.x_min} << std::pair{"x_max", r.x_max}
+          << std::pair{"y_min", r.y_min} << std::pair{"y_max", r.y_max};
+      break;
+    case TissueShape::polygon:
+      out << YAML::Key << "points" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+      for (const Point& p : r.points) emit_point(out, p, 2);
+      out << YAML::EndSeq;
+      break;
+  }
+}
+
+// tissue:, anisotropy: and fields: (sheets), each written only where the config gives it, so the
+// resolved configs (and the digests of checkpoints) of the others stay as they were.
+void emit_sheet_media(YAML::Emitter& out, const Config& c) {
+  if (!c.tissue.empty()) {
+    out << YAML::Key << "tissue" << YAML::Value << YAML::BeginSeq;
+    for (const TissueRegion& r : c.tissue) {
+      out << YAML::Flow << YAML::BeginMap;
+      emit_region(out, r);
+      out << YAML::Key << "op" << YAML::Value << (r.add ? "add" : "remove") << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+  }
+  const AnisotropySpec& a = c.anisotropy;
+  if (a.enabled)
+    out << YAML::Key << "anisotropy" << YAML::Value << YAML::Flow << YAML::BeginMap
+        << std::pair{"longitudinal", a.longitudinal} << std::pair{"transverse", a.transverse}
+        << std::pair{"angle", a.angle} << YAML::EndMap;
+  if (c.fields.empty()) return;
+  out << YAML::Key << "fields" << YAML::Value << YAML::BeginSeq;
+  for (const FieldSpec& f : c.fields) {
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "parameter" << YAML::Value << f.parameter
+        << YAML::Key << "type" << YAML::Value << name_of(field_type_names(), f.type);
+    if (f.type == FieldType::region) {
+      emit_region(out, f.region);
+      out << std::pair{"value", f.value} << std::pair{"edge", f.edge};
+    } else {
+      out << YAML::Key << "axis" << YAML::Value << axis_name(f.axis)
+          << std::pair{"start", f.start} << std::pair{"end", f.end}
+          << std::pair{"from", f.from} << std::pair{"to", f.to};
+    }
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
 }  // namespace
 
 std::string to_yaml(const Config& c) {
@@ -92,7 +149,9 @@ std::string to_yaml(const Config& c) {
       out << std::pair{key, value};
     });
   });
-  out << std::pair{"diffusion", c.model.diffusion} << YAML::EndMap;
+  // With anisotropy: the tensor gives D (model.diffusion is D_l, and the loader refuses the key).
+  if (!c.anisotropy.enabled) out << std::pair{"diffusion", c.model.diffusion};
+  out << YAML::EndMap;
 
   // nodes is the exact grid; dx is derived from it and not repeated (the keys are exclusive).
   const Domain& d = c.domain;
@@ -134,6 +193,7 @@ std::string to_yaml(const Config& c) {
         << YAML::EndMap;
   }
   out << YAML::EndSeq;
+  emit_sheet_media(out, c);
 
   out << YAML::Key << "time" << YAML::Value << YAML::BeginMap << std::pair{"end", c.time.end}
       << std::pair{"dt", c.time.dt} << YAML::EndMap;

@@ -24,6 +24,10 @@ using namespace config_detail;
 // ---------------------------------------------------------------------------------------------
 // The schema
 
+// What a key of sheets only says on a cable.
+constexpr const char* kSheetsOnly =
+    "applies to sheets only (domain.length: [Lx, Ly]); this domain is a cable";
+
 // The domain's centre, the default centre of a gaussian.
 Point domain_centre(const Domain& d) {
   Point c{0.0, 0.0, 0.0};
@@ -97,7 +101,7 @@ Profile read_profile(Section& parent, const std::string& key, const Profile& fal
   const std::string& type_name = name_of(profile_type_names(), p.type);
   if (!sheet)
     for (const char* name : {"y_min", "y_max"})
-      s.forbid(name, "applies to sheets only (domain.length: [Lx, Ly]); this domain is a cable");
+      s.forbid(name, kSheetsOnly);
   for (const auto& [type, names] : keys)
     for (const auto& name : names)
       if (std::find(own.begin(), own.end(), name) == own.end())
@@ -210,7 +214,7 @@ std::vector<Stimulus> read_stimuli(Section& top, const Domain& d) {
                                           " is below y_min = " + format_exact(st.y_min));
     } else {
       for (const char* name : {"y_min", "y_max"})
-        s.forbid(name, "applies to sheets only (domain.length: [Lx, Ly]); this domain is a cable");
+        s.forbid(name, kSheetsOnly);
     }
     st.start = s.required_number("start", non_negative());
     st.duration = s.required_number("duration", positive());
@@ -230,78 +234,232 @@ std::vector<Stimulus> read_stimuli(Section& top, const Domain& d) {
   return stimuli;
 }
 
+// The list at `key` of a section that applies to sheets only (tissue:, fields:): an undefined
+// node when it is absent, or after reporting that the domain is a cable or that it is not a
+// non-empty list of `entries` (what an entry looks like, for the message).
+YAML::Node sheet_list(Section& top, const std::string& key, const Domain& d,
+                      const std::string& entries) {
+  const YAML::Node list = top.raw(key);
+  if (!list.IsDefined()) return list;
+  Context& ctx = top.context();
+  if (d.dims < 2)
+    ctx.error(key, list.Mark(), key + ": " + kSheetsOnly);
+  else if (!list.IsSequence() || list.size() == 0)
+    ctx.error(key, list.Mark(), key + ": expected a non-empty list of " + entries + ", got " +
+                                    node_text(list));
+  else
+    return list;
+  return YAML::Node(YAML::NodeType::Undefined);
+}
+
+// The keys of each region shape (a tissue: region, a fields: entry of type region).
+const std::vector<std::pair<TissueShape, std::vector<std::string>>>& region_shape_keys() {
+  static const std::vector<std::pair<TissueShape, std::vector<std::string>>> keys{
+      {TissueShape::disc, {"center", "radius"}},
+      {TissueShape::rectangle, {"x_min", "x_max", "y_min", "y_max"}},
+      {TissueShape::polygon, {"points"}}};
+  return keys;
+}
+
+// The shape of a region at `s` (an entry `entry` of tissue: or fields:): `shape` (required) and
+// its keys, the keys of the other shapes reported as not its own. `add` is left to the caller.
+TissueRegion read_region(Section& s, const YAML::Node& entry, const Domain& d) {
+  Context& ctx = s.context();
+  const std::string& path = s.path();
+  TissueRegion r;
+  r.shape = s.choice("shape", TissueShape::disc, tissue_shape_names());
+  if (!s.has("shape"))
+    ctx.error(path, entry.Mark(), "missing required key '" + s.path_of("shape") +
+                                      "' (one of: " + join(names_of(tissue_shape_names())) + ")");
+  for (const auto& [shape, names] : region_shape_keys())
+    if (shape != r.shape)
+      for (const auto& name : names)
+        s.forbid(name, "not a key of a '" + name_of(tissue_shape_names(), r.shape) + "' region");
+  switch (r.shape) {
+    case TissueShape::disc: {
+      const YAML::Node centre = s.raw("center");
+      if (!centre.IsDefined())
+        ctx.error(path, entry.Mark(),
+                  "missing required key '" + s.path_of("center") + "' ([x, y])");
+      else if (auto c = read_point(ctx, centre, s.path_of("center"), d))
+        r.center = *c;
+      r.radius = s.required_number("radius", positive());
+      break;
+    }
+    case TissueShape::rectangle:
+      r.x_min = s.number("x_min", 0.0, any_number());
+      r.x_max = s.number("x_max", d.length[0], any_number());
+      r.y_min = s.number("y_min", 0.0, any_number());
+      r.y_max = s.number("y_max", d.length[1], any_number());
+      if (r.x_max < r.x_min || r.y_max < r.y_min)
+        ctx.error(s.path_of(r.x_max < r.x_min ? "x_max" : "y_max"),
+                  path + ": an empty rectangle (" +
+                      (r.x_max < r.x_min ? "x_max < x_min" : "y_max < y_min") + ")");
+      break;
+    case TissueShape::polygon: {
+      const YAML::Node points = s.raw("points");
+      if (!points.IsSequence() || points.size() < 3) {
+        ctx.error(s.path_of("points"), points.IsDefined() ? points.Mark() : entry.Mark(),
+                  s.path_of("points") + ": expected a list of at least 3 corners [x, y], got " +
+                      (points.IsDefined() ? node_text(points) : std::string("nothing")));
+        break;
+      }
+      for (std::size_t k = 0; k < points.size(); ++k) {
+        const std::string corner = s.path_of("points") + "[" + std::to_string(k) + "]";
+        if (auto p = read_point(ctx, points[k], corner, d)) r.points.push_back(*p);
+      }
+      break;
+    }
+  }
+  return r;
+}
+
 // tissue: a list of regions {shape, op, ...} (sheets only).
 std::vector<TissueRegion> read_tissue(Section& top, const Domain& d) {
   std::vector<TissueRegion> regions;
-  const YAML::Node list = top.raw("tissue");
+  const YAML::Node list = sheet_list(top, "tissue", d,
+                                     "regions {shape: disc | rectangle | polygon, "
+                                     "op: add | remove, ...}");
   if (!list.IsDefined()) return regions;
-  Context& ctx = top.context();
-  if (d.dims < 2) {
-    ctx.error("tissue", list.Mark(), "tissue: applies to sheets only (domain.length: [Lx, Ly]); "
-                                     "this domain is a cable");
-    return regions;
-  }
-  if (!list.IsSequence() || list.size() == 0) {
-    ctx.error("tissue", list.Mark(),
-              "tissue: expected a non-empty list of regions {shape: disc | rectangle | polygon, "
-              "op: add | remove, ...}, got " + node_text(list));
-    return regions;
-  }
   const NameTable<bool> ops{{"remove", false}, {"add", true}};
   for (std::size_t i = 0; i < list.size(); ++i) {
-    const std::string path = "tissue[" + std::to_string(i) + "]";
-    Section s(ctx, list[i], path);
-    TissueRegion r;
-    r.shape = s.choice("shape", TissueShape::disc, tissue_shape_names());
-    if (!s.has("shape"))
-      ctx.error(path, list[i].Mark(), "missing required key '" + s.path_of("shape") +
-                                          "' (one of: " + join(names_of(tissue_shape_names())) + ")");
+    Section s(top.context(), list[i], "tissue[" + std::to_string(i) + "]");
+    TissueRegion r = read_region(s, list[i], d);
     r.add = s.choice("op", false, ops);
-    const std::vector<std::pair<TissueShape, std::vector<std::string>>> keys{
-        {TissueShape::disc, {"center", "radius"}},
-        {TissueShape::rectangle, {"x_min", "x_max", "y_min", "y_max"}},
-        {TissueShape::polygon, {"points"}}};
-    for (const auto& [shape, names] : keys)
-      if (shape != r.shape)
-        for (const auto& name : names)
-          s.forbid(name, "not a key of a '" + name_of(tissue_shape_names(), r.shape) + "' region");
-    switch (r.shape) {
-      case TissueShape::disc: {
-        const YAML::Node centre = s.raw("center");
-        if (!centre.IsDefined())
-          ctx.error(path, list[i].Mark(), "missing required key '" + s.path_of("center") + "' ([x, y])");
-        else if (auto c = read_point(ctx, centre, s.path_of("center"), d))
-          r.center = *c;
-        r.radius = s.required_number("radius", positive());
-        break;
-      }
-      case TissueShape::rectangle:
-        r.x_min = s.number("x_min", 0.0, any_number());
-        r.x_max = s.number("x_max", d.length[0], any_number());
-        r.y_min = s.number("y_min", 0.0, any_number());
-        r.y_max = s.number("y_max", d.length[1], any_number());
-        if (r.x_max < r.x_min || r.y_max < r.y_min)
-          ctx.error(s.path_of(r.x_max < r.x_min ? "x_max" : "y_max"),
-                    path + ": an empty rectangle (" +
-                        (r.x_max < r.x_min ? "x_max < x_min" : "y_max < y_min") + ")");
-        break;
-      case TissueShape::polygon: {
-        const YAML::Node points = s.raw("points");
-        if (!points.IsSequence() || points.size() < 3) {
-          ctx.error(s.path_of("points"), points.IsDefined() ? points.Mark() : list[i].Mark(),
-                    s.path_of("points") + ": expected a list of at least 3 corners [x, y], got " +
-                        (points.IsDefined() ? node_text(points) : std::string("nothing")));
-          break;
-        }
-        for (std::size_t k = 0; k < points.size(); ++k)
-          if (auto p = read_point(ctx, points[k], s.path_of("points") + "[" + std::to_string(k) + "]", d))
-            r.points.push_back(*p);
-        break;
-      }
-    }
     regions.push_back(r);
   }
   return regions;
+}
+
+// anisotropy: {longitudinal, transverse[, angle]} (sheets only), the diffusion tensor; disabled
+// when absent. read_config then sets model.diffusion (which the config must not give) to D_l.
+AnisotropySpec read_anisotropy(Section& top, const Domain& d) {
+  AnisotropySpec a;
+  if (!top.has("anisotropy")) return a;
+  if (d.dims < 2) {
+    top.forbid("anisotropy", kSheetsOnly);
+    return a;
+  }
+  Section s = top.section("anisotropy");
+  a.enabled = true;
+  a.longitudinal = s.required_number("longitudinal", positive());
+  a.transverse = s.required_number("transverse", positive());
+  a.angle = s.number("angle", a.angle, any_number());
+  return a;
+}
+
+// fields: a list of {parameter, type: region | gradient, ...} (sheets only), read after the model,
+// the domain and anisotropy: what `parameter` may name and the interval of its values depend on
+// them (diffusion >= 0, a form's parameter its interval, fibre_angle any number).
+std::vector<FieldSpec> read_fields(Section& top, const Config& c) {
+  std::vector<FieldSpec> fields;
+  const YAML::Node list =
+      sheet_list(top, "fields", c.domain, "fields {parameter, type: region | gradient, ...}");
+  if (!list.IsDefined()) return fields;
+  Context& ctx = top.context();
+  const bool anisotropic = c.anisotropy.enabled;
+  const std::string form = kinetics_name(c.model.kinetics);
+  // The parameters an entry may name, in the order messages list them, with the interval of
+  // their values.
+  std::vector<std::pair<std::string, Interval>> allowed;
+  if (!anisotropic) allowed.emplace_back("diffusion", non_negative());
+  with_kinetics(c.model.kinetics, [&](const auto& k) {
+    k.parameters(k, [&](const char* key, const real&, const Interval& range) {
+      allowed.emplace_back(key, range);
+    });
+  });
+  if (anisotropic) allowed.emplace_back("fibre_angle", any_number());
+  std::vector<std::string> names;
+  for (const auto& entry : allowed) names.push_back(entry.first);
+  const std::vector<std::string> gradient_keys{"axis", "start", "end", "from", "to"};
+  std::vector<std::string> region_keys{"shape", "value", "edge"};
+  for (const auto& shape : region_shape_keys())
+    region_keys.insert(region_keys.end(), shape.second.begin(), shape.second.end());
+
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string path = "fields[" + std::to_string(i) + "]";
+    Section s(ctx, list[i], path);
+    FieldSpec f;
+    Interval range = any_number();  // of the parameter named (any: an unknown name, reported)
+    const std::string parameter_key = s.path_of("parameter");
+    const YAML::Node parameter = s.raw("parameter");
+    if (!s.present("parameter")) {
+      ctx.error(path, list[i].Mark(), "missing required key '" + parameter_key + "' (one of: " +
+                                          join(names) + ")");
+    } else if (parameter.IsDefined() && !parameter.IsScalar()) {
+      ctx.error(parameter_key, parameter.Mark(),
+                parameter_key + ": expected a parameter name, got " + node_text(parameter));
+    } else if (parameter.IsDefined()) {
+      f.parameter = parameter.Scalar();
+      const auto known =
+          std::find_if(allowed.begin(), allowed.end(),
+                       [&](const auto& entry) { return entry.first == f.parameter; });
+      if (known != allowed.end())
+        range = known->second;
+      else if (f.parameter == "diffusion")
+        ctx.error(parameter_key, parameter.Mark(),
+                  parameter_key + ": 'diffusion' does not apply with anisotropy: (it gives the "
+                                  "diffusion tensor: longitudinal, transverse); vary fibre_angle "
+                                  "or remove anisotropy:");
+      else if (f.parameter == "fibre_angle")
+        ctx.error(parameter_key, parameter.Mark(),
+                  parameter_key + ": 'fibre_angle' needs anisotropy: {longitudinal, transverse} "
+                                  "(fibres in the sheet)");
+      else
+        ctx.error(parameter_key, parameter.Mark(),
+                  parameter_key + ": " + config_detail::quoted(f.parameter) +
+                      " is not allowed; expected one of: " + join(names) + " (model.form is '" +
+                      form + "')" + did_you_mean(f.parameter, names));
+    }
+    // How messages name the parameter: its key under model:, or diffusion / fibre_angle.
+    const std::string what = f.parameter == "diffusion" || f.parameter == "fibre_angle"
+                                 ? f.parameter
+                                 : "model." + f.parameter;
+    // A value of the parameter at `key` (required), in its interval.
+    auto parameter_value = [&](const std::string& key) {
+      const std::optional<real> x = s.optional_number(key, any_number());
+      if (!x && !s.present(key))
+        ctx.error(path, list[i].Mark(), "missing required key '" + s.path_of(key) + "' (" +
+                                            range.describe() + ")");
+      if (x && !range.contains(*x))
+        ctx.error(s.path_of(key), s.path_of(key) + ": value " + format_exact(*x) +
+                                      " is out of range for " + what + "; expected " +
+                                      range.describe());
+      return x.value_or(0.0);
+    };
+
+    f.type = s.choice("type", FieldType::region, field_type_names());
+    s.forbid("op", "not a key of a field entry (a field sets a value in its region; tissue: adds "
+                   "and removes regions)");
+    const bool region = f.type == FieldType::region;
+    const std::string own = region ? "parameter, type, shape with the shape's keys, value, edge"
+                                   : "parameter, type, axis, start, end, from, to";
+    for (const std::string& key : region ? gradient_keys : region_keys)
+      s.forbid(key, "not a key of a " + name_of(field_type_names(), f.type) +
+                        " field entry (its keys: " + own + ")");
+    if (region) {
+      f.region = read_region(s, list[i], c.domain);
+      f.value = parameter_value("value");
+      f.edge = s.number("edge", f.edge, non_negative());
+    } else {
+      f.axis = read_axis(s, c.domain);
+      f.start = s.number("start", 0.0, any_number());
+      f.end = s.number("end", c.domain.length[f.axis], any_number());
+      f.from = parameter_value("from");
+      f.to = parameter_value("to");
+      if (!(f.start < f.end)) {
+        const bool end_given = ctx.given(s.path_of("end"));
+        ctx.error(s.path_of(end_given ? "end" : "start"),
+                  path + ": end = " + format_exact(f.end) +
+                      (end_given ? "" : std::string(" (the sheet's length along ") +
+                                            axis_name(f.axis) + ", the default)") +
+                      " is not beyond start = " + format_exact(f.start) +
+                      "; a gradient runs from start to end (start < end)");
+      }
+    }
+    fields.push_back(f);
+  }
+  return fields;
 }
 
 // output.probes: positions x (a cable) or [x, y] (a sheet). Default: both ends and the middle of
@@ -437,6 +595,15 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
   }
   c.stimulus = read_stimuli(top, c.domain);
   c.tissue = read_tissue(top, c.domain);
+  c.anisotropy = read_anisotropy(top, c.domain);
+  if (c.anisotropy.enabled) {
+    // The tensor takes the place of D: model.diffusion is D_l (the resolved config leaves it out).
+    if (ctx.given("model.diffusion"))
+      ctx.error("model.diffusion", "model.diffusion: anisotropy gives the diffusion tensor "
+                                   "(longitudinal, transverse); model.diffusion does not apply");
+    c.model.diffusion = c.anisotropy.longitudinal;
+  }
+  c.fields = read_fields(top, c);
   {
     Section t = top.section("time");
     c.time.end = t.number("end", c.time.end, positive());

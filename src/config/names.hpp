@@ -60,6 +60,11 @@ inline const NameTable<TissueShape>& tissue_shape_names() {
                                             {"polygon", TissueShape::polygon}};
   return table;
 }
+inline const NameTable<FieldType>& field_type_names() {
+  static const NameTable<FieldType> table{{"region", FieldType::region},
+                                          {"gradient", FieldType::gradient}};
+  return table;
+}
 
 inline const NameTable<ProfileType>& profile_type_names() {
   static const NameTable<ProfileType> table{{"gaussian", ProfileType::gaussian},

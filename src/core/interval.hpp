@@ -28,9 +28,10 @@ struct Interval {
            format_exact(hi) + (hi_open ? ")" : "]");
   }
 };
-inline Interval positive() { return {0.0, kInf, true, false}; }
-inline Interval non_negative() { return {0.0, kInf, false, false}; }
-inline Interval any_number() { return {}; }
-inline Interval closed(real lo, real hi) { return {lo, hi, false, false}; }
+// Host and device: a form's parameters() table names its intervals, and kernels walk the table.
+FHN_HOST_DEVICE inline Interval positive() { return {0.0, kInf, true, false}; }
+FHN_HOST_DEVICE inline Interval non_negative() { return {0.0, kInf, false, false}; }
+FHN_HOST_DEVICE inline Interval any_number() { return {}; }
+FHN_HOST_DEVICE inline Interval closed(real lo, real hi) { return {lo, hi, false, false}; }
 
 }  // namespace fhn

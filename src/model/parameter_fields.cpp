@@ -45,18 +45,43 @@ void check_field(const ParameterField& field, const Interval& range, index_t nod
   }
 }
 
+// The anisotropic tensor: the components per node when it varies (InternalError otherwise), each
+// node's tensor positive definite (D_xx > 0, D_xx D_yy > D_xy^2: what D_l, D_t > 0 give).
+void check_tensor(const TensorField& tensor, index_t node_count) {
+  if (!tensor.enabled) return;
+  const auto n = static_cast<std::size_t>(node_count);
+  const bool per_node = !tensor.uniform();
+  FHN_VERIFY(!per_node || (tensor.xx_values.size() == n && tensor.xy_values.size() == n &&
+                           tensor.yy_values.size() == n),
+             InternalError, "anisotropy: a per-node tensor needs one value of each component "
+                            "per node (" + std::to_string(n) + ")");
+  for (std::size_t i = 0; i < (per_node ? n : 1); ++i) {
+    const real xx = per_node ? tensor.xx_values[i] : tensor.xx;
+    const real xy = per_node ? tensor.xy_values[i] : tensor.xy;
+    const real yy = per_node ? tensor.yy_values[i] : tensor.yy;
+    if (!(std::isfinite(xx) && std::isfinite(xy) && std::isfinite(yy) && xx > 0.0 &&
+          xx * yy > xy * xy))
+      throw ConfigError("anisotropy", "the diffusion tensor (" + format_exact(xx) + ", " +
+                                          format_exact(xy) + ", " + format_exact(yy) +
+                                          ") at node " + std::to_string(i) +
+                                          " is not positive definite");
+  }
+}
+
 }  // namespace
 
 bool ParameterFields::uniform() const {
   const FieldArrays held = arrays();
-  return held.values == 0 && !held.mask;
+  return held.values == 0 && !held.mask && !tensor.enabled;
 }
 
 FieldArrays ParameterFields::arrays() const {
   FieldArrays held;
   held.values = diffusion.uniform() ? 0 : 1;
   for (const ParameterField& field : kinetics) held.values += field.uniform() ? 0 : 1;
+  if (!tensor.uniform()) held.values += 3;
   held.mask = !node_type.empty();
+  held.quadrants = held.values > 0 || held.mask || tensor.enabled;
   return held;
 }
 
@@ -77,7 +102,9 @@ void check_fields(const ParameterFields& fields, const ModelParams& model, index
                "parameter fields: the kinetics fields (" + held + ") are not the parameters of "
                "model.form '" + kinetics_name(model.kinetics) + "' (" + expected + ")");
   }
-  check_field(fields.diffusion, positive(), node_count);
+  // D = 0 in a field cuts a region off (a scar): the harmonic mean on its faces is 0.
+  check_field(fields.diffusion, non_negative(), node_count);
+  check_tensor(fields.tensor, node_count);
   for (std::size_t p = 0; p < fields.kinetics.size(); ++p)
     check_field(fields.kinetics[p], parameters[p].range, node_count);
   if (fields.node_type.empty()) return;
@@ -93,20 +120,33 @@ void check_fields(const ParameterFields& fields, const ModelParams& model, index
   }
 }
 
+void kinetics_values(const ParameterFields& fields, const real* (&values)[kMaxFormParameters]) {
+  FHN_VERIFY(fields.kinetics.size() <= static_cast<std::size_t>(kMaxFormParameters), InternalError,
+             "parameter fields: " + std::to_string(fields.kinetics.size()) +
+                 " kinetics parameters; kMaxFormParameters is " +
+                 std::to_string(kMaxFormParameters));
+  for (int p = 0; p < kMaxFormParameters; ++p) {
+    const auto at = static_cast<std::size_t>(p);
+    values[p] = at < fields.kinetics.size() && !fields.kinetics[at].uniform()
+                    ? fields.kinetics[at].values.data()
+                    : nullptr;
+  }
+}
+
 void require_uniform_fields(const ParameterFields& fields, const std::string& scheme,
-                            bool reads_mask) {
+                            bool reads_fields) {
+  if (reads_fields) return;
   std::string what;
   if (!fields.diffusion.uniform()) append(what, "model." + fields.diffusion.name);
   for (const ParameterField& field : fields.kinetics)
     if (!field.uniform()) append(what, "model." + field.name);
-  const bool refused_mask = !fields.node_type.empty() && !reads_mask;
-  if (refused_mask) append(what, "a tissue mask (tissue:)");
+  if (!fields.node_type.empty()) append(what, "a tissue mask (tissue:)");
+  if (fields.tensor.enabled) append(what, "anisotropic diffusion (anisotropy:)");
   if (what.empty()) return;
   throw ConfigError("per-node parameters (" + what + ") are not supported by " + scheme +
-                    " yet: its kernels read one value of each parameter, the same at every node" +
-                    (refused_mask ? " (a tissue mask runs on a sheet with scheme.type: explicit, "
-                                    "in one process)"
-                                  : ""));
+                    " yet: its kernels read one value of each parameter, the same at every node, "
+                    "and an isotropic D; a sheet with tissue:, fields: or anisotropy: runs with "
+                    "scheme.type: explicit, in one process");
 }
 
 }  // namespace fhn

@@ -27,10 +27,30 @@ enum class NodeType : std::uint8_t {
   outside = 1,  // no tissue: an obstacle, or a node beyond a shaped domain's edge
 };
 
+// The diffusion tensor of an anisotropic sheet (anisotropy:), D = D_t I + (D_l - D_t) f f^T with
+// f = (cos theta, sin theta): D_xx = D_t + (D_l - D_t) cos^2, D_xy = (D_l - D_t) cos sin,
+// D_yy = D_t + (D_l - D_t) sin^2. Uniform (the three scalars) unless the fibre angle varies, then
+// one value of each per node (anisotropic_tensor in model/field_values.hpp fills them).
+struct TensorField {
+  bool enabled = false;        // false: isotropic, D = model.diffusion (or its field)
+  real xx = 0.0, xy = 0.0, yy = 0.0;
+  std::vector<real> xx_values, xy_values, yy_values;  // empty: uniform
+  bool uniform() const { return xx_values.empty(); }
+};
+
+// A node's quadrant byte: which of the four grid cells at it (NE, NW, SE, SW of the node) are
+// tissue, a bit each (model/tissue.hpp tissue_quadrants; 0: the node is not in the medium). The
+// schemes that read a mask compute it once and read it in place of the mask.
+constexpr unsigned kQuadrantNE = 1, kQuadrantNW = 2, kQuadrantSE = 4, kQuadrantSW = 8;
+
+// The most parameters a kinetics form has (kinetics/): the per-node pointers a kernel carries.
+constexpr int kMaxFormParameters = 4;
+
 // How many per-node arrays a run's fields hold: what the memory estimate counts.
 struct FieldArrays {
-  int values = 0;     // per-node parameters (values of type real)
+  int values = 0;     // per-node parameters and tensor components (values of type real)
   bool mask = false;  // the node-type mask (one byte per node)
+  bool quadrants = false;  // the scheme's quadrant bytes (one per node; fields not uniform)
 };
 
 struct ParameterFields {
@@ -40,6 +60,8 @@ struct ParameterFields {
   std::vector<ParameterField> kinetics;
   // Empty: every node is tissue; else one NodeType per node, in node order.
   std::vector<std::uint8_t> node_type;
+  // anisotropy: the diffusion tensor in place of the scalar D (then `diffusion` stays uniform).
+  TensorField tensor;
 
   // Every parameter uniform and no mask: what the kernels run on today.
   bool uniform() const;
@@ -56,26 +78,44 @@ ParameterFields uniform_fields(const ModelParams& model);
 // parameter's interval (the form's table; D > 0), or a mask entry is not a NodeType.
 void check_fields(const ParameterFields& fields, const ModelParams& model, index_t node_count);
 
-// Throws ConfigError "per-node parameters (model.diffusion, model.a, a tissue mask (tissue:)) are
-// not supported by <scheme> yet; ..." unless `fields` are uniform, the mask aside when the scheme
-// `reads_mask`: the schemes' factories call it until their kernels read the fields.
+// Throws ConfigError "per-node parameters (model.diffusion, model.a, a tissue mask (tissue:),
+// anisotropic diffusion (anisotropy:)) are not supported by <scheme> yet; ..." unless `fields`
+// are uniform or the scheme `reads_fields` (all of them: the explicit scheme on a sheet in one
+// process): the schemes' factories call it until their kernels read the fields.
 void require_uniform_fields(const ParameterFields& fields, const std::string& scheme,
-                            bool reads_mask);
+                            bool reads_fields);
 
-// The kinetics at `node`: `uniform` (the run's form, type K) with each of its parameters that has
-// per-node values taken at `node`, through the form's parameters() table (host code; the fields
-// are those of K, check_fields).
+// The kinetics at `node`: `uniform` (the run's form, type K) with its p-th parameter (in its
+// parameters() order) taken from values[p][node] where values[p] is not nullptr (host and
+// device: the kernels of heterogeneous sheets call it with device arrays).
+struct TakeAtNode {
+  const real* const* values;
+  index_t node;
+  int p;
+  FHN_HOST_DEVICE void operator()(const char*, real& value, const Interval&) {
+    if (values[p] != nullptr) value = values[p][node];
+    ++p;
+  }
+};
+template <class K>
+FHN_HOST_DEVICE K kinetics_at(const K& uniform, const real* const (&values)[kMaxFormParameters],
+                              index_t node) {
+  K k = uniform;
+  TakeAtNode take{values, node, 0};
+  K::parameters(k, take);
+  return k;
+}
+
+// The per-node arrays of the kinetics fields as kinetics_at reads them: values[p] the p-th
+// field's values (host), nullptr where uniform or beyond the fields.
+void kinetics_values(const ParameterFields& fields, const real* (&values)[kMaxFormParameters]);
+
+// The same from the fields themselves (host code; the fields are those of K, check_fields).
 template <class K>
 K kinetics_at(const K& uniform, const ParameterFields& fields, index_t node) {
-  K k = uniform;
-  if (fields.kinetics.empty()) return k;
-  std::size_t p = 0;
-  K::parameters(k, [&](const char*, real& value, const Interval&) {
-    FHN_ASSERT(p < fields.kinetics.size());
-    const ParameterField& field = fields.kinetics[p++];
-    if (!field.uniform()) value = field.values[static_cast<std::size_t>(node)];
-  });
-  return k;
+  const real* values[kMaxFormParameters] = {};
+  kinetics_values(fields, values);
+  return kinetics_at(uniform, values, node);
 }
 
 }  // namespace fhn

@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "model/field_values.hpp"
 #include "model/initial.hpp"
 #include "model/sides.hpp"
 #include "model/tissue.hpp"
@@ -22,9 +23,21 @@ Problem make_problem(const Config& c) {
   p.v0 = sample_profile(c.initial.v, c.domain, {rest.v, path, true});
   p.w0 = sample_profile(c.initial.w, c.domain, {rest.w, path, false});
   p.stimuli = StimulusSchedule(c.stimulus, c.domain, p.time.dt);
-  // Every parameter is uniform (no config key fills a field yet); `tissue` makes the mask. A node
-  // outside the tissue starts, and stays, at the form's resting state.
+  // `fields` gives D and the form's parameters per node where an entry names them (each stays
+  // uniform otherwise), `anisotropy` the diffusion tensor (per node where the fibre angle varies);
+  // `tissue` makes the mask. A node outside the tissue starts, and stays, at the form's resting
+  // state.
   p.fields = uniform_fields(c.model);
+  p.fields.diffusion.values = field_values(c.fields, "diffusion", c.model.diffusion, c.domain);
+  with_kinetics(c.model.kinetics, [&](const auto& k) {
+    std::size_t index = 0;  // uniform_fields made one field per parameter, in this order
+    k.parameters(k, [&](const char* key, const real& value, const Interval&) {
+      p.fields.kinetics[index++].values = field_values(c.fields, key, value, c.domain);
+    });
+  });
+  if (c.anisotropy.enabled)
+    p.fields.tensor = anisotropic_tensor(
+        c.anisotropy, field_values(c.fields, "fibre_angle", c.anisotropy.angle, c.domain));
   p.fields.node_type = tissue_mask(c.tissue, c.domain);
   for (std::size_t node = 0; node < p.fields.node_type.size(); ++node)
     if (p.fields.node_type[node] == static_cast<std::uint8_t>(NodeType::outside)) {

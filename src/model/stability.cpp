@@ -1,9 +1,12 @@
 #include "model/stability.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "core/format.hpp"
+#include "model/field_values.hpp"
+#include "model/parameter_fields.hpp"
 
 namespace fhn {
 
@@ -40,31 +43,100 @@ namespace fhn {
 // outside it only for a while (the kinetics pull v back): a mode that grows for a few steps
 // does not blow up the run. For the cubic form the excited state is where the bound binds for
 // a < 1/2 (f_v(1) = a - 1), the resting state for a > 1/2 (f_v(0) = -a).
-ExplicitLimit explicit_limit(const ModelParams& m, const BoundarySpec& boundary, int dims, real dx) {
-  return with_kinetics(m.kinetics, [&](const auto& kinetics) {
-    ExplicitLimit limit;
-    const ReactionRange range = kinetics.reaction_range();
-    limit.v_low = range.v_low;
-    limit.v_high = range.v_high;
-    for (const BoundarySide* side : {&boundary.left, &boundary.right, &boundary.bottom, &boundary.top})
-      if (side->type == BoundaryType::dirichlet) {
-        limit.v_low = std::min(limit.v_low, side->value);
-        limit.v_high = std::max(limit.v_high, side->value);
-      }
-    limit.slope = kinetics.min_df_dv(limit.v_low, limit.v_high);
-    const real d = static_cast<real>(dims);
-    limit.diffusion = 4.0 * d * m.diffusion / (dx * dx);
-    limit.diffusion_dt = dx * dx / (2.0 * d * m.diffusion);
+namespace {
 
-    const NodeState rest = kinetics.rest();
-    const Jacobian j = kinetics.jacobian(rest.v, rest.w);
-    const real alpha = limit.slope - limit.diffusion;
-    const real trace = alpha + j.g_w;
-    const real det = alpha * j.g_w - j.f_w * j.g_v;
-    const real discriminant = (alpha - j.g_w) * (alpha - j.g_w) + 4.0 * j.f_w * j.g_v;
-    limit.dt = discriminant >= 0.0 ? 2.0 / -(0.5 * (trace - std::sqrt(discriminant))) : -trace / det;
-    if (j.g_w < 0.0) limit.dt = std::min(limit.dt, 2.0 / -j.g_w);
-    return limit;
+// The limit for the form `kinetics` when D L_h's odd-even rate is `rate` (lambda_max) and the
+// limit of diffusion alone, 2 / rate, is `diffusion_dt`.
+template <class K>
+ExplicitLimit limit_at_rate(const K& kinetics, const BoundarySpec& boundary, real rate,
+                            real diffusion_dt) {
+  ExplicitLimit limit;
+  const ReactionRange range = kinetics.reaction_range();
+  limit.v_low = range.v_low;
+  limit.v_high = range.v_high;
+  for (const BoundarySide* side : {&boundary.left, &boundary.right, &boundary.bottom, &boundary.top})
+    if (side->type == BoundaryType::dirichlet) {
+      limit.v_low = std::min(limit.v_low, side->value);
+      limit.v_high = std::max(limit.v_high, side->value);
+    }
+  limit.slope = kinetics.min_df_dv(limit.v_low, limit.v_high);
+  limit.diffusion = rate;
+  limit.diffusion_dt = diffusion_dt;
+
+  const NodeState rest = kinetics.rest();
+  const Jacobian j = kinetics.jacobian(rest.v, rest.w);
+  const real alpha = limit.slope - limit.diffusion;
+  const real trace = alpha + j.g_w;
+  const real det = alpha * j.g_w - j.f_w * j.g_v;
+  const real discriminant = (alpha - j.g_w) * (alpha - j.g_w) + 4.0 * j.f_w * j.g_v;
+  limit.dt = discriminant >= 0.0 ? 2.0 / -(0.5 * (trace - std::sqrt(discriminant))) : -trace / det;
+  if (j.g_w < 0.0) limit.dt = std::min(limit.dt, 2.0 / -j.g_w);
+  return limit;
+}
+
+// The largest odd-even rate of a sheet's diffusion with fields (schemes/node_updates.hpp,
+// "Heterogeneous sheets"), by Gershgorin: a row's |diagonal| + |off-diagonals| is 2 |diagonal|
+// plus the mixed terms. Isotropic: every face coefficient (a harmonic mean) is at most the
+// largest D, so the bound is today's 4 d D_max / h^2. Anisotropic: the full stencil gives
+// (4 (D_xx + D_yy) + 2 |D_xy|) / h^2, and a node with one tissue quadrant (h^2 / V = 4)
+// 4 (D_xx + D_yy + |D_xy|) / h^2, the larger: the bound is its maximum over the nodes.
+real field_rate(const Config& c) {
+  const real h2 = c.domain.dx * c.domain.dx;
+  if (c.anisotropy.enabled) {
+    const TensorField t =
+        anisotropic_tensor(c.anisotropy, field_values(c.fields, "fibre_angle", c.anisotropy.angle,
+                                                      c.domain));
+    if (t.uniform()) return 4.0 * (t.xx + t.yy + std::abs(t.xy)) / h2;
+    real largest = 0.0;
+    for (std::size_t i = 0; i < t.xx_values.size(); ++i)
+      largest = std::max(largest, t.xx_values[i] + t.yy_values[i] + std::abs(t.xy_values[i]));
+    return 4.0 * largest / h2;
+  }
+  const std::vector<real> d = field_values(c.fields, "diffusion", c.model.diffusion, c.domain);
+  const real largest = d.empty() ? c.model.diffusion : *std::max_element(d.begin(), d.end());
+  return 4.0 * static_cast<real>(c.domain.dims) * largest / h2;
+}
+
+}  // namespace
+
+ExplicitLimit explicit_limit(const ModelParams& m, const BoundarySpec& boundary, int dims, real dx) {
+  const real d = static_cast<real>(dims);
+  const real rate = 4.0 * d * m.diffusion / (dx * dx);
+  const real diffusion_dt = dx * dx / (2.0 * d * m.diffusion);
+  return with_kinetics(m.kinetics, [&](const auto& kinetics) {
+    return limit_at_rate(kinetics, boundary, rate, diffusion_dt);
+  });
+}
+
+ExplicitLimit explicit_limit(const Config& c) {
+  if (c.fields.empty() && !c.anisotropy.enabled)
+    return explicit_limit(c.model, c.boundary, c.domain.dims, c.domain.dx);
+  const real rate = field_rate(c);
+  return with_kinetics(c.model.kinetics, [&](const auto& uniform) {
+    // The form's parameters at each node (their fields, else the model's value); the limit at
+    // the nodes whose parameters differ from the node before's, the smallest of them.
+    using K = std::decay_t<decltype(uniform)>;
+    std::vector<std::vector<real>> values;
+    K::parameters(uniform, [&](const char* key, const real& value, const Interval&) {
+      values.push_back(field_values(c.fields, key, value, c.domain));
+    });
+    ExplicitLimit smallest = limit_at_rate(uniform, c.boundary, rate, 2.0 / rate);
+    std::array<real, kMaxFormParameters> last{};
+    for (index_t node = 0; node < c.domain.node_count(); ++node) {
+      std::array<real, kMaxFormParameters> here{};
+      K k = uniform;
+      std::size_t p = 0;
+      K::parameters(k, [&](const char*, real& value, const Interval&) {
+        const std::vector<real>& field = values[p];
+        if (!field.empty()) value = field[static_cast<std::size_t>(node)];
+        here[p++] = value;
+      });
+      if (node > 0 && here == last) continue;
+      last = here;
+      const ExplicitLimit limit = limit_at_rate(k, c.boundary, rate, 2.0 / rate);
+      if (limit.dt < smallest.dt) smallest = limit;
+    }
+    return smallest;
   });
 }
 

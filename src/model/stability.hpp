@@ -25,4 +25,9 @@ struct ExplicitLimit {
 ExplicitLimit explicit_limit(const ModelParams& model, const BoundarySpec& boundary, int dims,
                              real dx);
 
+// The limit of the run `config` describes, its parameter fields and anisotropy included
+// (fields:, anisotropy:): the smallest over the nodes' kinetics parameters, with the largest
+// odd-even rate of the sheet's diffusion (stability.cpp); the above when there are none.
+ExplicitLimit explicit_limit(const Config& config);
+
 }  // namespace fhn

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/error.hpp"
 #include "model/parameter_fields.hpp"
 
 namespace fhn {
@@ -38,29 +39,43 @@ bool in_tissue(const std::vector<TissueRegion>& regions, const Point& r) {
 
 std::vector<std::uint8_t> tissue_mask(const std::vector<TissueRegion>& regions, const Domain& domain) {
   if (regions.empty()) return {};
+  // The points in the tissue, then the nodes at a cell all of whose corners are such points.
   const auto count = static_cast<std::size_t>(domain.node_count());
-  std::vector<std::uint8_t> in(count);
+  std::vector<std::uint8_t> points(count);
   for (index_t node = 0; node < domain.node_count(); ++node)
-    in[static_cast<std::size_t>(node)] = in_tissue(regions, domain.position(node)) ? 1 : 0;
-  // Cell (i, j) is tissue when its corners (i, j) .. (i + 1, j + 1) all are; a node is tissue
-  // when one of the (up to four) cells at it is.
-  const index_t nx = domain.nodes[0], ny = domain.nodes[1];
-  auto cell = [&](index_t i, index_t j) {
-    if (i < 0 || j < 0 || i >= nx - 1 || j >= ny - 1) return false;
-    const std::size_t c = static_cast<std::size_t>(i + nx * j), up = static_cast<std::size_t>(nx);
-    return in[c] && in[c + 1] && in[c + up] && in[c + up + 1];
-  };
+    points[static_cast<std::size_t>(node)] = static_cast<std::uint8_t>(
+        in_tissue(regions, domain.position(node)) ? NodeType::tissue : NodeType::outside);
+  const std::vector<std::uint8_t> quadrants = tissue_quadrants(points, domain);
   std::vector<std::uint8_t> mask(count);
   bool any_outside = false;
-  for (index_t j = 0; j < ny; ++j)
-    for (index_t i = 0; i < nx; ++i) {
-      const bool tissue = cell(i, j) || cell(i - 1, j) || cell(i, j - 1) || cell(i - 1, j - 1);
-      mask[static_cast<std::size_t>(i + nx * j)] =
-          static_cast<std::uint8_t>(tissue ? NodeType::tissue : NodeType::outside);
-      any_outside = any_outside || !tissue;
-    }
+  for (std::size_t node = 0; node < count; ++node) {
+    mask[node] = static_cast<std::uint8_t>(quadrants[node] != 0 ? NodeType::tissue : NodeType::outside);
+    any_outside = any_outside || quadrants[node] == 0;
+  }
   if (!any_outside) mask.clear();
   return mask;
+}
+
+std::vector<std::uint8_t> tissue_quadrants(const std::vector<std::uint8_t>& node_type,
+                                           const Domain& domain) {
+  const index_t nx = domain.nodes[0], ny = domain.nodes[1];
+  FHN_VERIFY(node_type.empty() || node_type.size() == static_cast<std::size_t>(nx * ny),
+             InternalError, "tissue_quadrants: one mask entry per node of the sheet");
+  auto tissue = [&](index_t i, index_t j) {
+    return node_type.empty() || node_type[static_cast<std::size_t>(i + nx * j)] == 0;
+  };
+  // Cell (i, j): corners (i, j) .. (i + 1, j + 1), inside the sheet.
+  auto cell = [&](index_t i, index_t j) {
+    return i >= 0 && j >= 0 && i < nx - 1 && j < ny - 1 && tissue(i, j) && tissue(i + 1, j) &&
+           tissue(i, j + 1) && tissue(i + 1, j + 1);
+  };
+  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(nx * ny));
+  for (index_t j = 0; j < ny; ++j)
+    for (index_t i = 0; i < nx; ++i)
+      bytes[static_cast<std::size_t>(i + nx * j)] = static_cast<std::uint8_t>(
+          (cell(i, j) ? kQuadrantNE : 0) | (cell(i - 1, j) ? kQuadrantNW : 0) |
+          (cell(i, j - 1) ? kQuadrantSE : 0) | (cell(i - 1, j - 1) ? kQuadrantSW : 0));
+  return bytes;
 }
 
 }  // namespace fhn

@@ -25,4 +25,11 @@ bool in_tissue(const std::vector<TissueRegion>& regions, const Point& r);
 // bit.
 std::vector<std::uint8_t> tissue_mask(const std::vector<TissueRegion>& regions, const Domain& domain);
 
+// Every node's quadrant byte (kQuadrantNE .. kQuadrantSW, model/parameter_fields.hpp): which of
+// the grid cells at it are tissue, a cell being tissue when its four corners are (`node_type`:
+// the mask, NodeType per node; empty: every node tissue, so that only the sheet's sides leave
+// cells out). A node outside the tissue has byte 0. What the schemes that read a mask read.
+std::vector<std::uint8_t> tissue_quadrants(const std::vector<std::uint8_t>& node_type,
+                                           const Domain& domain);
+
 }  // namespace fhn

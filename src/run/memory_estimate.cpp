@@ -191,6 +191,10 @@ MemoryEstimate estimate_run_memory(const Config& c, int ranks, MemoryEstimate* w
     const MemoryItem arrays = host_scheme_arrays(c);
     e.host.push_back({"scheme: " + arrays.what, arrays.bytes * kValue * share});
   }
+  // The explicit scheme's quadrant bytes (model/tissue.hpp), where it holds them.
+  if (fields.quadrants)
+    (cuda ? e.device : e.host).push_back({"the quadrant bytes of a sheet with fields (1 B per node)",
+                                          share});
   if (worker) *worker = e;
 
   // The process that writes (one process, or rank 0): the time loop's frame (x, v, w), and what

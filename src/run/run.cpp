@@ -153,7 +153,7 @@ std::string instability_hint(const Config& c) {
     return "time.dt = " + format_exact(c.time.dt) +
            " may be too large for Newton to track the solution; try a smaller time.dt";
   return "time.dt = " + format_exact(c.time.dt) + " may be too large: " +
-         explicit_limit(c.model, c.boundary, c.domain.dims, c.domain.dx).explain() +
+         explicit_limit(c).explain() +
          "; try a smaller time.dt";
 }
 

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include "core/error.hpp"
+#include "model/tissue.hpp"
 
 namespace fhn {
 
@@ -11,7 +12,21 @@ ExplicitCpu::ExplicitCpu(const Problem& problem)
       params_(node_params(problem)),
       current_(problem.stimuli.empty() ? 0 : problem.domain.node_count(), 0.0),
       v_next_(problem.domain.node_count()),
-      w_next_(problem.domain.node_count()) {}
+      w_next_(problem.domain.node_count()) {
+  const ParameterFields& fields = problem_.fields;
+  if (problem.domain.dims < 2 || fields.uniform()) return;
+  quadrants_ = tissue_quadrants(fields.node_type, problem.domain);
+  heterogeneous_ = heterogeneous(fields);
+  medium_ = medium_constants(problem_);
+  medium_.quadrants = quadrants_.data();
+  if (!fields.diffusion.uniform()) medium_.dxx = medium_.dyy = fields.diffusion.values.data();
+  if (!fields.tensor.uniform()) {
+    medium_.dxx = fields.tensor.xx_values.data();
+    medium_.dyy = fields.tensor.yy_values.data();
+    medium_.dxy = fields.tensor.xy_values.data();
+  }
+  kinetics_values(fields, medium_.kinetics);
+}
 
 // A slab with one halo row each side: the 5-point stencil reaches one row.
 ExplicitCpu::ExplicitCpu(const Problem& problem, Communicator& comm)
@@ -95,17 +110,28 @@ void ExplicitCpu::sheet_step(K kin, const real* current, const real* v, const re
       edge(nx - 1, j);
     }
   };
-  if (!problem_.fields.node_type.empty()) {
+  if (heterogeneous_) {
+    // Per-node D, kinetics or anisotropy (one process: array index = node index): node by node.
+    auto node = [&](index_t i, index_t j) {
+      const index_t c = i + nx * j;
+      store(c, explicit_medium_node(v, w, current ? current[c] : 0.0, i, j, q, medium_, kin));
+    };
+    sweep(node, [&](index_t first, index_t last) {
+      for (index_t c = first; c < last; ++c) node(c % nx, c / nx);
+    });
+    return;
+  }
+  if (!quadrants_.empty()) {
     // A tissue mask (one process: array index = node index): the masked node updates.
-    const std::uint8_t* outside = problem_.fields.node_type.data();
+    const std::uint8_t* quadrants = quadrants_.data();
     sweep(
         [&](index_t i, index_t j) {
           const index_t c = i + nx * j;
-          store(c, explicit_masked_sheet_node(v, w, outside, current ? current[c] : 0.0, i, j, q, kin));
+          store(c, explicit_masked_sheet_node(v, w, quadrants, current ? current[c] : 0.0, i, j, q, kin));
         },
         [&](index_t first, index_t last) {
           for (index_t c = first; c < last; ++c)
-            store(c, explicit_masked_interior_node(v, w, outside, current ? current[c] : 0.0, c, q, kin));
+            store(c, explicit_masked_interior_node(v, w, quadrants, current ? current[c] : 0.0, c, q, kin));
         });
     return;
   }

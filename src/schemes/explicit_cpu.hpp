@@ -31,6 +31,11 @@ class ExplicitCpu final : public HostScheme {
                   real* w_next) const;
 
   NodeParams params_;                  // the grid's (a slab's: its rows, halos included)
+  // A sheet with fields (one process): every node's quadrant byte (model/tissue.hpp; empty
+  // without a mask and other fields) and, when heterogeneous, what its node update reads.
+  std::vector<std::uint8_t> quadrants_;
+  bool heterogeneous_ = false;
+  MediumView medium_;
   std::unique_ptr<HaloExchange> halo_;  // a slab's neighbours (nullptr: the whole domain)
   std::vector<real> current_;          // I_stim at t on the slab's rows (empty without stimuli)
   std::vector<real> v_next_, w_next_;  // written by step(), then swapped in

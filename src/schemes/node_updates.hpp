@@ -304,10 +304,11 @@ FHN_HOST_DEVICE inline real sheet_diffusion(const real* u, index_t i, index_t j,
 }
 
 // ---- Tissue masks (tissue:): finite volumes on the cells of the tissue ----------------------
-// With a node-type mask (`outside`, non-zero where there is no tissue) the medium is the union of
-// the grid cells whose four corners are tissue. Node (i, j) owns the quarter of each such cell at
-// its corner (quadrants NE, NW, SE, SW); its control volume is V = (quadrants) h^2 / 4, and each
-// of its four faces has the half-faces of the quadrants beside it, so that
+// With a node-type mask the medium is the union of the grid cells whose four corners are tissue.
+// Node (i, j) owns the quarter of each such cell at its corner (quadrants NE, NW, SE, SW; which
+// of them are tissue is the node's quadrant byte, model/tissue.hpp tissue_quadrants, computed
+// once); its control volume is V = (quadrants) h^2 / 4, and each of its four faces has the
+// half-faces of the quadrants beside it, so that
 //   D (L_h u) = D / (V h^2) sum over faces of (face length) h (u_nb - u) / h
 //             = (D / h^2) [e (u_E - u) + w (u_W - u) + n (u_N - u) + s (u_S - u)] / (V / h^2),
 //   e = (NE + SE) / 2, w = (NW + SW) / 2, n = (NE + NW) / 2, s = (SE + SW) / 2.
@@ -317,7 +318,7 @@ FHN_HOST_DEVICE inline real sheet_diffusion(const real* u, index_t i, index_t j,
 // Laplacian; at a straight edge through a row of nodes it is the mirrored ghost node of a side
 // (V = h^2 / 2, e = 1, n = s = 1/2: 2 (u_E - u) + (u_N - 2 u + u_S)), so a mask that cuts out a
 // grid-aligned rectangle equals the run on that smaller domain to round-off. A node without a
-// tissue quadrant is not part of the medium (model/tissue.hpp marks it outside).
+// tissue quadrant (byte 0) is not part of the medium: it keeps its state.
 struct MaskedStencil {
   real east, west, north, south;  // the face weights e, w, n, s
   real inv_volume;                // h^2 / V: 4 / (number of quadrants), 0 with none
@@ -328,32 +329,28 @@ FHN_HOST_DEVICE inline real inverse_quarters(int quadrants) {
   return quadrants == 0 ? 0.0 : (quadrants == 4 ? 1.0 : (quadrants == 2 ? 2.0 : (quadrants == 1 ? 4.0 : 4.0 / 3.0)));
 }
 
-// The stencil from the four quadrants' presence (1 or 0).
-FHN_HOST_DEVICE inline MaskedStencil masked_stencil_of(int ne, int nw, int se, int sw) {
-  return {0.5 * (ne + se), 0.5 * (nw + sw), 0.5 * (ne + nw), 0.5 * (se + sw),
-          inverse_quarters(ne + nw + se + sw)};
+// The presence (1 or 0) of each quadrant in a quadrant byte.
+struct Quadrants {
+  int ne, nw, se, sw;
+};
+FHN_HOST_DEVICE inline Quadrants quadrants_of(unsigned byte) {
+  return {(byte & kQuadrantNE) ? 1 : 0, (byte & kQuadrantNW) ? 1 : 0, (byte & kQuadrantSE) ? 1 : 0,
+          (byte & kQuadrantSW) ? 1 : 0};
 }
 
-// Whether cell (i, j), with corners (i, j) and (i + 1, j + 1), is tissue (inside the grid).
-FHN_HOST_DEVICE inline int tissue_cell(const std::uint8_t* outside, index_t i, index_t j,
-                                       const NodeParams& q) {
-  if (i < 0 || j < 0 || i >= q.n[0] - 1 || j >= q.n[1] - 1) return 0;
-  const index_t c = i + q.n[0] * j;
-  return (outside[c] | outside[c + 1] | outside[c + q.n[0]] | outside[c + q.n[0] + 1]) == 0 ? 1 : 0;
+// The stencil of a node from its quadrant byte.
+FHN_HOST_DEVICE inline MaskedStencil masked_stencil_of(unsigned byte) {
+  const Quadrants t = quadrants_of(byte);
+  return {0.5 * (t.ne + t.se), 0.5 * (t.nw + t.sw), 0.5 * (t.ne + t.nw), 0.5 * (t.se + t.sw),
+          inverse_quarters(t.ne + t.nw + t.se + t.sw)};
 }
 
-// The stencil of node (i, j) of a one-process sheet (array index = node index).
-FHN_HOST_DEVICE inline MaskedStencil masked_stencil(const std::uint8_t* outside, index_t i,
-                                                    index_t j, const NodeParams& q) {
-  return masked_stencil_of(tissue_cell(outside, i, j, q), tissue_cell(outside, i - 1, j, q),
-                           tissue_cell(outside, i, j - 1, q), tissue_cell(outside, i - 1, j - 1, q));
-}
-
-// D (L_h u) at node (i, j) from its stencil (neighbours beyond a side have weight 0, not read).
-FHN_HOST_DEVICE inline real masked_sheet_diffusion(const real* u, const std::uint8_t* outside,
-                                                   index_t i, index_t j, const NodeParams& q) {
-  const MaskedStencil m = masked_stencil(outside, i, j, q);
-  const index_t c = i + q.n[0] * j, nx = q.n[0];
+// D (L_h u) at array index c of a one-process sheet from the node's quadrant byte; a neighbour
+// behind a face of weight 0 (beyond a side, or across the tissue's edge) is not read.
+FHN_HOST_DEVICE inline real masked_sheet_diffusion(const real* u, unsigned byte, index_t c,
+                                                   const NodeParams& q) {
+  const MaskedStencil m = masked_stencil_of(byte);
+  const index_t nx = q.n[0];
   const real centre = u[c];
   const real ew = (m.east > 0.0 ? m.east * (u[c + 1] - centre) : 0.0) +
                   (m.west > 0.0 ? m.west * (u[c - 1] - centre) : 0.0);
@@ -362,19 +359,12 @@ FHN_HOST_DEVICE inline real masked_sheet_diffusion(const real* u, const std::uin
   return q.r * ((ew + ns) * m.inv_volume);
 }
 
-// The same at an interior node (0 < i < N_x - 1, 0 < j < N_y - 1), array index c: every
-// neighbour is in the grid, so the quadrants come from the 3 x 3 mask bytes around c without
-// bounds tests, and the sum reads all four neighbours (a row's loop vectorises).
-FHN_HOST_DEVICE inline real masked_interior_diffusion(const real* u, const std::uint8_t* outside,
-                                                      index_t c, const NodeParams& q) {
+// The same at an interior node (0 < i < N_x - 1, 0 < j < N_y - 1): every neighbour is in the
+// grid, so the sum reads all four without tests (a row's loop vectorises); equal to the above.
+FHN_HOST_DEVICE inline real masked_interior_diffusion(const real* u, unsigned byte, index_t c,
+                                                      const NodeParams& q) {
+  const MaskedStencil m = masked_stencil_of(byte);
   const index_t nx = q.n[0];
-  const int centre_out = outside[c];
-  const int n_row = outside[c + nx] | centre_out, s_row = outside[c - nx] | centre_out;
-  const int ne = (n_row | outside[c + 1] | outside[c + nx + 1]) == 0;
-  const int nw = (n_row | outside[c - 1] | outside[c + nx - 1]) == 0;
-  const int se = (s_row | outside[c + 1] | outside[c - nx + 1]) == 0;
-  const int sw = (s_row | outside[c - 1] | outside[c - nx - 1]) == 0;
-  const MaskedStencil m = masked_stencil_of(ne, nw, se, sw);
   const real centre = u[c];
   const real ew = m.east * (u[c + 1] - centre) + m.west * (u[c - 1] - centre);
   const real ns = m.north * (u[c + nx] - centre) + m.south * (u[c - nx] - centre);
@@ -387,27 +377,145 @@ FHN_HOST_DEVICE inline bool sheet_dirichlet(index_t i, index_t j, const NodePara
   return dirichlet_at<2>(q.sides, at, q.n, value);
 }
 
-// Forward Euler at a node of a masked sheet (one process: array index = node index). A node
-// outside the tissue keeps its state; a tissue node steps with the masked diffusion, a Dirichlet
-// side holding v. The interior form (0 < i < N_x - 1, 0 < j < N_y - 1, array index c) computes
-// the step everywhere and then selects, branch-free, so that a CPU row loop vectorises; both
-// give the same numbers.
+// Forward Euler at a node of a masked sheet (one process: array index = node index), from its
+// quadrant byte. A node outside the tissue (byte 0) keeps its state; a tissue node steps with the
+// masked diffusion, a Dirichlet side holding v. The interior form (0 < i < N_x - 1,
+// 0 < j < N_y - 1, array index c) computes the step everywhere and then selects, branch-free, so
+// that a CPU row loop vectorises; both give the same numbers.
 template <class K>
 FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_masked_interior_node(
-    const real* v, const real* w, const std::uint8_t* outside, real current, index_t c,
+    const real* v, const real* w, const std::uint8_t* quadrants, real current, index_t c,
     const NodeParams& q, const K& kin) {
+  const unsigned byte = quadrants[c];
   const ExplicitPointUpdate u = explicit_point_update(
-      v[c], w[c], masked_interior_diffusion(v, outside, c, q), current, kin, q.k);
-  return outside[c] != 0 ? ExplicitPointUpdate{v[c], w[c]} : u;
+      v[c], w[c], masked_interior_diffusion(v, byte, c, q), current, kin, q.k);
+  return byte == 0 ? ExplicitPointUpdate{v[c], w[c]} : u;
 }
 template <class K>
 FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_masked_sheet_node(
-    const real* v, const real* w, const std::uint8_t* outside, real current, index_t i, index_t j,
+    const real* v, const real* w, const std::uint8_t* quadrants, real current, index_t i, index_t j,
     const NodeParams& q, const K& kin) {
   const index_t c = i + q.n[0] * j;
-  if (outside[c] != 0) return {v[c], w[c]};
+  const unsigned byte = quadrants[c];
+  if (byte == 0) return {v[c], w[c]};
   ExplicitPointUpdate out = explicit_point_update(
-      v[c], w[c], masked_sheet_diffusion(v, outside, i, j, q), current, kin, q.k);
+      v[c], w[c], masked_sheet_diffusion(v, byte, c, q), current, kin, q.k);
+  real held = 0.0;
+  if (sheet_dirichlet(i, j, q, held)) out.v = held;
+  return out;
+}
+
+// ---- Heterogeneous sheets: D per node, anisotropy, per-node kinetics (fields:, anisotropy:) ---
+// The finite volumes above with a diffusion tensor D = [[D_xx, D_xy], [D_xy, D_yy]] that may vary
+// from node to node. The flux through a half-face of node P's control volume inside one of its
+// tissue cells is (h/2) (D grad u) . n; D_xx (or D_yy) multiplies the difference along the face's
+// edge, (u_nb - u_P) / h, and D_xy the cell's gradient across it, the mean of its two edges'
+// differences. Summed over the two half-faces of P in the cell NE of it (corners P, E, N, NE):
+//   (h/2) [D_xx (u_E - u_P)/h + D_xy u_y] + (h/2) [D_yy (u_N - u_P)/h + D_xy u_x],
+//   u_x = ((u_E + u_NE) - (u_P + u_N)) / 2h,  u_y = ((u_N + u_NE) - (u_P + u_E)) / 2h,
+// whose D_xy part is (D_xy / 2)(u_NE - u_P): the mixed term couples P to its diagonal neighbour
+// in each cell, with the sign of the quadrant (+ NE and SW, - NW and SE). Divided by V:
+//   (L u)_P = (1 / h^2)(h^2 / V) [ e D^x_E (u_E - u) + w D^x_W (u_W - u) + n D^y_N (u_N - u)
+//              + s D^y_S (u_S - u) + (1/2) sum_q (+-) T_q D^xy_q (u_q - u) ],
+// e, w, n, s the face weights above, T_q the quadrant's presence. The coefficient of a face is
+// the harmonic mean of its two nodes' D (D^x_E = 2 D_P D_E / (D_P + D_E), 0 when both are 0: a
+// region with D = 0 is cut off, and across a step in D the flux is continuous, so a steady
+// profile linear in each part is exact); that of a cell's mixed term is the mean of its four
+// corners' D_xy. Each half-face's flux is computed the same from both sides: conservative. With
+// four quadrants and a constant tensor it is the 9-point stencil
+//   D_xx d_xx + D_yy d_yy + 2 D_xy (u_NE - u_NW - u_SE + u_SW) / 4h^2.
+// Forward Euler's limit follows from the tensor (model/stability.hpp).
+
+// What a node update of a heterogeneous sheet reads besides v and w: per-node arrays (laid out
+// like v and w of a one-process sheet; nullptr where the constant holds) and constants.
+struct MediumView {
+  const std::uint8_t* quadrants = nullptr;  // every node's quadrant byte (never nullptr)
+  const real* dxx = nullptr;  // D_xx per node (an isotropic D field: D, also as dyy)
+  const real* dyy = nullptr;
+  const real* dxy = nullptr;
+  real cxx = 0.0, cyy = 0.0, cxy = 0.0;  // the tensor where it is uniform (isotropic: D, D, 0)
+  bool mixed = false;                    // anisotropic: the D_xy terms are computed
+  real inv_h2 = 0.0;                     // 1 / h^2
+  const real* kinetics[kMaxFormParameters] = {};  // the form's parameters per node (its order)
+};
+
+// Whether `fields` need the heterogeneous node update: a per-node D or kinetics parameter, or
+// anisotropy (a mask alone takes the masked update above).
+inline bool heterogeneous(const ParameterFields& fields) {
+  return fields.arrays().values > 0 || fields.tensor.enabled;
+}
+
+// The constants of `problem`'s MediumView (host): the tensor where it is uniform (model.diffusion
+// on both axes when isotropic) and 1/h^2. Whoever holds the per-node arrays sets the pointers
+// (ExplicitCpu: the problem's own; the CUDA scheme: their device copies).
+inline MediumView medium_constants(const Problem& problem) {
+  MediumView m;
+  const TensorField& tensor = problem.fields.tensor;
+  m.mixed = tensor.enabled;
+  m.cxx = tensor.enabled ? tensor.xx : problem.model.diffusion;
+  m.cyy = tensor.enabled ? tensor.yy : problem.model.diffusion;
+  m.cxy = tensor.enabled ? tensor.xy : 0.0;
+  m.inv_h2 = 1.0 / (problem.domain.dx * problem.domain.dx);
+  return m;
+}
+
+// The coefficient of a face between nodes holding a and b: their harmonic mean, 0 when both are.
+FHN_HOST_DEVICE inline real harmonic_mean(real a, real b) {
+  const real sum = a + b;
+  return sum > 0.0 ? 2.0 * a * b / sum : 0.0;
+}
+
+// D (L u) at array index c, node quadrant byte `byte` (non-zero), as above. Neighbours behind a
+// face or cell of weight 0 (beyond a side, across the tissue's edge) are not read. kFull: the
+// node has all four quadrants (byte kAllQuadrants), so no test is made; the same operations in
+// the same order as without it (a weight of 1 multiplies exactly), so the same bits.
+constexpr unsigned kAllQuadrants = kQuadrantNE | kQuadrantNW | kQuadrantSE | kQuadrantSW;
+template <bool kFull>
+FHN_HOST_DEVICE inline real medium_diffusion(const real* u, unsigned byte, index_t c,
+                                             const NodeParams& q, const MediumView& m) {
+  const Quadrants t = quadrants_of(byte);
+  const MaskedStencil s = masked_stencil_of(byte);
+  const index_t nx = q.n[0];
+  const real centre = u[c];
+  auto along_x = [&](index_t nb) { return m.dxx ? harmonic_mean(m.dxx[c], m.dxx[nb]) : m.cxx; };
+  auto along_y = [&](index_t nb) { return m.dyy ? harmonic_mean(m.dyy[c], m.dyy[nb]) : m.cyy; };
+  real sum = 0.0;
+  if (kFull || s.east > 0.0) sum += s.east * along_x(c + 1) * (u[c + 1] - centre);
+  if (kFull || s.west > 0.0) sum += s.west * along_x(c - 1) * (u[c - 1] - centre);
+  if (kFull || s.north > 0.0) sum += s.north * along_y(c + nx) * (u[c + nx] - centre);
+  if (kFull || s.south > 0.0) sum += s.south * along_y(c - nx) * (u[c - nx] - centre);
+  if (m.mixed) {
+    // The cell whose lower-left corner is array index a: the mean of its corners' D_xy.
+    auto cell = [&](index_t a) {
+      return m.dxy ? 0.25 * ((m.dxy[a] + m.dxy[a + 1]) + (m.dxy[a + nx] + m.dxy[a + nx + 1]))
+                   : m.cxy;
+    };
+    real mixed = 0.0;
+    if (kFull || t.ne) mixed += cell(c) * (u[c + nx + 1] - centre);
+    if (kFull || t.nw) mixed -= cell(c - 1) * (u[c + nx - 1] - centre);
+    if (kFull || t.se) mixed -= cell(c - nx) * (u[c - nx + 1] - centre);
+    if (kFull || t.sw) mixed += cell(c - nx - 1) * (u[c - nx - 1] - centre);
+    sum += 0.5 * mixed;
+  }
+  return m.inv_h2 * (sum * s.inv_volume);
+}
+
+// Forward Euler at node (i, j) of a heterogeneous sheet (one process): outside the tissue the
+// node keeps its state; else v+ = v + k (D (L v) + f(v, w) + I), w+ = w + k g(v, w) with the
+// form's parameters at the node, a Dirichlet side holding v.
+template <class K>
+FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_medium_node(const real* v, const real* w,
+                                                                real current, index_t i, index_t j,
+                                                                const NodeParams& q,
+                                                                const MediumView& m,
+                                                                const K& uniform) {
+  const index_t c = i + q.n[0] * j;
+  const unsigned byte = m.quadrants[c];
+  if (byte == 0) return {v[c], w[c]};
+  const real diffusion = byte == kAllQuadrants ? medium_diffusion<true>(v, byte, c, q, m)
+                                               : medium_diffusion<false>(v, byte, c, q, m);
+  ExplicitPointUpdate out = explicit_point_update(v[c], w[c], diffusion, current,
+                                                  kinetics_at(uniform, m.kinetics, c), q.k);
   real held = 0.0;
   if (sheet_dirichlet(i, j, q, held)) out.v = held;
   return out;

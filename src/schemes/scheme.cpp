@@ -68,14 +68,15 @@ std::string scheme_kind(const Config& config) {
 }  // namespace
 
 void require_uniform_fields(const Config& config, const Problem& problem, FieldsUse use) {
-  // The explicit scheme (CPU and CUDA) reads a sheet's tissue mask in one process; every other
-  // scheme, the slabs and the member batches refuse it (below) until they do.
-  const bool reads_mask = use == FieldsUse::one_process && config.domain.dims == 2 &&
-                          config.scheme.type == SchemeType::explicit_euler;
+  // The explicit scheme (CPU and CUDA) reads a sheet's fields (tissue mask, per-node parameters,
+  // anisotropic tensor) in one process; every other scheme, the slabs and the member batches
+  // refuse them (below) until they do.
+  const bool reads_fields = use == FieldsUse::one_process && config.domain.dims == 2 &&
+                            config.scheme.type == SchemeType::explicit_euler;
   const std::string scheme = scheme_kind(config) + " on the " +
                              name_of(backend_names(), config.scheme.backend) + " backend" +
                              (use == FieldsUse::slabs ? " over several ranks" : "");
-  require_uniform_fields(problem.fields, scheme, reads_mask);
+  require_uniform_fields(problem.fields, scheme, reads_fields);
 }
 
 std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem,

@@ -92,8 +92,8 @@ class Scheme {
 index_t first_non_finite(const real* v, const real* w, index_t n);
 
 // Throws ConfigError unless the scheme reads the problem's parameter fields
-// (model/parameter_fields.hpp): no kernel reads per-node parameters yet, and only the explicit
-// scheme (CPU and CUDA) in one process reads a sheet's tissue mask. Every factory of schemes (one
+// (model/parameter_fields.hpp): only the explicit scheme (CPU and CUDA) on a sheet in one
+// process reads them (tissue mask, per-node parameters, anisotropy). Every factory of schemes (one
 // process, or the slabs of several ranks) and of member batches calls it: "per-node parameters
 // (model.a) are not supported by explicit on the cpu backend yet: ...".
 enum class FieldsUse { one_process, slabs, member_batch };

@@ -65,6 +65,25 @@ SchemeRun run_scheme(const Config& config, index_t steps, NewtonLog* log = nullp
 // An nx x ny sheet of spacing dx from the origin.
 Domain sheet_domain(index_t nx, index_t ny, real dx);
 
+// The times v at `node` crosses `level` upwards, linear between frames: a FrameSink for the
+// arrival of a wave.
+class UpCrossings final : public FrameSink {
+ public:
+  UpCrossings(index_t node, real level) : node_(node), level_(level) {}
+  void write(const FrameView& f) override {
+    const real v = f.v[node_];
+    if (f.index > 0 && last_v_ < level_ && v >= level_)
+      times.push_back(last_t_ + (level_ - last_v_) / (v - last_v_) * (f.t - last_t_));
+    last_t_ = f.t;
+    last_v_ = v;
+  }
+  std::vector<real> times;
+
+ private:
+  index_t node_;
+  real level_, last_t_ = 0.0, last_v_ = 0.0;
+};
+
 // The config's whole run through the time loop of `fhn run`, every frame to each of `sinks`.
 void run_with_sinks(const Config& config, const std::vector<FrameSink*>& sinks);
 

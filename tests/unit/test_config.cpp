@@ -375,6 +375,252 @@ TEST_CASE("the resolved config reads back to the same config") {
   CHECK(fhn::to_yaml(again) == fhn::to_yaml(original));
 }
 
+namespace {
+
+const std::string kSheet = "domain: {length: [40, 20], dx: 1}\ntime: {dt: 0.05}\n";
+
+// The message of a sheet whose `fields` list holds `entry` (a flow mapping) on line 4 (5 with a
+// line `above`), from column 5: "test.yaml:4:<column>: ...".
+std::string field_error(const std::string& entry, const std::string& above = "") {
+  return config_error(kSheet + above + "fields:\n  - " + entry + "\n");
+}
+
+}  // namespace
+
+TEST_CASE("fields: defaults of region and gradient entries, and anisotropy's") {
+  const fhn::Config c = config_from(
+      kSheet + "fields:\n"
+               "  - {parameter: a, shape: rectangle, value: 0.2}\n"
+               "  - {parameter: epsilon, type: gradient, from: 0.01, to: 0.03}\n"
+               "  - {parameter: gamma, type: gradient, axis: y, from: 1, to: 3}\n"
+               "  - {parameter: diffusion, shape: disc, center: [5, 5], radius: 2, value: 0}\n");
+  REQUIRE(c.fields.size() == 4);
+  const fhn::FieldSpec& region = c.fields[0];
+  CHECK(region.parameter == "a");
+  CHECK(region.type == fhn::FieldType::region);
+  CHECK(region.region.shape == fhn::TissueShape::rectangle);
+  CHECK(region.region.x_min == 0.0);  // the sheet's bounds
+  CHECK(region.region.x_max == 40.0);
+  CHECK(region.region.y_min == 0.0);
+  CHECK(region.region.y_max == 20.0);
+  CHECK(region.value == 0.2);
+  CHECK(region.edge == 0.0);
+  const fhn::FieldSpec& along_x = c.fields[1];
+  CHECK(along_x.type == fhn::FieldType::gradient);
+  CHECK(along_x.axis == 0);
+  CHECK(along_x.start == 0.0);
+  CHECK(along_x.end == 40.0);  // the sheet's length along x
+  CHECK(along_x.from == 0.01);
+  CHECK(along_x.to == 0.03);
+  CHECK(c.fields[2].axis == 1);
+  CHECK(c.fields[2].end == 20.0);  // along y
+  CHECK(c.fields[3].value == 0.0);  // D = 0 in a field: a region cut off
+  CHECK(c.fields[3].region.radius == 2.0);
+  CHECK_FALSE(c.anisotropy.enabled);
+  CHECK(config_from(kSheet).fields.empty());
+
+  const fhn::Config a = config_from(kSheet + "anisotropy: {longitudinal: 2, transverse: 0.5}\n");
+  CHECK(a.anisotropy.enabled);
+  CHECK(a.anisotropy.longitudinal == 2.0);
+  CHECK(a.anisotropy.transverse == 0.5);
+  CHECK(a.anisotropy.angle == 0.0);
+  CHECK(a.model.diffusion == 2.0);  // model.diffusion is D_l
+  // A form's own parameters: fitzhugh's tau_w, in its interval (> 0).
+  const std::string fitzhugh = "model: {form: fitzhugh}\n";
+  const fhn::Config f = config_from(
+      kSheet + fitzhugh + "fields: [{parameter: tau_w, type: gradient, from: 10, to: 15}]\n");
+  CHECK(f.fields[0].parameter == "tau_w");
+  CHECK(contains(field_error("{parameter: tau_w, type: gradient, from: 0, to: 15}", fitzhugh),
+                 "test.yaml:5:46: fields[0].from: value 0 is out of range for model.tau_w; "
+                 "expected a number > 0"));
+}
+
+TEST_CASE("fields: mistakes are located and name what is allowed") {
+  CHECK(contains(config_error("fields: [{parameter: a, type: gradient, from: 0, to: 1}]\n"),
+                 "test.yaml:1:9: fields: applies to sheets only (domain.length: [Lx, Ly]); this "
+                 "domain is a cable"));
+  CHECK(contains(config_error(kSheet + "fields: {parameter: a}\n"),
+                 "test.yaml:3:9: fields: expected a non-empty list of fields {parameter, type: "
+                 "region | gradient, ...}, got a mapping"));
+  CHECK(contains(config_error(kSheet + "fields: []\n"),
+                 "fields: expected a non-empty list of fields"));
+  // One entry each: its text, and the message (with its place) it gives.
+  const std::pair<std::string, std::string> entries[] = {
+      // parameter: required; diffusion or a key of the form (fibre_angle with anisotropy).
+      {"{type: gradient, from: 0, to: 1}",
+       "test.yaml:4:5: missing required key 'fields[0].parameter' (one of: diffusion, a, "
+       "epsilon, gamma)"},
+      {"{parameter: [a], type: gradient, from: 0, to: 1}",
+       "test.yaml:4:17: fields[0].parameter: expected a parameter name, got a list"},
+      {"{parameter: gama, type: gradient, from: 0, to: 1}",
+       "test.yaml:4:17: fields[0].parameter: 'gama' is not allowed; expected one of: "
+       "diffusion, a, epsilon, gamma (model.form is 'cubic'); did you mean 'gamma'?"},
+      {"{parameter: tau_w, type: gradient, from: 1, to: 2}",
+       "fields[0].parameter: 'tau_w' is not allowed; expected one of: diffusion, a, epsilon, "
+       "gamma (model.form is 'cubic')"},
+      {"{parameter: fibre_angle, type: gradient, from: 0, to: 90}",
+       "test.yaml:4:17: fields[0].parameter: 'fibre_angle' needs anisotropy: {longitudinal, "
+       "transverse} (fibres in the sheet)"},
+      // Values in the parameter's interval (diffusion: >= 0), reported at their key.
+      {"{parameter: a, shape: disc, center: [5, 5], radius: 2, value: 2}",
+       "test.yaml:4:67: fields[0].value: value 2 is out of range for model.a; expected a "
+       "number in [0, 1]"},
+      {"{parameter: diffusion, type: gradient, from: 1, to: -0.5}",
+       "test.yaml:4:57: fields[0].to: value -0.5 is out of range for diffusion; expected a "
+       "number >= 0"},
+      {"{parameter: a, shape: disc, center: [5, 5], radius: 2}",
+       "test.yaml:4:5: missing required key 'fields[0].value' (a number in [0, 1])"},
+      {"{parameter: a, type: gradient, from: 0.1}",
+       "test.yaml:4:5: missing required key 'fields[0].to' (a number in [0, 1])"},
+      // A region's shape as a tissue region's; `op` is no key of a field.
+      {"{parameter: a, value: 0.1}",
+       "test.yaml:4:5: missing required key 'fields[0].shape' (one of: disc, rectangle, "
+       "polygon)"},
+      {"{parameter: a, shape: rectangle, radius: 2, value: 0.1}",
+       "test.yaml:4:46: fields[0].radius: not a key of a 'rectangle' region"},
+      {"{parameter: a, shape: polygon, points: [[0, 0], [1, 1]], value: 0}",
+       "test.yaml:4:44: fields[0].points: expected a list of at least 3 corners [x, y], got a "
+       "list"},
+      {"{parameter: a, shape: rectangle, x_min: 5, x_max: 1, value: 0}",
+       "test.yaml:4:55: fields[0]: an empty rectangle (x_max < x_min)"},
+      {"{parameter: a, shape: rectangle, op: add, value: 0.1}",
+       "test.yaml:4:42: fields[0].op: not a key of a field entry (a field sets a value in its "
+       "region; tissue: adds and removes regions)"},
+      {"{parameter: a, shape: rectangle, value: 0.1, edge: -1}",
+       "test.yaml:4:56: fields[0].edge: value -1 is out of range; expected a number >= 0"},
+      {"{parameter: a, type: ramp, from: 0, to: 1}",
+       "test.yaml:4:26: fields[0].type: 'ramp' is not allowed; expected one of: region, "
+       "gradient"},
+      // The keys of the other type of entry.
+      {"{parameter: a, shape: rectangle, value: 0.1, to: 1}",
+       "test.yaml:4:54: fields[0].to: not a key of a region field entry (its keys: parameter, "
+       "type, shape with the shape's keys, value, edge)"},
+      {"{parameter: a, type: gradient, from: 0, to: 1, center: [1, 1]}",
+       "test.yaml:4:60: fields[0].center: not a key of a gradient field entry (its keys: "
+       "parameter, type, axis, start, end, from, to)"},
+      {"{parameter: a, type: gradient, from: 0, to: 1, value: 1}",
+       "fields[0].value: not a key of a gradient field entry"},
+      {"{parameter: a, type: gradient, axis: z, from: 0, to: 1}",
+       "test.yaml:4:42: fields[0].axis: 'z' is not allowed; expected x or y"},
+      // start < end: reported at end, or at start when end is the default.
+      {"{parameter: a, type: gradient, start: 20, end: 10, from: 0, to: 1}",
+       "test.yaml:4:52: fields[0]: end = 10 is not beyond start = 20; a gradient runs from "
+       "start to end (start < end)"},
+      {"{parameter: a, type: gradient, start: 40, from: 0, to: 1}",
+       "test.yaml:4:43: fields[0]: end = 40 (the sheet's length along x, the default) is not "
+       "beyond start = 40; a gradient runs from start to end (start < end)"},
+  };
+  for (const auto& [entry, message] : entries) {
+    CAPTURE(entry);
+    CHECK(contains(field_error(entry), message));
+  }
+  // Overrides reach list entries with the same checks.
+  const std::string one =
+      kSheet + "fields: [{parameter: a, shape: disc, center: [5, 5], radius: 2, value: 0.1}]\n";
+  CHECK(config_from(one, {"fields[0].value=0.3"}).fields[0].value == 0.3);
+  CHECK(contains(config_error(one, {"fields[0].value=3"}),
+                 "--set fields[0].value=3: fields[0].value: value 3 is out of range for model.a"));
+}
+
+TEST_CASE("anisotropy: sheets only, D_l and D_t > 0, and model.diffusion does not apply") {
+  const std::string tensor = "anisotropy: {longitudinal: 1, transverse: 0.5}\n";
+  // A config, and the message (with its place) it gives.
+  const std::pair<std::string, std::string> configs[] = {
+      {tensor,
+       "test.yaml:1:13: anisotropy: applies to sheets only (domain.length: [Lx, Ly]); this "
+       "domain is a cable"},
+      {kSheet + "anisotropy: {longitudinal: 1}\n",
+       "test.yaml:3:13: missing required key 'anisotropy.transverse' (a number > 0)"},
+      {kSheet + "anisotropy: {longitudinal: 1, transverse: 0}\n",
+       "test.yaml:3:43: anisotropy.transverse: value 0 is out of range; expected a number > 0"},
+      {kSheet + "anisotropy: {longitudinal: 1, transverse: 1, angel: 3}\n",
+       "unknown key 'anisotropy.angel'; did you mean 'angle'?"},
+      {kSheet + "model: {diffusion: 2}\n" + tensor,
+       "test.yaml:3:20: model.diffusion: anisotropy gives the diffusion tensor (longitudinal, "
+       "transverse); model.diffusion does not apply"},
+  };
+  for (const auto& [yaml, message] : configs) {
+    CAPTURE(yaml);
+    CHECK(contains(config_error(yaml), message));
+  }
+  CHECK(contains(config_error(kSheet + tensor, {"model.diffusion=2"}),
+                 "--set model.diffusion=2: model.diffusion: anisotropy gives the diffusion "
+                 "tensor"));
+  CHECK(config_from(kSheet + tensor, {"anisotropy.angle=-45"}).anisotropy.angle == -45.0);
+  // With anisotropy a field varies the fibre angle, not D.
+  CHECK(contains(field_error("{parameter: diffusion, type: gradient, from: 0, to: 1}", tensor),
+                 "test.yaml:5:17: fields[0].parameter: 'diffusion' does not apply with "
+                 "anisotropy: (it gives the diffusion tensor: longitudinal, transverse); vary "
+                 "fibre_angle or remove anisotropy:"));
+  CHECK(contains(field_error("{parameter: b, type: gradient, from: 0, to: 1}", tensor),
+                 "expected one of: a, epsilon, gamma, fibre_angle (model.form is 'cubic')"));
+  const fhn::Config c = config_from(
+      kSheet + tensor +
+      "fields: [{parameter: fibre_angle, shape: rectangle, x_max: 20, value: -400}]\n");
+  CHECK(c.fields[0].value == -400.0);  // any finite angle
+}
+
+TEST_CASE("tissue, anisotropy and fields read back from the resolved config as they were") {
+  const fhn::Config original = config_from(
+      kSheet + "tissue:\n  - {shape: polygon, points: [[0, 0], [3, 0], [0, 3]]}\n"
+               "  - {shape: disc, op: add, center: [1, 1], radius: 0.5}\n"
+               "anisotropy: {longitudinal: 1.5, transverse: 0.25, angle: 30}\n"
+               "fields:\n"
+               "  - {parameter: a, shape: disc, center: [20, 10], radius: 4, value: 0.2, edge: 2}\n"
+               "  - {parameter: epsilon, type: gradient, axis: y, start: 2, end: 18, from: 0.01,"
+               " to: 0.03}\n"
+               "  - {parameter: fibre_angle, shape: rectangle, x_min: 10, y_max: 5, value: 60}\n"
+               "  - {parameter: gamma, shape: polygon, points: [[30, 0], [40, 0], [40, 20]],"
+               " value: 1}\n"
+               "output: {probes: [[20, 10]]}\n");
+  const std::string yaml = fhn::to_yaml(original);
+  CHECK_FALSE(contains(yaml, "diffusion:"));  // the tensor gives D
+  CHECK(contains(yaml, "anisotropy: {longitudinal: 1.5, transverse: 0.25, angle: 30}"));
+  CHECK(contains(yaml, "- {parameter: a, type: region, shape: disc, center: [20, 10], radius: 4, "
+                       "value: 0.2, edge: 2}"));
+  CHECK(contains(yaml, "- {parameter: epsilon, type: gradient, axis: y, start: 2, end: 18, "
+                       "from: 0.01, to: 0.03}"));
+  const fhn::Config again = config_from(yaml);
+  CHECK(fhn::to_yaml(again) == yaml);
+  CHECK(again.model.diffusion == 1.5);
+  CHECK(again.anisotropy.enabled);
+  CHECK(again.anisotropy.angle == 30.0);
+  REQUIRE(again.tissue.size() == 2);
+  CHECK(again.tissue[0].points == original.tissue[0].points);
+  CHECK_FALSE(again.tissue[0].add);
+  CHECK(again.tissue[1].add);
+  CHECK(again.tissue[1].center == original.tissue[1].center);
+  REQUIRE(again.fields.size() == 4);
+  for (std::size_t k = 0; k < again.fields.size(); ++k) {
+    CAPTURE(k);
+    const fhn::FieldSpec &a = again.fields[k], &b = original.fields[k];
+    CHECK(a.parameter == b.parameter);
+    CHECK(a.type == b.type);
+    CHECK(a.region.shape == b.region.shape);
+    CHECK(a.region.center == b.region.center);
+    CHECK(a.region.radius == b.region.radius);
+    CHECK(a.region.x_min == b.region.x_min);
+    CHECK(a.region.x_max == b.region.x_max);
+    CHECK(a.region.y_min == b.region.y_min);
+    CHECK(a.region.y_max == b.region.y_max);
+    CHECK(a.region.points == b.region.points);
+    CHECK(a.value == b.value);
+    CHECK(a.edge == b.edge);
+    CHECK(a.axis == b.axis);
+    CHECK(a.start == b.start);
+    CHECK(a.end == b.end);
+    CHECK(a.from == b.from);
+    CHECK(a.to == b.to);
+  }
+  CHECK(again.fields[2].region.x_max == 40.0);  // the default, written out
+  // Without them the resolved config is as before: no tissue, anisotropy or fields keys.
+  const std::string plain = fhn::to_yaml(config_from(kSheet));
+  CHECK_FALSE(contains(plain, "tissue"));
+  CHECK_FALSE(contains(plain, "anisotropy"));
+  CHECK_FALSE(contains(plain, "fields"));
+  CHECK(contains(plain, "diffusion: 1"));
+}
+
 TEST_CASE("every shipped config validates") {
   int count = 0;
   for (const auto& entry : std::filesystem::directory_iterator(fhn::test::source_path("configs"))) {

@@ -124,6 +124,12 @@ TEST_CASE("per-node parameter fields are counted only when a run holds them") {
   CHECK(fields.host_total() == plain.host_total() + 2 * 17 * 41);
   CHECK(fields.device_total() == plain.device_total() + 17 * 41);
   CHECK(fhn::estimate_run_memory(c, 2, nullptr, held).device_total() == (32 + 17) * 41 / 2.0);
+  // The quadrant bytes of a scheme that reads fields: one byte per node where the scheme runs.
+  const fhn::MemoryEstimate quadrants =
+      fhn::estimate_run_memory(c, 1, nullptr, fhn::FieldArrays{0, true, true});
+  CHECK(item(quadrants, "the quadrant bytes of a sheet with fields (1 B per node)") == 41);
+  CHECK(quadrants.device_total() == plain.device_total() + 41 + 41);
+
   // A mask alone on the CPU: one byte per node, twice, and nothing on a device.
   const fhn::MemoryEstimate mask = fhn::estimate_run_memory(
       fhn::test::config_from(kCable), 1, nullptr, fhn::FieldArrays{0, true});

@@ -157,9 +157,19 @@ TEST_CASE("check_fields: per-node values in each parameter's interval, one per n
     return thrown_message<fhn::InternalError>([&] { fhn::check_fields(fields, model, 5); });
   };
   fhn::ParameterFields bad = uniform;
-  bad.diffusion.values = {1.0, 1.0, 0.0, 1.0, 1.0};
+  bad.diffusion.values = {1.0, 1.0, -1.0, 1.0, 1.0};
   CHECK(config_error(bad) ==
-        "model.diffusion: the per-node value at node 2 is 0; expected a number > 0");
+        "model.diffusion: the per-node value at node 2 is -1; expected a number >= 0");
+  good.diffusion.values = {1.0, 1.0, 0.0, 1.0, 1.0};  // D = 0: a region cut off (a scar)
+  CHECK_NOTHROW(fhn::check_fields(good, model, 5));
+  bad = uniform;
+  bad.tensor = {true, 1.0, 0.6, 0.25, {}, {}, {}};
+  CHECK(config_error(bad) ==
+        "anisotropy: the diffusion tensor (1, 0.6, 0.25) at node 0 is not positive definite");
+  bad.tensor = {true, 1.0, 0.0, 0.25, {1.0, 1.0, 1.0, 1.0, 1.0}, {0.0, 0.0, 0.0, 0.0, 0.0},
+                {0.25, 0.25, 0.25, -0.25, 0.25}};
+  CHECK(config_error(bad) ==
+        "anisotropy: the diffusion tensor (1, 0, -0.25) at node 3 is not positive definite");
   bad = uniform;
   bad.kinetics[0].values = {0.1, 0.1, 0.1, 0.1, 1.5};
   CHECK(config_error(bad) ==
@@ -210,7 +220,9 @@ TEST_CASE("every factory refuses per-node parameters until the kernels read them
        "crank_nicolson (formulation newton) on the cuda backend"},
   };
   const std::string tail =
-      " yet: its kernels read one value of each parameter, the same at every node";
+      " yet: its kernels read one value of each parameter, the same at every node, and an "
+      "isotropic D; a sheet with tissue:, fields: or anisotropy: runs with scheme.type: "
+      "explicit, in one process";
   const auto comm = fhn::make_serial_communicator();
   for (const Case& c : cases) {
     CAPTURE(c.yaml);
@@ -227,13 +239,14 @@ TEST_CASE("every factory refuses per-node parameters until the kernels read them
           }) == "per-node parameters (model.diffusion, model.a) are not supported by " +
                    c.scheme + " over several ranks" + tail);
 
-    // A mask alone is refused too (only the explicit scheme on a sheet reads one), saying what
-    // does run it.
+    // A mask alone is refused too (only the explicit scheme on a sheet reads one), and so is an
+    // anisotropic tensor, saying what does run them.
     fhn::Problem masked = fhn::make_problem(config);
     masked.fields.node_type.assign(n, 0);
+    masked.fields.tensor = {true, 1.0, 0.0, 0.5, {}, {}, {}};
     CHECK(thrown_message<fhn::ConfigError>([&] { fhn::make_scheme(config, masked); }) ==
-          "per-node parameters (a tissue mask (tissue:)) are not supported by " + c.scheme + tail +
-              " (a tissue mask runs on a sheet with scheme.type: explicit, in one process)");
+          "per-node parameters (a tissue mask (tissue:), anisotropic diffusion (anisotropy:)) are "
+          "not supported by " + c.scheme + tail);
   }
 
   // Member batches (fhn sweep): one member with a per-node parameter stops the batch.

@@ -22,24 +22,6 @@ namespace {
 using fhn::index_t;
 using fhn::real;
 
-// The times v at `node` crosses `level` upwards (linear between frames).
-class UpCrossings final : public fhn::FrameSink {
- public:
-  UpCrossings(index_t node, real level) : node_(node), level_(level) {}
-  void write(const fhn::FrameView& f) override {
-    const real v = f.v[node_];
-    if (f.index > 0 && last_v_ < level_ && v >= level_)
-      times.push_back(last_t_ + (level_ - last_v_) / (v - last_v_) * (f.t - last_t_));
-    last_t_ = f.t;
-    last_v_ = v;
-  }
-  std::vector<real> times;
-
- private:
-  index_t node_;
-  real level_, last_t_ = 0.0, last_v_ = 0.0;
-};
-
 }  // namespace
 
 TEST_CASE("tissue regions apply in order: a disc removed, a rectangle and a polygon added back") {
@@ -75,7 +57,8 @@ TEST_CASE("no flux through the tissue's edge: diffusion keeps the total of v, wh
   // masked_sheet_diffusion at every tissue node of a random state, summed with the nodes' control
   // volumes V (a quarter cell per tissue cell at the node), is 0 to round-off: each face's flux
   // enters its two nodes with opposite signs. With no node outside it is the sheet's Laplacian,
-  // and the branch-free interior form equals the general one.
+  // and the branch-free interior form equals the general one. The heterogeneous stencil (a D per
+  // node with a scar of D = 0, and an anisotropic tensor whose angle varies) conserves likewise.
   const fhn::Config c = fhn::test::config_from(
       "domain: {length: [20, 16], dx: 1}\ntime: {dt: 0.05}\n"
       "tissue:\n"
@@ -90,30 +73,62 @@ TEST_CASE("no flux through the tissue's edge: diffusion keeps the total of v, wh
   std::uniform_real_distribution<real> unit(-1.0, 1.0);
   std::vector<real> u(static_cast<std::size_t>(nx * ny));
   for (real& x : u) x = unit(rng);
-  const std::uint8_t* mask = p.fields.node_type.data();
-  const std::vector<std::uint8_t> all_tissue(u.size(), 0);
-  real total = 0.0, scale = 0.0;
+  const std::vector<std::uint8_t> quadrants = fhn::tissue_quadrants(p.fields.node_type, p.domain);
+  const std::vector<std::uint8_t> all_tissue = fhn::tissue_quadrants({}, p.domain);
+  // A heterogeneous medium on the same mask: D from 0 (a scar on the left) to 2, and a tensor
+  // whose fibres turn across the sheet.
+  std::vector<real> d(u.size()), xx(u.size()), xy(u.size()), yy(u.size());
+  for (std::size_t node = 0; node < u.size(); ++node) {
+    const real x = static_cast<real>(node % static_cast<std::size_t>(nx));
+    d[node] = x < 4.0 ? 0.0 : 2.0 * unit(rng) * unit(rng) + 0.1;
+    const real angle = 0.3 * x, cs = std::cos(angle), sn = std::sin(angle);
+    xx[node] = 0.2 + 0.8 * cs * cs;
+    xy[node] = 0.8 * cs * sn;
+    yy[node] = 0.2 + 0.8 * sn * sn;
+  }
+  fhn::MediumView scar = fhn::medium_constants(p), fibres = scar;
+  scar.quadrants = fibres.quadrants = quadrants.data();
+  scar.dxx = scar.dyy = d.data();
+  fibres.dxx = xx.data();
+  fibres.dxy = xy.data();
+  fibres.dyy = yy.data();
+  fibres.mixed = true;
+  real total = 0.0, scale = 0.0, scar_total = 0.0, scar_scale = 0.0, fibre_total = 0.0,
+       fibre_scale = 0.0;
   int outside_nodes = 0;
   for (index_t j = 0; j < ny; ++j)
     for (index_t i = 0; i < nx; ++i) {
-      CHECK(fhn::masked_sheet_diffusion(u.data(), all_tissue.data(), i, j, q) ==
+      const index_t at = i + nx * j;
+      CHECK(fhn::masked_sheet_diffusion(u.data(), all_tissue[at], at, q) ==
             doctest::Approx(fhn::sheet_diffusion(u.data(), i, j, q)).epsilon(1e-14));
       if (i > 0 && i < nx - 1 && j > 0 && j < ny - 1)
-        CHECK(fhn::masked_interior_diffusion(u.data(), mask, i + nx * j, q) ==
-              fhn::masked_sheet_diffusion(u.data(), mask, i, j, q));
-      const fhn::MaskedStencil m = fhn::masked_stencil(mask, i, j, q);
-      if (mask[i + nx * j] != 0) {
+        CHECK(fhn::masked_interior_diffusion(u.data(), quadrants[at], at, q) ==
+              fhn::masked_sheet_diffusion(u.data(), quadrants[at], at, q));
+      const fhn::MaskedStencil m = fhn::masked_stencil_of(quadrants[at]);
+      CHECK((p.fields.node_type[at] != 0) == (quadrants[at] == 0));
+      if (quadrants[at] == 0) {
         ++outside_nodes;
         CHECK(m.inv_volume == 0.0);
         continue;
       }
       REQUIRE(m.inv_volume > 0.0);
-      const real d = fhn::masked_sheet_diffusion(u.data(), mask, i, j, q);
-      total += d / m.inv_volume;
-      scale += std::abs(d / m.inv_volume);
+      const real diffusion = fhn::masked_sheet_diffusion(u.data(), quadrants[at], at, q);
+      total += diffusion / m.inv_volume;
+      scale += std::abs(diffusion / m.inv_volume);
+      const real in_scar = fhn::medium_diffusion<false>(u.data(), quadrants[at], at, q, scar);
+      if (d[at] == 0.0 && i < 3) CHECK(in_scar == 0.0);  // cut off: every face's D is 0
+      scar_total += in_scar / m.inv_volume;
+      scar_scale += std::abs(in_scar / m.inv_volume);
+      const real along = fhn::medium_diffusion<false>(u.data(), quadrants[at], at, q, fibres);
+      fibre_total += along / m.inv_volume;
+      fibre_scale += std::abs(along / m.inv_volume);
     }
   CHECK(outside_nodes > 40);
   CHECK(std::abs(total) < 1e-13 * scale);
+  CHECK(scar_scale > 1.0);
+  CHECK(std::abs(scar_total) < 1e-13 * scar_scale);
+  CHECK(fibre_scale > 1.0);
+  CHECK(std::abs(fibre_total) < 1e-13 * fibre_scale);
 }
 
 TEST_CASE("a mask that cuts out a grid-aligned rectangle runs as the smaller domain") {
@@ -169,7 +184,7 @@ TEST_CASE("a planar wave passes a disc obstacle; the delay behind it converges a
     const auto node = [&](real x, real y) {
       return static_cast<index_t>(std::lround(x / dxs[k])) + nx * std::lround(y / dxs[k]);
     };
-    UpCrossings behind(node(26, 12), 0.5), beside(node(26, 3), 0.5);
+    fhn::test::UpCrossings behind(node(26, 12), 0.5), beside(node(26, 3), 0.5);
     fhn::test::run_with_sinks(c, {&behind, &beside});
     REQUIRE(!behind.times.empty());
     REQUIRE(!beside.times.empty());
@@ -219,7 +234,8 @@ TEST_CASE("tissue: mistakes are located, and what does not read a mask says so")
   const std::string refused = fhn::test::thrown_message<fhn::ConfigError>(
       [&] { fhn::make_scheme(adi, fhn::make_problem(adi)); });
   CHECK(contains(refused, "a tissue mask (tissue:)"));
-  CHECK(contains(refused, "a tissue mask runs on a sheet with scheme.type: explicit, in one process"));
+  CHECK(contains(refused, "a sheet with tissue:, fields: or anisotropy: runs with scheme.type: "
+                          "explicit, in one process"));
 }
 
 TEST_CASE("a spiral pinned to a disc obstacle turns slower than the free one and has no free tip") {
@@ -228,7 +244,7 @@ TEST_CASE("a spiral pinned to a disc obstacle turns slower than the free one and
   const fhn::Config c = fhn::load_config(fhn::test::source_path("configs/anchored_spiral.yaml"),
                                          {"output.every=0.05", "output.probes=[]"});
   const index_t nx = c.domain.nodes[0];
-  UpCrossings beside(100 + nx * 80, 0.5);  // (25, 20), beside the disc
+  fhn::test::UpCrossings beside(100 + nx * 80, 0.5);  // (25, 20), beside the disc
   fhn::test::TempDir dir;
   fhn::TipTracker tips(dir / "tips.csv", c.output.tips.v_iso, c.output.tips.w_iso, false);
   fhn::test::run_with_sinks(c, {&beside, &tips});

@@ -15,6 +15,7 @@
 
 #include "bench/bench.hpp"
 #include "bench/bench_data.hpp"
+#include "model/tissue.hpp"
 #include "core/cuda/captured_graph.hpp"
 #include "core/cuda/device_buffer.hpp"
 #include "core/cuda/stream.hpp"
@@ -24,6 +25,7 @@
 #include "schemes/adi_cpu.hpp"
 #include "schemes/cuda/explicit_kernels.cuh"
 #include "schemes/cuda/explicit_sheet_kernels.cuh"
+#include "schemes/cuda/explicit_tissue_kernels.cuh"
 #include "schemes/node_updates.hpp"
 #include "solvers/batched_tridiagonal.hpp"
 #include "solvers/cuda/partitioned.hpp"
@@ -515,6 +517,92 @@ void bench_sheet_explicit(Context& ctx, index_t n) {
           "time per step; a stimulus on a quarter of the sheet (the kernel's stimulus variant)");
 }
 
+// ---- The explicit step on a sheet with fields (tissue:, fields:, anisotropy:) -------------------
+// The sheet of bench_sheet_explicit without stimulus, one step per pass, in three media: a tissue
+// mask (a disc obstacle of a quarter of the side's radius at the centre: the masked kernel, 33
+// B/node with the quadrant byte), an anisotropic tensor (D_l = 1, D_t = 0.25, fibres at 30
+// degrees: the heterogeneous kernel's 9-point stencil, 33 B/node), and a per-node D (0.5 to 1
+// along x: the same kernel, 41 B/node). Each checked first against the CPU's node update at every
+// node; the baseline is the unmasked one-step kernel of the same sheet.
+void bench_sheet_tissue(Context& ctx, index_t n) {
+  const index_t side = sheet_side(n);
+  if (side == 0) return;
+  const Problem plain = bench_sheet_problem(side, 19, ctx.options.kinetics, {});
+  const real length = plain.domain.length[0];
+  struct Medium {
+    std::string variant;
+    double bytes;
+    Problem problem;
+  };
+  std::vector<Medium> media(3, Medium{"", 0.0, plain});
+  media[0].variant = "explicit, tissue mask (disc obstacle)";
+  media[0].bytes = 33.0;
+  TissueRegion disc;
+  disc.center = {0.5 * length, 0.5 * length, 0.0};
+  disc.radius = 0.25 * length;
+  media[0].problem.fields.node_type = tissue_mask({disc}, plain.domain);
+  media[1].variant = "explicit, anisotropic (fibres at 30 degrees)";
+  media[1].bytes = 33.0;
+  const real c = std::cos(kTwoPi / 12.0), s = std::sin(kTwoPi / 12.0);
+  media[1].problem.fields.tensor = {true, 0.25 + 0.75 * c * c, 0.75 * c * s, 0.25 + 0.75 * s * s,
+                                    {}, {}, {}};
+  media[2].variant = "explicit, per-node D";
+  media[2].bytes = 41.0;
+  std::vector<real>& d = media[2].problem.fields.diffusion.values;
+  d.resize(static_cast<std::size_t>(n));
+  for (index_t node = 0; node < n; ++node)
+    d[static_cast<std::size_t>(node)] = 0.5 + 0.5 * static_cast<real>(node % side) /
+                                                  static_cast<real>(side - 1);
+  const StimulusTable none{};
+  const auto count = static_cast<std::size_t>(n);
+  for (const Medium& medium : media) {
+    const Problem& problem = medium.problem;
+    const NodeParams q = node_params(problem);
+    const Kinetics& kinetics = problem.model.kinetics;
+    const cuda::DeviceFields fields(problem);
+    const bool masked = !heterogeneous(problem.fields);
+    const MediumView device_medium = fields.medium(problem);
+    DeviceBuffer<real> v2(count, "v next"), w2(count, "w next");
+    auto step = [&] {
+      if (masked)
+        cuda::launch_explicit_sheet_masked_step(fields.v(), fields.w(), v2.data(), w2.data(),
+                                                fields.quadrants(), q, kinetics, none, 0, nullptr);
+      else
+        cuda::launch_explicit_sheet_medium_step(fields.v(), fields.w(), v2.data(), w2.data(),
+                                                device_medium, q, kinetics, none, 0, nullptr);
+    };
+    // The CPU's node updates at every node.
+    const std::vector<std::uint8_t> quadrants =
+        tissue_quadrants(problem.fields.node_type, problem.domain);
+    MediumView host_medium = medium_constants(problem);
+    host_medium.quadrants = quadrants.data();
+    if (!problem.fields.diffusion.uniform())
+      host_medium.dxx = host_medium.dyy = problem.fields.diffusion.values.data();
+    std::vector<real> cpu_v(count), cpu_w(count);
+    with_kinetics(kinetics, [&](const auto& kin) {
+      for (index_t j = 0; j < side; ++j)
+        for (index_t i = 0; i < side; ++i) {
+          const ExplicitPointUpdate u =
+              masked ? explicit_masked_sheet_node(problem.v0.data(), problem.w0.data(),
+                                                  quadrants.data(), 0.0, i, j, q, kin)
+                     : explicit_medium_node(problem.v0.data(), problem.w0.data(), 0.0, i, j, q,
+                                            host_medium, kin);
+          cpu_v[static_cast<std::size_t>(i + side * j)] = u.v;
+          cpu_w[static_cast<std::size_t>(i + side * j)] = u.w;
+        }
+    });
+    FHN_CUDA_CHECK(cudaMemset(v2.data(), 0xff, count * sizeof(real)));  // NaN pattern
+    FHN_CUDA_CHECK(cudaMemset(w2.data(), 0xff, count * sizeof(real)));
+    step();
+    const double check = std::max(max_relative_error(cuda::to_host(v2), cpu_v),
+                                  max_relative_error(cuda::to_host(w2), cpu_w));
+    ctx.add("sheet step", medium.variant, n, time_gpu(ctx.options.repetitions, [] {}, step),
+            medium.bytes * static_cast<double>(n), check, "explicit, one step per pass",
+            "one node per thread; read v, w, the quadrant byte" +
+                std::string(medium.bytes > 33.0 ? ", D" : "") + "; write v+, w+");
+  }
+}
+
 }  // namespace
 
 bool run_gpu_benchmarks(const BenchOptions& options, std::vector<BenchRow>& rows,
@@ -533,6 +621,7 @@ bool run_gpu_benchmarks(const BenchOptions& options, std::vector<BenchRow>& rows
     bench_explicit(ctx, n);
     bench_newton(ctx, n);
     bench_sheet_explicit(ctx, n);
+    bench_sheet_tissue(ctx, n);
     bench_sheet_adi(ctx, n);
   }
   return true;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/tissue.hpp"
+
 namespace fhn::cuda {
 namespace {
 
@@ -47,9 +49,33 @@ DeviceFields::DeviceFields(const Problem& problem, const Slab& slab)
       w_(slab_array(problem.w0, slab, "w")),
       first_bad_(1, "flag"),
       diffusion_(slab_array(problem.fields.diffusion.values, slab, "per-node D")),
-      node_types_(slab_array(problem.fields.node_type, slab, "node-type mask")) {
+      node_types_(slab_array(problem.fields.node_type, slab, "node-type mask")),
+      tensor_xx_(slab_array(problem.fields.tensor.xx_values, slab, "per-node D_xx")),
+      tensor_xy_(slab_array(problem.fields.tensor.xy_values, slab, "per-node D_xy")),
+      tensor_yy_(slab_array(problem.fields.tensor.yy_values, slab, "per-node D_yy")) {
   for (const ParameterField& field : problem.fields.kinetics)
     parameters_.push_back(slab_array(field.values, slab, "per-node kinetics parameter"));
+  // The quadrant bytes of a sheet with fields, read by the masked and heterogeneous kernels (one
+  // process: make_slab_scheme refuses fields).
+  if (problem.domain.dims == 2 && !problem.fields.uniform() && slab.whole())
+    quadrants_ = slab_array(tissue_quadrants(problem.fields.node_type, problem.domain), slab,
+                            "quadrant bytes");
+}
+
+MediumView DeviceFields::medium(const Problem& problem) const {
+  MediumView m = medium_constants(problem);
+  m.quadrants = quadrants_.data();
+  if (diffusion_.size() > 0) m.dxx = m.dyy = diffusion_.data();
+  if (tensor_xx_.size() > 0) {
+    m.dxx = tensor_xx_.data();
+    m.dyy = tensor_yy_.data();
+    m.dxy = tensor_xy_.data();
+  }
+  FHN_VERIFY(parameters_.size() <= static_cast<std::size_t>(kMaxFormParameters), InternalError,
+             "DeviceFields: more kinetics parameters than kMaxFormParameters");
+  for (std::size_t p = 0; p < parameters_.size(); ++p)
+    m.kinetics[p] = parameters_[p].size() > 0 ? parameters_[p].data() : nullptr;
+  return m;
 }
 
 std::vector<real> DeviceFields::owned_to_host(const DeviceBuffer<real>& array) const {

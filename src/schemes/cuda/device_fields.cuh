@@ -9,6 +9,7 @@
 #include "core/cuda/launch.hpp"
 #include "model/problem.hpp"
 #include "parallel/decomposition.hpp"
+#include "schemes/node_updates.hpp"
 #include "schemes/scheme.hpp"
 
 namespace fhn::cuda {
@@ -45,6 +46,12 @@ class DeviceFields {
     return p < parameters_.size() ? parameters_[p].data() : nullptr;
   }
   const std::uint8_t* node_types() const { return node_types_.data(); }
+  // Every node's quadrant byte (model/tissue.hpp) of a whole sheet whose fields are not uniform;
+  // nullptr otherwise.
+  const std::uint8_t* quadrants() const { return quadrants_.data(); }
+  // What the heterogeneous sheet kernel reads (schemes/node_updates.hpp): the device copies of
+  // the per-node arrays and `problem`'s constants (a whole sheet with fields).
+  MediumView medium(const Problem& problem) const;
 
   // Copies the owned v and w to the host, with the problem's domain (synchronises).
   void download(const Problem& problem, index_t step, Snapshot& out) const;
@@ -70,6 +77,8 @@ class DeviceFields {
   DeviceBuffer<real> diffusion_;
   std::vector<DeviceBuffer<real>> parameters_;  // one per kinetics field, empty where uniform
   DeviceBuffer<std::uint8_t> node_types_;
+  DeviceBuffer<real> tensor_xx_, tensor_xy_, tensor_yy_;  // empty unless the fibre angle varies
+  DeviceBuffer<std::uint8_t> quadrants_;
 };
 
 // A device array's content on the host (synchronises).

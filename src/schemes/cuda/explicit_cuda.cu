@@ -11,6 +11,7 @@
 #include "schemes/cuda/device_fields.cuh"
 #include "schemes/cuda/explicit_kernels.cuh"
 #include "schemes/cuda/explicit_sheet_kernels.cuh"
+#include "schemes/cuda/explicit_tissue_kernels.cuh"
 
 namespace fhn::cuda {
 namespace {
@@ -101,12 +102,21 @@ class ExplicitSheetCuda final : public DeviceScheme {
   void advance(index_t steps) override {
     const Slab& slab = fields_.slab();
     const index_t first = slab.first, end = slab.first + slab.count;
-    if (fields_.node_types()) {  // a tissue mask (one process): one step per pass
+    if (fields_.quadrants()) {
+      // Fields (one process): one step per pass, the masked kernel for a tissue mask alone, the
+      // heterogeneous one for per-node parameters or anisotropy.
+      const bool heterogeneous_sheet = heterogeneous(problem_.fields);
+      const MediumView medium = fields_.medium(problem_);
       for (; steps > 0; --steps, ++step_) {
         const StimulusTable table = stimulus_on(step_, 1) ? stimuli_.view() : StimulusTable{};
-        launch_explicit_sheet_masked_step(fields_.v(), fields_.w(), v_next_.data(), w_next_.data(),
-                                          fields_.node_types(), params_, problem_.model.kinetics,
-                                          table, step_, compute_);
+        if (heterogeneous_sheet)
+          launch_explicit_sheet_medium_step(fields_.v(), fields_.w(), v_next_.data(),
+                                            w_next_.data(), medium, params_,
+                                            problem_.model.kinetics, table, step_, compute_);
+        else
+          launch_explicit_sheet_masked_step(fields_.v(), fields_.w(), v_next_.data(),
+                                            w_next_.data(), fields_.quadrants(), params_,
+                                            problem_.model.kinetics, table, step_, compute_);
         std::swap(fields_.v_buffer(), v_next_);
         std::swap(fields_.w_buffer(), w_next_);
       }

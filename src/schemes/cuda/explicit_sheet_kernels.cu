@@ -326,45 +326,6 @@ void launch_explicit_sheet_step(const real* v, const real* w, real* v_next, real
   FHN_CUDA_CHECK_LAUNCH();
 }
 
-// ---- A tissue mask: one node per thread, the CPU's masked expressions ------------------------
-template <class K>
-__global__ void __launch_bounds__(kStepLanes * kStepRows)
-    sheet_masked_step_kernel(const real* __restrict__ v, const real* __restrict__ w,
-                             real* __restrict__ v_next, real* __restrict__ w_next,
-                             const std::uint8_t* __restrict__ outside,
-                             const __grid_constant__ NodeParams q, const __grid_constant__ K kin,
-                             StimulusTable st, real t) {
-  const index_t i = blockIdx.x * static_cast<index_t>(kStepLanes) + threadIdx.x;
-  const index_t j = blockIdx.y * static_cast<index_t>(kStepRows) + threadIdx.y;
-  if (i >= q.n[0] || j >= q.n[1]) return;
-  const index_t c = i + q.n[0] * j;
-  const real current = st.count > 0 ? stimulus_current(st, i, j, t, 1.0, 0.0) : 0.0;
-  const bool interior = i > 0 && i < q.n[0] - 1 && j > 0 && j < q.n[1] - 1;
-  const ExplicitPointUpdate out =
-      interior ? explicit_masked_interior_node(v, w, outside, current, c, q, kin)
-               : explicit_masked_sheet_node(v, w, outside, current, i, j, q, kin);
-  v_next[c] = out.v;
-  w_next[c] = out.w;
-}
-
-void launch_explicit_sheet_masked_step(const real* v, const real* w, real* v_next, real* w_next,
-                                       const std::uint8_t* outside, const NodeParams& q,
-                                       const Kinetics& kinetics, const StimulusTable& stimuli,
-                                       index_t step, cudaStream_t stream) {
-  FHN_VERIFY(q.plane0 == 0 && q.planes == q.n[1] && outside != nullptr, InternalError,
-             "masked sheet kernel: the whole sheet and its mask");
-  check_arguments(v, w, v_next, w_next, q, stimuli, 0, q.n[1]);
-  const dim3 block(kStepLanes, kStepRows);
-  const dim3 grid(static_cast<unsigned>((q.n[0] + kStepLanes - 1) / kStepLanes),
-                  static_cast<unsigned>((q.n[1] + kStepRows - 1) / kStepRows));
-  const real t = step_time(step, q.k);
-  with_kinetics(kinetics, [&](const auto& kin) {
-    sheet_masked_step_kernel<<<grid, block, 0, stream>>>(v, w, v_next, w_next, outside, q, kin,
-                                                         stimuli, t);
-  });
-  FHN_CUDA_CHECK_LAUNCH();
-}
-
 void launch_explicit_sheet_steps_blocked(const real* v, const real* w, real* v_next, real* w_next,
                                          const NodeParams& q, const Kinetics& kinetics,
                                          const StimulusTable& stimuli, index_t first_step,

@@ -44,14 +44,6 @@ void launch_explicit_sheet_step(const real* v, const real* w, real* v_next, real
                                 const StimulusTable& stimuli, index_t step, index_t j_begin,
                                 index_t j_end, cudaStream_t stream);
 
-// One step on the whole sheet with a tissue mask (`outside`, device, one byte per node, non-zero
-// where there is no tissue): the masked node updates of node_updates.hpp
-// (explicit_masked_interior_node, explicit_masked_sheet_node), as ExplicitCpu. Queued on `stream`.
-void launch_explicit_sheet_masked_step(const real* v, const real* w, real* v_next, real* w_next,
-                                       const std::uint8_t* outside, const NodeParams& q,
-                                       const Kinetics& kinetics, const StimulusTable& stimuli,
-                                       index_t step, cudaStream_t stream);
-
 // `steps` (1..kExplicitSheetMaxSteps) steps from t = first_step dt in one pass over memory on
 // global rows [j_begin, j_end); the same numbers as `steps` calls of launch_explicit_sheet_step.
 // Queued on `stream`, no sync.
