@@ -416,7 +416,8 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
     tracker = std::make_unique<FrontTracker>(c.domain.length[0], c.output.activation.threshold);
   std::unique_ptr<TipTracker> tips;
   if (c.output.tips.enabled)
-    tips = std::make_unique<TipTracker>(dir / "tips.csv", c.output.tips.v_iso, c.output.tips.w_iso, restart);
+    tips = std::make_unique<TipTracker>(dir / "tips.csv", c.output.tips.v_iso, c.output.tips.w_iso,
+                                        restart, cut_off_nodes(problem.fields));
   std::vector<FrameSink*> sinks;
   for (auto& sink : owned) sinks.push_back(sink.get());
   if (tracker) sinks.push_back(tracker.get());

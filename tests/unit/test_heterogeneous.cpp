@@ -1,7 +1,8 @@
 // Sheets whose diffusion varies in space (fields: diffusion, harmonic means on the faces) or is a
 // tensor (anisotropy:, the conservative 9-point stencil), against exact values and independent
 // solutions: a steady profile across a step in D, fibres along an axis against cables, a planar
-// wave across fibres at an angle against the cable with D_xx, and a target wave's axis ratio.
+// wave across fibres at an angle against the cable with D_xx, a target wave's axis ratio, and no
+// spiral tips on a scar's edge.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "model/problem.hpp"
 #include "model/tissue.hpp"
 #include "schemes/node_updates.hpp"
+#include "study/spiral_tips.hpp"
 #include "support.hpp"
 
 namespace {
@@ -218,4 +220,33 @@ TEST_CASE("a target wave in fibres at 30 degrees grows as an ellipse of axis rat
   CHECK(along[1] > 20.0);
   CHECK(along[1] == doctest::Approx(back).epsilon(1e-9));  // the tensor's symmetry
   CHECK(ratio == doctest::Approx(2.0).epsilon(0.02));
+}
+
+TEST_CASE("a scar of D = 0 is cut off: no spiral tips are found on its edge") {
+  // A planar wave passes a scar (D = 0 on a rectangle touching the bottom side): along the scar's
+  // top edge the front ends, and the v and w iso-lines meet there as at a spiral's tip. Cells with
+  // a cut-off corner are skipped, as cells touching a tissue: hole are: no tip in any frame, where
+  // the same run without the skip finds one in most frames.
+  const fhn::Config c = fhn::test::config_from(
+      "domain: {length: [40, 20], dx: 0.5}\n"
+      "fields: [{parameter: diffusion, shape: rectangle, x_min: 10, x_max: 30, y_max: 8, value: 0}]\n"
+      "initial: {v: {type: rectangle, x_min: 0, x_max: 3, value: 1}}\n"
+      "time: {end: 50, dt: 0.04}\noutput: {every: 1, probes: []}\n");
+  const fhn::Problem p = fhn::make_problem(c);
+  const std::vector<std::uint8_t> cut = fhn::cut_off_nodes(p.fields);
+  REQUIRE(cut.size() == p.v0.size());
+  CHECK(cut[static_cast<std::size_t>(40 + 81 * 8)] == 1);   // (20, 4): in the scar
+  CHECK(cut[static_cast<std::size_t>(40 + 81 * 20)] == 0);  // (20, 10): above it
+  CHECK(fhn::cut_off_nodes(fhn::make_problem(fhn::test::config_from(
+                               "domain: {length: [4, 4], dx: 1}\ntime: {dt: 0.01}\n"))
+                               .fields)
+            .empty());
+  const fhn::test::TempDir dir;
+  fhn::TipTracker skipped(dir / "skipped.csv", 0.5, 0.1, false, cut);
+  fhn::TipTracker all(dir / "all.csv", 0.5, 0.1, false);
+  fhn::test::run_with_sinks(c, {&skipped, &all});
+  MESSAGE("frames with tips: ", skipped.frames_with_tips(), " skipping the scar, ",
+          all.frames_with_tips(), " not");
+  CHECK(all.frames_with_tips() > 10);
+  CHECK(skipped.frames_with_tips() == 0);
 }

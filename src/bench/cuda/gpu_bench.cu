@@ -562,6 +562,9 @@ void bench_sheet_tissue(Context& ctx, index_t n) {
     const cuda::DeviceFields fields(problem);
     const bool masked = !heterogeneous(problem.fields);
     const MediumView device_medium = fields.medium(problem);
+    const std::vector<std::uint8_t> quadrants =
+        tissue_quadrants(problem.fields.node_type, problem.domain);
+    const cuda::MediumBlocks blocks = cuda::medium_blocks(quadrants, q);
     DeviceBuffer<real> v2(count, "v next"), w2(count, "w next");
     auto step = [&] {
       if (masked)
@@ -569,15 +572,15 @@ void bench_sheet_tissue(Context& ctx, index_t n) {
                                                 fields.quadrants(), q, kinetics, none, 0, nullptr);
       else
         cuda::launch_explicit_sheet_medium_step(fields.v(), fields.w(), v2.data(), w2.data(),
-                                                device_medium, q, kinetics, none, 0, nullptr);
+                                                device_medium, blocks, q, kinetics, none, 0,
+                                                nullptr);
     };
-    // The CPU's node updates at every node.
-    const std::vector<std::uint8_t> quadrants =
-        tissue_quadrants(problem.fields.node_type, problem.domain);
+
     MediumView host_medium = medium_constants(problem);
     host_medium.quadrants = quadrants.data();
     if (!problem.fields.diffusion.uniform())
       host_medium.dxx = host_medium.dyy = problem.fields.diffusion.values.data();
+    // The CPU's node updates at every node.
     std::vector<real> cpu_v(count), cpu_w(count);
     with_kinetics(kinetics, [&](const auto& kin) {
       for (index_t j = 0; j < side; ++j)

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/cuda/stream.hpp"
+#include "model/tissue.hpp"
 #include "parallel/cuda/device_halo_exchange.hpp"
 #include "schemes/cuda/cuda_scheme_factories.hpp"
 #include "schemes/cuda/device_fields.cuh"
@@ -107,11 +108,14 @@ class ExplicitSheetCuda final : public DeviceScheme {
       // heterogeneous one for per-node parameters or anisotropy.
       const bool heterogeneous_sheet = heterogeneous(problem_.fields);
       const MediumView medium = fields_.medium(problem_);
+      if (heterogeneous_sheet && blocks_.across == 0)
+        blocks_ = medium_blocks(tissue_quadrants(problem_.fields.node_type, problem_.domain),
+                                params_);
       for (; steps > 0; --steps, ++step_) {
         const StimulusTable table = stimulus_on(step_, 1) ? stimuli_.view() : StimulusTable{};
         if (heterogeneous_sheet)
           launch_explicit_sheet_medium_step(fields_.v(), fields_.w(), v_next_.data(),
-                                            w_next_.data(), medium, params_,
+                                            w_next_.data(), medium, blocks_, params_,
                                             problem_.model.kinetics, table, step_, compute_);
         else
           launch_explicit_sheet_masked_step(fields_.v(), fields_.w(), v_next_.data(),
@@ -202,6 +206,7 @@ class ExplicitSheetCuda final : public DeviceScheme {
   NodeParams owned_params_;  // the owned rows only
   bool slab_scheme_ = false;  // built by make_cuda_slab_scheme (names its slab)
   DeviceBuffer<real> v_next_, w_next_;
+  MediumBlocks blocks_;  // a heterogeneous sheet's blocks (made at its first step)
   Stream compute_, exchange_stream_;
   Event computed_, exchanged_;
   std::unique_ptr<DeviceHaloExchange> exchange_;  // none on the whole sheet
