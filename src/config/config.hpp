@@ -3,6 +3,7 @@
 // configs/README.md documents each field (type, default, range, meaning, unit).
 // Only src/config/*.cpp knows about YAML; everything else sees these plain structs.
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -188,7 +189,20 @@ struct OutputSpec {
 // tissue: one region of where the medium is on a sheet. The regions apply in order, each adding
 // its nodes to the tissue or removing them; the tissue before the first is the whole sheet when
 // the first removes, none when it adds (model/tissue.hpp).
-enum class TissueShape { disc, rectangle, polygon };
+// A grey picture (model/png_image.hpp): width x height values in [0, 1], row 0 the top of the
+// picture.
+struct GrayImage {
+  index_t width = 0, height = 0;
+  std::vector<real> values;
+  real at(index_t column, index_t row) const {
+    return values[static_cast<std::size_t>(column + width * row)];
+  }
+};
+
+// image: a picture stretched over the whole sheet (its left edge at x = 0, right at L_x, top at
+// y = L_y, bottom at 0); a point is in the region when the pixel it falls in is at least
+// `threshold` (`above`), or below it.
+enum class TissueShape { disc, rectangle, polygon, image };
 struct TissueRegion {
   TissueShape shape = TissueShape::disc;
   bool add = false;                          // op: add (true) or remove (false)
@@ -196,6 +210,10 @@ struct TissueRegion {
   real radius = 0.0;                         // disc
   real x_min = 0.0, x_max = 0.0, y_min = 0.0, y_max = 0.0;  // rectangle
   std::vector<Point> points;                 // polygon: its corners in order (at least 3)
+  std::string file;                          // image: the PNG file (as the config names it)
+  real threshold = 0.5;                      // image: the level between in and out
+  bool above = true;                         // image: in where the pixel >= threshold
+  std::shared_ptr<const GrayImage> image;    // image: the picture, read when the config loads
 };
 
 // fields: where a parameter takes other values than its uniform one (model:'s scalar, or the

@@ -94,6 +94,12 @@ void emit_region(YAML::Emitter& out, const TissueRegion& r) {
       for (const Point& p : r.points) emit_point(out, p, 2);
       out << YAML::EndSeq;
       break;
+    case TissueShape::image:  // the file by its absolute path (the loader resolved it)
+      out << YAML::Key << "file" << YAML::Value << r.file << std::pair{"threshold", r.threshold}
+          << YAML::Key << "inside" << YAML::Value << (r.above ? "above" : "below")
+          << std::pair{"x_min", r.x_min} << std::pair{"x_max", r.x_max}
+          << std::pair{"y_min", r.y_min} << std::pair{"y_max", r.y_max};
+      break;
   }
 }
 

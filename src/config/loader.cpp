@@ -14,6 +14,7 @@
 #include "config/overrides.hpp"
 #include "config/yaml_reader.hpp"
 #include "core/format.hpp"
+#include "model/png_image.hpp"
 #include "model/tissue.hpp"
 
 namespace fhn {
@@ -252,18 +253,25 @@ YAML::Node sheet_list(Section& top, const std::string& key, const Domain& d,
   return YAML::Node(YAML::NodeType::Undefined);
 }
 
+// The folder files named in the config are relative to: the config file's.
+std::filesystem::path config_folder(const std::string& source) {
+  return std::filesystem::path(source).parent_path();
+}
+
 // The keys of each region shape (a tissue: region, a fields: entry of type region).
 const std::vector<std::pair<TissueShape, std::vector<std::string>>>& region_shape_keys() {
   static const std::vector<std::pair<TissueShape, std::vector<std::string>>> keys{
       {TissueShape::disc, {"center", "radius"}},
       {TissueShape::rectangle, {"x_min", "x_max", "y_min", "y_max"}},
-      {TissueShape::polygon, {"points"}}};
+      {TissueShape::polygon, {"points"}},
+      {TissueShape::image, {"file", "threshold", "inside", "x_min", "x_max", "y_min", "y_max"}}};
   return keys;
 }
 
 // The shape of a region at `s` (an entry `entry` of tissue: or fields:): `shape` (required) and
 // its keys, the keys of the other shapes reported as not its own. `add` is left to the caller.
-TissueRegion read_region(Section& s, const YAML::Node& entry, const Domain& d) {
+TissueRegion read_region(Section& s, const YAML::Node& entry, const Domain& d,
+                         const std::filesystem::path& base) {
   Context& ctx = s.context();
   const std::string& path = s.path();
   TissueRegion r;
@@ -271,10 +279,20 @@ TissueRegion read_region(Section& s, const YAML::Node& entry, const Domain& d) {
   if (!s.has("shape"))
     ctx.error(path, entry.Mark(), "missing required key '" + s.path_of("shape") +
                                       "' (one of: " + join(names_of(tissue_shape_names())) + ")");
+  std::vector<std::string> own;
   for (const auto& [shape, names] : region_shape_keys())
-    if (shape != r.shape)
-      for (const auto& name : names)
+    if (shape == r.shape) own = names;
+  for (const auto& [shape, names] : region_shape_keys())
+    for (const auto& name : names)
+      if (std::find(own.begin(), own.end(), name) == own.end())
         s.forbid(name, "not a key of a '" + name_of(tissue_shape_names(), r.shape) + "' region");
+  // The bounds of a rectangle, or of the rectangle an image covers: the sheet's by default.
+  auto read_bounds = [&] {
+    r.x_min = s.number("x_min", 0.0, any_number());
+    r.x_max = s.number("x_max", d.length[0], any_number());
+    r.y_min = s.number("y_min", 0.0, any_number());
+    r.y_max = s.number("y_max", d.length[1], any_number());
+  };
   switch (r.shape) {
     case TissueShape::disc: {
       const YAML::Node centre = s.raw("center");
@@ -287,10 +305,7 @@ TissueRegion read_region(Section& s, const YAML::Node& entry, const Domain& d) {
       break;
     }
     case TissueShape::rectangle:
-      r.x_min = s.number("x_min", 0.0, any_number());
-      r.x_max = s.number("x_max", d.length[0], any_number());
-      r.y_min = s.number("y_min", 0.0, any_number());
-      r.y_max = s.number("y_max", d.length[1], any_number());
+      read_bounds();
       if (r.x_max < r.x_min || r.y_max < r.y_min)
         ctx.error(s.path_of(r.x_max < r.x_min ? "x_max" : "y_max"),
                   path + ": an empty rectangle (" +
@@ -310,21 +325,47 @@ TissueRegion read_region(Section& s, const YAML::Node& entry, const Domain& d) {
       }
       break;
     }
+    case TissueShape::image: {
+      // The picture, stretched over [x_min, x_max] x [y_min, y_max]; its file relative to the
+      // config's folder, kept absolute so that the resolved config reads it from anywhere.
+      read_bounds();
+      if (!(r.x_max > r.x_min && r.y_max > r.y_min))
+        ctx.error(s.path_of(r.x_max > r.x_min ? "y_max" : "x_max"),
+                  path + ": an image needs a rectangle of some area to cover (x_min < x_max, "
+                         "y_min < y_max)");
+      const NameTable<bool> sides{{"above", true}, {"below", false}};
+      r.above = s.choice("inside", true, sides);
+      r.threshold = s.number("threshold", r.threshold, any_number());
+      if (!s.has("file")) {
+        ctx.error(path, entry.Mark(),
+                  "missing required key '" + s.path_of("file") + "' (a PNG file)");
+        break;
+      }
+      const std::string file = s.text("file", "");
+      r.file = std::filesystem::absolute(base / file).lexically_normal().string();
+      try {
+        r.image = std::make_shared<const GrayImage>(read_png(r.file));
+      } catch (const ConfigError& e) {
+        ctx.error(s.path_of("file"), s.raw("file").Mark(), s.path_of("file") + ": " + e.what());
+      }
+      break;
+    }
   }
   return r;
 }
 
 // tissue: a list of regions {shape, op, ...} (sheets only).
-std::vector<TissueRegion> read_tissue(Section& top, const Domain& d) {
+std::vector<TissueRegion> read_tissue(Section& top, const Domain& d,
+                                      const std::filesystem::path& base) {
   std::vector<TissueRegion> regions;
   const YAML::Node list = sheet_list(top, "tissue", d,
-                                     "regions {shape: disc | rectangle | polygon, "
+                                     "regions {shape: disc | rectangle | polygon | image, "
                                      "op: add | remove, ...}");
   if (!list.IsDefined()) return regions;
   const NameTable<bool> ops{{"remove", false}, {"add", true}};
   for (std::size_t i = 0; i < list.size(); ++i) {
     Section s(top.context(), list[i], "tissue[" + std::to_string(i) + "]");
-    TissueRegion r = read_region(s, list[i], d);
+    TissueRegion r = read_region(s, list[i], d, base);
     r.add = s.choice("op", false, ops);
     regions.push_back(r);
   }
@@ -438,9 +479,12 @@ std::vector<FieldSpec> read_fields(Section& top, const Config& c) {
       s.forbid(key, "not a key of a " + name_of(field_type_names(), f.type) +
                         " field entry (its keys: " + own + ")");
     if (region) {
-      f.region = read_region(s, list[i], c.domain);
+      f.region = read_region(s, list[i], c.domain, config_folder(c.source));
       f.value = parameter_value("value");
       f.edge = s.number("edge", f.edge, non_negative());
+      if (f.region.shape == TissueShape::image && f.edge > 0.0)
+        ctx.error(s.path_of("edge"), s.path_of("edge") + ": an image region's edge is its "
+                                                         "pixels' (no blend; edge: 0)");
     } else {
       f.axis = read_axis(s, c.domain);
       f.start = s.number("start", 0.0, any_number());
@@ -594,7 +638,7 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
                                  format_exact(c.initial.v.wavelength) + ")");
   }
   c.stimulus = read_stimuli(top, c.domain);
-  c.tissue = read_tissue(top, c.domain);
+  c.tissue = read_tissue(top, c.domain, config_folder(c.source));
   c.anisotropy = read_anisotropy(top, c.domain);
   if (c.anisotropy.enabled) {
     // The tensor takes the place of D: model.diffusion is D_l (the resolved config leaves it out).

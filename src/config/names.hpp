@@ -57,7 +57,8 @@ inline const NameTable<BoundaryType>& boundary_type_names() {
 inline const NameTable<TissueShape>& tissue_shape_names() {
   static const NameTable<TissueShape> table{{"disc", TissueShape::disc},
                                             {"rectangle", TissueShape::rectangle},
-                                            {"polygon", TissueShape::polygon}};
+                                            {"polygon", TissueShape::polygon},
+                                            {"image", TissueShape::image}};
   return table;
 }
 inline const NameTable<FieldType>& field_type_names() {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/error.hpp"
 #include "model/tissue.hpp"
 
 namespace fhn {
@@ -110,6 +111,8 @@ real signed_distance(const TissueRegion& region, const Point& r) {
         nearest = std::min(nearest, segment_distance(p[j], p[i], r));
       return region_contains(region, r) ? -nearest : nearest;
     }
+    case TissueShape::image:  // pixels have no distance: the loader allows no blend for them
+      FHN_VERIFY(false, InternalError, "signed_distance: an image region has no blended edge");
   }
   return 0.0;
 }

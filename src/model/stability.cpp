@@ -54,7 +54,8 @@ ExplicitLimit limit_at_rate(const K& kinetics, const BoundarySpec& boundary, rea
   const ReactionRange range = kinetics.reaction_range();
   limit.v_low = range.v_low;
   limit.v_high = range.v_high;
-  for (const BoundarySide* side : {&boundary.left, &boundary.right, &boundary.bottom, &boundary.top})
+  for (const BoundarySide* side :
+       {&boundary.left, &boundary.right, &boundary.bottom, &boundary.top})
     if (side->type == BoundaryType::dirichlet) {
       limit.v_low = std::min(limit.v_low, side->value);
       limit.v_high = std::max(limit.v_high, side->value);
@@ -99,7 +100,8 @@ real field_rate(const Config& c) {
 
 }  // namespace
 
-ExplicitLimit explicit_limit(const ModelParams& m, const BoundarySpec& boundary, int dims, real dx) {
+ExplicitLimit explicit_limit(const ModelParams& m, const BoundarySpec& boundary, int dims,
+                             real dx) {
   const real d = static_cast<real>(dims);
   const real rate = 4.0 * d * m.diffusion / (dx * dx);
   const real diffusion_dt = dx * dx / (2.0 * d * m.diffusion);

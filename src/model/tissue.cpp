@@ -1,5 +1,6 @@
 #include "model/tissue.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/error.hpp"
@@ -26,6 +27,22 @@ bool region_contains(const TissueRegion& region, const Point& r) {
       }
       return inside;
     }
+    case TissueShape::image: {
+      // The picture covers [x_min, x_max] x [y_min, y_max], its top row at y_max: the point
+      // falls in column floor((x - x_min) / (x_max - x_min) W) and row
+      // floor((y_max - y) / (y_max - y_min) H), the far edges in the last ones.
+      if (r[0] < region.x_min || r[0] > region.x_max || r[1] < region.y_min || r[1] > region.y_max)
+        return false;
+      const GrayImage& picture = *region.image;
+      auto cell = [](real from, real to, real at, index_t count) {
+        const auto k = static_cast<index_t>(std::floor((at - from) / (to - from) *
+                                                       static_cast<real>(count)));
+        return std::clamp<index_t>(k, 0, count - 1);
+      };
+      const real value = picture.at(cell(region.x_min, region.x_max, r[0], picture.width),
+                                    cell(region.y_max, region.y_min, r[1], picture.height));
+      return region.above ? value >= region.threshold : value < region.threshold;
+    }
   }
   return false;
 }
@@ -37,7 +54,8 @@ bool in_tissue(const std::vector<TissueRegion>& regions, const Point& r) {
   return tissue;
 }
 
-std::vector<std::uint8_t> tissue_mask(const std::vector<TissueRegion>& regions, const Domain& domain) {
+std::vector<std::uint8_t> tissue_mask(const std::vector<TissueRegion>& regions,
+                                      const Domain& domain) {
   if (regions.empty()) return {};
   // The points in the tissue, then the nodes at a cell all of whose corners are such points.
   const auto count = static_cast<std::size_t>(domain.node_count());
@@ -49,7 +67,8 @@ std::vector<std::uint8_t> tissue_mask(const std::vector<TissueRegion>& regions, 
   std::vector<std::uint8_t> mask(count);
   bool any_outside = false;
   for (std::size_t node = 0; node < count; ++node) {
-    mask[node] = static_cast<std::uint8_t>(quadrants[node] != 0 ? NodeType::tissue : NodeType::outside);
+    mask[node] =
+        static_cast<std::uint8_t>(quadrants[node] != 0 ? NodeType::tissue : NodeType::outside);
     any_outside = any_outside || quadrants[node] == 0;
   }
   if (!any_outside) mask.clear();

@@ -10,7 +10,8 @@ namespace fhn {
 
 // Whether the point r (x, y) lies in the region: a disc's points within its radius of the
 // centre, a rectangle's within its bounds, a polygon's by the even-odd rule (edges included
-// up to round-off).
+// up to round-off), an image's where the pixel the point falls in is on the region's side of
+// its threshold (config/config.hpp).
 bool region_contains(const TissueRegion& region, const Point& r);
 
 // Whether the point r is tissue under `regions` applied in order: tissue when the last region

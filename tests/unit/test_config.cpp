@@ -475,7 +475,7 @@ TEST_CASE("fields: mistakes are located and name what is allowed") {
       // A region's shape as a tissue region's; `op` is no key of a field.
       {"{parameter: a, value: 0.1}",
        "test.yaml:4:5: missing required key 'fields[0].shape' (one of: disc, rectangle, "
-       "polygon)"},
+       "polygon, image)"},
       {"{parameter: a, shape: rectangle, radius: 2, value: 0.1}",
        "test.yaml:4:46: fields[0].radius: not a key of a 'rectangle' region"},
       {"{parameter: a, shape: polygon, points: [[0, 0], [1, 1]], value: 0}",

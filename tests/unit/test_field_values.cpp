@@ -28,13 +28,26 @@ fhn::Domain wide_sheet() { return fhn::test::sheet_domain(33, 17, 1.0); }
 fhn::Domain fine_sheet() { return fhn::test::sheet_domain(65, 65, 0.25); }
 
 fhn::TissueRegion disc(real x, real y, real radius) {
-  return {fhn::TissueShape::disc, false, {x, y, 0.0}, radius, 0.0, 0.0, 0.0, 0.0, {}};
+  fhn::TissueRegion r;
+  r.shape = fhn::TissueShape::disc;
+  r.center = {x, y, 0.0};
+  r.radius = radius;
+  return r;
 }
 fhn::TissueRegion rectangle(real x_min, real x_max, real y_min, real y_max) {
-  return {fhn::TissueShape::rectangle, false, {}, 0.0, x_min, x_max, y_min, y_max, {}};
+  fhn::TissueRegion r;
+  r.shape = fhn::TissueShape::rectangle;
+  r.x_min = x_min;
+  r.x_max = x_max;
+  r.y_min = y_min;
+  r.y_max = y_max;
+  return r;
 }
 fhn::TissueRegion polygon(std::vector<fhn::Point> points) {
-  return {fhn::TissueShape::polygon, false, {}, 0.0, 0.0, 0.0, 0.0, 0.0, std::move(points)};
+  fhn::TissueRegion r;
+  r.shape = fhn::TissueShape::polygon;
+  r.points = std::move(points);
+  return r;
 }
 
 fhn::FieldSpec region_field(const std::string& parameter, const fhn::TissueRegion& region,

@@ -46,8 +46,10 @@ TEST_CASE("tissue regions apply in order: a disc removed, a rectangle and a poly
   // A node outside starts at the form's resting state.
   CHECK(p.v0[static_cast<std::size_t>(10 + 21 * 8)] == 0.0);
   // A first region that adds starts from no tissue.
-  const std::vector<fhn::TissueRegion> only_disc = {
-      {fhn::TissueShape::disc, true, {5.0, 5.0, 0.0}, 2.0, 0, 0, 0, 0, {}}};
+  std::vector<fhn::TissueRegion> only_disc(1);
+  only_disc[0].add = true;
+  only_disc[0].center = {5.0, 5.0, 0.0};
+  only_disc[0].radius = 2.0;
   CHECK(fhn::in_tissue(only_disc, {5.0, 6.0, 0.0}));
   CHECK_FALSE(fhn::in_tissue(only_disc, {9.0, 5.0, 0.0}));
   CHECK(fhn::in_tissue({}, {9.0, 5.0, 0.0}));

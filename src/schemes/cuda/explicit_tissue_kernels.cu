@@ -20,7 +20,8 @@ struct MaskedNode {
   __device__ ExplicitPointUpdate operator()(const real* v, const real* w, real current, index_t i,
                                             index_t j, const NodeParams& q, const K& kin) const {
     const bool interior = i > 0 && i < q.n[0] - 1 && j > 0 && j < q.n[1] - 1;
-    return interior ? explicit_masked_interior_node(v, w, quadrants, current, i + q.n[0] * j, q, kin)
+    const index_t c = i + q.n[0] * j;
+    return interior ? explicit_masked_interior_node(v, w, quadrants, current, c, q, kin)
                     : explicit_masked_sheet_node(v, w, quadrants, current, i, j, q, kin);
   }
 };

@@ -1,8 +1,8 @@
 #pragma once
 // Forward Euler on a sheet with fields (tissue:, fields:, anisotropy:) on the GPU, one node per
 // thread and one step per launch, evaluating the CPU's node updates of schemes/node_updates.hpp:
-// the masked update (a tissue mask alone: explicit_masked_interior_node, explicit_masked_sheet_node)
-// and the heterogeneous one (per-node D or kinetics, anisotropy: explicit_medium_node). Both read
+// the masked update (a tissue mask alone: explicit_masked_interior_node and
+// explicit_masked_sheet_node) and the heterogeneous one (per-node D or kinetics, anisotropy: explicit_medium_node). Both read
 // the nodes' quadrant bytes (model/tissue.hpp) instead of the mask. Compiled without FMA
 // contraction, as ExplicitCpu's expressions: the GPU agrees with the CPU to round-off.
 //
