@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -79,6 +80,11 @@ real luma(real r, real g, real b) { return 0.299 * r + 0.587 * g + 0.114 * b; }
 bool png_supported() { return true; }
 
 GrayImage read_png(const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error))
+    throw ConfigError(path + ": cannot open the image file (no such file)");
+  if (std::filesystem::file_size(path, error) > (std::uintmax_t{1} << 30))
+    fail(path, "larger than 1 GiB");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path + ": cannot open the image file");
   const std::vector<unsigned char> file((std::istreambuf_iterator<char>(in)),
