@@ -114,7 +114,9 @@ ExplicitLimit explicit_limit(const Config& c) {
   if (c.fields.empty() && !c.anisotropy.enabled)
     return explicit_limit(c.model, c.boundary, c.domain.dims, c.domain.dx);
   const real rate = field_rate(c);
-  return with_kinetics(c.model.kinetics, [&](const auto& uniform) {
+  const std::string rate_text = c.anisotropy.enabled ? "4 max (D_xx + D_yy + |D_xy|)/dx^2"
+                                                     : "4 d max D/dx^2";
+  ExplicitLimit limit = with_kinetics(c.model.kinetics, [&](const auto& uniform) {
     // The form's parameters at each node (their fields, else the model's value); the limit at
     // the nodes whose parameters differ from the node before's, the smallest of them.
     using K = std::decay_t<decltype(uniform)>;
@@ -135,16 +137,18 @@ ExplicitLimit explicit_limit(const Config& c) {
       });
       if (node > 0 && here == last) continue;
       last = here;
-      const ExplicitLimit limit = limit_at_rate(k, c.boundary, rate, 2.0 / rate);
-      if (limit.dt < smallest.dt) smallest = limit;
+      const ExplicitLimit here_limit = limit_at_rate(k, c.boundary, rate, 2.0 / rate);
+      if (here_limit.dt < smallest.dt) smallest = here_limit;
     }
     return smallest;
   });
+  limit.rate = rate_text;
+  return limit;
 }
 
 std::string ExplicitLimit::explain() const {
   return "forward Euler multiplies the odd-even mode by 1 - dt r per step, r = " +
-         format_exact(2.0 / dt) + " (diffusion 4 d D/dx^2 = " + format_exact(diffusion) +
+         format_exact(2.0 / dt) + " (diffusion " + rate + " = " + format_exact(diffusion) +
          " plus the reaction's slope, f'(v) >= " + format_exact(slope) + " for v in [" +
          format_exact(v_low) + ", " + format_exact(v_high) +
          "], with the w coupling), and 1 - dt r >= -1 needs dt <= 2/r = " + format_exact(dt);

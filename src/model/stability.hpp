@@ -11,6 +11,7 @@ namespace fhn {
 struct ExplicitLimit {
   real dt = 0.0;          // the largest stable time step
   real diffusion = 0.0;   // lambda_max = 4 d D / dx^2, the odd-even mode's rate under D L_h
+  std::string rate = "4 d D/dx^2";  // how lambda_max was found, as explain() names it
   real slope = 0.0;       // min f'(v) over [v_low, v_high]
   real v_low = 0.0, v_high = 1.0;  // the range of v the bound covers
   real diffusion_dt = 0.0;  // dx^2 / (2 d D): the limit of diffusion alone

@@ -12,6 +12,7 @@
 
 #include "core/format.hpp"
 #include "model/problem.hpp"
+#include "model/stability.hpp"
 #include "model/tissue.hpp"
 #include "schemes/node_updates.hpp"
 #include "study/spiral_tips.hpp"
@@ -253,4 +254,28 @@ TEST_CASE("a scar of D = 0 is cut off: no spiral tips are found on its edge") {
           all.frames_with_tips(), " not");
   CHECK(all.frames_with_tips() > 10);
   CHECK(skipped.frames_with_tips() == 0);
+}
+
+TEST_CASE("forward Euler's limit follows the fields: the largest D, the tensor's bound") {
+  // Isotropic: the odd-even rate 4 d max D / dx^2 with the field's largest D (2.5 here, a blend
+  // region), so a dt the uniform sheet takes is refused. Anisotropic: the Gershgorin bound
+  // 4 (D_xx + D_yy + |D_xy|) / dx^2, D_xx + D_yy = D_l + D_t, |D_xy| = (D_l - D_t) cos sin.
+  const std::string sheet = "domain: {length: [20, 10], dx: 0.5}\ntime: {dt: 0.01}\n";
+  const fhn::Config field = fhn::test::config_from(
+      sheet + "fields: [{parameter: diffusion, shape: disc, center: [5, 5], radius: 2, "
+              "value: 2.5, edge: 1}]\n");
+  CHECK(fhn::explicit_limit(field).diffusion == doctest::Approx(4.0 * 2.0 * 2.5 / 0.25));
+  CHECK(fhn::explicit_limit(field).rate == "4 d max D/dx^2");
+  const fhn::Config fibres = fhn::test::config_from(
+      sheet + "anisotropy: {longitudinal: 1.0, transverse: 0.25, angle: 30}\n");
+  const real cross = 0.75 * std::cos(fhn::kTwoPi / 12.0) * std::sin(fhn::kTwoPi / 12.0);
+  CHECK(fhn::explicit_limit(fibres).diffusion ==
+        doctest::Approx(4.0 * (1.25 + cross) / 0.25).epsilon(1e-14));
+  // The uniform sheet's dt = 0.05 (limit 0.0624 with D = 1) is refused with the field.
+  CHECK(fhn::test::contains(fhn::test::config_error(sheet + "fields: [{parameter: diffusion, "
+                                                            "shape: disc, center: [5, 5], "
+                                                            "radius: 2, value: 2.5}]\n",
+                                                    {"time.dt=0.05"}),
+                            "exceeds the explicit stability limit"));
+  CHECK_NOTHROW(fhn::test::config_from(sheet, {"time.dt=0.05"}));
 }
