@@ -2,8 +2,9 @@
 // Parameter fields: the model's parameters (D and those of the run's kinetics form) over the
 // nodes, and which nodes are tissue (docs/ARCHITECTURE.md section 4). Each parameter is uniform,
 // its scalar in ModelParams holding at every node, or per node, one value per node of the run's
-// Domain in node order. Every config gives uniform parameters today (only the mask has a key,
-// `tissue:`), and the schemes refuse what they do not read (require_uniform_fields).
+// Domain in node order; an anisotropic sheet's tensor likewise. The config fills them (tissue:,
+// fields:, anisotropy:; model/tissue.hpp, model/field_values.hpp), and the schemes refuse what
+// they do not read (require_uniform_fields).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -81,7 +82,7 @@ void check_fields(const ParameterFields& fields, const ModelParams& model, index
 // Throws ConfigError "per-node parameters (model.diffusion, model.a, a tissue mask (tissue:),
 // anisotropic diffusion (anisotropy:)) are not supported by <scheme> yet; ..." unless `fields`
 // are uniform or the scheme `reads_fields` (all of them: the explicit scheme on a sheet in one
-// process): the schemes' factories call it until their kernels read the fields.
+// process): the factories of every other scheme and of member batches call it.
 void require_uniform_fields(const ParameterFields& fields, const std::string& scheme,
                             bool reads_fields);
 

@@ -1,7 +1,7 @@
-// Parameter fields (model/parameter_fields.hpp): every config gives uniform fields, the kinetics
-// at a node through each form's parameter table (uniform: the run's form bit for bit), the checks
-// of per-node values by message, and the refusal of per-node parameters by every factory of
-// schemes and member batches until their kernels read them.
+// Parameter fields (model/parameter_fields.hpp): a config without tissue:, fields: or
+// anisotropy: gives uniform fields, the kinetics at a node through each form's parameter table
+// (uniform: the run's form bit for bit), the checks of per-node values by message, and the
+// refusal of fields by every factory of schemes and member batches that does not read them.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -201,7 +201,7 @@ TEST_CASE("check_fields: per-node values in each parameter's interval, one per n
                                "parameters of model.form 'cubic' (a, epsilon, gamma)");
 }
 
-TEST_CASE("every factory refuses per-node parameters until the kernels read them") {
+TEST_CASE("every factory that does not read fields refuses them, saying what runs them") {
   const std::string cable = kCable;
   struct Case {
     std::string yaml;
