@@ -223,17 +223,20 @@ struct TissueRegion {
 //             band of width `edge` centred on the shape's boundary (edge 0: a sharp boundary,
 //             points on it inside);
 //   gradient: linear along `axis` from `from` at position `start` to `to` at `end`, constant
-//             beyond them (every node takes it).
-enum class FieldType { region, gradient };
+//             beyond them (every node takes it);
+//   image:    from + (to - from) p, p in [0, 1] the pixel of a picture (`region`, shape image:
+//             its file and the rectangle it covers) the node falls in; nodes off the picture keep
+//             what they had.
+enum class FieldType { region, gradient, image };
 struct FieldSpec {
   std::string parameter;        // "diffusion", a parameter key of model.form, or "fibre_angle"
   FieldType type = FieldType::region;
-  TissueRegion region;          // region: the shape and its keys (`add` is not used)
+  TissueRegion region;          // region, image: the shape and its keys (`add` is not used)
   real value = 0.0;             // region: the value inside
   real edge = 0.0;              // region: the width of the blend across the boundary (0: sharp)
   int axis = 0;                 // gradient: 0 = x, 1 = y
   real start = 0.0, end = 0.0;  // gradient: where along the axis it begins and ends (start < end)
-  real from = 0.0, to = 0.0;    // gradient: the values at start and at end
+  real from = 0.0, to = 0.0;    // gradient: the values at start and at end; image: at 0 and 1
 };
 
 // anisotropy: fibres in the sheet, along f = (cos theta, sin theta), with the diffusion tensor

@@ -128,6 +128,11 @@ void emit_sheet_media(YAML::Emitter& out, const Config& c) {
     if (f.type == FieldType::region) {
       emit_region(out, f.region);
       out << std::pair{"value", f.value} << std::pair{"edge", f.edge};
+    } else if (f.type == FieldType::image) {
+      out << YAML::Key << "file" << YAML::Value << f.region.file
+          << std::pair{"x_min", f.region.x_min} << std::pair{"x_max", f.region.x_max}
+          << std::pair{"y_min", f.region.y_min} << std::pair{"y_max", f.region.y_max}
+          << std::pair{"from", f.from} << std::pair{"to", f.to};
     } else {
       out << YAML::Key << "axis" << YAML::Value << axis_name(f.axis)
           << std::pair{"start", f.start} << std::pair{"end", f.end}

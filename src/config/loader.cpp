@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <optional>
+#include <set>
 
 #include "config/checks.hpp"
 #include "config/names.hpp"
@@ -268,6 +269,34 @@ const std::vector<std::pair<TissueShape, std::vector<std::string>>>& region_shap
   return keys;
 }
 
+// A picture at `s` (an image region, a fields: entry of type image): `file` (required, a PNG,
+// relative to `base`, the config's folder; kept absolute so that the resolved config reads it
+// from anywhere) and the rectangle it is stretched over, `x_min` .. `y_max` (the sheet's).
+void read_picture(Section& s, const YAML::Node& entry, const Domain& d,
+                  const std::filesystem::path& base, TissueRegion& r) {
+  Context& ctx = s.context();
+  r.shape = TissueShape::image;
+  r.x_min = s.number("x_min", 0.0, any_number());
+  r.x_max = s.number("x_max", d.length[0], any_number());
+  r.y_min = s.number("y_min", 0.0, any_number());
+  r.y_max = s.number("y_max", d.length[1], any_number());
+  if (!(r.x_max > r.x_min && r.y_max > r.y_min))
+    ctx.error(s.path_of(r.x_max > r.x_min ? "y_max" : "x_max"),
+              s.path() + ": an image needs a rectangle of some area to cover (x_min < x_max, "
+                         "y_min < y_max)");
+  if (!s.has("file")) {
+    ctx.error(s.path(), entry.Mark(),
+              "missing required key '" + s.path_of("file") + "' (a PNG file)");
+    return;
+  }
+  r.file = std::filesystem::absolute(base / s.text("file", "")).lexically_normal().string();
+  try {
+    r.image = std::make_shared<const GrayImage>(read_png(r.file));
+  } catch (const ConfigError& e) {
+    ctx.error(s.path_of("file"), s.raw("file").Mark(), s.path_of("file") + ": " + e.what());
+  }
+}
+
 // The shape of a region at `s` (an entry `entry` of tissue: or fields:): `shape` (required) and
 // its keys, the keys of the other shapes reported as not its own. `add` is left to the caller.
 TissueRegion read_region(Section& s, const YAML::Node& entry, const Domain& d,
@@ -286,13 +315,6 @@ TissueRegion read_region(Section& s, const YAML::Node& entry, const Domain& d,
     for (const auto& name : names)
       if (std::find(own.begin(), own.end(), name) == own.end())
         s.forbid(name, "not a key of a '" + name_of(tissue_shape_names(), r.shape) + "' region");
-  // The bounds of a rectangle, or of the rectangle an image covers: the sheet's by default.
-  auto read_bounds = [&] {
-    r.x_min = s.number("x_min", 0.0, any_number());
-    r.x_max = s.number("x_max", d.length[0], any_number());
-    r.y_min = s.number("y_min", 0.0, any_number());
-    r.y_max = s.number("y_max", d.length[1], any_number());
-  };
   switch (r.shape) {
     case TissueShape::disc: {
       const YAML::Node centre = s.raw("center");
@@ -305,7 +327,10 @@ TissueRegion read_region(Section& s, const YAML::Node& entry, const Domain& d,
       break;
     }
     case TissueShape::rectangle:
-      read_bounds();
+      r.x_min = s.number("x_min", 0.0, any_number());
+      r.x_max = s.number("x_max", d.length[0], any_number());
+      r.y_min = s.number("y_min", 0.0, any_number());
+      r.y_max = s.number("y_max", d.length[1], any_number());
       if (r.x_max < r.x_min || r.y_max < r.y_min)
         ctx.error(s.path_of(r.x_max < r.x_min ? "x_max" : "y_max"),
                   path + ": an empty rectangle (" +
@@ -326,28 +351,10 @@ TissueRegion read_region(Section& s, const YAML::Node& entry, const Domain& d,
       break;
     }
     case TissueShape::image: {
-      // The picture, stretched over [x_min, x_max] x [y_min, y_max]; its file relative to the
-      // config's folder, kept absolute so that the resolved config reads it from anywhere.
-      read_bounds();
-      if (!(r.x_max > r.x_min && r.y_max > r.y_min))
-        ctx.error(s.path_of(r.x_max > r.x_min ? "y_max" : "x_max"),
-                  path + ": an image needs a rectangle of some area to cover (x_min < x_max, "
-                         "y_min < y_max)");
+      read_picture(s, entry, d, base, r);
       const NameTable<bool> sides{{"above", true}, {"below", false}};
       r.above = s.choice("inside", true, sides);
       r.threshold = s.number("threshold", r.threshold, any_number());
-      if (!s.has("file")) {
-        ctx.error(path, entry.Mark(),
-                  "missing required key '" + s.path_of("file") + "' (a PNG file)");
-        break;
-      }
-      const std::string file = s.text("file", "");
-      r.file = std::filesystem::absolute(base / file).lexically_normal().string();
-      try {
-        r.image = std::make_shared<const GrayImage>(read_png(r.file));
-      } catch (const ConfigError& e) {
-        ctx.error(s.path_of("file"), s.raw("file").Mark(), s.path_of("file") + ": " + e.what());
-      }
       break;
     }
   }
@@ -389,13 +396,14 @@ AnisotropySpec read_anisotropy(Section& top, const Domain& d) {
   return a;
 }
 
-// fields: a list of {parameter, type: region | gradient, ...} (sheets only), read after the model,
+// fields: a list of {parameter, type: region | gradient | image, ...} (sheets only), read after the model,
 // the domain and anisotropy: what `parameter` may name and the interval of its values depend on
 // them (diffusion >= 0, a form's parameter its interval, fibre_angle any number).
 std::vector<FieldSpec> read_fields(Section& top, const Config& c) {
   std::vector<FieldSpec> fields;
   const YAML::Node list =
-      sheet_list(top, "fields", c.domain, "fields {parameter, type: region | gradient, ...}");
+      sheet_list(top, "fields", c.domain,
+                 "fields {parameter, type: region | gradient | image, ...}");
   if (!list.IsDefined()) return fields;
   Context& ctx = top.context();
   const bool anisotropic = c.anisotropy.enabled;
@@ -473,12 +481,28 @@ std::vector<FieldSpec> read_fields(Section& top, const Config& c) {
     s.forbid("op", "not a key of a field entry (a field sets a value in its region; tissue: adds "
                    "and removes regions)");
     const bool region = f.type == FieldType::region;
+    const std::vector<std::string> picture_keys{"file", "x_min", "x_max", "y_min", "y_max",
+                                                "from", "to"};
+    const std::vector<std::string>& own_keys =
+        region ? region_keys : (f.type == FieldType::gradient ? gradient_keys : picture_keys);
     const std::string own = region ? "parameter, type, shape with the shape's keys, value, edge"
-                                   : "parameter, type, axis, start, end, from, to";
-    for (const std::string& key : region ? gradient_keys : region_keys)
-      s.forbid(key, "not a key of a " + name_of(field_type_names(), f.type) +
-                        " field entry (its keys: " + own + ")");
-    if (region) {
+                            : f.type == FieldType::gradient
+                                ? "parameter, type, axis, start, end, from, to"
+                                : "parameter, type, file, x_min, x_max, y_min, y_max, from, to";
+    std::set<std::string> every_key(region_keys.begin(), region_keys.end());
+    every_key.insert(gradient_keys.begin(), gradient_keys.end());
+    every_key.insert(picture_keys.begin(), picture_keys.end());
+    for (const std::string& key : every_key)
+      if (std::find(own_keys.begin(), own_keys.end(), key) == own_keys.end())
+        s.forbid(key, "not a key of a " + name_of(field_type_names(), f.type) +
+                          " field entry (its keys: " + own + ")");
+    if (f.type == FieldType::image) {
+      // from + (to - from) p over the picture: from and to both in the parameter's interval,
+      // so every value between them is.
+      read_picture(s, list[i], c.domain, config_folder(c.source), f.region);
+      f.from = parameter_value("from");
+      f.to = parameter_value("to");
+    } else if (region) {
       f.region = read_region(s, list[i], c.domain, config_folder(c.source));
       f.value = parameter_value("value");
       f.edge = s.number("edge", f.edge, non_negative());

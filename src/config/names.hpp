@@ -63,7 +63,8 @@ inline const NameTable<TissueShape>& tissue_shape_names() {
 }
 inline const NameTable<FieldType>& field_type_names() {
   static const NameTable<FieldType> table{{"region", FieldType::region},
-                                          {"gradient", FieldType::gradient}};
+                                          {"gradient", FieldType::gradient},
+                                          {"image", FieldType::image}};
   return table;
 }
 

@@ -82,8 +82,14 @@ std::vector<real> field_values(const std::vector<FieldSpec>& fields, const std::
     for (index_t node = 0; node < domain.node_count(); ++node) {
       real& value = values[static_cast<std::size_t>(node)];
       const Point r = domain.position(node);
-      value = field.type == FieldType::gradient ? gradient_value(field, r)
-                                                : lerp(value, field.value, region_weight(field, r));
+      switch (field.type) {
+        case FieldType::region: value = lerp(value, field.value, region_weight(field, r)); break;
+        case FieldType::gradient: value = gradient_value(field, r); break;
+        case FieldType::image:  // from + (to - from) p on the picture, unchanged off it
+          if (const std::optional<real> p = picture_value(field.region, r))
+            value = lerp(field.from, field.to, *p);
+          break;
+      }
     }
   }
   return values;

@@ -18,7 +18,9 @@ namespace fhn {
 //             (exactly `value` where s = 1 and `old` where s = 0);
 //   gradient: t = clamp((q - start) / (end - start), 0, 1), q the coordinate along `axis`;
 //             new = from + t (to - from) at every node (exactly `from` at q <= start, `to` at
-//             q >= end).
+//             q >= end);
+//   image:    new = from + p (to - from), p the pixel's value (picture_value, model/tissue.hpp),
+//             on the picture's rectangle; `old` off it.
 std::vector<real> field_values(const std::vector<FieldSpec>& fields, const std::string& parameter,
                                real base, const Domain& domain);
 

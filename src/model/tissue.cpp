@@ -28,23 +28,28 @@ bool region_contains(const TissueRegion& region, const Point& r) {
       return inside;
     }
     case TissueShape::image: {
-      // The picture covers [x_min, x_max] x [y_min, y_max], its top row at y_max: the point
-      // falls in column floor((x - x_min) / (x_max - x_min) W) and row
-      // floor((y_max - y) / (y_max - y_min) H), the far edges in the last ones.
-      if (r[0] < region.x_min || r[0] > region.x_max || r[1] < region.y_min || r[1] > region.y_max)
-        return false;
-      const GrayImage& picture = *region.image;
-      auto cell = [](real from, real to, real at, index_t count) {
-        const auto k = static_cast<index_t>(std::floor((at - from) / (to - from) *
-                                                       static_cast<real>(count)));
-        return std::clamp<index_t>(k, 0, count - 1);
-      };
-      const real value = picture.at(cell(region.x_min, region.x_max, r[0], picture.width),
-                                    cell(region.y_max, region.y_min, r[1], picture.height));
-      return region.above ? value >= region.threshold : value < region.threshold;
+      const std::optional<real> value = picture_value(region, r);
+      if (!value) return false;
+      return region.above ? *value >= region.threshold : *value < region.threshold;
     }
   }
   return false;
+}
+
+std::optional<real> picture_value(const TissueRegion& region, const Point& r) {
+  // The picture covers [x_min, x_max] x [y_min, y_max], its top row at y_max: the point falls in
+  // column floor((x - x_min) / (x_max - x_min) W) and row floor((y_max - y) / (y_max - y_min) H),
+  // the far edges in the last ones.
+  if (r[0] < region.x_min || r[0] > region.x_max || r[1] < region.y_min || r[1] > region.y_max)
+    return std::nullopt;
+  const GrayImage& picture = *region.image;
+  auto cell = [](real from, real to, real at, index_t count) {
+    const auto k =
+        static_cast<index_t>(std::floor((at - from) / (to - from) * static_cast<real>(count)));
+    return std::clamp<index_t>(k, 0, count - 1);
+  };
+  return picture.at(cell(region.x_min, region.x_max, r[0], picture.width),
+                    cell(region.y_max, region.y_min, r[1], picture.height));
 }
 
 bool in_tissue(const std::vector<TissueRegion>& regions, const Point& r) {

@@ -2,6 +2,7 @@
 // Where the medium is on a sheet: the node-type mask of the config's `tissue` regions
 // (docs/ARCHITECTURE.md section 4, "Parameter fields").
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "config/config.hpp"
@@ -13,6 +14,10 @@ namespace fhn {
 // up to round-off), an image's where the pixel the point falls in is on the region's side of
 // its threshold (config/config.hpp).
 bool region_contains(const TissueRegion& region, const Point& r);
+
+// The value in [0, 1] of the pixel of an image region's picture that the point r falls in, or
+// nullopt off the rectangle the picture covers (config/config.hpp, TissueShape::image).
+std::optional<real> picture_value(const TissueRegion& region, const Point& r);
 
 // Whether the point r is tissue under `regions` applied in order: tissue when the last region
 // that contains it adds, not when it removes, and, when no region contains it, tissue if the

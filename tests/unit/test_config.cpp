@@ -441,7 +441,7 @@ TEST_CASE("fields: mistakes are located and name what is allowed") {
                  "domain is a cable"));
   CHECK(contains(config_error(kSheet + "fields: {parameter: a}\n"),
                  "test.yaml:3:9: fields: expected a non-empty list of fields {parameter, type: "
-                 "region | gradient, ...}, got a mapping"));
+                 "region | gradient | image, ...}, got a mapping"));
   CHECK(contains(config_error(kSheet + "fields: []\n"),
                  "fields: expected a non-empty list of fields"));
   // One entry each: its text, and the message (with its place) it gives.

@@ -183,3 +183,45 @@ TEST_CASE("image regions: keys, defaults, the resolved config, and mistakes loca
                               fixture("gray8.png") + ", value: 0.1, edge: 1}]\n"),
       "fields[0].edge: an image region's edge is its pixels' (no blend; edge: 0)"));
 }
+
+TEST_CASE("a field from a picture: from + (to - from) times each node's pixel") {
+  // gray8.png (13 x 7) stretched over [0, 13] x [0, 7] of a 20 x 10 sheet at dx = 1: node (i, j)
+  // falls in column floor(i / 13 x 13) = i and row floor((7 - j) / 7 x 7) = 7 - j (rows count
+  // from the top; j = 0 is clamped into the last row); nodes off the picture keep model.a.
+  const std::string sheet = "domain: {length: [20, 10], dx: 1}\ntime: {dt: 0.05}\n"
+                            "output: {probes: []}\n";
+  const std::string entry = "fields: [{parameter: a, type: image, file: " + fixture("gray8.png") +
+                            ", x_max: 13, y_max: 7, from: 0.1, to: 0.3}]\n";
+  if (!fhn::png_supported()) {
+    CHECK(fhn::test::contains(fhn::test::config_error(sheet + entry), "reads no PNG files"));
+    return;
+  }
+  const fhn::Config c = fhn::test::config_from(sheet + entry);
+  const fhn::Problem p = fhn::make_problem(c);
+  const std::vector<real>& a = p.fields.kinetics[0].values;
+  REQUIRE(a.size() == 21 * 11);
+  const fhn::GrayImage picture = fhn::read_png(fixture("gray8.png"));
+  for (index_t j = 1; j <= 6; ++j)
+    for (index_t i = 0; i <= 12; ++i) {
+      CAPTURE(i);
+      CAPTURE(j);
+      const real pixel = picture.at(i, 7 - j);
+      CHECK(a[static_cast<std::size_t>(i + 21 * j)] == doctest::Approx(0.1 + 0.2 * pixel));
+    }
+  CHECK(a[static_cast<std::size_t>(15 + 21 * 3)] == 0.01);  // off the picture: model.a
+  // The resolved config reads back the same entry; its keys are checked.
+  const fhn::Config again = fhn::load_config_text(fhn::to_yaml(c), "again.yaml");
+  REQUIRE(again.fields.size() == 1);
+  CHECK(again.fields[0].type == fhn::FieldType::image);
+  CHECK(again.fields[0].region.file == c.fields[0].region.file);
+  CHECK(again.fields[0].to == 0.3);
+  CHECK(fhn::test::contains(
+      fhn::test::config_error(sheet + "fields: [{parameter: a, type: image, file: " +
+                              fixture("gray8.png") + ", from: 0.1, to: 3}]\n"),
+      "fields[0].to: value 3 is out of range for model.a; expected a number in [0, 1]"));
+  CHECK(fhn::test::contains(
+      fhn::test::config_error(sheet + "fields: [{parameter: a, type: image, file: " +
+                              fixture("gray8.png") + ", from: 0.1, to: 0.2, value: 1}]\n"),
+      "fields[0].value: not a key of a image field entry (its keys: parameter, type, file, "
+      "x_min, x_max, y_min, y_max, from, to)"));
+}
