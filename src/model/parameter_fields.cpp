@@ -134,8 +134,17 @@ void kinetics_values(const ParameterFields& fields, const real* (&values)[kMaxFo
 }
 
 void require_uniform_fields(const ParameterFields& fields, const std::string& scheme,
-                            bool reads_fields) {
-  if (reads_fields) return;
+                            FieldsRead reads) {
+  if (reads == FieldsRead::all) return;
+  if (reads == FieldsRead::isotropic) {
+    if (fields.tensor.enabled)
+      throw ConfigError("anisotropic diffusion (anisotropy:) is not supported by " + scheme +
+                        ": its line solves take the second differences along x and along y "
+                        "implicitly, and the tensor's mixed term D_xy couples the lines (the "
+                        "reasons in configs/README.md, anisotropy); run it with scheme.type: "
+                        "explicit");
+    return;
+  }
   std::string what;
   if (!fields.diffusion.uniform()) append(what, "model." + fields.diffusion.name);
   for (const ParameterField& field : fields.kinetics)
@@ -145,8 +154,9 @@ void require_uniform_fields(const ParameterFields& fields, const std::string& sc
   if (what.empty()) return;
   throw ConfigError("per-node parameters (" + what + ") are not supported by " + scheme +
                     " yet: its kernels read one value of each parameter, the same at every node, "
-                    "and an isotropic D; a sheet with tissue:, fields: or anisotropy: runs with "
-                    "scheme.type: explicit, in one process");
+                    "and an isotropic D; a sheet with tissue: or fields: runs in one process with "
+                    "scheme.type: explicit or crank_nicolson (formulation adi), one with "
+                    "anisotropy: with explicit");
 }
 
 }  // namespace fhn

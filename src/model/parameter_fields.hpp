@@ -79,12 +79,20 @@ ParameterFields uniform_fields(const ModelParams& model);
 // parameter's interval (the form's table; D > 0), or a mask entry is not a NodeType.
 void check_fields(const ParameterFields& fields, const ModelParams& model, index_t node_count);
 
+// What a scheme reads of a sheet's fields.
+enum class FieldsRead {
+  none,       // one value of each parameter and an isotropic D, the same at every node
+  isotropic,  // also a tissue mask and per-node D and kinetics parameters (ADI on a sheet)
+  all,        // also an anisotropic tensor (the explicit scheme on a sheet)
+};
+
 // Throws ConfigError "per-node parameters (model.diffusion, model.a, a tissue mask (tissue:),
-// anisotropic diffusion (anisotropy:)) are not supported by <scheme> yet; ..." unless `fields`
-// are uniform or the scheme `reads_fields` (all of them: the explicit scheme on a sheet in one
-// process): the factories of every other scheme and of member batches call it.
+// anisotropic diffusion (anisotropy:)) are not supported by <scheme> yet; ..." when `fields`
+// hold what the scheme does not read (`reads`: none), or "anisotropic diffusion (anisotropy:) is
+// not supported by <scheme>: ..." (`reads`: isotropic): the factories of every scheme and of
+// member batches call it.
 void require_uniform_fields(const ParameterFields& fields, const std::string& scheme,
-                            bool reads_fields);
+                            FieldsRead reads);
 
 // The kinetics at `node`: `uniform` (the run's form, type K) with its p-th parameter (in its
 // parameters() order) taken from values[p][node] where values[p] is not nullptr (host and

@@ -191,10 +191,18 @@ MemoryEstimate estimate_run_memory(const Config& c, int ranks, MemoryEstimate* w
     const MemoryItem arrays = host_scheme_arrays(c);
     e.host.push_back({"scheme: " + arrays.what, arrays.bytes * kValue * share});
   }
-  // The explicit scheme's quadrant bytes (model/tissue.hpp), where it holds them.
+  // The explicit scheme's and ADI's quadrant bytes (model/tissue.hpp), where they hold them.
   if (fields.quadrants)
     (cuda ? e.device : e.host).push_back({"the quadrant bytes of a sheet with fields (1 B per node)",
                                           share});
+  // ADI on a sheet with fields: every node's row in its lines along x and y (adi_setup.hpp), on
+  // the host and, for CUDA, on the device too.
+  if (fields.quadrants && c.scheme.type == SchemeType::crank_nicolson &&
+      c.scheme.crank_nicolson.formulation == Formulation::adi) {
+    const MemoryItem rows{"ADI: each node's rows along x and y (6 values per node)", 6.0 * kValue * share};
+    e.host.push_back(rows);
+    if (cuda) e.device.push_back(rows);
+  }
   if (worker) *worker = e;
 
   // The process that writes (one process, or rank 0): the time loop's frame (x, v, w), and what

@@ -6,7 +6,8 @@
 // batched tridiagonal solves with constant matrices, factored once. Maths in adi_point.hpp.
 // A sheet also runs as one rank's slab of rows: the rows along x are the slab's own, the
 // columns along y cross the slabs and are solved after a transpose (all-to-all), each rank then
-// holding whole columns.
+// holding whole columns. On a sheet with a tissue mask or D per node (one process), every node
+// has its own row in its lines' matrices (adi_setup.hpp) and the kinetics parameters at the node.
 #include <memory>
 #include <utility>
 
@@ -31,6 +32,8 @@ class AdiCpu final : public HostScheme {
   void react(const real* i0, const real* i1, int stage);
   void hold(std::vector<real>& u) const;
   void set_up_nodes();
+  // The diffusion step of a sheet with a tissue mask or D per node (one process).
+  void diffuse_medium();
   // The column solves of a slab: transpose, solve whole columns, transpose back.
   void solve_columns_across_ranks();
 

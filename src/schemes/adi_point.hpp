@@ -104,4 +104,35 @@ FHN_HOST_DEVICE inline AdiRow adi_row(index_t i, index_t n, real r, bool low_dir
   return {-0.5 * r, 1.0 + r, -0.5 * r};
 }
 
+// ---- Sheets with a tissue mask or D per node (tissue:, fields:) --------------------------------
+// The finite volumes of the explicit scheme (node_updates.hpp, "Tissue masks" and "Heterogeneous
+// sheets") split by axis, D (L u) = L_x u + L_y u with, at node P (quadrant byte: face weights
+// e, w, n, s and h^2 / V),
+//   L_x u = (h^2 / V) [e D^x_E (u_E - u) + w D^x_W (u_W - u)] / h^2,
+//   L_y u = (h^2 / V) [n D^y_N (u_N - u) + s D^y_S (u_S - u)] / h^2,
+// D^x_E the face's coefficient (the harmonic mean of its nodes' D, or the uniform D). Peaceman-
+// Rachford as above with L_x, L_y in place of D dxx, D dyy:
+//   (I - (k/2) L_x) v* = (I + (k/2) L_y) v,   (I - (k/2) L_y) v+ = (I + (k/2) L_x) v*.
+// The row of node P in its line along x is
+//   lower = -a_W, diag = 1 + a_W + a_E, upper = -a_E,   a_E = (k / 2h^2)(h^2 / V) e D^x_E,
+// (a_W likewise; along y a_S, a_N): diagonally dominant, and 0 off the diagonal where no flux
+// crosses the face (a side, the tissue's edge, D = 0), so every line breaks into segments of
+// tissue with no-flux ends. A node outside the tissue or held by a Dirichlet side has the row
+// (0, 1, 0) on both axes: it keeps the value of its right side. The right side of the other
+// half-step takes the same coefficients of the other axis, u + a_S (u_S - u) + a_N (u_N - u).
+// Since V L_x and V L_y are symmetric with zero row sums, sum_P V_P u_P is the same after each
+// half-step (pure diffusion conserves the total of v to round-off), and each half-step is
+// unconditionally stable in the V-weighted norm.
+
+// The right side u + (k/2) L u at array index c along the axis of array step `stride`, from the
+// node's row (lower, upper) in that axis' line: u - lower (u_below - u) - upper (u_above - u); a
+// neighbour behind a zero coefficient is not read.
+FHN_HOST_DEVICE inline real adi_medium_rhs(const real* u, index_t c, index_t stride, real lower,
+                                           real upper) {
+  const real centre = u[c];
+  const real below = lower != 0.0 ? lower * (u[c - stride] - centre) : 0.0;
+  const real above = upper != 0.0 ? upper * (u[c + stride] - centre) : 0.0;
+  return centre - (below + above);
+}
+
 }  // namespace fhn

@@ -1,8 +1,10 @@
 #pragma once
 // What the split Crank-Nicolson scheme (scheme.crank_nicolson.formulation: adi) sets up once per
 // run, the same on every backend: the reaction sub-step's parameters, the constant line matrices
-// of the diffusion step and their batched solvers (maths in adi_point.hpp). AdiCpu and the CUDA
-// scheme (cuda/adi_cuda.cu) both build on it.
+// of the diffusion step (or, on a sheet with a tissue mask or D per node, one row per node and
+// axis) and their batched solvers (maths in adi_point.hpp). AdiCpu and the CUDA scheme
+// (cuda/adi_cuda.cu) both build on it.
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -20,7 +22,15 @@ struct AdiSetup {
   // Per axis: the matrix I - (k/2) D d of its lines (host arrays of N_axis entries; empty beyond
   // the domain's axes).
   std::vector<real> lower[kMaxAxes], diag[kMaxAxes], upper[kMaxAxes];
+  // A sheet whose fields are not uniform (adi_medium_rows in adi_point.hpp): every node's quadrant
+  // byte (model/tissue.hpp), and per axis the row of each node in its line's matrix, host arrays
+  // in node order (the layout of the right sides, rows and columns alike). Empty otherwise.
+  std::vector<std::uint8_t> quadrants;
+  std::vector<real> node_lower[kMaxAxes], node_diag[kMaxAxes], node_upper[kMaxAxes];
+  bool medium() const { return !quadrants.empty(); }
 };
+// Throws ConfigError naming the key when the fields hold what ADI does not discretise (an
+// anisotropic tensor: its mixed term; explicit_medium_node takes it).
 AdiSetup adi_setup(const Problem& problem, const CrankNicolsonSpec& spec);
 
 // The batched solvers of the diffusion step, their matrices set: along[a] solves the lines along

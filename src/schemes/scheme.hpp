@@ -92,10 +92,10 @@ class Scheme {
 index_t first_non_finite(const real* v, const real* w, index_t n);
 
 // Throws ConfigError unless the scheme reads the problem's parameter fields
-// (model/parameter_fields.hpp): only the explicit scheme (CPU and CUDA) on a sheet in one
-// process reads them (tissue mask, per-node parameters, anisotropy). Every factory of schemes (one
-// process, or the slabs of several ranks) and of member batches calls it: "per-node parameters
-// (model.a) are not supported by explicit on the cpu backend yet: ...".
+// (model/parameter_fields.hpp): on a sheet in one process, the explicit scheme (CPU and CUDA)
+// reads them all (tissue mask, per-node parameters, anisotropy) and ADI all but anisotropy. Every
+// factory of schemes (one process, or the slabs of several ranks) and of member batches calls it:
+// "per-node parameters (model.a) are not supported by explicit on the cpu backend yet: ...".
 enum class FieldsUse { one_process, slabs, member_batch };
 void require_uniform_fields(const Config& config, const Problem& problem, FieldsUse use);
 

@@ -129,6 +129,21 @@ TEST_CASE("per-node parameter fields are counted only when a run holds them") {
       fhn::estimate_run_memory(c, 1, nullptr, fhn::FieldArrays{0, true, true});
   CHECK(item(quadrants, "the quadrant bytes of a sheet with fields (1 B per node)") == 41);
   CHECK(quadrants.device_total() == plain.device_total() + 41 + 41);
+  // ADI with fields also holds each node's rows along x and y: 6 values per node on the host
+  // and, on CUDA, on the device.
+  for (const char* backend : {"cpu", "cuda"}) {
+    CAPTURE(backend);
+    const fhn::Config adi = fhn::test::config_from(
+        "domain: {length: [40, 10], dx: 1}\ntime: {dt: 0.1}\noutput: {probes: []}\n"
+        "scheme: {type: crank_nicolson, backend: " + std::string(backend) + "}\n");
+    const fhn::MemoryEstimate without = fhn::estimate_run_memory(adi, 1, nullptr, fhn::FieldArrays{0, true, false});
+    const fhn::MemoryEstimate with = fhn::estimate_run_memory(adi, 1, nullptr, fhn::FieldArrays{0, true, true});
+    const double nodes = 41 * 11;
+    CHECK(item(with, "ADI: each node's rows along x and y (6 values per node)") == 6 * 8 * nodes);
+    const bool cuda = std::string(backend) == "cuda";
+    CHECK(with.host_total() == without.host_total() + 6 * 8 * nodes + (cuda ? 0 : nodes));
+    CHECK(with.device_total() == without.device_total() + (cuda ? 6 * 8 * nodes + nodes : 0));
+  }
 
   // A mask alone on the CPU: one byte per node, twice, and nothing on a device.
   const fhn::MemoryEstimate mask = fhn::estimate_run_memory(

@@ -212,17 +212,14 @@ TEST_CASE("every factory that does not read fields refuses them, saying what run
       {cable + "scheme: {type: adaptive_explicit}\n", "adaptive_explicit on the cpu backend"},
       {cable + "scheme: {type: crank_nicolson}\n",
        "crank_nicolson (formulation newton) on the cpu backend"},
-      {"name: sheet\ndomain: {length: [4, 4], dx: 1}\ntime: {end: 1, dt: 0.1}\n"
-       "scheme: {type: crank_nicolson}\n",
-       "crank_nicolson (formulation adi) on the cpu backend"},
       // Refused before the backend is chosen: a build without CUDA says the same.
       {cable + "scheme: {type: crank_nicolson, backend: cuda}\n",
        "crank_nicolson (formulation newton) on the cuda backend"},
   };
   const std::string tail =
       " yet: its kernels read one value of each parameter, the same at every node, and an "
-      "isotropic D; a sheet with tissue:, fields: or anisotropy: runs with scheme.type: "
-      "explicit, in one process";
+      "isotropic D; a sheet with tissue: or fields: runs in one process with scheme.type: "
+      "explicit or crank_nicolson (formulation adi), one with anisotropy: with explicit";
   const auto comm = fhn::make_serial_communicator();
   for (const Case& c : cases) {
     CAPTURE(c.yaml);
@@ -239,8 +236,8 @@ TEST_CASE("every factory that does not read fields refuses them, saying what run
           }) == "per-node parameters (model.diffusion, model.a) are not supported by " +
                    c.scheme + " over several ranks" + tail);
 
-    // A mask alone is refused too (only the explicit scheme on a sheet reads one), and so is an
-    // anisotropic tensor, saying what does run them.
+    // A mask alone is refused too (only the explicit scheme and ADI on a sheet read one), and so
+    // is an anisotropic tensor, saying what does run them.
     fhn::Problem masked = fhn::make_problem(config);
     masked.fields.node_type.assign(n, 0);
     masked.fields.tensor = {true, 1.0, 0.0, 0.5, {}, {}, {}};

@@ -15,10 +15,13 @@
 // Bytes per node and step on a sheet: reactions 2 x 32 (read and write v, w), right sides
 // 2 x 16 (read one array, write another), solves 2 x 16 (read the right side, write x):
 // 128 B, against the explicit step's 32 B. A slab of several adds the transpose's pack and
-// unpack (2 x 16 B) and its exchanges (solve_columns_across_ranks).
+// unpack (2 x 16 B) and its exchanges (solve_columns_across_ranks). A sheet with a tissue mask
+// or D per node (one process) solves with every node's own row: right sides 2 x 32 B, solves
+// with per-system coefficients (the partitioned solver: 72 B per unknown, cuSPARSE 40 B).
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "config/names.hpp"
@@ -86,12 +89,19 @@ void max_over_ranks(Communicator& comm, ReactionLog* logs, index_t count) {
 // (blockIdx.y, threadIdx.x along a row: no index division); each thread keeps its own maxima
 // per iteration, reduced over the warp, then the block, then one atomic per block and entry: the
 // log costs a few thousand atomics per kernel, not one per warp.
+//
+// kMedium: a sheet with fields (one process), where a node outside the tissue (quadrant byte 0)
+// keeps its state and the others take the form's parameters at the node (kinetics_at).
+struct ReactionMedium {
+  const std::uint8_t* quadrants = nullptr;
+  const real* kinetics[kMaxFormParameters] = {};
+};
 constexpr int kReactionThreads = 256;
-template <class K>
+template <bool kMedium, class K>
 __global__ void __launch_bounds__(kReactionThreads, 4)
     reaction_kernel(real* __restrict__ v, real* __restrict__ w, const __grid_constant__ NodeParams q,
-                    const __grid_constant__ K kin, ReactionParams rp, StimulusTable st, real t0,
-                    int stage, ReactionLog* log) {
+                    const __grid_constant__ K uniform, const __grid_constant__ ReactionMedium medium,
+                    ReactionParams rp, StimulusTable st, real t0, int stage, ReactionLog* log) {
   real du_max[kHistory], g_max[kHistory];
 #pragma unroll
   for (int k = 0; k < kHistory; ++k) du_max[k] = g_max[k] = 0.0;
@@ -101,6 +111,8 @@ __global__ void __launch_bounds__(kReactionThreads, 4)
     for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < q.n[0];
          i += static_cast<index_t>(gridDim.x) * blockDim.x) {
       const index_t node = sheet_index(i, j, q);
+      if (kMedium && medium.quadrants[node] == 0) continue;
+      const K kin = kMedium ? kinetics_at(uniform, medium.kinetics, node) : uniform;
       real held = 0.0;
       const bool is_held = sheet_dirichlet(i, j, q, held);
       const real v0 = is_held ? held : v[node];
@@ -198,6 +210,23 @@ __global__ void adi_rhs_kernel(const real* __restrict__ in, real* __restrict__ o
   out[node] = adi_rhs(__ldg(in + node), axis_difference(below, __ldg(in + node), above, k == 0, k == m - 1), r);
 }
 
+// The same on a sheet with fields (one process; adi_point.hpp, "Sheets with a tissue mask or D
+// per node"): out = u + (k/2) L u along the axis of array step `stride`, from the nodes' rows
+// (lower, upper) in that axis' lines. Reads in, two coefficients, writes out: 32 B per node.
+__global__ void adi_medium_rhs_kernel(const real* __restrict__ in, real* __restrict__ out,
+                                      const __grid_constant__ NodeParams q,
+                                      const real* __restrict__ lower,
+                                      const real* __restrict__ upper, index_t stride) {
+  const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  const index_t j = blockIdx.y;
+  if (i >= q.n[0]) return;
+  const index_t node = i + q.n[0] * j;
+  real held = 0.0;
+  out[node] = sheet_dirichlet(i, j, q, held)
+                  ? held
+                  : adi_medium_rhs(in, node, stride, __ldg(lower + node), __ldg(upper + node));
+}
+
 // The transpose of a slab's rows into whole columns (AdiCuda::solve_columns_across_ranks): rank s
 // takes the columns [first_s, first_s + width_s) (split_range of N_x). Its block, the slab's
 // `count` rows of those columns one after the other, starts at count first_s in the packed
@@ -240,6 +269,7 @@ class AdiCuda final : public DeviceScheme {
         rhs_(problem.domain.node_count(), "ADI right side"),
         log_device_(kLogSteps, "reaction Newton log"),
         solvers_(adi_solvers(setup_, problem.domain, spec.tridiagonal, MemorySpace::device)) {
+    if (setup_.medium()) set_up_medium();
     set_up_launches();
   }
 
@@ -318,6 +348,24 @@ class AdiCuda final : public DeviceScheme {
     FHN_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_log_), kLogSteps * sizeof(ReactionLog)));
   }
 
+  // A sheet with fields: the nodes' rows on the device (both axes) and what the reaction
+  // kernels read (the quadrant bytes and per-node parameters DeviceFields holds).
+  void set_up_medium() {
+    const auto n = static_cast<std::size_t>(problem_.domain.node_count());
+    const char* names[2][3] = {{"ADI rows along x: lower", "ADI rows along x: diagonal", "ADI rows along x: upper"},
+                               {"ADI rows along y: lower", "ADI rows along y: diagonal", "ADI rows along y: upper"}};
+    for (int axis = 0; axis < 2; ++axis) {
+      const std::vector<real>* host[3] = {&setup_.node_lower[axis], &setup_.node_diag[axis], &setup_.node_upper[axis]};
+      for (int part = 0; part < 3; ++part) {
+        rows_[axis][part] = DeviceBuffer<real>(n, names[axis][part]);
+        rows_[axis][part].upload(host[part]->data(), n);
+      }
+    }
+    medium_.quadrants = fields_.quadrants();
+    for (int p = 0; p < kMaxFormParameters; ++p)
+      medium_.kinetics[p] = fields_.parameter_values(static_cast<std::size_t>(p));
+  }
+
   // A slab of several: the transport (collective), v's halo exchange and the transpose. Rank s
   // takes the columns split_range(N_x, s, P) of every row: this slab sends count x width_s values
   // to rank s and receives count_s x width values from it (count_s: rank s's rows).
@@ -357,9 +405,10 @@ class AdiCuda final : public DeviceScheme {
     auto react = [&](real t0, int stage) {
       const dim3 grid(std::min(row_blocks, 64u), static_cast<unsigned>(std::min<index_t>(params_.planes, reaction_rows_)));
       with_kinetics(problem_.model.kinetics, [&](const auto& kin) {
-        reaction_kernel<<<grid, kReactionThreads>>>(fields_.v() + owned, fields_.w() + owned,
-                                                    params_, kin, setup_.reaction, table, t0,
-                                                    stage, log);
+        using K = std::decay_t<decltype(kin)>;
+        auto* kernel = setup_.medium() ? reaction_kernel<true, K> : reaction_kernel<false, K>;
+        kernel<<<grid, kReactionThreads>>>(fields_.v() + owned, fields_.w() + owned, params_, kin,
+                                           medium_, setup_.reaction, table, t0, stage, log);
       });
       FHN_CUDA_CHECK_LAUNCH();
     };
@@ -374,6 +423,22 @@ class AdiCuda final : public DeviceScheme {
       rhs(fields_.v(), rhs_.data(), 0);
       solvers_.along[0]->solve(solvers::BatchLayout::rows(d.nodes[0], 1), rhs_.data());
       std::swap(fields_.v_buffer(), rhs_);
+    } else if (setup_.medium()) {
+      // The same half-steps with every node's own row (one process).
+      const index_t nx = d.nodes[0], ny = d.nodes[1];
+      auto medium_rhs = [&](const real* in, real* out, int axis) {
+        adi_medium_rhs_kernel<<<dim3(row_blocks, rows), kBlock>>>(
+            in, out, params_, rows_[axis][0].data(), rows_[axis][2].data(), axis == 0 ? 1 : nx);
+        FHN_CUDA_CHECK_LAUNCH();
+      };
+      auto solve = [&](const solvers::BatchLayout& layout, int axis, real* x) {
+        solvers_.along[axis]->solve(layout, rows_[axis][0].data(), rows_[axis][1].data(),
+                                    rows_[axis][2].data(), x);
+      };
+      medium_rhs(fields_.v(), rhs_.data(), 1);  // (I - (k/2) L_x) v* = (I + (k/2) L_y) v
+      solve(solvers::BatchLayout::rows(nx, ny), 0, rhs_.data());
+      medium_rhs(rhs_.data(), fields_.v(), 0);  // (I - (k/2) L_y) v+ = (I + (k/2) L_x) v*
+      solve(solvers::BatchLayout::columns(nx, ny), 1, fields_.v());
     } else {
       real* v = fields_.v() + owned;  // the rows of params_
       if (halo_) halo_->exchange({fields_.v()}, 1, nullptr);  // rows first - 1, first + count
@@ -432,6 +497,10 @@ class AdiCuda final : public DeviceScheme {
   DeviceBuffer<real> rhs_;
   DeviceBuffer<ReactionLog> log_device_;
   AdiSolvers solvers_;
+  // A sheet with fields: per axis the nodes' rows (lower, diagonal, upper), and the reaction's
+  // per-node reads.
+  DeviceBuffer<real> rows_[2][3];
+  ReactionMedium medium_;
   ReactionLog* host_log_ = nullptr;  // pinned, kLogSteps entries
   NewtonStats stats_;
   index_t reaction_rows_ = 1;  // blocks of the reaction grid along y
