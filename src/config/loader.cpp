@@ -269,6 +269,14 @@ const std::vector<std::pair<TissueShape, std::vector<std::string>>>& region_shap
   return keys;
 }
 
+// The bounds of a rectangle, or of the rectangle a picture covers: the sheet's by default.
+void read_bounds(Section& s, const Domain& d, TissueRegion& r) {
+  r.x_min = s.number("x_min", 0.0, any_number());
+  r.x_max = s.number("x_max", d.length[0], any_number());
+  r.y_min = s.number("y_min", 0.0, any_number());
+  r.y_max = s.number("y_max", d.length[1], any_number());
+}
+
 // A picture at `s` (an image region, a fields: entry of type image): `file` (required, a PNG,
 // relative to `base`, the config's folder; kept absolute so that the resolved config reads it
 // from anywhere) and the rectangle it is stretched over, `x_min` .. `y_max` (the sheet's).
@@ -276,10 +284,7 @@ void read_picture(Section& s, const YAML::Node& entry, const Domain& d,
                   const std::filesystem::path& base, TissueRegion& r) {
   Context& ctx = s.context();
   r.shape = TissueShape::image;
-  r.x_min = s.number("x_min", 0.0, any_number());
-  r.x_max = s.number("x_max", d.length[0], any_number());
-  r.y_min = s.number("y_min", 0.0, any_number());
-  r.y_max = s.number("y_max", d.length[1], any_number());
+  read_bounds(s, d, r);
   if (!(r.x_max > r.x_min && r.y_max > r.y_min))
     ctx.error(s.path_of(r.x_max > r.x_min ? "y_max" : "x_max"),
               s.path() + ": an image needs a rectangle of some area to cover (x_min < x_max, "
@@ -327,10 +332,7 @@ TissueRegion read_region(Section& s, const YAML::Node& entry, const Domain& d,
       break;
     }
     case TissueShape::rectangle:
-      r.x_min = s.number("x_min", 0.0, any_number());
-      r.x_max = s.number("x_max", d.length[0], any_number());
-      r.y_min = s.number("y_min", 0.0, any_number());
-      r.y_max = s.number("y_max", d.length[1], any_number());
+      read_bounds(s, d, r);
       if (r.x_max < r.x_min || r.y_max < r.y_min)
         ctx.error(s.path_of(r.x_max < r.x_min ? "x_max" : "y_max"),
                   path + ": an empty rectangle (" +

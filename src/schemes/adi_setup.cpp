@@ -19,9 +19,6 @@ void set_up_medium(const Problem& problem, AdiSetup& s) {
   const index_t extent[kMaxAxes] = {d.nodes[0], d.nodes[1], d.nodes[2]};
   const real* per_node = fields.diffusion.uniform() ? nullptr : fields.diffusion.values.data();
   const real uniform = problem.model.diffusion;
-  auto face = [&](index_t c, index_t nb) {
-    return per_node ? harmonic_mean(per_node[c], per_node[nb]) : uniform;
-  };
   const real scale = 0.5 * problem.time.dt / (d.dx * d.dx);
   for (int axis = 0; axis < 2; ++axis) {
     s.node_lower[axis].assign(static_cast<std::size_t>(n), 0.0);
@@ -39,8 +36,8 @@ void set_up_medium(const Problem& problem, AdiSetup& s) {
     const real weight[2][2] = {{m.west, m.east}, {m.south, m.north}};
     const index_t stride[2] = {1, nx};
     for (int axis = 0; axis < 2; ++axis) {
-      const real below = weight[axis][0] > 0.0 ? a * weight[axis][0] * face(c, c - stride[axis]) : 0.0;
-      const real above = weight[axis][1] > 0.0 ? a * weight[axis][1] * face(c, c + stride[axis]) : 0.0;
+      const real below = weight[axis][0] > 0.0 ? a * weight[axis][0] * face_diffusion(per_node, uniform, c, c - stride[axis]) : 0.0;
+      const real above = weight[axis][1] > 0.0 ? a * weight[axis][1] * face_diffusion(per_node, uniform, c, c + stride[axis]) : 0.0;
       const auto i = static_cast<std::size_t>(c);
       s.node_lower[axis][i] = below > 0.0 ? -below : 0.0;  // no -0.0: "no face" tests read 0
       s.node_upper[axis][i] = above > 0.0 ? -above : 0.0;
@@ -70,7 +67,9 @@ AdiSetup adi_setup(const Problem& problem, const CrankNicolsonSpec& spec) {
     }
   }
   if (d.dims == 2 && !problem.fields.uniform()) {
-    require_uniform_fields(problem.fields, "crank_nicolson (formulation adi)", FieldsRead::isotropic);
+    // The scheme factories refuse a tensor before this (require_uniform_fields, FieldsRead).
+    FHN_VERIFY(!problem.fields.tensor.enabled, InternalError,
+               "adi_setup: an anisotropic tensor has no place in the line solves");
     set_up_medium(problem, s);
   }
   return s;

@@ -22,15 +22,14 @@ struct AdiSetup {
   // Per axis: the matrix I - (k/2) D d of its lines (host arrays of N_axis entries; empty beyond
   // the domain's axes).
   std::vector<real> lower[kMaxAxes], diag[kMaxAxes], upper[kMaxAxes];
-  // A sheet whose fields are not uniform (adi_medium_rows in adi_point.hpp): every node's quadrant
+  // A sheet whose fields are not uniform (adi_point.hpp, "Sheets with a tissue mask or D per
+  // node"; no anisotropic tensor, which the factories refuse): every node's quadrant
   // byte (model/tissue.hpp), and per axis the row of each node in its line's matrix, host arrays
   // in node order (the layout of the right sides, rows and columns alike). Empty otherwise.
   std::vector<std::uint8_t> quadrants;
   std::vector<real> node_lower[kMaxAxes], node_diag[kMaxAxes], node_upper[kMaxAxes];
   bool medium() const { return !quadrants.empty(); }
 };
-// Throws ConfigError naming the key when the fields hold what ADI does not discretise (an
-// anisotropic tensor: its mixed term; explicit_medium_node takes it).
 AdiSetup adi_setup(const Problem& problem, const CrankNicolsonSpec& spec);
 
 // The batched solvers of the diffusion step, their matrices set: along[a] solves the lines along

@@ -465,6 +465,14 @@ FHN_HOST_DEVICE inline real harmonic_mean(real a, real b) {
   return sum > 0.0 ? 2.0 * a * b / sum : 0.0;
 }
 
+// The coefficient of the face between array indices c and nb along one axis: the harmonic mean
+// of the two nodes' values where D varies per node (`per_node`), else the uniform value. The
+// explicit update and ADI's rows (adi_setup.cpp) take their faces from it.
+FHN_HOST_DEVICE inline real face_diffusion(const real* per_node, real uniform, index_t c,
+                                           index_t nb) {
+  return per_node ? harmonic_mean(per_node[c], per_node[nb]) : uniform;
+}
+
 // D (L u) at array index c, node quadrant byte `byte` (non-zero), as above. Neighbours behind a
 // face or cell of weight 0 (beyond a side, across the tissue's edge) are not read. kFull: the
 // node has all four quadrants (byte kAllQuadrants), so no test is made; the same operations in
@@ -477,8 +485,8 @@ FHN_HOST_DEVICE inline real medium_diffusion(const real* u, unsigned byte, index
   const MaskedStencil s = masked_stencil_of(byte);
   const index_t nx = q.n[0];
   const real centre = u[c];
-  auto along_x = [&](index_t nb) { return m.dxx ? harmonic_mean(m.dxx[c], m.dxx[nb]) : m.cxx; };
-  auto along_y = [&](index_t nb) { return m.dyy ? harmonic_mean(m.dyy[c], m.dyy[nb]) : m.cyy; };
+  auto along_x = [&](index_t nb) { return face_diffusion(m.dxx, m.cxx, c, nb); };
+  auto along_y = [&](index_t nb) { return face_diffusion(m.dyy, m.cyy, c, nb); };
   real sum = 0.0;
   if (kFull || s.east > 0.0) sum += s.east * along_x(c + 1) * (u[c + 1] - centre);
   if (kFull || s.west > 0.0) sum += s.west * along_x(c - 1) * (u[c - 1] - centre);
