@@ -2,8 +2,10 @@
 // The resolved configuration: every key of the YAML schema with its default filled in.
 // configs/README.md documents each field (type, default, range, meaning, unit).
 // Only src/config/*.cpp knows about YAML; everything else sees these plain structs.
+#include <array>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -189,19 +191,26 @@ struct OutputSpec {
 // tissue: one region of where the medium is on a sheet. The regions apply in order, each adding
 // its nodes to the tissue or removing them; the tissue before the first is the whole sheet when
 // the first removes, none when it adds (model/tissue.hpp).
-// A grey picture (model/png_image.hpp): width x height values in [0, 1], row 0 the top of the
-// picture.
-struct GrayImage {
+// A picture (an image region's, a fields: entry's): width x height samples, row 0 the top of the
+// picture (largest y). From a PNG (model/png_image.hpp) the samples are grey levels in [0, 1], one
+// per pixel, a pixel a cell of the picture; from a VTK image (.vti, model/vti_image.hpp) they are
+// the values of one scalar array, at the image's points (point data: a point stands for the
+// nodes nearest it) or in its cells (cell data), NaN where the file has no number.
+struct Picture {
   index_t width = 0, height = 0;
   std::vector<real> values;
+  bool at_points = false;  // samples at points (nearest point) rather than in cells
+  // A .vti's own place: the x of its first and last point column, the y of its bottom and top
+  // point row (origin + (n - 1) spacing); unset for a PNG, which has no coordinates.
+  std::optional<std::array<real, 4>> own_bounds;
   real at(index_t column, index_t row) const {
     return values[static_cast<std::size_t>(column + width * row)];
   }
 };
 
-// image: a picture stretched over the whole sheet (its left edge at x = 0, right at L_x, top at
-// y = L_y, bottom at 0); a point is in the region when the pixel it falls in is at least
-// `threshold` (`above`), or below it.
+// image: a picture stretched over the rectangle x_min .. y_max (a PNG: the whole sheet by default;
+// a .vti: where its origin and spacing put it); a point is in the region when the sample it takes
+// is at least `threshold` (`above`), or below it.
 enum class TissueShape { disc, rectangle, polygon, image };
 struct TissueRegion {
   TissueShape shape = TissueShape::disc;
@@ -210,10 +219,11 @@ struct TissueRegion {
   real radius = 0.0;                         // disc
   real x_min = 0.0, x_max = 0.0, y_min = 0.0, y_max = 0.0;  // rectangle
   std::vector<Point> points;                 // polygon: its corners in order (at least 3)
-  std::string file;                          // image: the PNG file (as the config names it)
+  std::string file;                          // image: the PNG or .vti file (absolute)
+  std::string array;                         // image: a .vti's scalar array (empty: its default)
   real threshold = 0.5;                      // image: the level between in and out
   bool above = true;                         // image: in where the pixel >= threshold
-  std::shared_ptr<const GrayImage> image;    // image: the picture, read when the config loads
+  std::shared_ptr<const Picture> image;      // image: the picture, read when the config loads
 };
 
 // fields: where a parameter takes other values than its uniform one (model:'s scalar, or the

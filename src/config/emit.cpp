@@ -95,7 +95,9 @@ void emit_region(YAML::Emitter& out, const TissueRegion& r) {
       out << YAML::EndSeq;
       break;
     case TissueShape::image:  // the file by its absolute path (the loader resolved it)
-      out << YAML::Key << "file" << YAML::Value << r.file << std::pair{"threshold", r.threshold}
+      out << YAML::Key << "file" << YAML::Value << r.file;
+      if (!r.array.empty()) out << YAML::Key << "array" << YAML::Value << r.array;
+      out << std::pair{"threshold", r.threshold}
           << YAML::Key << "inside" << YAML::Value << (r.above ? "above" : "below")
           << std::pair{"x_min", r.x_min} << std::pair{"x_max", r.x_max}
           << std::pair{"y_min", r.y_min} << std::pair{"y_max", r.y_max};
@@ -129,8 +131,9 @@ void emit_sheet_media(YAML::Emitter& out, const Config& c) {
       emit_region(out, f.region);
       out << std::pair{"value", f.value} << std::pair{"edge", f.edge};
     } else if (f.type == FieldType::image) {
-      out << YAML::Key << "file" << YAML::Value << f.region.file
-          << std::pair{"x_min", f.region.x_min} << std::pair{"x_max", f.region.x_max}
+      out << YAML::Key << "file" << YAML::Value << f.region.file;
+      if (!f.region.array.empty()) out << YAML::Key << "array" << YAML::Value << f.region.array;
+      out << std::pair{"x_min", f.region.x_min} << std::pair{"x_max", f.region.x_max}
           << std::pair{"y_min", f.region.y_min} << std::pair{"y_max", f.region.y_max}
           << std::pair{"from", f.from} << std::pair{"to", f.to};
     } else {

@@ -6,6 +6,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -17,6 +19,7 @@
 #include "core/format.hpp"
 #include "model/png_image.hpp"
 #include "model/tissue.hpp"
+#include "model/vti_image.hpp"
 
 namespace fhn {
 namespace {
@@ -265,7 +268,8 @@ const std::vector<std::pair<TissueShape, std::vector<std::string>>>& region_shap
       {TissueShape::disc, {"center", "radius"}},
       {TissueShape::rectangle, {"x_min", "x_max", "y_min", "y_max"}},
       {TissueShape::polygon, {"points"}},
-      {TissueShape::image, {"file", "threshold", "inside", "x_min", "x_max", "y_min", "y_max"}}};
+      {TissueShape::image,
+       {"file", "array", "threshold", "inside", "x_min", "x_max", "y_min", "y_max"}}};
   return keys;
 }
 
@@ -277,29 +281,49 @@ void read_bounds(Section& s, const Domain& d, TissueRegion& r) {
   r.y_max = s.number("y_max", d.length[1], any_number());
 }
 
-// A picture at `s` (an image region, a fields: entry of type image): `file` (required, a PNG,
-// relative to `base`, the config's folder; kept absolute so that the resolved config reads it
-// from anywhere) and the rectangle it is stretched over, `x_min` .. `y_max` (the sheet's).
+// A picture at `s` (an image region, a fields: entry of type image): `file` (required, a PNG or
+// a .vti by its extension, relative to `base`, the config's folder; kept absolute so that the
+// resolved config reads it from anywhere), a .vti's `array`, and the rectangle it is stretched
+// over, `x_min` .. `y_max` (a PNG: the sheet's; a .vti: its own, from its origin and spacing).
 void read_picture(Section& s, const YAML::Node& entry, const Domain& d,
                   const std::filesystem::path& base, TissueRegion& r) {
   Context& ctx = s.context();
   r.shape = TissueShape::image;
-  read_bounds(s, d, r);
+  const std::filesystem::path file = base / s.text("file", "");
+  std::string extension = file.extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const bool vti = extension == ".vti";
+  if (!vti) s.forbid("array", "only a .vti image has arrays to choose from");
+  r.array = s.text("array", "");
+  if (!s.has("file")) {
+    ctx.error(s.path(), entry.Mark(),
+              "missing required key '" + s.path_of("file") + "' (a PNG or .vti file)");
+  } else {
+    r.file = std::filesystem::absolute(file).lexically_normal().string();
+    try {
+      if (vti)
+        r.image = std::make_shared<const Picture>(read_vti(r.file, r.array));
+      else if (extension == ".png")
+        r.image = std::make_shared<const Picture>(read_png(r.file));
+      else
+        throw ConfigError("expected a PNG (.png) or VTK image (.vti) file, got '" +
+                          file.filename().string() + "'");
+    } catch (const ConfigError& e) {
+      ctx.error(s.path_of("file"), s.raw("file").Mark(), s.path_of("file") + ": " + e.what());
+    }
+  }
+  // A .vti sits where its origin and spacing put it unless the bounds say otherwise.
+  const std::optional<std::array<real, 4>> own =
+      r.image ? r.image->own_bounds : std::optional<std::array<real, 4>>{};
+  r.x_min = s.number("x_min", own ? (*own)[0] : 0.0, any_number());
+  r.x_max = s.number("x_max", own ? (*own)[1] : d.length[0], any_number());
+  r.y_min = s.number("y_min", own ? (*own)[2] : 0.0, any_number());
+  r.y_max = s.number("y_max", own ? (*own)[3] : d.length[1], any_number());
   if (!(r.x_max > r.x_min && r.y_max > r.y_min))
     ctx.error(s.path_of(r.x_max > r.x_min ? "y_max" : "x_max"),
               s.path() + ": an image needs a rectangle of some area to cover (x_min < x_max, "
                          "y_min < y_max)");
-  if (!s.has("file")) {
-    ctx.error(s.path(), entry.Mark(),
-              "missing required key '" + s.path_of("file") + "' (a PNG file)");
-    return;
-  }
-  r.file = std::filesystem::absolute(base / s.text("file", "")).lexically_normal().string();
-  try {
-    r.image = std::make_shared<const GrayImage>(read_png(r.file));
-  } catch (const ConfigError& e) {
-    ctx.error(s.path_of("file"), s.raw("file").Mark(), s.path_of("file") + ": " + e.what());
-  }
 }
 
 // The shape of a region at `s` (an entry `entry` of tissue: or fields:): `shape` (required) and
@@ -466,13 +490,13 @@ std::vector<FieldSpec> read_fields(Section& top, const Config& c) {
     const std::string what = f.parameter == "diffusion" || f.parameter == "fibre_angle"
                                  ? f.parameter
                                  : "model." + f.parameter;
-    // A value of the parameter at `key` (required), in its interval.
-    auto parameter_value = [&](const std::string& key) {
+    // A value of the parameter at `key` (required), in its interval where `in_range`.
+    auto parameter_value = [&](const std::string& key, bool in_range = true) {
       const std::optional<real> x = s.optional_number(key, any_number());
       if (!x && !s.present(key))
         ctx.error(path, list[i].Mark(), "missing required key '" + s.path_of(key) + "' (" +
                                             range.describe() + ")");
-      if (x && !range.contains(*x))
+      if (x && in_range && !range.contains(*x))
         ctx.error(s.path_of(key), s.path_of(key) + ": value " + format_exact(*x) +
                                       " is out of range for " + what + "; expected " +
                                       range.describe());
@@ -483,14 +507,15 @@ std::vector<FieldSpec> read_fields(Section& top, const Config& c) {
     s.forbid("op", "not a key of a field entry (a field sets a value in its region; tissue: adds "
                    "and removes regions)");
     const bool region = f.type == FieldType::region;
-    const std::vector<std::string> picture_keys{"file", "x_min", "x_max", "y_min", "y_max",
-                                                "from", "to"};
+    const std::vector<std::string> picture_keys{"file", "array", "x_min", "x_max", "y_min",
+                                                "y_max", "from", "to"};
     const std::vector<std::string>& own_keys =
         region ? region_keys : (f.type == FieldType::gradient ? gradient_keys : picture_keys);
     const std::string own = region ? "parameter, type, shape with the shape's keys, value, edge"
                             : f.type == FieldType::gradient
                                 ? "parameter, type, axis, start, end, from, to"
-                                : "parameter, type, file, x_min, x_max, y_min, y_max, from, to";
+                                : "parameter, type, file, array, x_min, x_max, y_min, y_max, "
+                                  "from, to";
     std::set<std::string> every_key(region_keys.begin(), region_keys.end());
     every_key.insert(gradient_keys.begin(), gradient_keys.end());
     every_key.insert(picture_keys.begin(), picture_keys.end());
@@ -502,8 +527,26 @@ std::vector<FieldSpec> read_fields(Section& top, const Config& c) {
       // from + (to - from) p over the picture: from and to both in the parameter's interval,
       // so every value between them is.
       read_picture(s, list[i], c.domain, config_folder(c.source), f.region);
-      f.from = parameter_value("from");
-      f.to = parameter_value("to");
+      const Picture* picture = f.region.image.get();
+      const bool grey = picture == nullptr || !picture->own_bounds;  // a PNG's p in [0, 1]
+      f.from = parameter_value("from", grey);
+      f.to = parameter_value("to", grey);
+      // A .vti's samples are any numbers: the values its extremes map to must be in the interval.
+      if (!grey) {
+        real lo = kInf, hi = -kInf;
+        for (real p : picture->values)
+          if (!std::isnan(p)) lo = std::min(lo, p), hi = std::max(hi, p);
+        const real at_lo = (1.0 - lo) * f.from + lo * f.to, at_hi = (1.0 - hi) * f.from + hi * f.to;
+        if (lo > hi)
+          ctx.error(s.path_of("file"), s.path_of("file") + ": the image's array has no numbers "
+                                                           "(every sample is NaN)");
+        else if (!range.contains(at_lo) || !range.contains(at_hi))
+          ctx.error(s.path_of("to"),
+                    path + ": the image's samples run from " + format_exact(lo) + " to " +
+                        format_exact(hi) + ", which from + p (to - from) maps to " +
+                        format_exact(at_lo) + " .. " + format_exact(at_hi) + "; " + what +
+                        " must be " + range.describe());
+      }
     } else if (region) {
       f.region = read_region(s, list[i], c.domain, config_folder(c.source));
       f.value = parameter_value("value");
@@ -715,7 +758,12 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
     c.output.newton_log = o.boolean("newton_log", c.output.newton_log);
     c.output.checkpoint_every = o.number("checkpoint_every", c.output.checkpoint_every, non_negative());
     c.output.probes = read_probes(o, c.domain);
-    for (std::size_t i = 0; i < c.output.probes.size(); ++i)
+    // A probe must read tissue; checked when every picture of tissue: has loaded (one that did
+    // not is an error reported already, and its region has no shape to test).
+    const bool pictures_loaded = std::all_of(c.tissue.begin(), c.tissue.end(), [](const auto& r) {
+      return r.shape != TissueShape::image || r.image != nullptr;
+    });
+    for (std::size_t i = 0; pictures_loaded && i < c.output.probes.size(); ++i)
       if (!in_tissue(c.tissue, c.output.probes[i]))
         ctx.error("output.probes", "output.probes[" + std::to_string(i) + "]: (" +
                                        format_exact(c.output.probes[i][0]) + ", " +

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/vtk_error_capture.hpp"
 #include "core/format.hpp"
 #include "io/output_folder.hpp"
 #include "io/pvd_collection.hpp"
@@ -44,35 +45,6 @@
 namespace fhn {
 
 namespace {
-
-// Collects the messages of the VTK errors raised by the object it observes. While an ErrorEvent
-// observer is attached VTK hands its messages over instead of printing them to stderr, so a
-// failed write is reported once, through IoError.
-class VtkErrorCapture : public vtkCommand {
- public:
-  static VtkErrorCapture* New() { return new VtkErrorCapture; }
-
-  void Execute(vtkObject*, unsigned long, void* call_data) override {
-    if (call_data != nullptr) append(static_cast<const char*>(call_data));
-  }
-
-  // "; "-separated messages, or an empty string when VTK said nothing.
-  const std::string& messages() const { return messages_; }
-
- private:
-  // VTK formats a message as "ERROR: In <source file>, line <n>\n<class> (<address>): <text>\n\n";
-  // only <text> means something to a user.
-  void append(std::string message) {
-    if (message.rfind("ERROR: In ", 0) == 0) message.erase(0, message.find('\n') + 1);
-    const std::size_t prefix_end = message.find("): ");
-    if (prefix_end != std::string::npos) message.erase(0, prefix_end + 3);
-    message.erase(message.find_last_not_of(" \n") + 1);
-    if (!messages_.empty()) messages_ += "; ";
-    messages_ += message;
-  }
-
-  std::string messages_;
-};
 
 // Appended raw binary (no base64), zlib compressed, 64-bit block headers (arrays may exceed 4 GiB).
 void configure(vtkXMLWriter* writer) {

@@ -154,8 +154,9 @@ void require_uniform_fields(const ParameterFields& fields, const std::string& sc
   if (what.empty()) return;
   throw ConfigError("per-node parameters (" + what + ") are not supported by " + scheme +
                     " yet: its kernels read one value of each parameter, the same at every node, "
-                    "and an isotropic D; a sheet with tissue: or fields: runs in one process with "
-                    "scheme.type: explicit or crank_nicolson (formulation adi), one with "
+                    "and an isotropic D; a sheet with tissue: or fields: runs with "
+                    "scheme.type: explicit (in one process, or over several ranks on the cpu "
+                    "backend) or crank_nicolson (formulation adi, in one process), one with "
                     "anisotropy: with explicit");
 }
 

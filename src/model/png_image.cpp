@@ -79,7 +79,7 @@ real luma(real r, real g, real b) { return 0.299 * r + 0.587 * g + 0.114 * b; }
 
 bool png_supported() { return true; }
 
-GrayImage read_png(const std::string& path) {
+Picture read_png(const std::string& path) {
   std::error_code error;
   if (!std::filesystem::is_regular_file(path, error))
     throw ConfigError(path + ": cannot open the image file (no such file)");
@@ -164,7 +164,7 @@ GrayImage read_png(const std::string& path) {
                    std::to_string(row_bytes) + " bytes");
 
   // 4. Unfilter row by row, then one value per pixel.
-  GrayImage image;
+  Picture image;
   image.width = width;
   image.height = height;
   image.values.resize(std::size_t{width} * height);

@@ -7,7 +7,7 @@ namespace fhn {
 
 bool png_supported() { return false; }
 
-GrayImage read_png(const std::string& path) {
+Picture read_png(const std::string& path) {
   throw ConfigError(path + ": this build reads no PNG files (zlib was not found when it was "
                            "configured); install zlib (Debian: zlib1g-dev) and rebuild");
 }

@@ -37,19 +37,38 @@ bool region_contains(const TissueRegion& region, const Point& r) {
 }
 
 std::optional<real> picture_value(const TissueRegion& region, const Point& r) {
-  // The picture covers [x_min, x_max] x [y_min, y_max], its top row at y_max: the point falls in
-  // column floor((x - x_min) / (x_max - x_min) W) and row floor((y_max - y) / (y_max - y_min) H),
-  // the far edges in the last ones.
-  if (r[0] < region.x_min || r[0] > region.x_max || r[1] < region.y_min || r[1] > region.y_max)
-    return std::nullopt;
-  const GrayImage& picture = *region.image;
-  auto cell = [](real from, real to, real at, index_t count) {
-    const auto k =
-        static_cast<index_t>(std::floor((at - from) / (to - from) * static_cast<real>(count)));
-    return std::clamp<index_t>(k, 0, count - 1);
-  };
-  return picture.at(cell(region.x_min, region.x_max, r[0], picture.width),
-                    cell(region.y_max, region.y_min, r[1], picture.height));
+  // The picture covers [x_min, x_max] x [y_min, y_max], its top row at y_max.
+  const Picture& picture = *region.image;
+  real sample = 0.0;
+  if (picture.at_points) {
+    // Samples at points, the first and last columns at x_min and x_max: the point falls to the
+    // nearest, column round((x - x_min) / (x_max - x_min) (W - 1)) and row
+    // round((y_max - y) / (y_max - y_min) (H - 1)), off the picture beyond half a spacing.
+    auto nearest = [](real from, real to, real at, index_t count) -> std::optional<index_t> {
+      const real k = std::round((at - from) / (to - from) * static_cast<real>(count - 1));
+      if (!(k >= 0.0 && k <= static_cast<real>(count - 1))) return std::nullopt;
+      return static_cast<index_t>(k);
+    };
+    const std::optional<index_t> column = nearest(region.x_min, region.x_max, r[0], picture.width);
+    const std::optional<index_t> row = nearest(region.y_max, region.y_min, r[1], picture.height);
+    if (!column || !row) return std::nullopt;
+    sample = picture.at(*column, *row);
+  } else {
+    // Samples in cells: the point falls in column floor((x - x_min) / (x_max - x_min) W) and
+    // row floor((y_max - y) / (y_max - y_min) H), the far edges in the last ones.
+    if (r[0] < region.x_min || r[0] > region.x_max || r[1] < region.y_min || r[1] > region.y_max)
+      return std::nullopt;
+    auto cell = [](real from, real to, real at, index_t count) {
+      const auto k =
+          static_cast<index_t>(std::floor((at - from) / (to - from) * static_cast<real>(count)));
+      return std::clamp<index_t>(k, 0, count - 1);
+    };
+    sample = picture.at(cell(region.x_min, region.x_max, r[0], picture.width),
+                        cell(region.y_max, region.y_min, r[1], picture.height));
+  }
+  // A NaN sample is no data: the point is off the picture there.
+  if (std::isnan(sample)) return std::nullopt;
+  return sample;
 }
 
 bool in_tissue(const std::vector<TissueRegion>& regions, const Point& r) {

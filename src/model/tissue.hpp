@@ -11,12 +11,14 @@ namespace fhn {
 
 // Whether the point r (x, y) lies in the region: a disc's points within its radius of the
 // centre, a rectangle's within its bounds, a polygon's by the even-odd rule (edges included
-// up to round-off), an image's where the pixel the point falls in is on the region's side of
-// its threshold (config/config.hpp).
+// up to round-off), an image's where the sample the point takes (picture_value) is on the
+// region's side of its threshold (config/config.hpp).
 bool region_contains(const TissueRegion& region, const Point& r);
 
-// The value in [0, 1] of the pixel of an image region's picture that the point r falls in, or
-// nullopt off the rectangle the picture covers (config/config.hpp, TissueShape::image).
+// The sample of an image region's picture that the point r takes (config/config.hpp, Picture):
+// the pixel or cell it falls in, or the nearest point of a picture sampled at points; nullopt
+// off the rectangle the picture covers (for points: beyond half a spacing from its edge points)
+// and where the sample is NaN (no data).
 std::optional<real> picture_value(const TissueRegion& region, const Point& r);
 
 // Whether the point r is tissue under `regions` applied in order: tissue when the last region

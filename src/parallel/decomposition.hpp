@@ -10,6 +10,7 @@
 //
 // Slabs keep whole planes contiguous in the node numbering (node = i + N_x j), so a halo is one
 // contiguous block of memory, and a gather of the owned nodes in rank order is the global array.
+#include <algorithm>
 #include <vector>
 
 #include "grid/domain.hpp"
@@ -63,6 +64,19 @@ Range split_range(index_t n, int rank, int ranks);
 // plane, the lower ranks taking the extra ones. Throws ConfigError when a rank would own fewer
 // than `min_planes` planes or than its halo (a stencil or a pass reaching past the neighbour).
 Slab make_slab(const Domain& domain, int rank, int ranks, index_t halo, index_t min_planes = 1);
+
+// The slab's planes of a per-node array of the whole domain (`global`, in node order), halo
+// planes included, those beyond the domain's ends holding T{} (zeros; a node no stencil reads).
+// An empty array (a uniform parameter field) stays empty; the whole domain is the array itself.
+template <class T>
+std::vector<T> slab_part(const std::vector<T>& global, const Slab& slab) {
+  if (global.empty() || slab.whole()) return global;
+  std::vector<T> part(static_cast<std::size_t>(slab.array_nodes()), T{});
+  const Slab::Present in = slab.present();
+  std::copy(global.begin() + in.global_first, global.begin() + in.global_first + in.count,
+            part.begin() + in.array_at);
+  return part;
+}
 
 // Owned node counts of every rank, in rank order (for gathers and scatters).
 std::vector<std::size_t> owned_node_counts(const Domain& domain, int ranks);

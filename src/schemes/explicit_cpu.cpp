@@ -13,19 +13,7 @@ ExplicitCpu::ExplicitCpu(const Problem& problem)
       current_(problem.stimuli.empty() ? 0 : problem.domain.node_count(), 0.0),
       v_next_(problem.domain.node_count()),
       w_next_(problem.domain.node_count()) {
-  const ParameterFields& fields = problem_.fields;
-  if (problem.domain.dims < 2 || fields.uniform()) return;
-  quadrants_ = tissue_quadrants(fields.node_type, problem.domain);
-  heterogeneous_ = heterogeneous(fields);
-  medium_ = medium_constants(problem_);
-  medium_.quadrants = quadrants_.data();
-  if (!fields.diffusion.uniform()) medium_.dxx = medium_.dyy = fields.diffusion.values.data();
-  if (!fields.tensor.uniform()) {
-    medium_.dxx = fields.tensor.xx_values.data();
-    medium_.dyy = fields.tensor.yy_values.data();
-    medium_.dxy = fields.tensor.xy_values.data();
-  }
-  kinetics_values(fields, medium_.kinetics);
+  if (problem.domain.dims == 2) set_up_fields();
 }
 
 // A slab with one halo row each side: the 5-point stencil reaches one row.
@@ -39,6 +27,35 @@ ExplicitCpu::ExplicitCpu(const Problem& problem, Communicator& comm)
   FHN_VERIFY(problem.domain.dims == 2, InternalError, "ExplicitCpu: slabs of a sheet only");
   params_.plane0 = slab_.array_first();
   params_.planes = slab_.array_planes();
+  set_up_fields();
+}
+
+// A sheet with fields: the quadrant bytes and the per-node arrays, on the slab's planes. The
+// whole sheet reads the problem's own arrays; a slab its parts of them (halo rows included: a
+// node's faces and cells reach its neighbours' D and D_xy), which it keeps.
+void ExplicitCpu::set_up_fields() {
+  const ParameterFields& fields = problem_.fields;
+  if (fields.uniform()) return;
+  quadrants_ = slab_part(tissue_quadrants(fields.node_type, problem_.domain), slab_);
+  heterogeneous_ = heterogeneous(fields);
+  medium_ = medium_constants(problem_);
+  medium_.quadrants = quadrants_.data();
+  auto part = [&](const std::vector<real>& global) -> const real* {
+    if (global.empty()) return nullptr;
+    if (slab_.whole()) return global.data();
+    return parts_.emplace_back(slab_part(global, slab_)).data();
+  };
+  parts_.reserve(3 + fields.kinetics.size());  // the pointers into parts_ stay valid
+  if (!fields.diffusion.uniform()) medium_.dxx = medium_.dyy = part(fields.diffusion.values);
+  if (!fields.tensor.uniform()) {
+    medium_.dxx = part(fields.tensor.xx_values);
+    medium_.dyy = part(fields.tensor.yy_values);
+    medium_.dxy = part(fields.tensor.xy_values);
+  }
+  FHN_VERIFY(fields.kinetics.size() <= static_cast<std::size_t>(kMaxFormParameters),
+             InternalError, "ExplicitCpu: more kinetics parameters than kMaxFormParameters");
+  for (std::size_t p = 0; p < fields.kinetics.size(); ++p)
+    medium_.kinetics[p] = part(fields.kinetics[p].values);
 }
 
 std::string ExplicitCpu::name() const {
@@ -111,22 +128,22 @@ void ExplicitCpu::sheet_step(K kin, const real* current, const real* v, const re
     }
   };
   if (heterogeneous_) {
-    // Per-node D, kinetics or anisotropy (one process: array index = node index): node by node.
+    // Per-node D, kinetics or anisotropy: node by node (array index c is row j - plane0).
     auto node = [&](index_t i, index_t j) {
-      const index_t c = i + nx * j;
+      const index_t c = sheet_index(i, j, q);
       store(c, explicit_medium_node(v, w, current ? current[c] : 0.0, i, j, q, medium_, kin));
     };
     sweep(node, [&](index_t first, index_t last) {
-      for (index_t c = first; c < last; ++c) node(c % nx, c / nx);
+      for (index_t c = first; c < last; ++c) node(c % nx, c / nx + q.plane0);
     });
     return;
   }
   if (!quadrants_.empty()) {
-    // A tissue mask (one process: array index = node index): the masked node updates.
+    // A tissue mask: the masked node updates.
     const std::uint8_t* quadrants = quadrants_.data();
     sweep(
         [&](index_t i, index_t j) {
-          const index_t c = i + nx * j;
+          const index_t c = sheet_index(i, j, q);
           store(c, explicit_masked_sheet_node(v, w, quadrants, current ? current[c] : 0.0, i, j, q, kin));
         },
         [&](index_t first, index_t last) {

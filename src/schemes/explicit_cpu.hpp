@@ -3,6 +3,7 @@
 // sheet whose rows are spread over the cores with OpenMP; a sheet also as one rank's slab of a
 // run over several ranks (halo: one row each side, exchanged before every step).
 #include <memory>
+#include <vector>
 
 #include "parallel/halo_exchange.hpp"
 #include "schemes/host_scheme.hpp"
@@ -30,12 +31,15 @@ class ExplicitCpu final : public HostScheme {
   void sheet_step(K kin, const real* current, const real* v, const real* w, real* v_next,
                   real* w_next) const;
 
+  void set_up_fields();
+
   NodeParams params_;                  // the grid's (a slab's: its rows, halos included)
-  // A sheet with fields (one process): every node's quadrant byte (model/tissue.hpp; empty
+  // A sheet with fields: every node's quadrant byte on the slab's planes (model/tissue.hpp; empty
   // without a mask and other fields) and, when heterogeneous, what its node update reads.
   std::vector<std::uint8_t> quadrants_;
   bool heterogeneous_ = false;
   MediumView medium_;
+  std::vector<std::vector<real>> parts_;  // a slab's parts of the per-node arrays medium_ reads
   std::unique_ptr<HaloExchange> halo_;  // a slab's neighbours (nullptr: the whole domain)
   std::vector<real> current_;          // I_stim at t on the slab's rows (empty without stimuli)
   std::vector<real> v_next_, w_next_;  // written by step(), then swapped in

@@ -3,6 +3,7 @@
 // state, the step counter and the bookkeeping of the Scheme interface. A subclass implements
 // step(), which advances v_ and w_ by one dt.
 #include <algorithm>
+#include <vector>
 
 #include "parallel/decomposition.hpp"
 #include "schemes/scheme.hpp"
@@ -19,8 +20,8 @@ class HostScheme : public Scheme {
   HostScheme(const Problem& problem, const Slab& slab)
       : problem_(problem),
         slab_(slab),
-        v_(slab_part(problem.v0)),
-        w_(slab_part(problem.w0)) {}
+        v_(slab_part(problem.v0, slab_)),
+        w_(slab_part(problem.w0, slab_)) {}
 
   index_t node_count() const override { return slab_.owned_nodes(); }
   index_t steps_done() const override { return step_; }
@@ -67,15 +68,6 @@ class HostScheme : public Scheme {
   // Advances v_, w_ from t = step_ dt to (step_ + 1) dt; advance() then counts the step.
   virtual void step() = 0;
 
-  // The slab's planes of a global array (zeros on halo planes beyond the domain's ends).
-  std::vector<real> slab_part(const std::vector<real>& global) const {
-    if (slab_.whole()) return global;
-    std::vector<real> part(static_cast<std::size_t>(slab_.array_nodes()), 0.0);
-    const Slab::Present in = slab_.present();
-    std::copy(global.begin() + in.global_first, global.begin() + in.global_first + in.count,
-              part.begin() + in.array_at);
-    return part;
-  }
   // The owned nodes of a slab array, and their restoration.
   std::vector<real> owned(const std::vector<real>& array) const {
     const auto first = array.begin() + slab_.owned_offset();

@@ -345,7 +345,7 @@ FHN_HOST_DEVICE inline MaskedStencil masked_stencil_of(unsigned byte) {
           inverse_quarters(t.ne + t.nw + t.se + t.sw)};
 }
 
-// D (L_h u) at array index c of a one-process sheet from the node's quadrant byte; a neighbour
+// D (L_h u) at array index c of a sheet's arrays from the node's quadrant byte; a neighbour
 // behind a face of weight 0 (beyond a side, or across the tissue's edge) is not read.
 FHN_HOST_DEVICE inline real masked_sheet_diffusion(const real* u, unsigned byte, index_t c,
                                                    const NodeParams& q) {
@@ -377,7 +377,7 @@ FHN_HOST_DEVICE inline bool sheet_dirichlet(index_t i, index_t j, const NodePara
   return dirichlet_at<2>(q.sides, at, q.n, value);
 }
 
-// Forward Euler at a node of a masked sheet (one process: array index = node index), from its
+// Forward Euler at a node of a masked sheet (any slab: array index sheet_index), from its
 // quadrant byte. A node outside the tissue (byte 0) keeps its state; a tissue node steps with the
 // masked diffusion, a Dirichlet side holding v. The interior form (0 < i < N_x - 1,
 // 0 < j < N_y - 1, array index c) computes the step everywhere and then selects, branch-free, so
@@ -395,7 +395,7 @@ template <class K>
 FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_masked_sheet_node(
     const real* v, const real* w, const std::uint8_t* quadrants, real current, index_t i, index_t j,
     const NodeParams& q, const K& kin) {
-  const index_t c = i + q.n[0] * j;
+  const index_t c = sheet_index(i, j, q);
   const unsigned byte = quadrants[c];
   if (byte == 0) return {v[c], w[c]};
   ExplicitPointUpdate out = explicit_point_update(
@@ -427,7 +427,7 @@ FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_masked_sheet_node(
 // Forward Euler's limit follows from the tensor (model/stability.hpp).
 
 // What a node update of a heterogeneous sheet reads besides v and w: per-node arrays (laid out
-// like v and w of a one-process sheet; nullptr where the constant holds) and constants.
+// like v and w, a slab's planes; nullptr where the constant holds) and constants.
 struct MediumView {
   const std::uint8_t* quadrants = nullptr;  // every node's quadrant byte (never nullptr)
   const real* dxx = nullptr;  // D_xx per node (an isotropic D field: D, also as dyy)
@@ -508,7 +508,7 @@ FHN_HOST_DEVICE inline real medium_diffusion(const real* u, unsigned byte, index
   return m.inv_h2 * (sum * s.inv_volume);
 }
 
-// Forward Euler at node (i, j) of a heterogeneous sheet (one process): outside the tissue the
+// Forward Euler at node (i, j) of a heterogeneous sheet (any slab): outside the tissue the
 // node keeps its state; else v+ = v + k (D (L v) + f(v, w) + I), w+ = w + k g(v, w) with the
 // form's parameters at the node, a Dirichlet side holding v.
 template <class K>
@@ -517,7 +517,7 @@ FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_medium_node(const real* v, c
                                                                 const NodeParams& q,
                                                                 const MediumView& m,
                                                                 const K& uniform) {
-  const index_t c = i + q.n[0] * j;
+  const index_t c = sheet_index(i, j, q);
   const unsigned byte = m.quadrants[c];
   if (byte == 0) return {v[c], w[c]};
   const real diffusion = byte == kAllQuadrants ? medium_diffusion<true>(v, byte, c, q, m)

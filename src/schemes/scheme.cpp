@@ -68,16 +68,19 @@ std::string scheme_kind(const Config& config) {
 }  // namespace
 
 void require_uniform_fields(const Config& config, const Problem& problem, FieldsUse use) {
-  // In one process on a sheet, the explicit scheme (CPU and CUDA) reads all of a sheet's fields
-  // (tissue mask, per-node parameters, anisotropic tensor) and ADI all but the tensor; every
-  // other scheme, the slabs and the member batches refuse them (below) until they do.
+  // On a sheet, the explicit scheme reads all of a sheet's fields (tissue mask, per-node
+  // parameters, anisotropic tensor): in one process (CPU and CUDA) and on the CPU's slabs; ADI
+  // all but the tensor, in one process. Every other scheme, the CUDA and ADI slabs and the
+  // member batches refuse them (below) until they do.
   FieldsRead reads = FieldsRead::none;
-  if (use == FieldsUse::one_process && config.domain.dims == 2) {
-    if (config.scheme.type == SchemeType::explicit_euler) reads = FieldsRead::all;
-    if (config.scheme.type == SchemeType::crank_nicolson &&
-        config.scheme.crank_nicolson.formulation == Formulation::adi)
-      reads = FieldsRead::isotropic;
-  }
+  const bool cpu_slabs = use == FieldsUse::slabs && config.scheme.backend == Backend::cpu;
+  if (config.domain.dims == 2 && config.scheme.type == SchemeType::explicit_euler &&
+      (use == FieldsUse::one_process || cpu_slabs))
+    reads = FieldsRead::all;
+  if (use == FieldsUse::one_process && config.domain.dims == 2 &&
+      config.scheme.type == SchemeType::crank_nicolson &&
+      config.scheme.crank_nicolson.formulation == Formulation::adi)
+    reads = FieldsRead::isotropic;
   const std::string scheme = scheme_kind(config) + " on the " +
                              name_of(backend_names(), config.scheme.backend) + " backend" +
                              (use == FieldsUse::slabs ? " over several ranks" : "");

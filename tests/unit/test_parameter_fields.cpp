@@ -218,8 +218,9 @@ TEST_CASE("every factory that does not read fields refuses them, saying what run
   };
   const std::string tail =
       " yet: its kernels read one value of each parameter, the same at every node, and an "
-      "isotropic D; a sheet with tissue: or fields: runs in one process with scheme.type: "
-      "explicit or crank_nicolson (formulation adi), one with anisotropy: with explicit";
+      "isotropic D; a sheet with tissue: or fields: runs with scheme.type: explicit (in one "
+      "process, or over several ranks on the cpu backend) or crank_nicolson (formulation adi, "
+      "in one process), one with anisotropy: with explicit";
   const auto comm = fhn::make_serial_communicator();
   for (const Case& c : cases) {
     CAPTURE(c.yaml);

@@ -29,7 +29,7 @@ std::string fixture(const std::string& name) {
 
 // Checks every pixel of `image` against value(x, y).
 template <class Value>
-void check_pixels(const fhn::GrayImage& image, Value value) {
+void check_pixels(const fhn::Picture& image, Value value) {
   REQUIRE(image.width == kWidth);
   REQUIRE(image.height == kHeight);
   real worst = 0.0;
@@ -104,6 +104,12 @@ TEST_CASE("a broken or missing PNG is named with what is wrong") {
       fhn::test::thrown_message<fhn::ConfigError>(
           [&] { fhn::read_png((dir / "none.png").string()); }),
       "none.png: cannot open the image file"));
+  // In a config with probes: the file's error, the probes untested (their tissue has no shape).
+  CHECK(fhn::test::contains(
+      fhn::test::config_error("domain: {length: [20, 10], dx: 1}\ntime: {dt: 0.05}\n"
+                              "output: {probes: [[5, 5]]}\ntissue: [{shape: image, file: " +
+                              (dir / "none.png").string() + "}]\n"),
+      "tissue[0].file: " + (dir / "none.png").string() + ": cannot open the image file"));
 }
 
 TEST_CASE("a tissue mask from a picture with a pixel per node equals the analytic shape's") {
@@ -163,7 +169,7 @@ TEST_CASE("image regions: keys, defaults, the resolved config, and mistakes loca
   CHECK(again.tissue[0].image->values == r.image->values);
 
   CHECK(fhn::test::contains(fhn::test::config_error(sheet + "tissue: [{shape: image}]\n"),
-                            "missing required key 'tissue[0].file' (a PNG file)"));
+                            "missing required key 'tissue[0].file' (a PNG or .vti file)"));
   CHECK(fhn::test::contains(
       fhn::test::config_error(sheet + "tissue: [{shape: image, file: no_such.png}]\n"),
       "tissue[0].file: "));
@@ -200,7 +206,7 @@ TEST_CASE("a field from a picture: from + (to - from) times each node's pixel") 
   const fhn::Problem p = fhn::make_problem(c);
   const std::vector<real>& a = p.fields.kinetics[0].values;
   REQUIRE(a.size() == 21 * 11);
-  const fhn::GrayImage picture = fhn::read_png(fixture("gray8.png"));
+  const fhn::Picture picture = fhn::read_png(fixture("gray8.png"));
   for (index_t j = 1; j <= 6; ++j)
     for (index_t i = 0; i <= 12; ++i) {
       CAPTURE(i);
@@ -223,5 +229,5 @@ TEST_CASE("a field from a picture: from + (to - from) times each node's pixel") 
       fhn::test::config_error(sheet + "fields: [{parameter: a, type: image, file: " +
                               fixture("gray8.png") + ", from: 0.1, to: 0.2, value: 1}]\n"),
       "fields[0].value: not a key of a image field entry (its keys: parameter, type, file, "
-      "x_min, x_max, y_min, y_max, from, to)"));
+      "array, x_min, x_max, y_min, y_max, from, to)"));
 }

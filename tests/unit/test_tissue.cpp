@@ -13,6 +13,7 @@
 #include "config/loader.hpp"
 #include "model/problem.hpp"
 #include "model/tissue.hpp"
+#include "model/vti_image.hpp"
 #include "parallel/communicator.hpp"
 #include "schemes/node_updates.hpp"
 #include "study/spiral_tips.hpp"
@@ -240,16 +241,17 @@ TEST_CASE("tissue: mistakes are located, and what does not read a mask says so")
   CHECK(contains(config_error(sheet + "tissue: [{shape: disc, center: [5, 5], radius: 2}]\n"
                                       "output: {probes: [[5, 5]]}\n"),
                  "output.probes[0]: (5, 5) lies outside the tissue"));
-  // The slabs of several ranks do not read a mask yet (test_adi_medium.cpp: ADI in one process
-  // does).
+  // ADI's slabs do not read a mask yet (test_adi_medium.cpp: ADI in one process does); the
+  // explicit scheme's slabs do (tests/mpi/test_mpi_run.cpp: over the ranks, bit for bit).
   const fhn::Config sheet_run = fhn::test::config_from(
-      sheet + "tissue: [{shape: disc, center: [5, 5], radius: 2}]\noutput: {probes: []}\n");
+      sheet + "tissue: [{shape: disc, center: [5, 5], radius: 2}]\noutput: {probes: []}\n",
+      {"scheme.type=crank_nicolson"});
   const auto comm = fhn::make_serial_communicator();
   const std::string refused = fhn::test::thrown_message<fhn::ConfigError>(
       [&] { fhn::make_slab_scheme(sheet_run, fhn::make_problem(sheet_run), *comm); });
   CHECK(contains(refused, "a tissue mask (tissue:)"));
-  CHECK(contains(refused, "a sheet with tissue: or fields: runs in one process with "
-                          "scheme.type: explicit or crank_nicolson (formulation adi)"));
+  CHECK(contains(refused, "crank_nicolson (formulation adi) on the cpu backend over several "
+                          "ranks yet"));
 }
 
 TEST_CASE("a spiral pinned to a disc obstacle turns slower than the free one and has no free tip") {
@@ -267,4 +269,18 @@ TEST_CASE("a spiral pinned to a disc obstacle turns slower than the free one and
   MESSAGE("anchored period ", period);
   CHECK(period == doctest::Approx(7.36).epsilon(0.005));
   CHECK(tips.tips_at_end() == 0);
+}
+
+TEST_CASE("a .vti picture: read where the build has VTK, else refused with what to install") {
+  // The reading itself is tested in test_vti_image.cpp (builds with VTK); here what either build
+  // says of a file that is not there.
+  const std::string error = fhn::test::config_error(
+      "domain: {length: [20, 10], dx: 1}\ntime: {dt: 0.05}\n"
+      "tissue: [{shape: image, file: /nonexistent/mask.vti, array: tissue}]\n");
+  if (fhn::vti_supported())
+    CHECK(fhn::test::contains(error, "tissue[0].file: /nonexistent/mask.vti: not a VTK image "
+                                     "fhnsim can read: no such file"));
+  else
+    CHECK(fhn::test::contains(error, "tissue[0].file: /nonexistent/mask.vti: this build reads no "
+                                     "VTK images"));
 }
