@@ -41,6 +41,31 @@ std::vector<real> checkpoint_array(const fs::path& dir, index_t step, const std:
   return test::checkpoint_arrays(dir, run, step)[name];
 }
 
+// Runs `c` over the ranks into <folder>/<tag>_ranks and, on the root, in one process into
+// <tag>_one; checks probes.csv and the 41 x 33 checkpoint's v and w at `step` alike, bit for
+// bit. Returns the one-process run's folder (on the root; the others get it too, unused).
+fs::path check_ranks_equal_one(const Config& c, Communicator& comm, const fs::path& folder,
+                               const std::string& tag, index_t step) {
+  RunOptions ranks;
+  ranks.output_dir = folder / (tag + "_ranks");
+  ranks.quiet = true;
+  ranks.comm = &comm;
+  run_simulation(c, ranks);
+  RunOptions one;
+  one.output_dir = folder / (tag + "_one");
+  one.quiet = true;
+  if (!comm.root()) return one.output_dir;
+  run_simulation(c, one);
+  CHECK(test::read_text(ranks.output_dir / "probes.csv") ==
+        test::read_text(one.output_dir / "probes.csv"));
+  for (const char* name : {"v", "w"}) {
+    const std::vector<real> a = checkpoint_array(ranks.output_dir, step, name, c.name);
+    CHECK(a.size() == 41 * 33);
+    CHECK(a == checkpoint_array(one.output_dir, step, name, c.name));
+  }
+  return one.output_dir;
+}
+
 TEST_CASE("a sheet over the ranks writes what one process writes, bit for bit") {
   Communicator& comm = test::world();
   const test::SharedFolder tmp;
@@ -102,26 +127,8 @@ TEST_CASE("every kinetics form over the ranks writes what one process writes, bi
       CAPTURE(yaml);
       CAPTURE(adi);
       const Config c = test::config_from(yaml + common, adi ? adi_overrides : std::vector<std::string>{});
-      const std::string tag = c.name + (adi ? "_adi" : "_explicit");
-      RunOptions ranks;
-      ranks.output_dir = tmp.path() / (tag + "_ranks");
-      ranks.quiet = true;
-      ranks.comm = &comm;
-      run_simulation(c, ranks);
-      if (comm.root()) {
-        RunOptions one;
-        one.output_dir = tmp.path() / (tag + "_one");
-        one.quiet = true;
-        run_simulation(c, one);
-        CHECK(test::read_text(ranks.output_dir / "probes.csv") ==
-              test::read_text(one.output_dir / "probes.csv"));
-        const index_t step = adi ? (c.name == "fitzhugh" ? 50 : 200) : (c.name == "fitzhugh" ? 250 : 500);
-        for (const char* name : {"v", "w"}) {
-          const std::vector<real> a = checkpoint_array(ranks.output_dir, step, name, c.name);
-          CHECK(a.size() == 41 * 33);
-          CHECK(a == checkpoint_array(one.output_dir, step, name, c.name));
-        }
-      }
+      const index_t step = adi ? (c.name == "fitzhugh" ? 50 : 200) : (c.name == "fitzhugh" ? 250 : 500);
+      check_ranks_equal_one(c, comm, tmp.path(), c.name + (adi ? "_adi" : "_explicit"), step);
     }
 }
 
@@ -163,26 +170,11 @@ tissue: [{shape: disc, center: [10, 8], radius: 2.2}]
   for (const auto& [tag, yaml] : cases) {
     CAPTURE(tag);
     const Config c = test::config_from(sheet + yaml);
-    RunOptions ranks;
-    ranks.output_dir = tmp.path() / (tag + "_ranks");
-    ranks.quiet = true;
-    ranks.comm = &comm;
-    run_simulation(c, ranks);
+    const fs::path one = check_ranks_equal_one(c, comm, tmp.path(), tag, 400);
     if (comm.root()) {
-      RunOptions one;
-      one.output_dir = tmp.path() / (tag + "_one");
-      one.quiet = true;
-      run_simulation(c, one);
-      CHECK(test::read_text(ranks.output_dir / "probes.csv") ==
-            test::read_text(one.output_dir / "probes.csv"));
-      for (const char* name : {"v", "w"}) {
-        const std::vector<real> a = checkpoint_array(ranks.output_dir, 400, name);
-        CHECK(a.size() == 41 * 33);
-        CHECK(a == checkpoint_array(one.output_dir, 400, name));
-      }
       // The waves ran round the obstacle: v is excited somewhere at step 400, and the
       // obstacle's centre (node (20, 16)) kept its resting state.
-      const std::vector<real> v = checkpoint_array(one.output_dir, 400, "v");
+      const std::vector<real> v = checkpoint_array(one, 400, "v");
       CHECK(*std::max_element(v.begin(), v.end()) > 0.5);
       CHECK(v[20 + 41 * 16] == 0.0);
     }
