@@ -31,8 +31,13 @@ struct FrameView {
   CablePositions x() const { return {domain, nodes}; }
 };
 
-// Named arrays a checkpoint carries (SchemeState in schemes/scheme.hpp).
+// Named arrays a checkpoint carries, and a host snapshot (schemes/scheme.hpp).
 struct SchemeState;
+struct Snapshot;
+
+// What the sinks see of a host snapshot: frame number `index` (pointers into snap, its domain
+// included; no mask: the caller sets `outside` where there is one).
+FrameView frame_view(const Snapshot& snap, index_t index);
 
 class FrameSink {
  public:

@@ -39,19 +39,6 @@ void emit_frame(Scheme& scheme, index_t index, const std::vector<FrameSink*>& si
 
 }  // namespace
 
-FrameView frame_view(const Snapshot& snap, index_t index) {
-  FrameView view;
-  view.index = index;
-  view.step = snap.step;
-  view.t = snap.t;
-  view.n = static_cast<index_t>(snap.v.size());
-  view.domain = &snap.domain;
-  view.nodes = snap.x().nodes;
-  view.v = snap.v.data();
-  view.w = snap.w.data();
-  return view;
-}
-
 void run_time_loop(Scheme& scheme, const LoopSettings& s, const std::vector<FrameSink*>& sinks,
                    Progress& progress, LoopResult& result) {
   using Clock = std::chrono::steady_clock;

@@ -39,10 +39,6 @@ struct LoopResult {
   Snapshot last;              // the last frame written
 };
 
-// What the sinks see of a host snapshot: frame number `index` (pointers into snap, its domain
-// included).
-FrameView frame_view(const Snapshot& snap, index_t index);
-
 // Runs from the scheme's current step to time.steps, keeping `result` current as it goes.
 // In a distributed run every rank runs this loop with the same settings (sinks on the root only);
 // the scheme's collectives then line up.

@@ -1,0 +1,20 @@
+#include "io/frame_sink.hpp"
+
+#include "schemes/scheme.hpp"
+
+namespace fhn {
+
+FrameView frame_view(const Snapshot& snap, index_t index) {
+  FrameView view;
+  view.index = index;
+  view.step = snap.step;
+  view.t = snap.t;
+  view.n = static_cast<index_t>(snap.v.size());
+  view.domain = &snap.domain;
+  view.nodes = snap.x().nodes;
+  view.v = snap.v.data();
+  view.w = snap.w.data();
+  return view;
+}
+
+}  // namespace fhn
