@@ -6,8 +6,11 @@
 //                being bounded or oscillation-free;
 //   newton:      iterations per step and ||du|| per iteration for each tridiagonal solver;
 //   adaptive:    an adaptive_explicit config against the uniform run on its base grid, both
-//                measured against a finer reference run, with the adaptive run's node count.
+//                measured against a finer reference run, with the adaptive run's node count;
+//   work_precision: each method (a scheme and backend, as overrides) over a range of dt, the
+//                error of a measured quantity against a reference and the time the run took.
 // configs/studies/README.md documents every key.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,7 +18,17 @@
 
 namespace fhn {
 
-enum class StudyKind { convergence, stability, newton, adaptive };
+enum class StudyKind { convergence, stability, newton, adaptive, work_precision };
+// What a work-precision study measures of each run.
+enum class StudyQuantity { spiral_period, pulse_speed };
+
+// One line of a work-precision diagram: a label, the overrides that pick the scheme (and
+// backend, solver...), and the time steps to run it at.
+struct WorkMethod {
+  std::string label;
+  std::vector<std::string> overrides;
+  std::vector<real> dts;
+};
 enum class ReferenceKind { finest, value, richardson };
 enum class Norm { rmse, max };
 
@@ -52,6 +65,15 @@ struct StudyConfig {
 
   // newton
   index_t steps = 100;
+
+  // work_precision
+  StudyQuantity quantity = StudyQuantity::spiral_period;
+  std::vector<WorkMethod> methods;
+  std::optional<real> reference_exact;           // reference: {value: ...}
+  std::vector<std::string> reference_overrides;  // reference: {set: [...], dt: ...}, a fine run
+  real reference_dt = 0.0;
+  index_t repeats = 1;                           // each run's time is the least of this many
+  std::vector<real> targets{1e-2, 1e-3, 1e-4};   // relative errors to recommend a method for
 };
 
 StudyConfig load_study(const std::string& path);

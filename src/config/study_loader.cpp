@@ -13,8 +13,66 @@ const NameTable<StudyKind>& study_kind_names() {
   static const NameTable<StudyKind> table{{"convergence", StudyKind::convergence},
                                           {"stability", StudyKind::stability},
                                           {"newton", StudyKind::newton},
-                                          {"adaptive", StudyKind::adaptive}};
+                                          {"adaptive", StudyKind::adaptive},
+                                          {"work_precision", StudyKind::work_precision}};
   return table;
+}
+
+// work_precision: quantity, reference ({value} or {set, dt}), methods [{label, set, dt}],
+// repeats, targets.
+void read_work_precision(Section& top, const YAML::Node& root, StudyConfig& st) {
+  Context& ctx = top.context();
+  st.quantity = top.choice("quantity", st.quantity,
+                           NameTable<StudyQuantity>{{"spiral_period", StudyQuantity::spiral_period},
+                                                    {"pulse_speed", StudyQuantity::pulse_speed}});
+  if (!top.has("quantity"))
+    ctx.error("quantity", root.Mark(), "missing required key 'quantity' (spiral_period or pulse_speed)");
+  const YAML::Node reference = top.raw("reference");
+  if (!reference.IsMap()) {
+    ctx.error("reference", reference.IsDefined() ? reference.Mark() : root.Mark(),
+              "reference: expected {value: <the exact quantity>} or {dt: <a fine time step>, set: "
+              "{<the reference's overrides>}}, got " +
+                  (reference.IsDefined() ? node_text(reference) : std::string("nothing")));
+  } else {
+    Section r(ctx, reference, "reference");
+    if (r.has("value")) {
+      r.forbid("dt", "a reference is a value or a run (dt and set), not both");
+      r.forbid("set", "a reference is a value or a run (dt and set), not both");
+      st.reference_exact = r.required_number("value", any_number());
+    } else {
+      st.reference_dt = r.required_number("dt", positive());
+      st.reference_overrides = set_assignments(ctx, r.raw("set"), "reference.set");
+    }
+  }
+  const YAML::Node methods = top.raw("methods");
+  if (!methods.IsSequence() || methods.size() == 0) {
+    ctx.error("methods", methods.IsDefined() ? methods.Mark() : root.Mark(),
+              "methods: expected a list of {label, set: {scheme.type: ...}, dt: [...]}, got " +
+                  (methods.IsDefined() ? node_text(methods) : std::string("nothing")));
+  } else {
+    for (std::size_t i = 0; i < methods.size(); ++i) {
+      const std::string path = "methods[" + std::to_string(i) + "]";
+      Section m(ctx, methods[i], path);
+      WorkMethod method;
+      method.label = m.text("label", "");
+      if (method.label.empty())
+        ctx.error(path, methods[i].Mark(), "missing required key '" + path + ".label' (the name "
+                                           "the table and the diagram give the method)");
+      for (const WorkMethod& other : st.methods)
+        if (other.label == method.label && !method.label.empty())
+          ctx.error(path + ".label", path + ".label: '" + method.label + "' names an earlier "
+                                                                         "method too");
+      method.overrides = set_assignments(ctx, m.raw("set"), path + ".set");
+      method.dts = m.numbers("dt", positive(), false, "[0.1, 0.05, 0.025]").value_or(method.dts);
+      if (method.dts.empty())
+        ctx.error(path, methods[i].Mark(), "missing required key '" + path + ".dt' (the time "
+                                           "steps to run the method at, e.g. [0.1, 0.05])");
+      st.methods.push_back(method);
+    }
+  }
+  st.repeats = top.integer("repeats", st.repeats, 1, 100);
+  st.targets = top.numbers("targets", {0.0, kInf, true, false}, false, "[1.0e-2, 1.0e-3]")
+                   .value_or(st.targets);
 }
 
 std::vector<solvers::TridiagonalBackend> read_solvers(Section& s) {
@@ -53,7 +111,8 @@ StudyConfig read_study(const YAML::Node& root, Context& ctx, const std::string& 
   check_output_name(ctx, st.name);
   st.kind = top.choice("study", st.kind, study_kind_names());
   if (!top.has("study"))
-    ctx.error("study", root.Mark(), "missing required key 'study' (convergence, stability, newton or adaptive)");
+    ctx.error("study", root.Mark(), "missing required key 'study' (convergence, stability, newton, "
+                                    "adaptive or work_precision)");
 
   // The base config, relative to the study file.
   const std::string base = top.text("base", "");
@@ -108,6 +167,8 @@ StudyConfig read_study(const YAML::Node& root, Context& ctx, const std::string& 
     st.end = sweep.number("end", st.end, {0.0, kInf, true, false});
     st.bound = sweep.number("bound", st.bound, {0.0, kInf, true, false});
     st.oscillation_tolerance = sweep.number("oscillation_tolerance", st.oscillation_tolerance, {0.0, kInf, true, false});
+  } else if (st.kind == StudyKind::work_precision) {
+    read_work_precision(top, root, st);
   } else if (st.kind == StudyKind::newton) {
     Section newton = top.section("newton");
     st.solvers = read_solvers(newton);

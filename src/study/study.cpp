@@ -1,6 +1,6 @@
 // fhn converge: run_study picks the output folder and hands the study to its kind's runner
-// (convergence_study.cpp, stability_study.cpp, newton_study.cpp, adaptive_study.cpp); here too
-// what the kinds share (study_detail.hpp) and states_at.
+// (convergence_study.cpp, stability_study.cpp, newton_study.cpp, adaptive_study.cpp,
+// work_precision_study.cpp); here too what the kinds share (study_detail.hpp) and states_at.
 #include "study/study.hpp"
 
 #include <cmath>
@@ -74,6 +74,8 @@ std::filesystem::path run_study(const StudyConfig& study, const StudyOptions& op
     case StudyKind::stability: return study_detail::run_stability(study, options, dir, out);
     case StudyKind::newton: return study_detail::run_newton(study, options, dir, out);
     case StudyKind::adaptive: return study_detail::run_adaptive(study, options, dir, out);
+    case StudyKind::work_precision:
+      return study_detail::run_work_precision(study, options, dir, out);
   }
   return dir;
 }

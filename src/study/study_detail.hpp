@@ -71,5 +71,7 @@ std::filesystem::path run_newton(const StudyConfig& st, const StudyOptions& opti
                                  const std::filesystem::path& dir, std::ostream& out);
 std::filesystem::path run_adaptive(const StudyConfig& st, const StudyOptions& options,
                                    const std::filesystem::path& dir, std::ostream& out);
+std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptions& options,
+                                         const std::filesystem::path& dir, std::ostream& out);
 
 }  // namespace fhn::study_detail

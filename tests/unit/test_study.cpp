@@ -3,8 +3,12 @@
 // and the study loader's checks.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "config/study_config.hpp"
 #include "core/error.hpp"
@@ -246,4 +250,131 @@ TEST_CASE("every shipped study validates") {
     ++count;
   }
   CHECK(count >= 8);
+}
+
+namespace {
+
+// The rows of a CSV with a header, as text cells by column name.
+std::vector<std::map<std::string, std::string>> read_csv(const std::filesystem::path& file) {
+  std::istringstream in(fhn::test::read_text(file));
+  auto split = [](const std::string& line) {
+    std::vector<std::string> cells;
+    std::istringstream fields(line);
+    for (std::string cell; std::getline(fields, cell, ',');) cells.push_back(cell);
+    if (!line.empty() && line.back() == ',') cells.emplace_back();
+    return cells;
+  };
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> header = split(line);
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> cells = split(line);
+    REQUIRE(cells.size() == header.size());
+    std::map<std::string, std::string> row;
+    for (std::size_t k = 0; k < header.size(); ++k) row[header[k]] = cells[k];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("study: work_precision on a cable pulse: forward Euler first order in dt, "
+          "Crank-Nicolson second, and the choice is the fastest run within each target") {
+  // FitzHugh's pulse (configs/fitzhugh_pulse.yaml) on 80 space units for 70 time units; the
+  // reference a Crank-Nicolson run at dt = 0.005.
+  fhn::test::TempDir dir;
+  const std::string study =
+      "study: work_precision\nbase: " + fhn::test::source_path("configs/fitzhugh_pulse.yaml") +
+      "\nset: {domain.length: 80, time.end: 70, output.probes: []}\nquantity: pulse_speed\n"
+      "reference: {dt: 0.005, set: {scheme.type: crank_nicolson}}\n"
+      "methods:\n"
+      "  - {label: explicit, set: {scheme.type: explicit}, dt: [0.0125, 0.00625]}\n"
+      "  - {label: cn, set: {scheme.type: crank_nicolson}, dt: [0.25, 0.125, 0.0625]}\n"
+      "targets: [1.0e-3, 2.0e-4, 1.0e-9]\n";
+  fhn::StudyOptions options;
+  options.output_dir = dir / "out";
+  std::ostringstream out;
+  fhn::run_study(fhn::load_study_text(study, (dir / "s.yaml").string()), options, out);
+  CHECK(contains(out.str(), "work-precision study"));
+  const auto rows = read_csv(dir / "out" / "work_precision.csv");
+  REQUIRE(rows.size() == 5);
+  auto error = [&](std::size_t k) { return std::stod(rows[k].at("error")); };
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    CAPTURE(k);
+    CHECK(std::abs(std::stod(rows[k].at("pulse_speed")) - 0.81) < 0.01);  // fitzhugh_pulse: 0.8105
+    CHECK(std::stod(rows[k].at("seconds")) > 0.0);
+  }
+  CHECK(rows[0].at("method") == "explicit");
+  CHECK(rows[0].at("steps") == "5600");
+  // Halving dt halves forward Euler's error and quarters Crank-Nicolson's.
+  CHECK(error(0) / error(1) == doctest::Approx(2.0).epsilon(0.1));
+  CHECK(error(2) / error(3) == doctest::Approx(4.0).epsilon(0.15));
+  CHECK(error(3) / error(4) == doctest::Approx(4.0).epsilon(0.15));
+  // Each target's choice reaches it and no run that reaches it is faster; 1e-9 none reaches.
+  const auto choice = read_csv(dir / "out" / "work_precision_choice.csv");
+  REQUIRE(choice.size() == 3);
+  for (const auto& c : choice) {
+    const double target = std::stod(c.at("target"));
+    CAPTURE(target);
+    double fastest = INFINITY;
+    for (const auto& r : rows)
+      if (std::stod(r.at("relative_error")) <= target)
+        fastest = std::min(fastest, std::stod(r.at("seconds")));
+    if (std::isinf(fastest)) {
+      CHECK(c.at("method").empty());
+      continue;
+    }
+    CHECK(std::stod(c.at("relative_error")) <= target);
+    CHECK(std::stod(c.at("seconds")) == fastest);
+  }
+  CHECK(choice[2].at("method").empty());
+  CHECK(contains(out.str(), "no run reaches it"));
+}
+
+TEST_CASE("study loader: work_precision's keys and mistakes") {
+  auto error = [](const std::string& text) {
+    return fhn::test::thrown_message<fhn::ConfigError>(
+        [&] { fhn::load_study_text(text, "s.yaml"); });
+  };
+  const std::string head = "study: work_precision\nbase: b.yaml\n";
+  const std::string methods = "methods: [{label: e, set: {scheme.type: explicit}, dt: [0.1]}]\n";
+  CHECK(contains(error(head + "reference: {value: 1}\n" + methods),
+                 "missing required key 'quantity' (spiral_period or pulse_speed)"));
+  CHECK(contains(error(head + "quantity: pulse_speed\n" + methods),
+                 "reference: expected {value: <the exact quantity>} or {dt: <a fine time step>"));
+  CHECK(contains(error(head + "quantity: pulse_speed\nreference: {value: 1, dt: 0.1}\n" + methods),
+                 "reference.dt: a reference is a value or a run (dt and set), not both"));
+  CHECK(contains(error(head + "quantity: pulse_speed\nreference: {value: 1}\n"
+                              "methods: [{label: e, dt: [0.1]}, {label: e, dt: [0.2]}]\n"),
+                 "methods[1].label: 'e' names an earlier method too"));
+  CHECK(contains(error(head + "quantity: pulse_speed\nreference: {value: 1}\n"
+                              "methods: [{label: e, set: {scheme.type: explicit}}]\n"),
+                 "missing required key 'methods[0].dt'"));
+  CHECK(contains(error(head + "quantity: period\nreference: {value: 1}\n" + methods),
+                 "quantity: 'period' is not allowed"));
+  const fhn::StudyConfig st = fhn::load_study_text(
+      head + "quantity: spiral_period\nreference: {dt: 0.01, set: {scheme.type: crank_nicolson}}\n" +
+          methods + "repeats: 3\ntargets: [1.0e-3]\n",
+      "s.yaml");
+  CHECK(st.kind == fhn::StudyKind::work_precision);
+  CHECK(st.reference_dt == 0.01);
+  CHECK(st.reference_overrides == std::vector<std::string>{"scheme.type=crank_nicolson"});
+  REQUIRE(st.methods.size() == 1);
+  CHECK(st.methods[0].overrides == std::vector<std::string>{"scheme.type=explicit"});
+  CHECK(st.repeats == 3);
+  // A quantity the base cannot show is refused before anything runs.
+  fhn::test::TempDir dir;
+  fhn::StudyOptions options;
+  options.output_dir = dir / "out";
+  std::ostringstream out;
+  const fhn::StudyConfig on_cable = fhn::load_study_text(
+      "study: work_precision\nbase: " + fhn::test::source_path("configs/fitzhugh_pulse.yaml") +
+          "\nquantity: spiral_period\nreference: {value: 1}\n"
+          "methods: [{label: cn, dt: [0.1]}]\n",
+      (dir / "s.yaml").string());
+  CHECK(contains(fhn::test::thrown_message<fhn::ConfigError>(
+                     [&] { fhn::run_study(on_cable, options, out); }),
+                 "quantity: spiral_period needs a sheet with a spiral"));
 }

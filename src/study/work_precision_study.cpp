@@ -1,0 +1,198 @@
+// fhn converge, work-precision studies: each method (a scheme, backend and solver, as
+// overrides) at each of its time steps, the error of a measured quantity against a reference
+// and the time the run took (work_precision.csv), and for each target accuracy the fastest run
+// that reaches it (work_precision_choice.csv).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <ostream>
+
+#include "core/error.hpp"
+#include "core/format.hpp"
+#include "io/atomic_file.hpp"
+#include "model/problem.hpp"
+#include "study/front_tracker.hpp"
+#include "study/spiral_tips.hpp"
+#include "study/study.hpp"
+#include "study/study_detail.hpp"
+
+namespace fhn {
+namespace study_detail {
+namespace {
+
+const char* quantity_name(StudyQuantity q) {
+  return q == StudyQuantity::spiral_period ? "spiral_period" : "pulse_speed";
+}
+
+// One run: `config` from its start to time.end, frames every output.every handed to the
+// quantity's sink (a TipTracker writing `tips_file`, or a FrontTracker). Its time is that of
+// the stepping and of fetching the frames (Scheme::advance and snapshot, what the scheme costs
+// on its backend), not of the sink's analysis.
+struct Measured {
+  std::optional<real> value;  // nullopt: the run did not show the quantity (e.g. < 2 turns)
+  double seconds = 0.0;
+  index_t steps = 0;
+};
+Measured measure(const Config& config, StudyQuantity quantity,
+                 const std::filesystem::path& tips_file) {
+  const Problem problem = make_problem(config);
+  std::unique_ptr<Scheme> scheme = make_scheme(config, problem);
+  std::unique_ptr<TipTracker> tips;
+  std::unique_ptr<FrontTracker> front;
+  FrameSink* sink = nullptr;
+  if (quantity == StudyQuantity::spiral_period) {
+    tips = std::make_unique<TipTracker>(tips_file, config.output.tips.v_iso, config.output.tips.w_iso,
+                                        false, cut_off_nodes(problem.fields));
+    sink = tips.get();
+  } else {
+    front = std::make_unique<FrontTracker>(config.domain.length[0], config.output.activation.threshold);
+    sink = front.get();
+  }
+  using Clock = std::chrono::steady_clock;
+  Measured m;
+  Snapshot snap;
+  index_t frame = 0;
+  const std::uint8_t* outside =
+      problem.fields.node_type.empty() ? nullptr : problem.fields.node_type.data();
+  for (index_t step = 0;; step = std::min(step + config.output.every_steps, config.time.steps)) {
+    const auto t0 = Clock::now();
+    scheme->advance(step - scheme->steps_done());
+    scheme->snapshot(snap);
+    m.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+    FrameView view = frame_view(snap, frame++);
+    view.outside = outside;
+    sink->write(view);
+    if (step == config.time.steps) break;
+  }
+  sink->finish();
+  m.steps = config.time.steps;
+  if (tips) m.value = tips->period();
+  if (front)
+    if (const std::optional<FrontSpeed> speed = front->speed()) m.value = speed->speed;
+  return m;
+}
+
+// `config` measured st.repeats times: the value of the first run, the least of the times.
+Measured measure_repeated(const Config& config, const StudyConfig& st,
+                          const std::filesystem::path& tips_file) {
+  Measured best = measure(config, st.quantity, tips_file);
+  for (index_t r = 1; r < st.repeats; ++r)
+    best.seconds = std::min(best.seconds, measure(config, st.quantity, tips_file).seconds);
+  return best;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+
+}  // namespace
+
+std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptions& options,
+                                         const std::filesystem::path& dir, std::ostream& out) {
+  const std::string quantity = quantity_name(st.quantity);
+  // Every run's config first, so that a dt the config refuses stops the study before it runs.
+  std::vector<Config> configs;
+  for (const WorkMethod& method : st.methods)
+    for (const real dt : method.dts) {
+      std::vector<std::string> extra = method.overrides;
+      extra.push_back(assign("time.dt", dt));
+      configs.push_back(study_run(st, extra, options.build));
+    }
+  const bool sheet = configs.front().domain.dims == 2;
+  if (st.quantity == StudyQuantity::spiral_period && !sheet)
+    throw ConfigError("quantity: spiral_period needs a sheet with a spiral (the base config, " +
+                      st.base + ", is a cable; pulse_speed measures a cable)");
+  if (st.quantity == StudyQuantity::pulse_speed && sheet)
+    throw ConfigError("quantity: pulse_speed needs a cable (the base config, " + st.base +
+                      ", is a sheet; spiral_period measures a sheet)");
+  if (st.quantity == StudyQuantity::spiral_period) std::filesystem::create_directories(dir / "tips");
+  // The reference: the value given, or a fine run measured the same way.
+  real reference = 0.0;
+  std::string reference_text;
+  if (st.reference_exact) {
+    reference = *st.reference_exact;
+    reference_text = "the value " + format_exact(reference);
+  } else {
+    std::vector<std::string> extra = st.reference_overrides;
+    extra.push_back(assign("time.dt", st.reference_dt));
+    const Config c = study_run(st, extra, options.build);
+    const Measured m = measure(c, st.quantity, dir / "tips" / "reference.csv");
+    FHN_VERIFY(m.value.has_value(), NumericalError,
+               "work_precision: the reference run (dt = " + format_exact(st.reference_dt) +
+                   ") shows no " + quantity + "; run it longer or check the base config");
+    reference = *m.value;
+    reference_text = "a run with dt = " + format_exact(st.reference_dt) + " (" +
+                     (st.reference_overrides.empty() ? std::string("the base config's scheme")
+                                                      : joined(st.reference_overrides)) +
+                     "): " + format_exact(reference) + ", " + number(m.seconds, 3) + " s";
+  }
+
+  struct Row {
+    std::string method;
+    real dt = 0.0;
+    Measured m;
+    real error = kNaN;     // |value - reference| (NaN: no value)
+    real relative = kNaN;  // error / |reference|
+  };
+  std::vector<Row> rows;
+  // One run at a time, so that each has the machine (or the GPU) to itself.
+  std::size_t run = 0;
+  for (const WorkMethod& method : st.methods)
+    for (std::size_t k = 0; k < method.dts.size(); ++k) {
+      Row row{method.label, method.dts[k], {}};
+      row.m = measure_repeated(configs[run++], st,
+                               dir / "tips" / (method.label + "_" + std::to_string(k) + ".csv"));
+      if (row.m.value) {
+        row.error = std::abs(*row.m.value - reference);
+        row.relative = row.error / std::abs(reference);
+      }
+      rows.push_back(row);
+    }
+
+  out << "work-precision study '" << st.name << "': " << quantity << " against " << reference_text
+      << "; time: stepping and fetching the frames, the least of " << st.repeats
+      << (st.repeats == 1 ? " run" : " runs") << "\n\n  " << pad("method", 20) << pad("dt", 12)
+      << pad(quantity, 16) << pad("error", 12) << pad("relative", 12) << "seconds\n";
+  std::string csv = "method,dt," + quantity + ",error,relative_error,seconds,steps\n";
+  for (const Row& r : rows) {
+    const real error = r.error, relative = r.relative;
+    out << "  " << pad(r.method, 20) << pad(number(r.dt, 6), 12)
+        << pad(r.m.value ? number(*r.m.value, 8) : "-", 16) << pad(number(error, 3), 12)
+        << pad(number(relative, 3), 12) << number(r.m.seconds, 4) << "\n";
+    csv += r.method + "," + format_exact(r.dt) + "," + (r.m.value ? format_exact(*r.m.value) : "") +
+           "," + (std::isnan(error) ? "" : format_exact(error)) + "," +
+           (std::isnan(relative) ? "" : format_exact(relative)) + "," + format_exact(r.m.seconds) +
+           "," + std::to_string(r.m.steps) + "\n";
+  }
+  write_file_atomically(dir / "work_precision.csv", csv);
+
+  // For each target, the fastest run whose relative error is at most the target.
+  out << "\n  the fastest run within each target (relative error):\n";
+  std::string choice = "target,method,dt,relative_error,seconds\n";
+  for (const real target : st.targets) {
+    const Row* best = nullptr;
+    for (const Row& r : rows)
+      if (r.relative <= target && (!best || r.m.seconds < best->m.seconds))
+        best = &r;
+    out << "  " << pad(number(target, 3), 10)
+        << (best ? best->method + " at dt = " + format_exact(best->dt) + ", " +
+                       number(best->m.seconds, 4) + " s"
+                 : std::string("no run reaches it"))
+        << "\n";
+    choice += format_exact(target) + "," +
+              (best ? best->method + "," + format_exact(best->dt) + "," +
+                          format_exact(best->relative) + "," +
+                          format_exact(best->m.seconds)
+                    : std::string(",,,")) +
+              "\n";
+  }
+  write_file_atomically(dir / "work_precision_choice.csv", choice);
+  return dir / "work_precision.csv";
+}
+
+}  // namespace study_detail
+}  // namespace fhn
