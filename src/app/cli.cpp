@@ -280,7 +280,7 @@ int cli_main(int argc, const char* const* argv, std::ostream& out_all, std::ostr
       if (config.output.spacetime)
         out << "     kymograph as a PNG:  tools/plot_kymograph.py "
             << (summary.output_dir / "spacetime.vti").string() << "\n";
-      if (config.output.vtk && config.domain.dims >= 2)
+      if (config.output.vtk && config.domain.dims == 2)
         out << "     frames as PNGs:      tools/plot_frames.py " << pvd << " --frames 0 -1\n";
       if (config.output.vtk && config.output.tips.enabled)
         out << "     the tips' path:      tools/plot_tips.py " << pvd << "\n";

@@ -127,7 +127,8 @@ void check_explicit_limit(const Config& c, Context& ctx) {
       (varying ? std::string(", the largest diffusion of fields: and anisotropy:")
                : ", D = " + format_exact(c.model.diffusion));
   const std::string diffusion =
-      varying ? "2/r_D" : (c.domain.dims >= 2 ? "dx^2/(4 D)" : "dx^2/(2 D)");
+      varying ? "2/r_D"
+              : "dx^2/(" + std::to_string(2 * c.domain.dims) + " D)";
   if (reaction)
     ctx.error("time.dt", head + ": " + limit.explain() + " (" + grid + ", " +
                              kinetics_parameters_text(c.model.kinetics) +
@@ -230,8 +231,16 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
                 " must be a whole multiple of" + of_dt + " (or 0 for none)",
                 "output.checkpoint_every", c.output.checkpoint_every_steps);
 
-  const bool sheet = c.domain.dims >= 2;
-  if (sheet && c.scheme.type == SchemeType::adaptive_explicit)
+  const bool sheet = c.domain.dims >= 2;  // a sheet or a box
+  const bool box = c.domain.dims == 3;
+  if (box && c.scheme.type != SchemeType::explicit_euler)
+    ctx.error("scheme.type", "scheme.type: " + name_of(scheme_type_names(), c.scheme.type) +
+                                 " does not run boxes yet (domain.length: [Lx, Ly, Lz]); a box "
+                                 "runs with scheme.type: explicit");
+  else if (box && c.scheme.backend != Backend::cpu)
+    ctx.error("scheme.backend", "scheme.backend: cuda does not run boxes yet (domain.length: [Lx, "
+                                "Ly, Lz]); a box runs on the cpu backend");
+  if (sheet && !box && c.scheme.type == SchemeType::adaptive_explicit)
     ctx.error("scheme.type", "scheme.type: adaptive_explicit works on cables only (domain.length "
                              "with one entry); on a sheet use explicit");
   const CrankNicolsonSpec& cn = c.scheme.crank_nicolson;
@@ -250,7 +259,8 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
                     "' has no batched form; formulation: adi solves batches of lines with thomas "
                     "(cpu), partitioned or cusparse (cuda)");
   }
-  if (sheet && c.scheme.type == SchemeType::crank_nicolson && cn.formulation == Formulation::newton)
+  if (sheet && !box && c.scheme.type == SchemeType::crank_nicolson &&
+      cn.formulation == Formulation::newton)
     ctx.error("scheme.crank_nicolson.formulation",
               "scheme.crank_nicolson.formulation: newton (the coupled system of a step) is for "
               "cables; on a sheet use adi (the default there)");
@@ -259,14 +269,15 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
                                "remove output.stride (or set it to 1)");
   if (sheet && c.output.spacetime)
     ctx.error("output.spacetime", "output.spacetime: the x-t kymograph is drawn for cables only; "
-                                  "a sheet writes its frames (and activation.vti) instead");
-  if (!sheet)
+                                  "a sheet or a box writes its frames instead");
+  if (c.domain.dims != 2)
     for (const char* key : {"output.activation.enabled", "output.tips.enabled"}) {
       const bool on = std::string(key) == "output.tips.enabled" ? c.output.tips.enabled
                                                                 : c.output.activation.enabled;
       if (on)
         ctx.error(key, std::string(key) + ": activation maps and spiral tips are computed on "
-                                          "sheets only (domain.length: [Lx, Ly])");
+                                          "sheets only (domain.length: [Lx, Ly])" +
+                           (box ? "; boxes do not have them yet" : ""));
     }
 
   if (c.scheme.type == SchemeType::adaptive_explicit && c.scheme.backend != Backend::cpu)
@@ -298,25 +309,30 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
     return true;
   };
   auto extent = [&] {
-    if (!sheet) return "[0, " + format_exact(c.domain.length[0]) + "]";
-    return "[0, " + format_exact(c.domain.length[0]) + "] x [0, " + format_exact(c.domain.length[1]) + "]";
+    std::string text;
+    for (int a = 0; a < c.domain.dims; ++a)
+      text += std::string(a > 0 ? " x " : "") + "[0, " + format_exact(c.domain.length[a]) + "]";
+    return text;
   };
   for (std::size_t i = 0; i < c.output.probes.size(); ++i) {
     const Point& p = c.output.probes[i];
+    std::string at = format_exact(p[0]);
+    for (int a = 1; a < c.domain.dims; ++a) at += ", " + format_exact(p[a]);
     if (!inside(p))
       ctx.error("output.probes", "output.probes[" + std::to_string(i) + "] = " +
-                                     (sheet ? "[" + format_exact(p[0]) + ", " + format_exact(p[1]) + "]"
-                                            : format_exact(p[0])) +
-                                     " is outside the domain " + extent());
+                                     (sheet ? "[" + at + "]" : at) + " is outside the domain " +
+                                     extent());
   }
   for (std::size_t i = 0; i < c.stimulus.size(); ++i) {
     const Stimulus& s = c.stimulus[i];
     const std::string path = "stimulus[" + std::to_string(i) + "]";
     const bool outside = s.x_max < 0.0 || s.x_min > c.domain.length[0] ||
-                         (sheet && (s.y_max < 0.0 || s.y_min > c.domain.length[1]));
+                         (sheet && (s.y_max < 0.0 || s.y_min > c.domain.length[1])) ||
+                         (box && (s.z_max < 0.0 || s.z_min > c.domain.length[2]));
     const std::string region =
         "[" + format_exact(s.x_min) + ", " + format_exact(s.x_max) + "]" +
-        (sheet ? " x [" + format_exact(s.y_min) + ", " + format_exact(s.y_max) + "]" : "");
+        (sheet ? " x [" + format_exact(s.y_min) + ", " + format_exact(s.y_max) + "]" : "") +
+        (box ? " x [" + format_exact(s.z_min) + ", " + format_exact(s.z_max) + "]" : "");
     // Amplitude 0 is a stimulus switched off (one a sweep axis switches on, e.g. an S2): where and
     // when it would act does not matter.
     const bool off = s.amplitude == 0.0;

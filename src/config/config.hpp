@@ -37,38 +37,43 @@ struct BoundarySide {
   real value = 0.0;  // v held at this value when type == dirichlet
 };
 
-// left/right: the ends x = 0 and x = L_x; bottom/top (sheets only): the sides y = 0 and y = L_y.
-// Where a Dirichlet side meets another side, the first Dirichlet side of left, right, bottom,
-// top holds the corner node.
+// left/right: the ends x = 0 and x = L_x; bottom/top (sheets and boxes): the sides y = 0 and
+// y = L_y; front/back (boxes only): the faces z = 0 and z = L_z. Where a Dirichlet side meets
+// another side, the first Dirichlet side of left, right, bottom, top, front, back holds the
+// corner node.
 struct BoundarySpec {
   BoundarySide left;
   BoundarySide right;
   BoundarySide bottom;
   BoundarySide top;
+  BoundarySide front;
+  BoundarySide back;
   int no_flux_order = 2;  // 2: mirror ghost node; 1: v_0 = v_1 (the reference blog; cables only)
 
   // The side at the low (hi = false) or high end of `axis`.
   const BoundarySide& side(int axis, bool hi) const {
     if (axis == 0) return hi ? right : left;
-    return hi ? top : bottom;
+    if (axis == 1) return hi ? top : bottom;
+    return hi ? back : front;
   }
 };
 
 // rest: the resting state of the run's kinetics form (its v or w), computed from the form.
 enum class ProfileType { gaussian, constant, step, tanh_front, rectangle, rest, spiral };
 
-// An initial profile, with s = the coordinate along `axis` (x or y) and r the position.
+// An initial profile, with s = the coordinate along `axis` (x, y or z) and r the position.
 // Which fields are meaningful depends on the type:
 //   gaussian:   background + amplitude * exp(-|r - center|^2 / width2)
 //   constant:   value
 //   step:       left for s < position, right for s >= position
 //   tanh_front: left + (right - left) * (1 + tanh((s - position) / width)) / 2
-//   rectangle:  value inside [x_min, x_max] (x [y_min, y_max] on a sheet), background outside
+//   rectangle:  value inside [x_min, x_max] (x [y_min, y_max] on a sheet, x [z_min, z_max] on a
+//               box), background outside
 struct Profile {
   ProfileType type = ProfileType::constant;
   real value = 0.0;
   Point center{0.0, 0.0, 0.0};
-  int axis = 0;  // step, tanh_front: 0 = x, 1 = y
+  int axis = 0;  // step, tanh_front: 0 = x, 1 = y, 2 = z
   real width2 = 1.0;
   real amplitude = 1.0;
   real background = 0.0;
@@ -77,6 +82,7 @@ struct Profile {
   real left = 0.0;
   real right = 0.0;
   real x_min = 0.0, x_max = 0.0, y_min = 0.0, y_max = 0.0;  // rectangle
+  real z_min = 0.0, z_max = 0.0;                             // rectangle on a box
   real wavelength = 0.0;  // spiral (with center): the distance between successive arms
 };
 
@@ -86,7 +92,8 @@ struct InitialSpec {
 };
 
 // A current injected into the v equation: amplitude on [x_min, x_max] (x [y_min, y_max] on a
-// sheet) during [start + k period, start + k period + duration) for k = 0..count-1.
+// sheet, x [z_min, z_max] on a box) during [start + k period, start + k period + duration) for
+// k = 0..count-1.
 struct Stimulus {
   real x_min = 0.0;
   real x_max = 0.0;
@@ -95,8 +102,10 @@ struct Stimulus {
   real amplitude = 1.0;
   real period = 0.0;  // 0: a single pulse
   index_t count = 1;
-  real y_min = 0.0;  // sheets only; default: the whole height [0, L_y]
+  real y_min = 0.0;  // sheets and boxes; default: the whole height [0, L_y]
   real y_max = 0.0;
+  real z_min = 0.0;  // boxes only; default: the whole depth [0, L_z]
+  real z_max = 0.0;
 };
 
 struct TimeSpec {
@@ -172,9 +181,9 @@ struct OutputSpec {
   real every = 1.0;             // frame cadence in time units (a multiple of dt)
   index_t every_steps = 10;     // derived: every / dt
   Precision precision = Precision::float64;
-  std::vector<Point> probes;    // default: both ends and the middle (sheet: centre, corners)
+  std::vector<Point> probes;    // default: both ends and the middle (sheet, box: centre, corners)
   index_t stride = 1;           // frames keep every stride-th node along each axis
-  bool vtk = true;              // .pvd + frames/*.vtu (cable) or frames/*.vti (sheet)
+  bool vtk = true;              // .pvd + frames/*.vtu (cable) or frames/*.vti (sheet, box)
   bool spacetime = true;        // spacetime.vti kymograph (cables)
   ActivationSpec activation;    // sheets
   TipSpec tips;                 // sheets
@@ -218,6 +227,7 @@ struct TissueRegion {
   Point center{0.0, 0.0, 0.0};               // disc
   real radius = 0.0;                         // disc
   real x_min = 0.0, x_max = 0.0, y_min = 0.0, y_max = 0.0;  // rectangle
+  real z_min = 0.0, z_max = 0.0;                             // rectangle on a box
   std::vector<Point> points;                 // polygon: its corners in order (at least 3)
   std::string file;                          // image: the PNG or .vti file (absolute)
   std::string array;                         // image: a .vti's scalar array (empty: its default)

@@ -14,7 +14,7 @@ YAML::Emitter& operator<<(YAML::Emitter& out, const std::pair<const char*, real>
   return out << YAML::Key << entry.first << YAML::Value << format_exact(entry.second);
 }
 
-// x (a cable) or [x, y] (a sheet).
+// x (a cable), [x, y] (a sheet) or [x, y, z] (a box).
 void emit_point(YAML::Emitter& out, const Point& p, int dims) {
   if (dims == 1) {
     out << format_exact(p[0]);
@@ -55,13 +55,14 @@ void emit_profile(YAML::Emitter& out, const char* key, const Profile& p, int dim
     case ProfileType::rectangle:
       out << std::pair{"x_min", p.x_min} << std::pair{"x_max", p.x_max};
       if (sheet) out << std::pair{"y_min", p.y_min} << std::pair{"y_max", p.y_max};
+      if (dims == 3) out << std::pair{"z_min", p.z_min} << std::pair{"z_max", p.z_max};
       out << std::pair{"value", p.value} << std::pair{"background", p.background};
       break;
     case ProfileType::rest:
       break;
-    case ProfileType::spiral:
+    case ProfileType::spiral:  // [x, y] on a box too: the scroll's filament runs along z
       out << YAML::Key << "center" << YAML::Value;
-      emit_point(out, p.center, dims);
+      emit_point(out, p.center, 2);
       out << std::pair{"wavelength", p.wavelength};
       break;
   }
@@ -173,9 +174,11 @@ std::string to_yaml(const Config& c) {
   out << YAML::Key << "domain" << YAML::Value << YAML::BeginMap << YAML::Key << "length"
       << YAML::Value;
   if (sheet) {
-    out << YAML::Flow << YAML::BeginSeq << format_exact(d.length[0]) << format_exact(d.length[1])
-        << YAML::EndSeq << YAML::Key << "nodes" << YAML::Value << YAML::Flow << YAML::BeginSeq
-        << d.nodes[0] << d.nodes[1] << YAML::EndSeq;
+    out << YAML::Flow << YAML::BeginSeq;
+    for (int a = 0; a < d.dims; ++a) out << format_exact(d.length[a]);
+    out << YAML::EndSeq << YAML::Key << "nodes" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (int a = 0; a < d.dims; ++a) out << d.nodes[a];
+    out << YAML::EndSeq;
   } else {
     out << format_exact(d.length[0]) << YAML::Key << "nodes" << YAML::Value << d.nodes[0];
   }
@@ -189,6 +192,10 @@ std::string to_yaml(const Config& c) {
     emit_side(out, "bottom", c.boundary.bottom);
     emit_side(out, "top", c.boundary.top);
   }
+  if (d.dims == 3) {
+    emit_side(out, "front", c.boundary.front);
+    emit_side(out, "back", c.boundary.back);
+  }
   out << YAML::Key << "no_flux_order" << YAML::Value << c.boundary.no_flux_order << YAML::EndMap;
 
   out << YAML::Key << "initial" << YAML::Value << YAML::BeginMap;
@@ -201,6 +208,7 @@ std::string to_yaml(const Config& c) {
     out << YAML::Flow << YAML::BeginMap << std::pair{"x_min", s.x_min}
         << std::pair{"x_max", s.x_max};
     if (sheet) out << std::pair{"y_min", s.y_min} << std::pair{"y_max", s.y_max};
+    if (d.dims == 3) out << std::pair{"z_min", s.z_min} << std::pair{"z_max", s.z_max};
     out << std::pair{"start", s.start}
         << std::pair{"duration", s.duration} << std::pair{"amplitude", s.amplitude}
         << std::pair{"period", s.period} << YAML::Key << "count" << YAML::Value << s.count

@@ -29,9 +29,17 @@ using namespace config_detail;
 // ---------------------------------------------------------------------------------------------
 // The schema
 
-// What a key of sheets only says on a cable.
+// What a key of sheets only says on a cable, and on a box.
 constexpr const char* kSheetsOnly =
     "applies to sheets only (domain.length: [Lx, Ly]); this domain is a cable";
+constexpr const char* kNotOnBoxes =
+    "applies to sheets only (domain.length: [Lx, Ly]); boxes (domain.length: [Lx, Ly, Lz]) do "
+    "not take it yet";
+// Keys of sheets and boxes (y_min, bottom:), and keys of boxes only (z_min, front:).
+constexpr const char* kNotOnCables =
+    "applies to sheets and boxes (domain.length: [Lx, Ly] or [Lx, Ly, Lz]); this domain is a cable";
+constexpr const char* kBoxesOnly =
+    "applies to boxes only (domain.length: [Lx, Ly, Lz]); this domain has no z axis";
 
 // The domain's centre, the default centre of a gaussian.
 Point domain_centre(const Domain& d) {
@@ -43,7 +51,8 @@ Point domain_centre(const Domain& d) {
 // A position given as x (cables) or [x, y] (sheets) at `path`; nullopt after reporting why not.
 std::optional<Point> read_point(Context& ctx, const YAML::Node& node, const std::string& path,
                                 const Domain& d) {
-  const std::string form = d.dims == 1 ? "a number x" : "a list [x, y]";
+  const std::string form =
+      d.dims == 1 ? "a number x" : d.dims == 2 ? "a list [x, y]" : "a list [x, y, z]";
   Point p{0.0, 0.0, 0.0};
   auto number_at = [&](const YAML::Node& n, const std::string& where, real& out) {
     const std::optional<real> x = parse_finite(ctx, where, n, "a finite number");
@@ -72,8 +81,11 @@ int read_axis(Section& s, const Domain& d) {
   const std::string name = s.text("axis", "x");
   if (name == "x") return 0;
   if (name == "y" && d.dims >= 2) return 1;
+  if (name == "z" && d.dims >= 3) return 2;
   s.context().error(s.path_of("axis"), s.path_of("axis") + ": " + quoted(name) + " is not allowed; expected " +
-                                           (d.dims >= 2 ? "x or y" : "x (the domain is a cable)"));
+                                           (d.dims >= 3   ? "x, y or z"
+                                            : d.dims == 2 ? "x or y (the domain is a sheet)"
+                                                          : "x (the domain is a cable)"));
   return 0;
 }
 
@@ -88,10 +100,12 @@ Profile read_profile(Section& parent, const std::string& key, const Profile& fal
                       "missing required key '" + s.path_of("type") +
                           "' (one of: " + join(names_of(profile_type_names())) + ")");
   // Keys of each profile type; keys of the other types are reported as not applicable.
-  const bool sheet = d.dims >= 2;
-  const std::vector<std::string> rectangle_keys =
-      sheet ? std::vector<std::string>{"x_min", "x_max", "y_min", "y_max", "value", "background"}
-            : std::vector<std::string>{"x_min", "x_max", "value", "background"};
+  const bool sheet = d.dims >= 2;  // has a y axis (a sheet or a box)
+  const bool box = d.dims == 3;
+  std::vector<std::string> rectangle_keys{"x_min", "x_max"};
+  if (sheet) rectangle_keys.insert(rectangle_keys.end(), {"y_min", "y_max"});
+  if (box) rectangle_keys.insert(rectangle_keys.end(), {"z_min", "z_max"});
+  rectangle_keys.insert(rectangle_keys.end(), {"value", "background"});
   const std::vector<std::pair<ProfileType, std::vector<std::string>>> keys{
       {ProfileType::gaussian, {"center", "width2", "amplitude", "background"}},
       {ProfileType::constant, {"value"}},
@@ -106,7 +120,10 @@ Profile read_profile(Section& parent, const std::string& key, const Profile& fal
   const std::string& type_name = name_of(profile_type_names(), p.type);
   if (!sheet)
     for (const char* name : {"y_min", "y_max"})
-      s.forbid(name, kSheetsOnly);
+      s.forbid(name, kNotOnCables);
+  if (!box)
+    for (const char* name : {"z_min", "z_max"})
+      s.forbid(name, kBoxesOnly);
   for (const auto& [type, names] : keys)
     for (const auto& name : names)
       if (std::find(own.begin(), own.end(), name) == own.end())
@@ -150,26 +167,40 @@ Profile read_profile(Section& parent, const std::string& key, const Profile& fal
         p.y_min = s.number("y_min", 0.0, any_number());
         p.y_max = s.number("y_max", d.length[1], any_number());
       }
+      if (box) {
+        p.z_min = s.number("z_min", 0.0, any_number());
+        p.z_max = s.number("z_max", d.length[2], any_number());
+      }
       p.value = s.number("value", 1.0, any_number());
       p.background = s.number("background", 0.0, any_number());
-      if (p.x_max < p.x_min || p.y_max < p.y_min)
-        s.context().error(s.path_of(p.x_max < p.x_min ? "x_max" : "y_max"),
-                          s.path() + ": an empty rectangle (" +
-                              (p.x_max < p.x_min ? "x_max < x_min" : "y_max < y_min") + ")");
+      for (const char axis : {'x', 'y', 'z'}) {
+        const real lo = axis == 'x' ? p.x_min : axis == 'y' ? p.y_min : p.z_min;
+        const real hi = axis == 'x' ? p.x_max : axis == 'y' ? p.y_max : p.z_max;
+        if (hi < lo) {
+          s.context().error(s.path_of(std::string(1, axis) + "_max"),
+                            s.path() + ": an empty rectangle (" + axis + "_max < " + axis + "_min)");
+          break;
+        }
+      }
       break;
     case ProfileType::rest:  // no keys: make_problem takes the form's resting state
       break;
     case ProfileType::spiral: {
       if (!sheet) {
         s.context().error(s.path_of("type"), s.path_of("type") +
-                                                 ": a spiral start needs a sheet (domain.length: "
-                                                 "[Lx, Ly]); this domain is a cable");
+                                                 ": a spiral start needs a sheet or a box "
+                                                 "(domain.length: [Lx, Ly] or [Lx, Ly, Lz]); this "
+                                                 "domain is a cable");
         break;
       }
-      p.center = domain_centre(d);
+      // On a box the spiral is the same in every plane z: a straight scroll wave whose
+      // filament runs along z through the centre, given as [x, y] (z does not enter).
+      Domain plane = d;
+      plane.dims = 2;
+      p.center = domain_centre(plane);
       const YAML::Node centre = s.raw("center");
       if (centre.IsDefined())
-        if (auto c = read_point(s.context(), centre, s.path_of("center"), d)) p.center = *c;
+        if (auto c = read_point(s.context(), centre, s.path_of("center"), plane)) p.center = *c;
       p.wavelength = s.number("wavelength", 0.25 * std::min(d.length[0], d.length[1]), positive());
       break;
     }
@@ -177,10 +208,12 @@ Profile read_profile(Section& parent, const std::string& key, const Profile& fal
   return p;
 }
 
-BoundarySide read_side(Section& parent, const std::string& key, bool exists) {
-  if (!exists) {
-    parent.forbid(key, "applies to sheets only (domain.length: [Lx, Ly]); a cable has the "
-                       "ends left and right");
+BoundarySide read_side(Section& parent, const std::string& key, int axis, const Domain& d) {
+  if (axis >= d.dims) {
+    parent.forbid(key, axis == 1 ? "applies to sheets and boxes (domain.length: [Lx, Ly] or "
+                                   "[Lx, Ly, Lz]); a cable has the ends left and right"
+                                 : "applies to boxes only (domain.length: [Lx, Ly, Lz]); this "
+                                   "domain has no z axis");
     return {};
   }
   Section s = parent.section(key);
@@ -202,6 +235,7 @@ std::vector<Stimulus> read_stimuli(Section& top, const Domain& d) {
     ctx.error("stimulus", list.Mark(),
               "stimulus: expected a list of {x_min, x_max, " +
                   std::string(d.dims >= 2 ? "[y_min, y_max, ]" : "") +
+                  std::string(d.dims >= 3 ? "[z_min, z_max, ]" : "") +
                   "start, duration, amplitude[, period, count]}, got " + node_text(list));
     return stimuli;
   }
@@ -211,16 +245,22 @@ std::vector<Stimulus> read_stimuli(Section& top, const Domain& d) {
     Stimulus st;
     st.x_min = s.required_number("x_min", any_number());
     st.x_max = s.required_number("x_max", any_number());
-    if (d.dims >= 2) {
-      st.y_min = s.number("y_min", 0.0, any_number());
-      st.y_max = s.number("y_max", d.length[1], any_number());
-      if (st.y_max < st.y_min)
-        ctx.error(s.path_of("y_max"), s.path_of("y_max") + ": " + format_exact(st.y_max) +
-                                          " is below y_min = " + format_exact(st.y_min));
-    } else {
-      for (const char* name : {"y_min", "y_max"})
-        s.forbid(name, kSheetsOnly);
-    }
+    // [y_min, y_max] on a sheet or box, [z_min, z_max] on a box: the whole extent by default.
+    auto range = [&](int axis, real& lo, real& hi) {
+      const std::string name = axis_name(axis);
+      if (d.dims <= axis) {
+        for (const std::string& key : {name + "_min", name + "_max"})
+          s.forbid(key, axis == 1 ? kNotOnCables : kBoxesOnly);
+        return;
+      }
+      lo = s.number(name + "_min", 0.0, any_number());
+      hi = s.number(name + "_max", d.length[axis], any_number());
+      if (hi < lo)
+        ctx.error(s.path_of(name + "_max"), s.path_of(name + "_max") + ": " + format_exact(hi) +
+                                                " is below " + name + "_min = " + format_exact(lo));
+    };
+    range(1, st.y_min, st.y_max);
+    range(2, st.z_min, st.z_max);
     st.start = s.required_number("start", non_negative());
     st.duration = s.required_number("duration", positive());
     st.amplitude = s.required_number("amplitude", any_number());
@@ -247,8 +287,8 @@ YAML::Node sheet_list(Section& top, const std::string& key, const Domain& d,
   const YAML::Node list = top.raw(key);
   if (!list.IsDefined()) return list;
   Context& ctx = top.context();
-  if (d.dims < 2)
-    ctx.error(key, list.Mark(), key + ": " + kSheetsOnly);
+  if (d.dims != 2)
+    ctx.error(key, list.Mark(), key + ": " + (d.dims < 2 ? kSheetsOnly : kNotOnBoxes));
   else if (!list.IsSequence() || list.size() == 0)
     ctx.error(key, list.Mark(), key + ": expected a non-empty list of " + entries + ", got " +
                                     node_text(list));
@@ -410,8 +450,8 @@ std::vector<TissueRegion> read_tissue(Section& top, const Domain& d,
 AnisotropySpec read_anisotropy(Section& top, const Domain& d) {
   AnisotropySpec a;
   if (!top.has("anisotropy")) return a;
-  if (d.dims < 2) {
-    top.forbid("anisotropy", kSheetsOnly);
+  if (d.dims != 2) {
+    top.forbid("anisotropy", d.dims < 2 ? kSheetsOnly : kNotOnBoxes);
     return a;
   }
   Section s = top.section("anisotropy");
@@ -587,7 +627,7 @@ std::vector<Point> read_probes(Section& o, const Domain& d) {
     return probes;
   }
   const YAML::Node list = o.raw("probes");
-  if (!list.IsDefined()) return {centre, Point{0.0, 0.0, 0.0}, Point{d.length[0], d.length[1], 0.0}};
+  if (!list.IsDefined()) return {centre, Point{0.0, 0.0, 0.0}, Point{d.length[0], d.length[1], d.length[2]}};
   Context& ctx = o.context();
   const std::string path = o.path_of("probes");
   if (!list.IsSequence()) {
@@ -652,19 +692,24 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
   }
   {
     Section d = top.section("domain");
-    // length: L (a cable) or [Lx, Ly] (a sheet); the number of entries is the number of axes.
-    if (const auto lengths = d.number_or_list("length", positive(), 2, "[200.0, 200.0]")) {
+    // length: L (a cable), [Lx, Ly] (a sheet) or [Lx, Ly, Lz] (a box); the number of entries is
+    // the number of axes.
+    if (const auto lengths = d.number_or_list("length", positive(), kMaxAxes, "[200.0, 200.0]")) {
       if (!lengths->empty()) c.domain.dims = static_cast<int>(lengths->size());
-      for (std::size_t a = 0; a < lengths->size() && a < 2; ++a) c.domain.length[a] = (*lengths)[a];
+      for (std::size_t a = 0; a < lengths->size() && a < kMaxAxes; ++a)
+        c.domain.length[a] = (*lengths)[a];
     }
-    if (const auto nodes = d.integer_or_list("nodes", 3, kMaxNodes, 2)) {
+    if (const auto nodes = d.integer_or_list("nodes", 3, kMaxNodes, kMaxAxes)) {
       if (nodes->size() != static_cast<std::size_t>(c.domain.dims))
         ctx.error("domain.nodes", "domain.nodes: " + std::to_string(nodes->size()) +
                                       (nodes->size() == 1 ? " count" : " counts") + " for a domain of " +
                                       std::to_string(c.domain.dims) + (c.domain.dims == 1 ? " axis" : " axes") +
                                       " (domain.length has " + std::to_string(c.domain.dims) +
                                       (c.domain.dims == 1 ? " entry" : " entries") + "); give " +
-                                      (c.domain.dims == 1 ? "one number" : "[nx, ny]") + ", or domain.dx");
+                                      (c.domain.dims == 1   ? "one number"
+                                       : c.domain.dims == 2 ? "[nx, ny]"
+                                                            : "[nx, ny, nz]") +
+                                      ", or domain.dx");
       else
         for (std::size_t a = 0; a < nodes->size(); ++a) c.domain.nodes[a] = (*nodes)[a];
     }
@@ -673,15 +718,18 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
   const bool sheet = c.domain.dims >= 2;
   {
     Section b = top.section("boundary");
-    c.boundary.left = read_side(b, "left", true);
-    c.boundary.right = read_side(b, "right", true);
-    c.boundary.bottom = read_side(b, "bottom", sheet);
-    c.boundary.top = read_side(b, "top", sheet);
+    c.boundary.left = read_side(b, "left", 0, c.domain);
+    c.boundary.right = read_side(b, "right", 0, c.domain);
+    c.boundary.bottom = read_side(b, "bottom", 1, c.domain);
+    c.boundary.top = read_side(b, "top", 1, c.domain);
+    c.boundary.front = read_side(b, "front", 2, c.domain);
+    c.boundary.back = read_side(b, "back", 2, c.domain);
     c.boundary.no_flux_order = static_cast<int>(b.integer("no_flux_order", 2, 1, 2));
     if (sheet && c.boundary.no_flux_order == 1)
       ctx.error("boundary.no_flux_order",
                 "boundary.no_flux_order: 1 (v_0 = v_1, the reference blog's cable) is for cables "
-                "only; a sheet uses the second-order mirrored ghost nodes (no_flux_order: 2)");
+                "only; a sheet or a box uses the second-order mirrored ghost nodes "
+                "(no_flux_order: 2)");
   }
   {
     Section init = top.section("initial");
@@ -774,14 +822,14 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
     {
       Section a = o.section("activation");
       ActivationSpec& spec = c.output.activation;
-      spec.enabled = a.boolean("enabled", sheet && c.output.vtk);
+      spec.enabled = a.boolean("enabled", c.domain.dims == 2 && c.output.vtk);
       spec.threshold = a.number("threshold", levels.v, any_number());
       spec.last = a.boolean("last", spec.last);
     }
     {
       Section t = o.section("tips");
       TipSpec& spec = c.output.tips;
-      spec.enabled = t.boolean("enabled", sheet);
+      spec.enabled = t.boolean("enabled", c.domain.dims == 2);
       spec.v_iso = t.number("v", levels.v, any_number());
       spec.w_iso = t.number("w", levels.w, any_number());
     }

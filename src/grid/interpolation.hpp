@@ -28,4 +28,9 @@ real interpolate_at(const Positions& x, const real* values, index_t n, real p) {
 // exact at the nodes.
 real bilinear_at(const Domain& domain, const real* values, const Point& p);
 
+// The same on a sheet, and on a box (i + N_x (j + N_y k) order) trilinear: with t the fraction
+// of the layer k..k+1 where p lies, v(p) = (1 - t) B_k + t B_{k+1}, B the bilinear value in the
+// plane; exact at the nodes (and B_k itself where t = 0).
+real multilinear_at(const Domain& domain, const real* values, const Point& p);
+
 }  // namespace fhn

@@ -25,7 +25,7 @@ class ProbeWriter final : public FrameSink {
     const bool sheet = f.sheet();
     for (const Point& p : positions_)
       for (const real* values : {f.v, f.w})
-        row += "," + format_exact(sheet ? bilinear_at(*f.domain, values, p)
+        row += "," + format_exact(sheet ? multilinear_at(*f.domain, values, p)
                                         : interpolate_at(f.x(), values, f.n, p[0]));
     put(row);
   }
@@ -46,8 +46,9 @@ class ProbeWriter final : public FrameSink {
 std::string probes_csv_header(const std::vector<Point>& positions, int dims) {
   std::string text = "t";
   for (const Point& p : positions) {
-    const std::string at = dims >= 2 ? "(" + format_exact(p[0]) + " " + format_exact(p[1]) + ")"
-                                     : format_exact(p[0]);
+    std::string at = format_exact(p[0]);
+    for (int a = 1; a < dims; ++a) at += " " + format_exact(p[a]);
+    if (dims >= 2) at = "(" + at + ")";
     text += ",v@" + at + ",w@" + at;
   }
   return text + "\n";

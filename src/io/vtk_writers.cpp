@@ -168,63 +168,79 @@ vtkSmartPointer<vtkUnstructuredGrid> cable_frame(const FrameView& frame, index_t
   return grid;
 }
 
-// A new one-component array of the nodes (i, j) = (s a, s b) of a sheet (i + N_x j order), the
-// kept nodes' own order being a + n_a b: every stride-th node along each axis.
+// The nodes an image of `d` keeps along each axis: every stride-th (1 beyond the domain's axes).
+struct Kept {
+  index_t n[kMaxAxes];
+  index_t count() const { return n[0] * n[1] * n[2]; }
+};
+Kept kept_nodes(const Domain& d, index_t stride) {
+  return {{kept_along(d.nodes[0], stride), kept_along(d.nodes[1], stride),
+           kept_along(d.nodes[2], stride)}};
+}
+
+// Calls f(node) for the kept nodes (i, j, k) = (s a, s b, s c) of a sheet or box in the image's
+// own order, a fastest, then b, then c (node = i + N_x (j + N_y k)).
+template <class F>
+void each_kept_node(const Domain& d, index_t stride, const Kept& kept, F&& f) {
+  for (index_t c = 0; c < kept.n[2]; ++c)
+    for (index_t b = 0; b < kept.n[1]; ++b)
+      for (index_t a = 0; a < kept.n[0]; ++a)
+        f(a * stride + d.nodes[0] * (b * stride + d.nodes[1] * (c * stride)));
+}
+
+// A new one-component array of the kept nodes of a sheet or box, NaN outside the tissue.
 template <class ArrayT>
-vtkSmartPointer<ArrayT> sheet_values(const char* name, const real* values, const Domain& d,
-                                     index_t stride, index_t kept_x, index_t kept_y,
+vtkSmartPointer<ArrayT> image_values(const char* name, const real* values, const Domain& d,
+                                     index_t stride, const Kept& kept,
                                      const std::uint8_t* outside) {
   using Value = typename ArrayT::ValueType;
   auto array = vtkSmartPointer<ArrayT>::New();
   array->SetName(name);
-  array->SetNumberOfTuples(kept_x * kept_y);
+  array->SetNumberOfTuples(kept.count());
   Value* out = array->GetPointer(0);
-  for (index_t b = 0; b < kept_y; ++b)
-    for (index_t a = 0; a < kept_x; ++a) {
-      const index_t node = a * stride + d.nodes[0] * (b * stride);
-      *out++ = outside && outside[node] ? std::numeric_limits<Value>::quiet_NaN()
-                                        : static_cast<Value>(values[node]);
-    }
+  each_kept_node(d, stride, kept, [&](index_t node) {
+    *out++ = outside && outside[node] ? std::numeric_limits<Value>::quiet_NaN()
+                                      : static_cast<Value>(values[node]);
+  });
   return array;
 }
 
 // The tissue mask as point data "tissue" (1 tissue, 0 outside), for ParaView's Threshold.
-vtkSmartPointer<vtkUnsignedCharArray> sheet_tissue(const std::uint8_t* outside, const Domain& d,
-                                                   index_t stride, index_t kept_x, index_t kept_y) {
+vtkSmartPointer<vtkUnsignedCharArray> image_tissue(const std::uint8_t* outside, const Domain& d,
+                                                   index_t stride, const Kept& kept) {
   auto array = vtkSmartPointer<vtkUnsignedCharArray>::New();
   array->SetName("tissue");
-  array->SetNumberOfTuples(kept_x * kept_y);
+  array->SetNumberOfTuples(kept.count());
   unsigned char* out = array->GetPointer(0);
-  for (index_t b = 0; b < kept_y; ++b)
-    for (index_t a = 0; a < kept_x; ++a)
-      *out++ = outside[a * stride + d.nodes[0] * (b * stride)] ? 0 : 1;
+  each_kept_node(d, stride, kept, [&](index_t node) { *out++ = outside[node] ? 0 : 1; });
   return array;
 }
 
-// An image of the sheet's grid with spacing stride dx from the origin (0, 0, 0).
-vtkSmartPointer<vtkImageData> sheet_image(const Domain& d, index_t stride) {
+// An image of the sheet's or box's grid with spacing stride dx from the origin (0, 0, 0) (a
+// sheet's z spacing 1: it has one layer).
+vtkSmartPointer<vtkImageData> grid_image(const Domain& d, index_t stride) {
+  const Kept kept = kept_nodes(d, stride);
   auto image = vtkSmartPointer<vtkImageData>::New();
-  image->SetDimensions(static_cast<int>(kept_along(d.nodes[0], stride)),
-                       static_cast<int>(kept_along(d.nodes[1], stride)), 1);
+  image->SetDimensions(static_cast<int>(kept.n[0]), static_cast<int>(kept.n[1]),
+                       static_cast<int>(kept.n[2]));
   image->SetOrigin(0.0, 0.0, 0.0);
   const real spacing = d.dx * static_cast<real>(stride);
-  image->SetSpacing(spacing, spacing, 1.0);
+  image->SetSpacing(spacing, spacing, d.dims >= 3 ? spacing : 1.0);
   return image;
 }
 
-// One sheet frame as image data: point arrays v and w in ArrayT's precision.
+// One frame of a sheet or box as image data: point arrays v and w in ArrayT's precision.
 template <class ArrayT>
-vtkSmartPointer<vtkImageData> sheet_frame(const FrameView& frame, index_t stride) {
+vtkSmartPointer<vtkImageData> image_frame(const FrameView& frame, index_t stride) {
   const Domain& d = *frame.domain;
-  auto image = sheet_image(d, stride);
-  const index_t kx = kept_along(d.nodes[0], stride), ky = kept_along(d.nodes[1], stride);
+  auto image = grid_image(d, stride);
+  const Kept kept = kept_nodes(d, stride);
   // Outside the tissue v and w are NaN, and the "tissue" array says where the tissue is.
   image->GetPointData()->AddArray(
-      sheet_values<ArrayT>("v", frame.v, d, stride, kx, ky, frame.outside));
+      image_values<ArrayT>("v", frame.v, d, stride, kept, frame.outside));
   image->GetPointData()->AddArray(
-      sheet_values<ArrayT>("w", frame.w, d, stride, kx, ky, frame.outside));
-  if (frame.outside)
-    image->GetPointData()->AddArray(sheet_tissue(frame.outside, d, stride, kx, ky));
+      image_values<ArrayT>("w", frame.w, d, stride, kept, frame.outside));
+  if (frame.outside) image->GetPointData()->AddArray(image_tissue(frame.outside, d, stride, kept));
   image->GetPointData()->SetActiveScalars("v");
   add_time(image, frame.t);
   return image;
@@ -251,8 +267,8 @@ class VtkSeriesWriter final : public FrameSink {
     if (sheet) {
       vtkNew<vtkXMLImageDataWriter> writer;
       configure(writer);
-      writer->SetInputData(f64 ? sheet_frame<vtkDoubleArray>(frame, stride_)
-                               : sheet_frame<vtkFloatArray>(frame, stride_));
+      writer->SetInputData(f64 ? image_frame<vtkDoubleArray>(frame, stride_)
+                               : image_frame<vtkFloatArray>(frame, stride_));
       write_atomically(writer, out_dir_ / file);
     } else {
       vtkNew<vtkXMLUnstructuredGridWriter> writer;
@@ -449,7 +465,7 @@ std::unique_ptr<FrameSink> make_vtk_series_writer(const std::filesystem::path& o
 void write_sheet_image(const std::filesystem::path& file, const Domain& domain,
                        const std::vector<NamedValues>& point_arrays,
                        const std::vector<NamedValues>& field_data) {
-  auto image = sheet_image(domain, 1);
+  auto image = grid_image(domain, 1);
   const index_t n = domain.node_count();
   for (const NamedValues& a : point_arrays) {
     FHN_VERIFY(a.values.size() == static_cast<std::size_t>(n), InternalError,

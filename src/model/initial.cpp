@@ -23,7 +23,9 @@ real evaluate_profile(const Profile& p, const Point& r, const FormValues& form) 
     case ProfileType::tanh_front:
       return p.left + (p.right - p.left) * 0.5 * (1.0 + std::tanh((s - p.position) / p.width));
     case ProfileType::rectangle: {
-      const bool inside = r[0] >= p.x_min && r[0] <= p.x_max && r[1] >= p.y_min && r[1] <= p.y_max;
+      // On a cable y is 0 and y_min = y_max = 0, likewise z on a cable and a sheet.
+      const bool inside = r[0] >= p.x_min && r[0] <= p.x_max && r[1] >= p.y_min &&
+                          r[1] <= p.y_max && r[2] >= p.z_min && r[2] <= p.z_max;
       return inside ? p.value : p.background;
     }
     case ProfileType::rest:

@@ -17,10 +17,10 @@ struct Sides {
   real value[kMaxAxes][2] = {{0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}};
 };
 
-// The sides of `bc` for a domain of `dims` axes (the config names two: left/right, bottom/top).
+// The sides of `bc` for a domain of `dims` axes (left/right, bottom/top, front/back).
 inline Sides sides_of(const BoundarySpec& bc, int dims) {
   Sides s;
-  for (int axis = 0; axis < dims && axis < 2; ++axis)
+  for (int axis = 0; axis < dims && axis < kMaxAxes; ++axis)
     for (int end = 0; end < 2; ++end) {
       const BoundarySide& side = bc.side(axis, end == 1);
       s.type[axis][end] = side.type;

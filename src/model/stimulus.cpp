@@ -23,6 +23,8 @@ NodeStimulus stimulus_nodes(const Stimulus& s, const Domain& domain) {
   nodes_within(s.x_min, s.x_max, domain.dx, domain.nodes[0], ns.first, ns.last);
   if (domain.dims >= 2)
     nodes_within(s.y_min, s.y_max, domain.dx, domain.nodes[1], ns.first_y, ns.last_y);
+  if (domain.dims >= 3)
+    nodes_within(s.z_min, s.z_max, domain.dx, domain.nodes[2], ns.first_z, ns.last_z);
   ns.spec = s;
   return ns;
 }
@@ -46,23 +48,27 @@ index_t first_sample_on(const Stimulus& s, real h, index_t samples, real dt) {
 
 StimulusSchedule::StimulusSchedule(const std::vector<Stimulus>& stimuli, const Domain& domain,
                                    real dt)
-    : row_(domain.nodes[0]), cable_(domain.dims == 1), tolerance_(stimulus_tolerance(dt)), dt_(dt) {
+    : last_axis_(domain.dims - 1), tolerance_(stimulus_tolerance(dt)), dt_(dt) {
+  for (int a = 0; a < kMaxAxes; ++a) n_[a] = domain.nodes[a];
   for (const Stimulus& s : stimuli) stimuli_.push_back(stimulus_nodes(s, domain));
 }
 
 void StimulusSchedule::currents(real t, real weight_now, real weight_next, real* current,
                                 index_t plane0, index_t planes) const {
-  // The planes are nodes along x on a cable, rows along y on a sheet; `current` starts at the
-  // first node of plane plane0.
+  // The planes are nodes along x on a cable, rows along y on a sheet, planes along z on a box
+  // (the last axis); `current` starts at the first node of plane plane0.
   const index_t plane_end = planes < 0 ? std::numeric_limits<index_t>::max() : plane0 + planes;
+  index_t plane_size = 1;
+  for (int a = 0; a < last_axis_; ++a) plane_size *= n_[a];
+  const index_t origin = plane_size * plane0;
   auto each_node = [&](const NodeStimulus& s, auto&& f) {
-    const index_t i_first = cable_ ? std::max(s.first, plane0) : s.first;
-    const index_t i_last = cable_ ? std::min(s.last, plane_end - 1) : s.last;
-    const index_t j_first = cable_ ? s.first_y : std::max(s.first_y, plane0);
-    const index_t j_last = cable_ ? s.last_y : std::min(s.last_y, plane_end - 1);
-    const index_t origin = cable_ ? plane0 : row_ * plane0;
-    for (index_t j = j_first; j <= j_last; ++j)
-      for (index_t i = i_first; i <= i_last; ++i) f(current[i + row_ * j - origin]);
+    index_t lo[kMaxAxes] = {s.first, s.first_y, s.first_z};
+    index_t hi[kMaxAxes] = {s.last, s.last_y, s.last_z};
+    lo[last_axis_] = std::max(lo[last_axis_], plane0);
+    hi[last_axis_] = std::min(hi[last_axis_], plane_end - 1);
+    for (index_t k = lo[2]; k <= hi[2]; ++k)
+      for (index_t j = lo[1]; j <= hi[1]; ++j)
+        for (index_t i = lo[0]; i <= hi[0]; ++i) f(current[i + n_[0] * (j + n_[1] * k) - origin]);
   };
   for (const NodeStimulus& s : stimuli_) each_node(s, [](real& c) { c = 0.0; });
   for (const NodeStimulus& s : stimuli_) {

@@ -15,12 +15,14 @@ struct NodeStimulus {
   index_t last = -1;  // last < first: the region holds no node
   index_t first_y = 0;
   index_t last_y = 0;
+  index_t first_z = 0;  // boxes: the planes along z (0, 0 on a cable and a sheet)
+  index_t last_z = 0;
   Stimulus spec;
 
   FHN_HOST_DEVICE bool covers(index_t i, index_t j) const {
     return i >= first && i <= last && j >= first_y && j <= last_y;
   }
-  bool empty() const { return last < first || last_y < first_y; }
+  bool empty() const { return last < first || last_y < first_y || last_z < first_z; }
 };
 
 // The slack of stimulus_active's edges for a time step dt (see there).
@@ -100,8 +102,8 @@ class StimulusSchedule {
   // current[node] = sum over the stimuli covering the node, in order, of amplitude * weight (see
   // stimulus_weight); touches only the stimulated nodes (zero elsewhere stays zero). With
   // plane0/planes, `current` holds only the planes [plane0, plane0 + planes) of the last axis (a
-  // rank's slab: nodes along x on a cable, rows along y on a sheet), starting at plane0's first
-  // node; planes < 0: every plane.
+  // rank's slab: nodes along x on a cable, rows along y on a sheet, planes along z on a box),
+  // starting at plane0's first node; planes < 0: every plane.
   void currents(real t, real weight_now, real weight_next, real* current, index_t plane0 = 0,
                 index_t planes = -1) const;
 
@@ -112,8 +114,8 @@ class StimulusSchedule {
 
  private:
   std::vector<NodeStimulus> stimuli_;
-  index_t row_ = 0;  // N_x: node = i + N_x j
-  bool cable_ = true;  // the last axis is x
+  index_t n_[kMaxAxes] = {1, 1, 1};  // nodes per axis: node = i + N_x (j + N_y k)
+  int last_axis_ = 0;                 // the axis of the planes (the domain's last)
   real tolerance_ = 0.0;
   real dt_ = 0.0;
 };

@@ -152,8 +152,10 @@ MemoryEstimate estimate_run_memory(const Config& c, int ranks, MemoryEstimate* w
                                    FieldArrays fields) {
   const Domain& d = c.domain;
   const real n = static_cast<real>(d.node_count());
-  const real coordinates =
-      d.dims >= 2 ? static_cast<real>(d.nodes[0] + d.nodes[1]) : n;  // x (and y) of the nodes
+  // The nodes' coordinates: a cable's x per node, a sheet's or box's per axis.
+  const real coordinates = d.dims >= 2 ? static_cast<real>(d.nodes[0] + d.nodes[1] +
+                                                           (d.dims >= 3 ? d.nodes[2] : 0))
+                                       : n;
   // A rank's share of the nodes (the slab's planes; halos are a few planes more).
   const real share = n / static_cast<real>(std::max(ranks, 1));
   const bool cuda = c.scheme.backend == Backend::cuda;

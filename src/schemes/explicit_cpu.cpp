@@ -60,7 +60,9 @@ void ExplicitCpu::set_up_fields() {
 
 std::string ExplicitCpu::name() const {
   if (problem_.domain.dims == 1) return "explicit forward Euler (cpu)";
-  return "explicit forward Euler on a sheet (cpu, " + std::to_string(omp_get_max_threads()) +
+  return std::string("explicit forward Euler on a ") +
+         (problem_.domain.dims == 2 ? "sheet" : "box") + " (cpu, " +
+         std::to_string(omp_get_max_threads()) +
          (omp_get_max_threads() == 1 ? " thread)" : " threads)");
 }
 
@@ -76,8 +78,10 @@ void ExplicitCpu::step() {
   with_kinetics(problem_.model.kinetics, [&](const auto& kin) {
     if (problem_.domain.dims == 1)
       cable_step(kin, current, v_.data(), w_.data(), v_next_.data(), w_next_.data());
-    else
+    else if (problem_.domain.dims == 2)
       sheet_step(kin, current, v_.data(), w_.data(), v_next_.data(), w_next_.data());
+    else
+      box_step(kin, current, v_.data(), w_.data(), v_next_.data(), w_next_.data());
   });
   v_.swap(v_next_);
   w_.swap(w_next_);
@@ -166,6 +170,39 @@ void ExplicitCpu::sheet_step(K kin, const real* current, const real* v, const re
             store(c, explicit_sheet_interior_node(v, w, 0.0, c, q, kin));
         }
       });
+}
+
+// Rows (j, k) are independent: the planes k are shared out among the cores. A row on a face of
+// the box (j or k at its first or last node) goes node by node with explicit_box_node; the
+// others' end nodes likewise and the nodes between with the interior update.
+template <class K>
+void ExplicitCpu::box_step(K kin, const real* current, const real* v, const real* w,
+                           real* v_next, real* w_next) const {
+  const NodeParams& q = params_;
+  const index_t nx = q.n[0], ny = q.n[1], nz = q.n[2];
+  auto store = [&](index_t c, const ExplicitPointUpdate& u) {
+    v_next[c] = u.v;
+    w_next[c] = u.w;
+  };
+  auto at = [&](index_t c) { return current ? current[c] : 0.0; };
+  auto edge = [&](index_t i, index_t j, index_t k) {
+    const index_t c = box_index(i, j, k, q);
+    store(c, explicit_box_node(v, w, at(c), i, j, k, q, kin));
+  };
+  const bool threaded = nx * ny * nz >= (index_t{1} << 15);
+#pragma omp parallel for schedule(static) if (threaded)
+  for (index_t k = 0; k < nz; ++k)
+    for (index_t j = 0; j < ny; ++j) {
+      if (k == 0 || k == nz - 1 || j == 0 || j == ny - 1) {
+        for (index_t i = 0; i < nx; ++i) edge(i, j, k);
+        continue;
+      }
+      edge(0, j, k);
+      const index_t row = box_index(0, j, k, q);
+      for (index_t c = row + 1; c < row + nx - 1; ++c)
+        store(c, explicit_box_interior_node(v, w, at(c), c, q, kin));
+      edge(nx - 1, j, k);
+    }
 }
 
 }  // namespace fhn

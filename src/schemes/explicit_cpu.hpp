@@ -1,7 +1,8 @@
 #pragma once
-// Forward Euler in time, second-order central differences in space, on the CPU: a cable, or a
-// sheet whose rows are spread over the cores with OpenMP; a sheet also as one rank's slab of a
-// run over several ranks (halo: one row each side, exchanged before every step).
+// Forward Euler in time, second-order central differences in space, on the CPU: a cable, a sheet
+// whose rows are spread over the cores with OpenMP, or a box whose planes are; a sheet also as
+// one rank's slab of a run over several ranks (halo: one row each side, exchanged before every
+// step).
 #include <memory>
 #include <vector>
 
@@ -30,6 +31,9 @@ class ExplicitCpu final : public HostScheme {
   template <class K>
   void sheet_step(K kin, const real* current, const real* v, const real* w, real* v_next,
                   real* w_next) const;
+  template <class K>
+  void box_step(K kin, const real* current, const real* v, const real* w, real* v_next,
+                real* w_next) const;
 
   void set_up_fields();
 

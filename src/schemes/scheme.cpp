@@ -123,7 +123,10 @@ std::unique_ptr<Scheme> build_slab_scheme(const Config& config, const Problem& p
   }
   throw ConfigError("scheme.type",
                     scheme_kind(config) + " on a " +
-                        (config.domain.dims == 1 ? "cable" : "sheet") + " with the " +
+                        (config.domain.dims == 1   ? "cable"
+                         : config.domain.dims == 2 ? "sheet"
+                                                   : "box") +
+                        " with the " +
                         name_of(backend_names(), config.scheme.backend) +
                         " backend does not run on several ranks yet (sheets and Crank-Nicolson "
                         "cables do); run it without mpirun, as one process");

@@ -41,18 +41,24 @@ std::vector<std::size_t> matching_nodes(const std::vector<real>& coarse, const s
 
 std::vector<real> restrict_to(const Snapshot& coarse, const Snapshot& fine,
                               const std::vector<real>& fine_values) {
-  const std::vector<real> fine_x = fine.coordinates(0), fine_y = fine.coordinates(1);
-  const bool sheet = coarse.domain.dims >= 2;
-  FHN_VERIFY(sheet == (fine.domain.dims >= 2) &&
-                 fine_values.size() == fine_x.size() * std::max<std::size_t>(1, fine_y.size()),
-             InternalError, "restrict_to: inconsistent grids");
-  const std::vector<std::size_t> ix = matching_nodes(coarse.coordinates(0), fine_x);
-  const std::vector<std::size_t> iy =
-      sheet ? matching_nodes(coarse.coordinates(1), fine_y) : std::vector<std::size_t>{0};
+  // The fine node at each coarse node, axis by axis (a cable's x may be an adaptive grid's).
+  const int dims = coarse.domain.dims;
+  std::size_t fine_count = 1;
+  std::vector<std::size_t> fine_n(kMaxAxes, 1);
+  std::vector<std::vector<std::size_t>> match(kMaxAxes, std::vector<std::size_t>{0});
+  for (int a = 0; a < dims; ++a) {
+    const std::vector<real> fine_a = fine.coordinates(a);
+    fine_n[static_cast<std::size_t>(a)] = fine_a.size();
+    fine_count *= fine_a.size();
+    match[static_cast<std::size_t>(a)] = matching_nodes(coarse.coordinates(a), fine_a);
+  }
+  FHN_VERIFY(dims == fine.domain.dims && fine_values.size() == fine_count, InternalError,
+             "restrict_to: inconsistent grids");
   std::vector<real> values;
-  values.reserve(ix.size() * iy.size());
-  for (std::size_t j : iy)
-    for (std::size_t i : ix) values.push_back(fine_values[i + fine_x.size() * j]);
+  values.reserve(match[0].size() * match[1].size() * match[2].size());
+  for (std::size_t k : match[2])
+    for (std::size_t j : match[1])
+      for (std::size_t i : match[0]) values.push_back(fine_values[i + fine_n[0] * (j + fine_n[1] * k)]);
   return values;
 }
 

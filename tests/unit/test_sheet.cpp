@@ -198,11 +198,12 @@ TEST_CASE("sheet config: keys of the wrong dimension and impossible grids are lo
                  "gives dx = 0.5 along x but 0.25 along y"));
   CHECK(contains(config_error("domain: {length: [20, 10.3], dx: 0.5}\n"),
                  "domain.dx: 0.5 does not divide domain.length[1] = 10.3"));
-  CHECK(contains(config_error("domain: {length: [20, 10, 5]}\n"), "domain.length: expected at most 2 entries"));
+  CHECK(contains(config_error("domain: {length: [20, 10, 5, 5]}\n"), "domain.length: expected at most 3 entries"));
   CHECK(contains(config_error("boundary: {bottom: {type: no_flux}}\n"),
-                 "boundary.bottom: applies to sheets only (domain.length: [Lx, Ly])"));
+                 "boundary.bottom: applies to sheets and boxes (domain.length: [Lx, Ly] or [Lx, Ly, "
+                 "Lz]); a cable has the ends left and right"));
   CHECK(contains(config_error("stimulus: [{x_min: 0, x_max: 1, y_min: 0, start: 0, duration: 1, amplitude: 1}]\n"),
-                 "stimulus[0].y_min: applies to sheets only"));
+                 "stimulus[0].y_min: applies to sheets and boxes"));
   CHECK(contains(config_error("initial: {v: {type: gaussian, center: [1, 2]}}\n"),
                  "initial.v.center: expected a number x (the domain has 1 axis), got a list"));
   const std::string sheet = "domain: {length: [20, 10], dx: 0.5}\ntime: {dt: 0.05}\n";

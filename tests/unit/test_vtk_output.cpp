@@ -224,7 +224,7 @@ TEST_CASE("the VTK series reads back exactly, and the .pvd is valid after every 
   }
 }
 
-TEST_CASE("frames with output.stride keep nodes 0, s, 2s, ... of a cable and of a sheet") {
+TEST_CASE("frames with output.stride keep nodes 0, s, 2s, ... of a cable, a sheet and a box") {
   TempDir dir;
   // A cable of n = 7 nodes with stride 3: nodes 0, 3, 6.
   const TestFrame frame(1, 0.5);
@@ -264,6 +264,36 @@ TEST_CASE("frames with output.stride keep nodes 0, s, 2s, ... of a cable and of 
   vtkDataArray* values = image->GetPointData()->GetArray("v");
   for (int b = 0; b < 2; ++b)
     for (int a = 0; a < 3; ++a) CHECK(values->GetComponent(a + 3 * b, 0) == 2.0 * a + 20.0 * b);
+
+  // A 5 x 4 x 5 box with stride 2: 3 x 2 x 3 nodes, spacing 2 dx along every axis, float32;
+  // v = i + 10 j + 100 k.
+  fhn::Domain box;
+  box.dims = 3;
+  box.nodes = {5, 4, 5};
+  box.length = {2.0, 1.5, 2.0};
+  box.dx = 0.5;
+  std::vector<double> bv(100), bw(100, 0.5);
+  for (int k = 0; k < 5; ++k)
+    for (int j = 0; j < 4; ++j)
+      for (int i = 0; i < 5; ++i) bv[static_cast<std::size_t>(i + 5 * (j + 4 * k))] = i + 10.0 * j + 100.0 * k;
+  view.n = 100;
+  view.domain = &box;
+  view.v = bv.data();
+  view.w = bw.data();
+  auto boxes = fhn::make_vtk_series_writer(dir.path() / "box", "b", fhn::Precision::float32, 2);
+  boxes->write(view);
+  const auto box_image = read_vti(dir.path() / "box" / "frames" / "b_000000.vti");
+  box_image->GetDimensions(dims);
+  CHECK(dims[0] == 3);
+  CHECK(dims[1] == 2);
+  CHECK(dims[2] == 3);
+  CHECK(box_image->GetSpacing()[2] == 1.0);
+  vtkDataArray* box_values = box_image->GetPointData()->GetArray("v");
+  CHECK(box_values->GetDataTypeAsString() == std::string("float"));
+  for (int c = 0; c < 3; ++c)
+    for (int b = 0; b < 2; ++b)
+      for (int a = 0; a < 3; ++a)
+        CHECK(box_values->GetComponent(a + 3 * (b + 2 * c), 0) == 2.0 * a + 20.0 * b + 200.0 * c);
 }
 
 TEST_CASE("the .pvd times read back exactly, and the file names follow FrameView::index") {
