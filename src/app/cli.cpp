@@ -180,6 +180,11 @@ int cli_main(int argc, const char* const* argv, std::ostream& out_all, std::ostr
       ->add_option("--cpu-max-n", bench_cpu_max_n,
                    "the CPU variants run up to this n, default 2^24 (the GPU ones at all sizes)")
       ->check(bench_sizes_validator());
+  bench_command
+      ->add_option("--only", bench_options.only,
+                   "measure only these kinds of rows (repeatable; the copy, their baseline, "
+                   "always runs), e.g. --only 'box step'")
+      ->check(CLI::IsMember(bench::bench_kinds()));
   bench_command->add_option("--csv", bench_options.csv,
                             "write every row, with GB/s, % of copy and speed-up, to this CSV file");
   std::string bench_form = kinetics_name(bench_options.kinetics);

@@ -3,6 +3,7 @@
 // solve, an explicit step, a Newton iteration) against the baselines that say how good they are:
 // the copy bandwidth (the roofline of a memory-bound kernel), cuSPARSE's gtsv2 and LAPACK's
 // dgtsv measured in the same run. Every variant's result is checked before it is timed.
+#include <algorithm>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -13,6 +14,14 @@
 
 namespace fhn::bench {
 
+// The kinds of rows `fhn bench` measures (BenchRow::kernel), as --only names them.
+inline const std::vector<std::string>& bench_kinds() {
+  static const std::vector<std::string> kinds{
+      "copy",         "tridiagonal",      "tridiagonal+transfers", "batched tridiagonal",
+      "explicit step", "newton iteration", "sheet step",            "box step"};
+  return kinds;
+}
+
 struct BenchOptions {
   std::vector<index_t> sizes;  // problem sizes n (unknowns / nodes)
   int repetitions = 20;        // timed repetitions per variant and size (median reported)
@@ -21,6 +30,13 @@ struct BenchOptions {
   bool gpu = true;
   std::string csv;  // write every row here when not empty
   Kinetics kinetics;  // the form of the explicit, Newton and ADI problems (default parameters)
+  // The kinds of rows to measure ("sheet step", "box step", ...; BenchRow::kernel); empty: all.
+  // The copy, every other row's baseline, is always measured.
+  std::vector<std::string> only;
+  bool wanted(const std::string& kernel) const {
+    return only.empty() || kernel == "copy" ||
+           std::find(only.begin(), only.end(), kernel) != only.end();
+  }
 };
 
 // Median and spread of the repetitions, in milliseconds.

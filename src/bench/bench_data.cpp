@@ -146,6 +146,28 @@ Problem bench_sheet_problem(index_t side, std::uint64_t seed, const Kinetics& ki
   return p;
 }
 
+index_t box_side(index_t n) {
+  index_t side = 1;
+  while (side * side * side < n) side *= 2;
+  return side * side * side == n && n >= (index_t{1} << 12) ? side : 0;
+}
+
+Problem bench_box_problem(index_t side, std::uint64_t seed, const Kinetics& kinetics) {
+  Config c;
+  c.domain.dims = 3;
+  c.domain.nodes = {side, side, side};
+  const real length = 0.5 * static_cast<real>(side - 1);
+  c.domain.length = {length, length, length};
+  c.domain.dx = 0.5;
+  c.model.kinetics = kinetics;
+  c.time.dt = bench_dt(c.model, 3, 0.03);
+  Problem p = make_problem(c);
+  State state = pulse_state(side * side * side, seed);
+  p.v0 = std::move(state.v);
+  p.w0 = std::move(state.w);
+  return p;
+}
+
 State explicit_reference_step(const Problem& problem) {
   const index_t n = problem.domain.node_count();
   const NodeParams q = node_params(problem);

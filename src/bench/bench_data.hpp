@@ -62,6 +62,13 @@ index_t sheet_side(index_t n);
 Problem bench_sheet_problem(index_t side, std::uint64_t seed, const Kinetics& kinetics,
                             const std::vector<Stimulus>& stimuli = {});
 
+// The side of a cube of n nodes (n a power of 8, at least 2^12), else 0.
+index_t box_side(index_t n);
+
+// A side^3 box, dx = 0.5, the given form, dt at most 0.8 of its explicit limit (0.03 for the
+// cubic form), no-flux faces, no stimulus, the state pulse_state(side^3, seed) in node order.
+Problem bench_box_problem(index_t side, std::uint64_t seed, const Kinetics& kinetics);
+
 // One forward Euler step from the problem's initial state, node by node with explicit_node:
 // the reference of the explicit-step checks.
 State explicit_reference_step(const Problem& problem);

@@ -266,9 +266,10 @@ void run_cpu_benchmarks(const BenchOptions& options, std::vector<BenchRow>& rows
   for (const index_t n : options.sizes) {
     if (n > options.cpu_max_n) continue;
     bench_copy(n, options.repetitions, rows);
-    bench_tridiagonal(n, options.repetitions, rows);
-    bench_batched(n, options.repetitions, rows);
-    bench_explicit_step(n, options.repetitions, options.kinetics, rows);
+    if (options.wanted("tridiagonal")) bench_tridiagonal(n, options.repetitions, rows);
+    if (options.wanted("batched tridiagonal")) bench_batched(n, options.repetitions, rows);
+    if (options.wanted("explicit step"))
+      bench_explicit_step(n, options.repetitions, options.kinetics, rows);
   }
 }
 

@@ -237,9 +237,6 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
     ctx.error("scheme.type", "scheme.type: " + name_of(scheme_type_names(), c.scheme.type) +
                                  " does not run boxes yet (domain.length: [Lx, Ly, Lz]); a box "
                                  "runs with scheme.type: explicit");
-  else if (box && c.scheme.backend != Backend::cpu)
-    ctx.error("scheme.backend", "scheme.backend: cuda does not run boxes yet (domain.length: [Lx, "
-                                "Ly, Lz]); a box runs on the cpu backend");
   if (sheet && !box && c.scheme.type == SchemeType::adaptive_explicit)
     ctx.error("scheme.type", "scheme.type: adaptive_explicit works on cables only (domain.length "
                              "with one entry); on a sheet use explicit");

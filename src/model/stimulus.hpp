@@ -22,6 +22,9 @@ struct NodeStimulus {
   FHN_HOST_DEVICE bool covers(index_t i, index_t j) const {
     return i >= first && i <= last && j >= first_y && j <= last_y;
   }
+  FHN_HOST_DEVICE bool covers(index_t i, index_t j, index_t k) const {
+    return covers(i, j) && k >= first_z && k <= last_z;
+  }
   bool empty() const { return last < first || last_y < first_y || last_z < first_z; }
 };
 
@@ -88,6 +91,17 @@ FHN_HOST_DEVICE inline real stimulus_current(const StimulusTable& st, index_t i,
 FHN_HOST_DEVICE inline real stimulus_current(const StimulusTable& st, index_t i, real t,
                                              real weight_now, real weight_next) {
   return stimulus_current(st, i, 0, t, weight_now, weight_next);
+}
+// The same at node (i, j, k) of a box.
+FHN_HOST_DEVICE inline real stimulus_current(const StimulusTable& st, index_t i, index_t j,
+                                             index_t k, real t, real weight_now,
+                                             real weight_next) {
+  real sum = 0.0;
+  for (int m = 0; m < st.count; ++m) {
+    const NodeStimulus& s = st.table[m];
+    if (s.covers(i, j, k)) sum += stimulus_term(st, s, t, weight_now, weight_next);
+  }
+  return sum;
 }
 
 class StimulusSchedule {

@@ -571,19 +571,29 @@ FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_box_node(const real* v, cons
   return out;
 }
 
-// The same at an interior node (no index on its axis's first or last node) with array index c:
-// the three second differences without tests (a row's loop vectorises), the same expression as
-// grid_diffusion's, so the same bits.
+// The same at an interior node (no index on its axis's first or last node) from the values of
+// its six neighbours (west, east along x; south, north along y; front, back along z) and its
+// own: the three second differences without tests, the same expression as grid_diffusion's, so
+// the same bits. The GPU kernel passes the z neighbours from registers.
+template <class K>
+FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_box_point(real west, real east, real south,
+                                                              real north, real front, real back,
+                                                              real centre, real w, real current,
+                                                              const NodeParams& q, const K& kin) {
+  const real d = ((west - 2.0 * centre + east) + (south - 2.0 * centre + north)) +
+                 (front - 2.0 * centre + back);
+  return explicit_point_update(centre, w, q.r * d, current, kin, q.k);
+}
+
+// The same at array index c, the neighbours read from v (a row's loop vectorises).
 template <class K>
 FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_box_interior_node(const real* v, const real* w,
                                                                       real current, index_t c,
                                                                       const NodeParams& q,
                                                                       const K& kin) {
   const index_t sy = q.stride[1], sz = q.stride[2];
-  const real centre = v[c];
-  const real d = ((v[c - 1] - 2.0 * centre + v[c + 1]) + (v[c - sy] - 2.0 * centre + v[c + sy])) +
-                 (v[c - sz] - 2.0 * centre + v[c + sz]);
-  return explicit_point_update(centre, w[c], q.r * d, current, kin, q.k);
+  return explicit_box_point(v[c - 1], v[c + 1], v[c - sy], v[c + sy], v[c - sz], v[c + sz], v[c],
+                            w[c], current, q, kin);
 }
 
 // Forward Euler at an interior node (0 < i < N_x - 1, 0 < j < N_y - 1), branch-free:

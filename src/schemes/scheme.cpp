@@ -108,6 +108,10 @@ namespace {
 
 std::unique_ptr<Scheme> build_slab_scheme(const Config& config, const Problem& problem,
                                           Communicator& comm, NewtonLog* newton_log) {
+  if (config.domain.dims == 3)
+    throw ConfigError("domain.length", "a box (domain.length: [Lx, Ly, Lz]) does not run on "
+                                       "several ranks yet; run it without mpirun, as one process "
+                                       "(on the CPU cores or one GPU)");
   if (config.scheme.backend == Backend::cuda)
     return make_cuda_slab_scheme(config, problem, comm, newton_log);
   if (config.domain.dims == 1 && config.scheme.type == SchemeType::crank_nicolson &&

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "bench/bench.hpp"
@@ -235,6 +236,21 @@ TEST_CASE("fhn bench --cpu-only: every CPU variant checked, timed and written to
   } else {
     CHECK(contains(find_row(rows, "lapack dgtsv").at("note"), "LAPACK was not found"));
   }
+}
+
+TEST_CASE("fhn bench --only: the kinds named and the copy, their baseline; unknown kinds refused") {
+  TempDir dir;
+  const std::string csv = (dir / "bench.csv").string();
+  const auto r = run_cli({"bench", "--sizes", "2^10", "--cpu-only", "--repetitions", "3", "--only",
+                          "explicit step", "--csv", csv});
+  INFO(r.out, r.err);
+  REQUIRE(r.code == 0);
+  std::set<std::string> kinds;
+  for (const auto& row : read_csv(csv)) kinds.insert(row.at("kernel"));
+  CHECK(kinds == std::set<std::string>{"copy", "explicit step"});
+  const auto bad = run_cli({"bench", "--cpu-only", "--only", "boxes"});
+  CHECK(bad.code == 2);
+  CHECK(contains(bad.err, "--only: boxes not in {copy,tridiagonal,"));
 }
 
 TEST_CASE("fhn bench: bad sizes are usage errors that name the value") {

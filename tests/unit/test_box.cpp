@@ -1,6 +1,7 @@
 // Boxes (3-D domains), the explicit scheme on the CPU: a box whose data are constant along z
 // steps as the sheet and a planar wave as the cable, bit for bit; orders 2 in dx and 1 in dt;
-// stimuli and probes in z, front/back faces, the resolved config; what boxes refuse for now.
+// stimuli and probes in z, front/back faces, the resolved config; what boxes refuse for now
+// (tests/gpu/test_gpu_schemes.cpp: the GPU's box step against this one).
 #include <doctest/doctest.h>
 
 #include <algorithm>

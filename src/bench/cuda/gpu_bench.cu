@@ -23,6 +23,7 @@
 #include "schemes/cuda/cuda_scheme_factories.hpp"
 #include "schemes/cuda/device_fields.cuh"
 #include "schemes/adi_cpu.hpp"
+#include "schemes/cuda/explicit_box_kernels.cuh"
 #include "schemes/cuda/explicit_kernels.cuh"
 #include "schemes/cuda/explicit_sheet_kernels.cuh"
 #include "schemes/cuda/explicit_tissue_kernels.cuh"
@@ -534,6 +535,47 @@ void bench_sheet_explicit(Context& ctx, index_t n) {
           "time per step; a stimulus on a quarter of the sheet (the kernel's stimulus variant)");
 }
 
+// ---- The explicit step on a box -------------------------------------------------------------
+// A cube of n nodes (n a power of 8 from 2^12: 16^3 ... 512^3 at 2^27), dx = 0.5, dt at most 0.8
+// of the explicit limit, no-flux faces, the state pulse_state(n) in node order: one step per
+// pass (read v, w, write v+, w+: 32 B/node). Checked first: one step against the CPU's node
+// update (explicit_box_node) at every node, bit for bit (the kernel has no FMA contraction).
+void bench_box_explicit(Context& ctx, index_t n) {
+  const index_t side = box_side(n);
+  if (side == 0) return;
+  const Problem problem = bench_box_problem(side, 23, ctx.options.kinetics);
+  const NodeParams q = node_params(problem);
+  const Kinetics& kinetics = problem.model.kinetics;
+  const StimulusTable none{};
+  const auto count = static_cast<std::size_t>(n);
+  DeviceBuffer<real> v = to_device(problem.v0, "v"), w = to_device(problem.w0, "w");
+  DeviceBuffer<real> v2(count, "v next"), w2(count, "w next");
+  std::vector<real> cpu_v(count), cpu_w(count);
+  with_kinetics(kinetics, [&](const auto& kin) {
+    for (index_t k = 0; k < side; ++k)
+      for (index_t j = 0; j < side; ++j)
+        for (index_t i = 0; i < side; ++i) {
+          const ExplicitPointUpdate u =
+              explicit_box_node(problem.v0.data(), problem.w0.data(), 0.0, i, j, k, q, kin);
+          const auto c = static_cast<std::size_t>(box_index(i, j, k, q));
+          cpu_v[c] = u.v;
+          cpu_w[c] = u.w;
+        }
+  });
+  FHN_CUDA_CHECK(cudaMemset(v2.data(), 0xff, count * sizeof(real)));  // NaN pattern
+  FHN_CUDA_CHECK(cudaMemset(w2.data(), 0xff, count * sizeof(real)));
+  cuda::launch_explicit_box_step(v.data(), w.data(), v2.data(), w2.data(), q, kinetics, none, 0,
+                                 nullptr);
+  const double check = std::max(max_relative_error(cuda::to_host(v2), cpu_v),
+                                max_relative_error(cuda::to_host(w2), cpu_w));
+  const Timing one = time_gpu(ctx.options.repetitions, [] {}, [&] {
+    cuda::launch_explicit_box_step(v.data(), w.data(), v2.data(), w2.data(), q, kinetics, none, 0,
+                                   nullptr);
+  });
+  ctx.add("box step", "explicit, one step per pass", n, one, 32.0 * static_cast<double>(n), check,
+          "", "read v, w; write v+, w+: 32 B/node; 32 x 8 columns a block, 16 planes a thread");
+}
+
 // ---- The explicit step on a sheet with fields (tissue:, fields:, anisotropy:) -------------------
 // The sheet of bench_sheet_explicit without stimulus, one step per pass, in three media: a tissue
 // mask (a disc obstacle of a quarter of the side's radius at the centre: the masked kernel, 33
@@ -636,13 +678,17 @@ bool run_gpu_benchmarks(const BenchOptions& options, std::vector<BenchRow>& rows
   Context ctx{options, rows, cuda::current_device_name()};
   for (const index_t n : options.sizes) {
     bench_copy(ctx, n);
-    bench_tridiagonal(ctx, n);
-    bench_batched(ctx, n);
-    bench_explicit(ctx, n);
-    bench_newton(ctx, n);
-    bench_sheet_explicit(ctx, n);
-    bench_sheet_tissue(ctx, n);
-    bench_sheet_adi(ctx, n);
+    if (options.wanted("tridiagonal") || options.wanted("tridiagonal+transfers"))
+      bench_tridiagonal(ctx, n);
+    if (options.wanted("batched tridiagonal")) bench_batched(ctx, n);
+    if (options.wanted("explicit step")) bench_explicit(ctx, n);
+    if (options.wanted("newton iteration")) bench_newton(ctx, n);
+    if (options.wanted("sheet step")) {
+      bench_sheet_explicit(ctx, n);
+      bench_sheet_tissue(ctx, n);
+      bench_sheet_adi(ctx, n);
+    }
+    if (options.wanted("box step")) bench_box_explicit(ctx, n);
   }
   return true;
 }

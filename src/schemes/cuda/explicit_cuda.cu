@@ -1,7 +1,8 @@
 // Forward Euler on the GPU, state resident on the device: the temporally blocked kernels of
 // explicit_kernels.cu (cable) and explicit_sheet_kernels.cu (sheet) advance several steps per
 // pass over memory, stimuli computed in the kernel from the device stimulus table. A sheet also
-// runs on slabs, one rank (and GPU) each, halos exchanged between passes.
+// runs on slabs, one rank (and GPU) each, halos exchanged between passes. A box takes one step
+// per pass (explicit_box_kernels.cu).
 #include <algorithm>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "parallel/cuda/device_halo_exchange.hpp"
 #include "schemes/cuda/cuda_scheme_factories.hpp"
 #include "schemes/cuda/device_fields.cuh"
+#include "schemes/cuda/explicit_box_kernels.cuh"
 #include "schemes/cuda/explicit_kernels.cuh"
 #include "schemes/cuda/explicit_sheet_kernels.cuh"
 #include "schemes/cuda/explicit_tissue_kernels.cuh"
@@ -212,10 +214,40 @@ class ExplicitSheetCuda final : public DeviceScheme {
   std::unique_ptr<DeviceHaloExchange> exchange_;  // none on the whole sheet
 };
 
+// A box: one step per launch of the box kernel, on the whole box.
+class ExplicitBoxCuda final : public DeviceScheme {
+ public:
+  explicit ExplicitBoxCuda(const Problem& problem)
+      : DeviceScheme(problem),
+        params_(node_params(problem)),
+        v_next_(problem.domain.node_count(), "v (next)"),
+        w_next_(problem.domain.node_count(), "w (next)") {}
+
+  std::string name() const override {
+    return "explicit forward Euler on a box (cuda, " + device_name_ + ")";
+  }
+
+  void advance(index_t steps) override {
+    const StimulusTable table = stimuli_.view();
+    for (index_t s = 0; s < steps; ++s) {
+      launch_explicit_box_step(fields_.v(), fields_.w(), v_next_.data(), w_next_.data(), params_,
+                               problem_.model.kinetics, table, step_, nullptr);
+      std::swap(fields_.v_buffer(), v_next_);
+      std::swap(fields_.w_buffer(), w_next_);
+      ++step_;
+    }
+  }
+
+ private:
+  NodeParams params_;
+  DeviceBuffer<real> v_next_, w_next_;
+};
+
 }  // namespace
 
 std::unique_ptr<Scheme> make_explicit_cuda(const Problem& problem) {
-  if (problem.domain.dims >= 2) return std::make_unique<ExplicitSheetCuda>(problem);
+  if (problem.domain.dims == 3) return std::make_unique<ExplicitBoxCuda>(problem);
+  if (problem.domain.dims == 2) return std::make_unique<ExplicitSheetCuda>(problem);
   return std::make_unique<ExplicitCuda>(problem);
 }
 
