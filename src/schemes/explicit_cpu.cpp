@@ -24,10 +24,11 @@ ExplicitCpu::ExplicitCpu(const Problem& problem, Communicator& comm)
       current_(problem.stimuli.empty() ? 0 : slab_.array_nodes(), 0.0),
       v_next_(slab_.array_nodes()),
       w_next_(slab_.array_nodes()) {
-  FHN_VERIFY(problem.domain.dims == 2, InternalError, "ExplicitCpu: slabs of a sheet only");
+  FHN_VERIFY(problem.domain.dims >= 2, InternalError,
+             "ExplicitCpu: slabs of a sheet or a box only");
   params_.plane0 = slab_.array_first();
   params_.planes = slab_.array_planes();
-  set_up_fields();
+  if (problem.domain.dims == 2) set_up_fields();
 }
 
 // A sheet with fields: the quadrant bytes and the per-node arrays, on the slab's planes. The
@@ -174,7 +175,9 @@ void ExplicitCpu::sheet_step(K kin, const real* current, const real* v, const re
 
 // Rows (j, k) are independent: the planes k are shared out among the cores. A row on a face of
 // the box (j or k at its first or last node) goes node by node with explicit_box_node; the
-// others' end nodes likewise and the nodes between with the interior update.
+// others' end nodes likewise and the nodes between with the interior update. The planes computed
+// are the slab's owned ones (all on the whole box); (i, j, k) are global, array indices from
+// box_index.
 template <class K>
 void ExplicitCpu::box_step(K kin, const real* current, const real* v, const real* w,
                            real* v_next, real* w_next) const {
@@ -189,9 +192,10 @@ void ExplicitCpu::box_step(K kin, const real* current, const real* v, const real
     const index_t c = box_index(i, j, k, q);
     store(c, explicit_box_node(v, w, at(c), i, j, k, q, kin));
   };
-  const bool threaded = nx * ny * nz >= (index_t{1} << 15);
+  const index_t k_begin = slab_.first, k_end = slab_.first + slab_.count;
+  const bool threaded = nx * ny * (k_end - k_begin) >= (index_t{1} << 15);
 #pragma omp parallel for schedule(static) if (threaded)
-  for (index_t k = 0; k < nz; ++k)
+  for (index_t k = k_begin; k < k_end; ++k)
     for (index_t j = 0; j < ny; ++j) {
       if (k == 0 || k == nz - 1 || j == 0 || j == ny - 1) {
         for (index_t i = 0; i < nx; ++i) edge(i, j, k);

@@ -1,8 +1,8 @@
 #pragma once
 // Forward Euler in time, second-order central differences in space, on the CPU: a cable, a sheet
-// whose rows are spread over the cores with OpenMP, or a box whose planes are; a sheet also as
-// one rank's slab of a run over several ranks (halo: one row each side, exchanged before every
-// step).
+// whose rows are spread over the cores with OpenMP, or a box whose planes are; a sheet or a box
+// also as one rank's slab of a run over several ranks (halo: one row or plane each side,
+// exchanged before every step).
 #include <memory>
 #include <vector>
 
@@ -15,7 +15,7 @@ namespace fhn {
 class ExplicitCpu final : public HostScheme {
  public:
   explicit ExplicitCpu(const Problem& problem);
-  // Rank comm.rank()'s slab of a sheet (make_slab_scheme).
+  // Rank comm.rank()'s slab of a sheet or a box (make_slab_scheme).
   ExplicitCpu(const Problem& problem, Communicator& comm);
   std::string name() const override;
 

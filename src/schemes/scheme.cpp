@@ -108,10 +108,15 @@ namespace {
 
 std::unique_ptr<Scheme> build_slab_scheme(const Config& config, const Problem& problem,
                                           Communicator& comm, NewtonLog* newton_log) {
-  if (config.domain.dims == 3)
-    throw ConfigError("domain.length", "a box (domain.length: [Lx, Ly, Lz]) does not run on "
-                                       "several ranks yet; run it without mpirun, as one process "
-                                       "(on the CPU cores or one GPU)");
+  if (config.domain.dims == 3) {
+    // A box: slabs of z planes for the explicit scheme on the CPU (halo planes).
+    if (config.scheme.type == SchemeType::explicit_euler && config.scheme.backend == Backend::cpu)
+      return std::make_unique<ExplicitCpu>(problem, comm);
+    throw ConfigError("scheme.backend", "a box (domain.length: [Lx, Ly, Lz]) runs on several "
+                                        "ranks with the cpu backend only yet; run it on one GPU "
+                                        "without mpirun, or over the ranks with scheme.backend: "
+                                        "cpu");
+  }
   if (config.scheme.backend == Backend::cuda)
     return make_cuda_slab_scheme(config, problem, comm, newton_log);
   if (config.domain.dims == 1 && config.scheme.type == SchemeType::crank_nicolson &&

@@ -42,10 +42,11 @@ std::vector<real> checkpoint_array(const fs::path& dir, index_t step, const std:
 }
 
 // Runs `c` over the ranks into <folder>/<tag>_ranks and, on the root, in one process into
-// <tag>_one; checks probes.csv and the 41 x 33 checkpoint's v and w at `step` alike, bit for
-// bit. Returns the one-process run's folder (on the root; the others get it too, unused).
+// <tag>_one; checks probes.csv and the checkpoint's v and w (`nodes` values, kSheet's 41 x 33
+// by default) at `step` alike, bit for bit. Returns the one-process run's folder (on the root; the others get it too, unused).
 fs::path check_ranks_equal_one(const Config& c, Communicator& comm, const fs::path& folder,
-                               const std::string& tag, index_t step) {
+                               const std::string& tag, index_t step,
+                               std::size_t nodes = 41 * 33) {
   RunOptions ranks;
   ranks.output_dir = folder / (tag + "_ranks");
   ranks.quiet = true;
@@ -60,7 +61,7 @@ fs::path check_ranks_equal_one(const Config& c, Communicator& comm, const fs::pa
         test::read_text(one.output_dir / "probes.csv"));
   for (const char* name : {"v", "w"}) {
     const std::vector<real> a = checkpoint_array(ranks.output_dir, step, name, c.name);
-    CHECK(a.size() == 41 * 33);
+    CHECK(a.size() == nodes);
     CHECK(a == checkpoint_array(one.output_dir, step, name, c.name));
   }
   return one.output_dir;
@@ -178,6 +179,29 @@ tissue: [{shape: disc, center: [10, 8], radius: 2.2}]
       CHECK(*std::max_element(v.begin(), v.end()) > 0.5);
       CHECK(v[20 + 41 * 16] == 0.0);
     }
+  }
+}
+
+TEST_CASE("a box over the ranks (slabs of z planes) writes what one process writes, bit for bit") {
+  // 21 x 13 x 15 nodes (N_z odd: the slabs differ by a plane), a Dirichlet back face, an S1 slab,
+  // a stimulus block across the slabs' boundary, probes in both slabs; 400 steps.
+  Communicator& comm = test::world();
+  const test::SharedFolder tmp;
+  const Config c = test::config_from(R"(
+name: box
+domain: {length: [10, 6, 7], dx: 0.5}
+initial:
+  v: {type: rectangle, x_min: 0, x_max: 2, value: 1}
+boundary: {back: {type: dirichlet, value: 0.2}}
+stimulus:
+  - {x_min: 4, x_max: 6, y_min: 1, y_max: 3, z_min: 2, z_max: 5, start: 3, duration: 2, amplitude: 0.6}
+time: {end: 16, dt: 0.04}
+output: {every: 2, vtk: false, probes: [[5, 3, 1], [5, 3, 6], [9, 5, 3.5]], checkpoint_every: 8}
+)");
+  const fs::path one = check_ranks_equal_one(c, comm, tmp.path(), "box", 200, 21 * 13 * 15);
+  if (comm.root()) {
+    const std::vector<real> v = checkpoint_array(one, 200, "v", "box");
+    CHECK(*std::max_element(v.begin(), v.end()) > 0.5);  // a wave is under way
   }
 }
 
