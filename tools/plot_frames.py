@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Images of a sheet run's frames: v or w over the sheet at chosen times, as PNGs or an animation.
+"""Images of a sheet run's frames: v or w over the sheet at chosen times, as PNGs or an animation;
+of a box run's frames, a plane of the box (--slice, default the middle plane along z).
 
     tools/plot_frames.py output/<name>/<name>.pvd                       # the last frame
     tools/plot_frames.py output/<name>/<name>.pvd --frames 0 10 -1 --field w
     tools/plot_frames.py output/<name>/<name>.pvd --times 50 100
     tools/plot_frames.py output/<name>/<name>.pvd --animate             # every frame, MP4 or GIF
+    tools/plot_frames.py output/scroll_3d/scroll_3d.pvd --slice y=15    # a box: the plane y = 15
 
 Reads the run's .pvd collection and its .vti frames directly, without the vtk Python module
 (tools/lib/vtk_xml.py). PNGs are <name>_frame_NNNNNN.png (NNNNNN: the frame's position in the
@@ -46,7 +48,7 @@ def select(frames, indices, times):
     return chosen
 
 
-def colour_range(chosen, field, vmin, vmax):
+def colour_range(chosen, field, vmin, vmax, cut=None):
     """The colour limits: the given ones, else the extremes of the headers' ranges (or of the
     values where a header records none)."""
     if vmin is not None and vmax is not None:
@@ -55,7 +57,7 @@ def colour_range(chosen, field, vmin, vmax):
     for _, _, path in chosen:
         bounds = header_range(path, field)
         if bounds is None:
-            values = read_image(path, [field]).arrays[field]
+            values = read_image(path, [field], cut).arrays[field]
             bounds = float(values.min()), float(values.max())
         lows.append(bounds[0])
         highs.append(bounds[1])
@@ -65,7 +67,7 @@ def colour_range(chosen, field, vmin, vmax):
 class FramePlot:
     """A figure showing one frame at a time (an image, its colour bar, the time in the title)."""
 
-    def __init__(self, name, field, limits):
+    def __init__(self, name, field, limits, cut=None):
         import matplotlib
 
         matplotlib.use("Agg")
@@ -75,10 +77,11 @@ class FramePlot:
         self.name = name
         self.field = field
         self.limits = limits
+        self.cut = cut
         self.fig = self.ax = self.image = None
 
     def show(self, t, path):
-        frame = read_image(path, [self.field])
+        frame = read_image(path, [self.field], self.cut)
         values = frame.arrays[self.field]
         ny, nx = values.shape
         step = max(1, math.ceil(max(nx, ny) / MAX_PIXELS))
@@ -97,13 +100,14 @@ class FramePlot:
                                         interpolation="nearest", cmap="viridis",
                                         vmin=self.limits[0], vmax=self.limits[1])
             self.fig.colorbar(self.image, ax=self.ax, label=self.field)
-            self.ax.set_xlabel("x (space units)")
-            self.ax.set_ylabel("y (space units)")
+            self.ax.set_xlabel(f"{'xyz'[frame.axes[0]]} (space units)")
+            self.ax.set_ylabel(f"{'xyz'[frame.axes[1]]} (space units)")
         else:
             self.image.set_data(shown)
             self.image.set_extent(extent)
         every = f", 1 in {step} drawn along each axis" if step > 1 else ""
-        self.ax.set_title(f"{self.name}: {self.field} at t = {t:g} ({nx} x {ny} points{every})")
+        plane = "" if frame.at is None else f", {'xyz'[3 - sum(frame.axes)]} = {frame.at:g}"
+        self.ax.set_title(f"{self.name}: {self.field} at t = {t:g}{plane} ({nx} x {ny} points{every})")
 
     def save(self, out):
         self.fig.savefig(out, dpi=150)
@@ -141,12 +145,22 @@ def main():
     parser.add_argument("--animate", action="store_true",
                         help="one animation of the frames instead of PNGs")
     parser.add_argument("--fps", type=float, default=10.0, help="animation frames per second (10)")
+    parser.add_argument("--slice", metavar="AXIS=VALUE",
+                        help="a box: the plane drawn, e.g. z=2.5 or y=15 (the nearest plane of "
+                             "points; default the middle plane along z)")
     parser.add_argument("--vmin", type=float, help="lower end of the colour scale")
     parser.add_argument("--vmax", type=float, help="upper end of the colour scale")
     args = parser.parse_args()
     if np is None:
         sys.exit("plot_frames: needs numpy and matplotlib (Debian: apt install python3-numpy "
                  "python3-matplotlib, then run with that python3, e.g. /usr/bin/python3)")
+    cut = None
+    if args.slice is not None:
+        axis, _, value = args.slice.partition("=")
+        try:
+            cut = ("xyz".index(axis.strip()), float(value))
+        except ValueError:
+            sys.exit(f"plot_frames: --slice {args.slice}: expected AXIS=VALUE with AXIS x, y or z")
     out_dir = args.output or args.pvd.parent
     name = args.pvd.stem
     try:
@@ -156,9 +170,9 @@ def main():
         else:
             indices = args.frames
         chosen = select(frames, indices, args.times)
-        limits = colour_range(chosen, args.field, args.vmin, args.vmax)
+        limits = colour_range(chosen, args.field, args.vmin, args.vmax, cut)
         out_dir.mkdir(parents=True, exist_ok=True)
-        plot = FramePlot(name, args.field, limits)
+        plot = FramePlot(name, args.field, limits, cut)
         if args.animate:
             writer, suffix = animation_writer(args.fps)
             out = out_dir / f"{name}_{args.field}{suffix}"

@@ -107,33 +107,51 @@ def read_collection(pvd):
 
 
 # Point arrays of an ImageData file as [ny, nx] arrays (row j = y index), with where the image
-# lies: point (i, j) is at origin + (i, j) * spacing.
-Image = namedtuple("Image", "arrays origin spacing")
+# lies: point (i, j) is at origin + (i, j) * spacing. For a plane of a 3-D image (a box's frame),
+# the arrays are [n_b, n_a] over its two axes `axes` (a < b: (0, 1), (0, 2) or (1, 2)), origin
+# and spacing of those two axes then the cut axis, and `at` the cut plane's coordinate.
+Image = namedtuple("Image", "arrays origin spacing axes at", defaults=((0, 1), None))
 
 
-def read_image(path, names):
-    """The point arrays `names` of a 2-D ImageData file (one slice) as an Image."""
+def read_image(path, names, cut=None):
+    """The point arrays `names` of a 2-D ImageData file (one slice) as an Image; of a 3-D one
+    (a box), the plane nearest cut = (axis, coordinate) (default: the middle plane along z)."""
     vti = VtkXmlFile(path)
     if vti.root.get("type") != "ImageData":
         raise VtiError(f"expected an ImageData file, got type '{vti.root.get('type')}'")
     image = vti.root.find("ImageData")
     extent = [int(value) for value in image.get("WholeExtent").split()]
-    nx, ny, nz = (extent[1] - extent[0] + 1, extent[3] - extent[2] + 1, extent[5] - extent[4] + 1)
-    if nz != 1:
-        raise VtiError(f"expected a 2-D image, got {nz} slices")
+    n = [extent[1] - extent[0] + 1, extent[3] - extent[2] + 1, extent[5] - extent[4] + 1]
     origin = [float(value) for value in image.get("Origin").split()]
     spacing = [float(value) for value in image.get("Spacing").split()]
+    if n[2] == 1 and cut is not None:
+        raise VtiError("a slice (--slice) is for 3-D images (boxes); this one is 2-D")
     point_data = image.find("Piece/PointData")
     arrays = {}
+    axis, index = 2, 0
+    if n[2] > 1:
+        axis, at = cut if cut is not None else (2, origin[2] + spacing[2] * (n[2] - 1) / 2)
+        index = int(round((at - origin[axis]) / spacing[axis]))
+        if not 0 <= index < n[axis]:
+            raise VtiError(f"{'xyz'[axis]} = {at:g} is outside the image "
+                           f"[{origin[axis]:g}, {origin[axis] + spacing[axis] * (n[axis] - 1):g}]")
     for name in names:
         element = point_data.find(f"DataArray[@Name='{name}']") if point_data is not None else None
         if element is None:
             raise VtiError(f"no point array '{name}'")
         values = vti.array(element)
-        if values.size != nx * ny:
-            raise VtiError(f"array '{name}' has {values.size} values, expected {nx} x {ny}")
-        arrays[name] = values.reshape(ny, nx)
-    return Image(arrays, origin, spacing)
+        if values.size != n[0] * n[1] * n[2]:
+            raise VtiError(f"array '{name}' has {values.size} values, expected "
+                           f"{' x '.join(str(k) for k in n if k > 1)}")
+        volume = values.reshape(n[2], n[1], n[0])  # [k, j, i]
+        arrays[name] = (volume[index] if axis == 2 else
+                        volume[:, index, :] if axis == 1 else volume[:, :, index])
+    if n[2] == 1:
+        return Image(arrays, origin, spacing)
+    axes = tuple(a for a in range(3) if a != axis)
+    return Image(arrays, [origin[axes[0]], origin[axes[1]], origin[axis]],
+                 [spacing[axes[0]], spacing[axes[1]], spacing[axis]], axes,
+                 origin[axis] + spacing[axis] * index)
 
 
 def header_range(path, name):
