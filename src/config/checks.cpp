@@ -233,13 +233,13 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
 
   const bool sheet = c.domain.dims >= 2;  // a sheet or a box
   const bool box = c.domain.dims == 3;
-  if (box && c.scheme.type != SchemeType::explicit_euler)
-    ctx.error("scheme.type", "scheme.type: " + name_of(scheme_type_names(), c.scheme.type) +
-                                 " does not run boxes yet (domain.length: [Lx, Ly, Lz]); a box "
-                                 "runs with scheme.type: explicit");
-  if (sheet && !box && c.scheme.type == SchemeType::adaptive_explicit)
+  if (sheet && c.scheme.type == SchemeType::adaptive_explicit)
     ctx.error("scheme.type", "scheme.type: adaptive_explicit works on cables only (domain.length "
-                             "with one entry); on a sheet use explicit");
+                             "with one entry); on a sheet or a box use explicit");
+  if (box && c.scheme.type == SchemeType::crank_nicolson && c.scheme.backend != Backend::cpu)
+    ctx.error("scheme.backend", "scheme.backend: the box's ADI (crank_nicolson on domain.length: "
+                                "[Lx, Ly, Lz]) runs on the cpu backend only yet; on a GPU a box "
+                                "runs with scheme.type: explicit");
   const CrankNicolsonSpec& cn = c.scheme.crank_nicolson;
   if (c.scheme.type == SchemeType::crank_nicolson && cn.formulation == Formulation::adi) {
     if (cn.w_update == WUpdate::leapfrog)
@@ -256,11 +256,10 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
                     "' has no batched form; formulation: adi solves batches of lines with thomas "
                     "(cpu), partitioned or cusparse (cuda)");
   }
-  if (sheet && !box && c.scheme.type == SchemeType::crank_nicolson &&
-      cn.formulation == Formulation::newton)
+  if (sheet && c.scheme.type == SchemeType::crank_nicolson && cn.formulation == Formulation::newton)
     ctx.error("scheme.crank_nicolson.formulation",
               "scheme.crank_nicolson.formulation: newton (the coupled system of a step) is for "
-              "cables; on a sheet use adi (the default there)");
+              "cables; on a sheet or a box use adi (the default there)");
   if (c.scheme.type == SchemeType::adaptive_explicit && c.output.stride > 1)
     ctx.error("output.stride", "output.stride: frames of the adaptive grid keep all of its nodes; "
                                "remove output.stride (or set it to 1)");

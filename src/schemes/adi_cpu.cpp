@@ -65,8 +65,10 @@ void AdiCpu::set_up_nodes() {
 }
 
 std::string AdiCpu::name() const {
+  const int dims = problem_.domain.dims;
   return std::string("Crank-Nicolson by Strang splitting, diffusion ") +
-         (problem_.domain.dims >= 2 ? "by Peaceman-Rachford ADI" : "by Crank-Nicolson") + " (cpu, " +
+         (dims == 3 ? "by Douglas ADI" : dims == 2 ? "by Peaceman-Rachford ADI" : "by Crank-Nicolson") +
+         " (cpu, " +
          std::string(solvers_.along[0]->name()) + ", " + std::to_string(omp_get_max_threads()) + " threads)";
 }
 
@@ -142,7 +144,8 @@ void AdiCpu::react(const real* i0, const real* i1, int stage) {
 
 // One step: reaction k/2, diffusion k, reaction k/2 (adi_point.hpp). Bytes per node: the two
 // reaction passes read and write v, w (64 B); a sheet's diffusion builds two right sides
-// (16 B each) and makes two constant-matrix solves (16 B each): 128 B per node and step.
+// (16 B each) and makes two constant-matrix solves (16 B each): 128 B per node and step (a
+// box's: diffuse_box).
 void AdiCpu::step() {
   const real k = problem_.time.dt;
   const real t = problem_.time.t(step_);
@@ -169,6 +172,8 @@ void AdiCpu::step() {
     solvers_.along[0]->solve(solvers::BatchLayout::rows(nx, 1), rhs_.data());  // v+ in rhs_
   } else if (setup_.medium()) {
     diffuse_medium();
+  } else if (d.dims == 3) {
+    diffuse_box();
   } else {
     // The owned rows [j_begin, j_end) (all on the whole sheet); node (i, j) at i + N_x (j - row0).
     const index_t ny = d.nodes[1], row0 = slab_.array_first();
@@ -233,6 +238,60 @@ void AdiCpu::diffuse_medium() {
   hold(v_);
   solvers_.along[1]->solve(solvers::BatchLayout::columns(nx, ny), setup_.node_lower[1].data(),
                            setup_.node_diag[1].data(), setup_.node_upper[1].data(), v_.data());
+}
+
+// The diffusion step of a box (one process), Douglas's three solves (adi_point.hpp): along x
+// (rows, contiguous), along y (each plane's columns, stride N_x) and along z (stride N_x N_y, the
+// plane's nodes the systems), each right side from the last solve and v, the step's start, which
+// stays in v_ until the end. Bytes per node: three right sides (read 2, write 1: 24 B; the first
+// reads v alone, 16 B) and three constant-matrix solves (16 B each): 112 B.
+void AdiCpu::diffuse_box() {
+  const Domain& d = problem_.domain;
+  const index_t nx = d.nodes[0], ny = d.nodes[1], nz = d.nodes[2], plane = nx * ny;
+  const real r = setup_.r;
+  const real* v = v_.data();
+  real* u = rhs_.data();
+  const bool threaded = plane * nz >= (index_t{1} << 15);
+  // The second difference of v at node c along an axis: `index` the node's index on it, n its
+  // nodes, stride its step in the arrays.
+  auto difference = [&](index_t c, index_t index, index_t n, index_t stride) {
+    return axis_difference(index > 0 ? v[c - stride] : 0.0, v[c],
+                           index + 1 < n ? v[c + stride] : 0.0, index == 0, index == n - 1);
+  };
+  // u1: (I - (k/2) A_x) u1 = v + (r/2) d_x v + r (d_y v + d_z v).
+#pragma omp parallel for schedule(static) if (threaded)
+  for (index_t k = 0; k < nz; ++k)
+    for (index_t j = 0; j < ny; ++j)
+      for (index_t i = 0; i < nx; ++i) {
+        const index_t c = i + nx * (j + ny * k);
+        u[c] = douglas_rhs(v[c], difference(c, i, nx, 1), difference(c, j, ny, nx),
+                           difference(c, k, nz, plane), r);
+      }
+  hold(rhs_);
+  solvers_.along[0]->solve(solvers::BatchLayout::rows(nx, ny * nz), u);
+  hold(rhs_);
+  // The later right sides: u - (r/2) d_a v along the axis about to be solved.
+  auto correct = [&](int axis) {
+    const index_t n = d.nodes[axis], stride = d.stride(axis);
+#pragma omp parallel for schedule(static) if (threaded)
+    for (index_t k = 0; k < nz; ++k)
+      for (index_t j = 0; j < ny; ++j)
+        for (index_t i = 0; i < nx; ++i) {
+          const index_t c = i + nx * (j + ny * k);
+          const index_t at[kMaxAxes] = {i, j, k};
+          u[c] = douglas_correction(u[c], difference(c, at[axis], n, stride), r);
+        }
+    hold(rhs_);
+  };
+  // u2: (I - (k/2) A_y) u2 = u1 - (r/2) d_y v, plane by plane.
+  correct(1);
+  for (index_t k = 0; k < nz; ++k)
+    solvers_.along[1]->solve(solvers::BatchLayout::columns(nx, ny), u + plane * k);
+  hold(rhs_);
+  // v+: (I - (k/2) A_z) v+ = u2 - (r/2) d_z v.
+  correct(2);
+  solvers_.along[2]->solve(solvers::BatchLayout::columns(plane, nz), u);
+  v_.swap(rhs_);
 }
 
 // Rank s takes the columns columns_[s] of every row. Forward: each rank sends rank s its owned

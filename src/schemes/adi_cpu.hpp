@@ -1,9 +1,10 @@
 #pragma once
 // Crank-Nicolson by operator splitting on the CPU (scheme.crank_nicolson.formulation: adi):
 // Strang splitting of reaction and diffusion, the diffusion by Crank-Nicolson on a cable and by
-// Peaceman-Rachford ADI on a sheet: each step is two reaction half-steps (a scalar Newton
-// iteration per node) and one (cable) or two (sheet: the rows along x, then the columns along y)
-// batched tridiagonal solves with constant matrices, factored once. Maths in adi_point.hpp.
+// Peaceman-Rachford ADI on a sheet and Douglas ADI on a box: each step is two reaction half-steps
+// (a scalar Newton iteration per node) and one (cable), two (sheet: the rows along x, then the
+// columns along y) or three (box: x, y, z) batched tridiagonal solves with constant matrices,
+// factored once. Maths in adi_point.hpp.
 // A sheet also runs as one rank's slab of rows: the rows along x are the slab's own, the
 // columns along y cross the slabs and are solved after a transpose (all-to-all), each rank then
 // holding whole columns. On a sheet with a tissue mask or D per node (one process), every node
@@ -34,6 +35,8 @@ class AdiCpu final : public HostScheme {
   void set_up_nodes();
   // The diffusion step of a sheet with a tissue mask or D per node (one process).
   void diffuse_medium();
+  // The diffusion step of a box (one process): Douglas's three solves.
+  void diffuse_box();
   // The column solves of a slab: transpose, solve whole columns, transpose back.
   void solve_columns_across_ranks();
 

@@ -7,6 +7,13 @@
 //        (I - (k/2) D dxx) v* = (I + (k/2) D dyy) v,   (I - (k/2) D dyy) v+ = (I + (k/2) D dxx) v*
 //   3. reaction, k/2:  as 1, from t + k/2
 //
+// On a box the diffusion is Douglas's ADI in its Crank-Nicolson form (Douglas 1962, Numer. Math.
+// 4, 41-63; Douglas and Gunn 1964): with A_a = D d_aa / h^2 along axis a and r = k D / h^2,
+//        (I - (k/2) A_x) u1 = (I + (k/2) A_x + k A_y + k A_z) v
+//        (I - (k/2) A_y) u2 = u1 - (k/2) A_y v
+//        (I - (k/2) A_z) v+ = u2 - (k/2) A_z v
+// second order and unconditionally stable in three dimensions (Peaceman-Rachford is not).
+//
 // Strang splitting keeps second order in time; every sub-step is second order and A-stable, the
 // diffusion unconditionally stable. The diffusion matrices have constant coefficients (factored
 // once per run); d is the 1-D second difference of a line with its mirrored ghost node at a
@@ -89,6 +96,18 @@ FHN_HOST_DEVICE inline ReactionResult reaction_half_step(real v0, real w0, real 
 // r = k D / h^2 and d the second difference across the lines being solved (axis_difference).
 FHN_HOST_DEVICE inline real adi_rhs(real centre, real difference, real r) {
   return centre + 0.5 * r * difference;
+}
+
+// The first right side of Douglas's box step (above): v + (r/2) d_x + r (d_y + d_z), the d_a the
+// second differences of v along each axis (axis_difference).
+FHN_HOST_DEVICE inline real douglas_rhs(real centre, real dx, real dy, real dz, real r) {
+  return centre + 0.5 * r * dx + r * (dy + dz);
+}
+
+// The later right sides: u - (r/2) d, d the second difference of v (the step's start) along the
+// axis about to be solved.
+FHN_HOST_DEVICE inline real douglas_correction(real u, real difference, real r) {
+  return u - 0.5 * r * difference;
 }
 
 // Row `i` of I - (k/2) D d on a line of n nodes (r = k D / h^2): interior (-r/2, 1 + r, -r/2);

@@ -112,10 +112,10 @@ std::unique_ptr<Scheme> build_slab_scheme(const Config& config, const Problem& p
     // A box: slabs of z planes for the explicit scheme on the CPU (halo planes).
     if (config.scheme.type == SchemeType::explicit_euler && config.scheme.backend == Backend::cpu)
       return std::make_unique<ExplicitCpu>(problem, comm);
-    throw ConfigError("scheme.backend", "a box (domain.length: [Lx, Ly, Lz]) runs on several "
-                                        "ranks with the cpu backend only yet; run it on one GPU "
-                                        "without mpirun, or over the ranks with scheme.backend: "
-                                        "cpu");
+    throw ConfigError("scheme.type", "a box (domain.length: [Lx, Ly, Lz]) runs on several ranks "
+                                     "with scheme.type: explicit on the cpu backend only yet; run "
+                                     "it without mpirun, as one process (the box's ADI on the "
+                                     "CPU cores, the explicit scheme on the cores or one GPU)");
   }
   if (config.scheme.backend == Backend::cuda)
     return make_cuda_slab_scheme(config, problem, comm, newton_log);
