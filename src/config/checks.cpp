@@ -276,6 +276,13 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
                            (box ? "; boxes do not have them yet" : ""));
     }
 
+  if (!box && c.output.filaments.enabled)
+    ctx.error("output.filaments.enabled", "output.filaments.enabled: filaments are found in "
+                                          "boxes only (domain.length: [Lx, Ly, Lz]); " +
+                                              std::string(sheet ? "a sheet has spiral tips "
+                                                                  "(output.tips)"
+                                                                : "this domain is a cable"));
+
   if (c.scheme.type == SchemeType::adaptive_explicit && c.scheme.backend != Backend::cpu)
     ctx.error("scheme.backend", "scheme.backend: the adaptive_explicit scheme runs on the cpu "
                                 "backend only");

@@ -177,6 +177,14 @@ struct TipSpec {
   real w_iso = 0.1;
 };
 
+// filaments.csv (boxes): scroll-wave filaments, where the iso-surfaces v = v_iso and w = w_iso
+// meet (study/filaments.hpp).
+struct FilamentSpec {
+  bool enabled = false;
+  real v_iso = 0.5;
+  real w_iso = 0.1;
+};
+
 struct OutputSpec {
   real every = 1.0;             // frame cadence in time units (a multiple of dt)
   index_t every_steps = 10;     // derived: every / dt
@@ -187,6 +195,7 @@ struct OutputSpec {
   bool spacetime = true;        // spacetime.vti kymograph (cables)
   ActivationSpec activation;    // sheets
   TipSpec tips;                 // sheets
+  FilamentSpec filaments;       // boxes
   bool newton_log = false;      // newton.csv (Crank-Nicolson): every Newton iteration
   real checkpoint_every = 0.0;  // simulated time between checkpoints; 0: none
   index_t checkpoint_every_steps = 0;  // derived

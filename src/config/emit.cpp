@@ -275,6 +275,12 @@ std::string to_yaml(const Config& c) {
         << "enabled" << YAML::Value << t.enabled << std::pair{"v", t.v_iso}
         << std::pair{"w", t.w_iso} << YAML::EndMap;
   }
+  if (d.dims == 3) {
+    const FilamentSpec& f = c.output.filaments;
+    out << YAML::Key << "filaments" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
+        << "enabled" << YAML::Value << f.enabled << std::pair{"v", f.v_iso}
+        << std::pair{"w", f.w_iso} << YAML::EndMap;
+  }
   out << YAML::EndMap;
 
   out << YAML::EndMap;

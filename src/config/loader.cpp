@@ -833,6 +833,13 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
       spec.v_iso = t.number("v", levels.v, any_number());
       spec.w_iso = t.number("w", levels.w, any_number());
     }
+    {
+      Section f = o.section("filaments");
+      FilamentSpec& spec = c.output.filaments;
+      spec.enabled = f.boolean("enabled", c.domain.dims == 3);
+      spec.v_iso = f.number("v", levels.v, any_number());
+      spec.w_iso = f.number("w", levels.w, any_number());
+    }
   }
   if (ctx.ok()) check_consistency(c, top, build);
   return c;

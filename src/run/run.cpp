@@ -36,6 +36,7 @@
 #include "schemes/scheme.hpp"
 #include "study/activation.hpp"
 #include "study/front_tracker.hpp"
+#include "study/filaments.hpp"
 #include "study/spiral_tips.hpp"
 
 namespace fs = std::filesystem;
@@ -198,7 +199,7 @@ struct Segment {
 JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string& status,
                         const LoopResult& loop, double wall_seconds,
                         const std::optional<FrontSpeed>& front, const TipTracker* tips,
-                        const Segment& segment) {
+                        const FilamentTracker* filaments, const Segment& segment) {
   JsonObject s;
   s.add("name", c.name)
       .add("status", status)
@@ -261,6 +262,7 @@ JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string
     s.add_null("pulse_speed");
   }
   if (tips) tips->add_summary(s);
+  if (filaments) filaments->add_summary(s);
   if (!segment.checkpoint.empty()) {  // the timings above are this segment's too
     JsonObject part;
     part.add("restarted_from", segment.checkpoint.string())
@@ -362,6 +364,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
     keep_rows_before(dir / "newton.csv", static_cast<real>(resume_step), false);
     keep_rows_before(dir / "grid.csv", static_cast<real>(resume_step), true);
     keep_rows_before(dir / "tips.csv", resume_t - 1e-9 * c.time.dt, false);
+    keep_rows_before(dir / "filaments.csv", resume_t - 1e-9 * c.time.dt, false);
   }
 
   // 3. The problem and the scheme.
@@ -418,10 +421,15 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   if (c.output.tips.enabled)
     tips = std::make_unique<TipTracker>(dir / "tips.csv", c.output.tips.v_iso, c.output.tips.w_iso,
                                         restart, cut_off_nodes(problem.fields));
+  std::unique_ptr<FilamentTracker> filaments;
+  if (c.output.filaments.enabled)
+    filaments = std::make_unique<FilamentTracker>(dir / "filaments.csv", c.output.filaments.v_iso,
+                                                  c.output.filaments.w_iso, restart);
   std::vector<FrameSink*> sinks;
   for (auto& sink : owned) sinks.push_back(sink.get());
   if (tracker) sinks.push_back(tracker.get());
   if (tips) sinks.push_back(tips.get());
+  if (filaments) sinks.push_back(filaments.get());
   if (newton_log) sinks.push_back(newton_log.get());
   // What a sink cannot take back (one switched on at the restart finds nothing of its own in
   // the checkpoint; an image the earlier run never wrote) is said in run.log and on stderr.
@@ -458,7 +466,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
       write_file_atomically(dir / "summary.json",
                             make_summary(c, *scheme, status, loop,
                                          std::chrono::duration<double>(Clock::now() - started).count(),
-                                         std::nullopt, tips.get(), segment)
+                                         std::nullopt, tips.get(), filaments.get(), segment)
                                     .str(2) +
                                 "\n");
     } catch (const Error&) {
@@ -476,7 +484,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   summary.wall_seconds = std::chrono::duration<double>(Clock::now() - started).count();
   write_file_atomically(dir / "summary.json",
                         make_summary(c, *scheme, "ok", loop, summary.wall_seconds,
-                                     tracker ? tracker->speed() : std::nullopt, tips.get(), segment)
+                                     tracker ? tracker->speed() : std::nullopt, tips.get(), filaments.get(), segment)
                                 .str(2) +
                             "\n");
   log.line("done: " + std::to_string(segment.step + loop.steps) + " steps, " +

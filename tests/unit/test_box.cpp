@@ -171,6 +171,10 @@ TEST_CASE("box config: keys, defaults, the resolved copy, and what boxes refuse 
   CHECK(contains(config_error(box + "initial: {v: {type: step, axis: w}}\n"),
                  "expected x, y or z"));
   const std::string sheet = "domain: {length: [20, 10], dx: 0.5}\ntime: {end: 1, dt: 0.02}\n";
+  CHECK(contains(config_error(sheet + "output: {filaments: {enabled: true}}\n"),
+                 "output.filaments.enabled: filaments are found in boxes only (domain.length: "
+                 "[Lx, Ly, Lz]); a sheet has spiral tips (output.tips)"));
+  CHECK(c.output.filaments.enabled);
   CHECK(contains(config_error(sheet + "boundary: {front: {type: no_flux}}\n"),
                  "boundary.front: applies to boxes only (domain.length: [Lx, Ly, Lz])"));
   CHECK(contains(config_error(sheet + "stimulus: [{x_min: 0, x_max: 1, z_min: 0, start: 0, "

@@ -1,0 +1,68 @@
+#pragma once
+// Filaments of scroll waves in a box, from its frames: filaments.csv and the "filaments" entry of
+// summary.json.
+//
+// A filament is a curve where the iso-surfaces v = v_iso and w = w_iso meet: the 3-D tip line of
+// a scroll wave (Fenton and Karma 1998, Chaos 8, 20-47: the filament as the intersection of two
+// iso-surfaces). Every face of every grid cube is searched with the bilinear interpolants of v
+// and w, exactly as spiral_tips.hpp searches a sheet's cells (iso_crossings.hpp). A filament
+// enters a cube through one face and leaves through another, so the crossings on each cube's
+// faces are joined in pairs, and the segments that share a crossing (a face is shared by two
+// cubes) are chained into polylines: open ones end on the box's faces, closed ones are rings.
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "io/frame_sink.hpp"
+
+namespace fhn {
+
+class JsonObject;
+
+struct Filament {
+  std::vector<Point> points;  // in order along the filament (x, y, z)
+  bool closed = false;        // a ring: its last point joins its first
+  // The polyline's length (the closing segment included for a ring).
+  real length() const;
+  // A ring's radius: the mean distance of its points from their centroid.
+  real radius() const;
+};
+
+// The filaments of a box (v, w in node order i + N_x (j + N_y k)). A cube whose faces hold four
+// crossings (two filaments through it) joins them in the pairing of least total length; an odd
+// count (a crossing exactly on an edge or a corner, found once per face and merged) drops the
+// crossing farthest from the others. Work is O(faces) with a four-corner sign test.
+std::vector<Filament> find_filaments(const Domain& domain, const real* v, const real* w,
+                                     real v_iso, real w_iso);
+
+// Writes filaments.csv (header t,filament,closed,points,length,radius; one row per filament and
+// frame, flushed per frame; radius empty for an open filament) and keeps what summary.json says:
+// the filaments in the last frame and, while the box holds exactly one ring, its radius squared
+// against time, whose slope (least squares) is the ring's rate of growth (negative: it shrinks).
+class FilamentTracker final : public FrameSink {
+ public:
+  // `append`: continue an existing filaments.csv (a restarted run; the caller first removes the
+  // rows at or after the restart time, which this sink writes again).
+  FilamentTracker(const std::filesystem::path& file, real v_iso, real w_iso, bool append = false);
+  // A frame at or before the previous frame's t (a restart repeats its checkpoint's frame) writes
+  // its rows but leaves the ring's series alone.
+  void write(const FrameView& frame) override;
+  // Arrays "filaments.state" (frames seen, last t, filaments in the last frame), "filaments.t"
+  // and "filaments.r2" (the ring's series).
+  void save(SchemeState& state) override;
+  std::string restore(const SchemeState& state) override;
+  // Adds "filaments": {count_at_end, ring_frames, ring_radius2_rate (or null), v_iso, w_iso}.
+  void add_summary(JsonObject& summary) const;
+
+ private:
+  std::filesystem::path path_;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> out_;
+  real v_iso_, w_iso_;
+  index_t frames_ = 0;
+  real last_t_ = 0.0;
+  index_t count_at_end_ = 0;
+  std::vector<real> ring_t_, ring_r2_;  // frames with exactly one filament, a ring
+};
+
+}  // namespace fhn

@@ -1,0 +1,189 @@
+// Filaments of scroll waves in boxes (study/filaments.hpp): synthetic fields whose iso-surfaces
+// meet in a known line or ring, two filaments at once, the straight scroll of a box run against
+// the 2-D tip of its plane, filaments.csv / summary.json of a shrinking ring, and a box run's
+// filaments.csv across a restart.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "config/loader.hpp"
+#include "io/json.hpp"
+#include "model/problem.hpp"
+#include "run/checkpoint.hpp"
+#include "run/run.hpp"
+#include "schemes/scheme.hpp"
+#include "study/filaments.hpp"
+#include "study/spiral_tips.hpp"
+#include "support.hpp"
+
+namespace {
+
+using fhn::index_t;
+using fhn::real;
+
+fhn::Domain box(real lx, real ly, real lz, real dx) {
+  fhn::Domain d;
+  d.dims = 3;
+  d.dx = dx;
+  d.length = {lx, ly, lz};
+  for (int a = 0; a < 3; ++a) d.nodes[a] = static_cast<index_t>(std::llround(d.length[a] / dx)) + 1;
+  return d;
+}
+
+// v and w at every node of d from functions of the position.
+struct Fields {
+  std::vector<real> v, w;
+};
+Fields sample(const fhn::Domain& d, const std::function<real(const fhn::Point&)>& v,
+              const std::function<real(const fhn::Point&)>& w) {
+  Fields f;
+  for (index_t n = 0; n < d.node_count(); ++n) {
+    const fhn::Point p = d.position(n);
+    f.v.push_back(v(p));
+    f.w.push_back(w(p));
+  }
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("filaments: the line where two planes meet, and two such lines") {
+  // v = x - 3.3, w = y - 2.7: the iso-surfaces v = 0 and w = 0 meet in the line x = 3.3,
+  // y = 2.7 through the whole box (4 deep): one open filament of length 4, a crossing per plane.
+  const fhn::Domain d = box(6, 5, 4, 0.5);
+  const Fields f = sample(d, [](const fhn::Point& p) { return p[0] - 3.3; },
+                          [](const fhn::Point& p) { return p[1] - 2.7; });
+  const auto filaments = fhn::find_filaments(d, f.v.data(), f.w.data(), 0.0, 0.0);
+  REQUIRE(filaments.size() == 1);
+  CHECK_FALSE(filaments[0].closed);
+  CHECK(filaments[0].points.size() == 9);
+  CHECK(filaments[0].length() == doctest::Approx(4.0).epsilon(1e-12));
+  for (const fhn::Point& p : filaments[0].points) {
+    CHECK(p[0] == doctest::Approx(3.3).epsilon(1e-12));
+    CHECK(p[1] == doctest::Approx(2.7).epsilon(1e-12));
+  }
+  // (x - 1.2)(x - 4.6) changes sign twice along x: two parallel lines.
+  const Fields two = sample(d, [](const fhn::Point& p) { return (p[0] - 1.2) * (p[0] - 4.6); },
+                            [](const fhn::Point& p) { return p[1] - 2.7; });
+  const auto pair = fhn::find_filaments(d, two.v.data(), two.w.data(), 0.0, 0.0);
+  REQUIRE(pair.size() == 2);
+  for (const fhn::Filament& fil : pair) CHECK(fil.length() == doctest::Approx(4.0).epsilon(1e-12));
+  // No crossing anywhere: no filament.
+  const Fields none = sample(d, [](const fhn::Point& p) { return p[0] + 1.0; },
+                             [](const fhn::Point& p) { return p[1] - 2.7; });
+  CHECK(fhn::find_filaments(d, none.v.data(), none.w.data(), 0.0, 0.0).empty());
+}
+
+TEST_CASE("filaments: a ring of radius R is closed, 2 pi R long and R in radius within 1%") {
+  // v = |(x, y) - (5, 5)| - R, w = z - 2.3: the circle of radius R in the plane z = 2.3 (between
+  // grid planes), crossed by the faces normal to x and y; its polyline's chords are inside it.
+  const fhn::Domain d = box(10, 10, 4, 0.25);
+  for (const real radius : {2.0, 3.0}) {
+    CAPTURE(radius);
+    const Fields f = sample(
+        d, [&](const fhn::Point& p) { return std::hypot(p[0] - 5.0, p[1] - 5.0) - radius; },
+        [](const fhn::Point& p) { return p[2] - 2.3; });
+    const auto filaments = fhn::find_filaments(d, f.v.data(), f.w.data(), 0.0, 0.0);
+    REQUIRE(filaments.size() == 1);
+    CHECK(filaments[0].closed);
+    CHECK(filaments[0].length() == doctest::Approx(2.0 * M_PI * radius).epsilon(0.01));
+    CHECK(filaments[0].radius() == doctest::Approx(radius).epsilon(0.01));
+    for (const fhn::Point& p : filaments[0].points) CHECK(p[2] == doctest::Approx(2.3));
+  }
+}
+
+TEST_CASE("filaments: a straight scroll's filament is the box's depth long and sits on the 2-D tip") {
+  // configs/scroll_3d.yaml, 1 deep, to t = 6: every plane is the same 2-D spiral, so the
+  // filament is the line through the plane's tip.
+  const fhn::Config c = fhn::load_config(fhn::test::source_path("configs/scroll_3d.yaml"),
+                                         {"domain.length=[30, 30, 1]", "time.end=6",
+                                          "output.probes=[]", "output.vtk=false"});
+  const fhn::test::SchemeRun run = fhn::test::run_scheme(c, c.time.steps);
+  const fhn::Snapshot& s = run.state;
+  const auto filaments =
+      fhn::find_filaments(s.domain, s.v.data(), s.w.data(), c.output.tips.v_iso, c.output.tips.w_iso);
+  // The plane z = 0 as a sheet, and its tips.
+  fhn::Domain sheet = s.domain;
+  sheet.dims = 2;
+  sheet.nodes[2] = 1;
+  sheet.length[2] = 0.0;
+  const auto tips = fhn::find_tips(sheet, s.v.data(), s.w.data(), nullptr, c.output.tips.v_iso,
+                                   c.output.tips.w_iso);
+  REQUIRE(!tips.empty());
+  REQUIRE(filaments.size() == tips.size());
+  for (const fhn::Filament& fil : filaments) {
+    CHECK_FALSE(fil.closed);
+    CHECK(fil.length() == doctest::Approx(1.0).epsilon(1e-9));
+    bool on_a_tip = false;
+    for (const fhn::TipPoint& t : tips)
+      on_a_tip = on_a_tip || (std::abs(fil.points[0][0] - t.x) < 1e-9 &&
+                              std::abs(fil.points[0][1] - t.y) < 1e-9);
+    CHECK(on_a_tip);
+  }
+}
+
+TEST_CASE("filaments.csv and summary.json: a ring shrinking as R^2 = 9 - 0.5 t") {
+  fhn::test::TempDir dir;
+  const fhn::Domain d = box(10, 10, 4, 0.25);
+  fhn::FilamentTracker tracker(dir / "filaments.csv", 0.0, 0.0);
+  for (int k = 0; k < 4; ++k) {
+    const real t = 2.0 * k, radius = std::sqrt(9.0 - 0.5 * t);
+    const Fields f = sample(
+        d, [&](const fhn::Point& p) { return std::hypot(p[0] - 5.0, p[1] - 5.0) - radius; },
+        [](const fhn::Point& p) { return p[2] - 2.3; });
+    fhn::FrameView view;
+    view.index = k;
+    view.t = t;
+    view.n = d.node_count();
+    view.domain = &d;
+    view.v = f.v.data();
+    view.w = f.w.data();
+    tracker.write(view);
+  }
+  const std::string csv = fhn::test::read_text(dir / "filaments.csv");
+  CHECK(csv.rfind("t,filament,closed,points,length,radius\n0,0,1,", 0) == 0);
+  fhn::JsonObject summary;
+  tracker.add_summary(summary);
+  const std::string json = summary.str();
+  CHECK(fhn::test::contains(json, "\"count_at_end\":1"));
+  CHECK(fhn::test::contains(json, "\"ring_frames\":4"));
+  // The slope of R^2 from the polylines' radii: -0.5 to their 1% (R^2 to 2%).
+  const std::string key = "\"ring_radius2_rate\":";
+  const std::size_t at = json.find(key);
+  REQUIRE(at != std::string::npos);
+  const real rate = std::stod(json.substr(at + key.size()));
+  CHECK(rate == doctest::Approx(-0.5).epsilon(0.05));
+}
+
+TEST_CASE("a box run writes filaments.csv; restarted from a checkpoint, the same file and summary") {
+  // scroll_3d, 1 deep, to t = 4 with checkpoints every 1: one straight filament per frame; the
+  // run stopped at t = 2.5 and continued from its checkpoint at t = 2 writes what the whole run
+  // writes.
+  const std::vector<std::string> common{"domain.length=[30, 30, 1]", "output.probes=[]",
+                                        "output.vtk=false", "output.checkpoint_every=1"};
+  auto run = [&](std::vector<std::string> extra, const std::filesystem::path& dir,
+                 const std::filesystem::path& restart = {}) {
+    extra.insert(extra.end(), common.begin(), common.end());
+    fhn::RunOptions options;
+    options.output_dir = dir;
+    options.quiet = true;
+    options.restart = restart;
+    fhn::run_simulation(
+        fhn::load_config(fhn::test::source_path("configs/scroll_3d.yaml"), extra), options);
+  };
+  fhn::test::TempDir dir;
+  run({"time.end=4"}, dir / "a");
+  run({"time.end=2.5"}, dir / "b");
+  const std::filesystem::path checkpoint = fhn::checkpoint_path(dir / "b", "scroll_3d", 400);
+  REQUIRE(std::filesystem::exists(checkpoint));
+  run({"time.end=4"}, dir / "b", checkpoint);
+  const std::string csv = fhn::test::read_text(dir / "a" / "filaments.csv");
+  CHECK(csv == fhn::test::read_text(dir / "b" / "filaments.csv"));
+  CHECK(fhn::test::contains(csv, "\n4,0,0,5,1,\n"));  // t = 4: filament 0, open, 5 points, 1 long
+  const std::string summary = fhn::test::read_text(dir / "b" / "summary.json");
+  CHECK(fhn::test::contains(summary, "\"filaments\": {\"count_at_end\":1"));
+}
