@@ -695,7 +695,9 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
     // length: L (a cable), [Lx, Ly] (a sheet) or [Lx, Ly, Lz] (a box); the number of entries is
     // the number of axes.
     if (const auto lengths = d.number_or_list("length", positive(), kMaxAxes, "[200.0, 200.0]")) {
-      if (!lengths->empty()) c.domain.dims = static_cast<int>(lengths->size());
+      // More entries than axes is reported above; the domain keeps kMaxAxes of them.
+      if (!lengths->empty())
+        c.domain.dims = static_cast<int>(std::min<std::size_t>(lengths->size(), kMaxAxes));
       for (std::size_t a = 0; a < lengths->size() && a < kMaxAxes; ++a)
         c.domain.length[a] = (*lengths)[a];
     }
