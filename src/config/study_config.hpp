@@ -68,6 +68,7 @@ struct StudyConfig {
 
   // work_precision
   StudyQuantity quantity = StudyQuantity::spiral_period;
+  std::string quantity_where;                    // "file:line:col" of `quantity`, for messages
   std::vector<WorkMethod> methods;
   std::optional<real> reference_exact;           // reference: {value: ...}
   std::vector<std::string> reference_overrides;  // reference: {set: [...], dt: ...}, a fine run

@@ -27,6 +27,7 @@ void read_work_precision(Section& top, const YAML::Node& root, StudyConfig& st) 
                                                     {"pulse_speed", StudyQuantity::pulse_speed}});
   if (!top.has("quantity"))
     ctx.error("quantity", root.Mark(), "missing required key 'quantity' (spiral_period or pulse_speed)");
+  st.quantity_where = ctx.where("quantity");
   const YAML::Node reference = top.raw("reference");
   if (!reference.IsMap()) {
     ctx.error("reference", reference.IsDefined() ? reference.Mark() : root.Mark(),

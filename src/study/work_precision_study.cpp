@@ -104,10 +104,12 @@ std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptio
     }
   const bool sheet = configs.front().domain.dims == 2;
   if (st.quantity == StudyQuantity::spiral_period && !sheet)
-    throw ConfigError("quantity: spiral_period needs a sheet with a spiral (the base config, " +
+    throw ConfigError(st.quantity_where +
+                      ": quantity: spiral_period needs a sheet with a spiral (the base config, " +
                       st.base + ", is a cable; pulse_speed measures a cable)");
   if (st.quantity == StudyQuantity::pulse_speed && sheet)
-    throw ConfigError("quantity: pulse_speed needs a cable (the base config, " + st.base +
+    throw ConfigError(st.quantity_where + ": quantity: pulse_speed needs a cable (the base config, " +
+                      st.base +
                       ", is a sheet; spiral_period measures a sheet)");
   if (st.quantity == StudyQuantity::spiral_period) std::filesystem::create_directories(dir / "tips");
   // The reference: the value given, or a fine run measured the same way.

@@ -376,5 +376,5 @@ TEST_CASE("study loader: work_precision's keys and mistakes") {
       (dir / "s.yaml").string());
   CHECK(contains(fhn::test::thrown_message<fhn::ConfigError>(
                      [&] { fhn::run_study(on_cable, options, out); }),
-                 "quantity: spiral_period needs a sheet with a spiral"));
+                 "s.yaml:3:11: quantity: spiral_period needs a sheet with a spiral"));
 }
