@@ -266,15 +266,14 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
   if (sheet && c.output.spacetime)
     ctx.error("output.spacetime", "output.spacetime: the x-t kymograph is drawn for cables only; "
                                   "a sheet or a box writes its frames instead");
-  if (c.domain.dims != 2)
-    for (const char* key : {"output.activation.enabled", "output.tips.enabled"}) {
-      const bool on = std::string(key) == "output.tips.enabled" ? c.output.tips.enabled
-                                                                : c.output.activation.enabled;
-      if (on)
-        ctx.error(key, std::string(key) + ": activation maps and spiral tips are computed on "
-                                          "sheets only (domain.length: [Lx, Ly])" +
-                           (box ? "; boxes do not have them yet" : ""));
-    }
+  if (!sheet && c.output.activation.enabled)
+    ctx.error("output.activation.enabled",
+              "output.activation.enabled: activation maps are computed on sheets and boxes only "
+              "(domain.length: [Lx, Ly] or [Lx, Ly, Lz]); a cable writes spacetime.vti");
+  if (c.domain.dims != 2 && c.output.tips.enabled)
+    ctx.error("output.tips.enabled",
+              "output.tips.enabled: spiral tips are found on sheets only (domain.length: [Lx, Ly])" +
+                  std::string(box ? "; a box has filaments (output.filaments)" : ""));
 
   if (!box && c.output.filaments.enabled)
     ctx.error("output.filaments.enabled", "output.filaments.enabled: filaments are found in "

@@ -59,7 +59,12 @@ struct BoundarySpec {
 };
 
 // rest: the resting state of the run's kinetics form (its v or w), computed from the form.
-enum class ProfileType { gaussian, constant, step, tanh_front, rectangle, rest, spiral };
+enum class ProfileType { gaussian, constant, step, tanh_front, rectangle, rest, spiral, scroll_ring };
+
+// The starts laid out from the form's excursion, on v and w together.
+inline bool excursion_start(ProfileType t) {
+  return t == ProfileType::spiral || t == ProfileType::scroll_ring;
+}
 
 // An initial profile, with s = the coordinate along `axis` (x, y or z) and r the position.
 // Which fields are meaningful depends on the type:
@@ -69,6 +74,9 @@ enum class ProfileType { gaussian, constant, step, tanh_front, rectangle, rest, 
 //   tanh_front: left + (right - left) * (1 + tanh((s - position) / width)) / 2
 //   rectangle:  value inside [x_min, x_max] (x [y_min, y_max] on a sheet, x [z_min, z_max] on a
 //               box), background outside
+//   spiral:     the form's excursion laid out as an Archimedean spiral about center
+//   scroll_ring: the spiral laid out in every half-plane through the axis x = center_x,
+//               y = center_y (a box), about the point at distance radius from the axis
 struct Profile {
   ProfileType type = ProfileType::constant;
   real value = 0.0;
@@ -83,7 +91,8 @@ struct Profile {
   real right = 0.0;
   real x_min = 0.0, x_max = 0.0, y_min = 0.0, y_max = 0.0;  // rectangle
   real z_min = 0.0, z_max = 0.0;                             // rectangle on a box
-  real wavelength = 0.0;  // spiral (with center): the distance between successive arms
+  real wavelength = 0.0;  // spiral, scroll_ring (with center): the distance between successive arms
+  real radius = 0.0;      // scroll_ring: the radius of the ring (its filament at the start)
 };
 
 struct InitialSpec {

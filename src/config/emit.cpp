@@ -65,6 +65,11 @@ void emit_profile(YAML::Emitter& out, const char* key, const Profile& p, int dim
       emit_point(out, p.center, 2);
       out << std::pair{"wavelength", p.wavelength};
       break;
+    case ProfileType::scroll_ring:
+      out << YAML::Key << "center" << YAML::Value;
+      emit_point(out, p.center, 3);
+      out << std::pair{"radius", p.radius} << std::pair{"wavelength", p.wavelength};
+      break;
   }
   out << YAML::EndMap;
 }

@@ -113,7 +113,8 @@ Profile read_profile(Section& parent, const std::string& key, const Profile& fal
       {ProfileType::tanh_front, {"position", "axis", "width", "left", "right"}},
       {ProfileType::rectangle, rectangle_keys},
       {ProfileType::rest, {}},
-      {ProfileType::spiral, {"center", "wavelength"}}};
+      {ProfileType::spiral, {"center", "wavelength"}},
+      {ProfileType::scroll_ring, {"center", "radius", "wavelength"}}};
   std::vector<std::string> own;
   for (const auto& [type, names] : keys)
     if (type == p.type) own = names;
@@ -202,6 +203,35 @@ Profile read_profile(Section& parent, const std::string& key, const Profile& fal
       if (centre.IsDefined())
         if (auto c = read_point(s.context(), centre, s.path_of("center"), plane)) p.center = *c;
       p.wavelength = s.number("wavelength", 0.25 * std::min(d.length[0], d.length[1]), positive());
+      break;
+    }
+    case ProfileType::scroll_ring: {
+      if (!box) {
+        s.context().error(s.path_of("type"), s.path_of("type") +
+                                                 ": a scroll ring needs a box (domain.length: "
+                                                 "[Lx, Ly, Lz]); on a sheet use type: spiral");
+        break;
+      }
+      // The ring lies in the plane z = center_z about the axis through (center_x, center_y)
+      // parallel to z; it must fit inside the box's x and y extent.
+      const real shorter = std::min(d.length[0], d.length[1]);
+      p.center = domain_centre(d);
+      const YAML::Node centre = s.raw("center");
+      if (centre.IsDefined())
+        if (auto c = read_point(s.context(), centre, s.path_of("center"), d)) p.center = *c;
+      p.radius = s.number("radius", 0.25 * shorter, positive());
+      p.wavelength = s.number("wavelength", 0.25 * shorter, positive());
+      for (int axis = 0; axis < 2; ++axis)
+        if (p.center[axis] - p.radius <= 0.0 || p.center[axis] + p.radius >= d.length[axis]) {
+          const char name = static_cast<char>('x' + axis);
+          s.context().error(s.path_of("radius"),
+                            s.path_of("radius") + ": a ring of radius " + format_exact(p.radius) +
+                                " about " + name + " = " + format_exact(p.center[axis]) +
+                                " leaves the box (0 < " + name + " < " +
+                                format_exact(d.length[axis]) + "); expected a radius below " +
+                                format_exact(std::min(p.center[axis], d.length[axis] - p.center[axis])));
+          break;
+        }
       break;
     }
   }
@@ -741,20 +771,29 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
     v0.width2 = 10.0;
     c.initial.v = read_profile(init, "v", v0, c.domain);
     c.initial.w = read_profile(init, "w", Profile{}, c.domain);
-    // A spiral start lays out v and w together (the form's excursion around the centre).
-    const bool v_spiral = c.initial.v.type == ProfileType::spiral;
-    if (v_spiral != (c.initial.w.type == ProfileType::spiral))
-      ctx.error(v_spiral ? "initial.w" : "initial.v",
-                std::string(v_spiral ? "initial.w" : "initial.v") +
-                    ": a spiral start sets v and w together: give {type: spiral} (with the same "
-                    "center and wavelength) for both initial.v and initial.w");
-    else if (v_spiral && (c.initial.v.center != c.initial.w.center ||
-                          c.initial.v.wavelength != c.initial.w.wavelength))
-      ctx.error("initial.w", "initial.w: a spiral start needs the same center and wavelength for "
-                             "v and w (initial.v has center " +
-                                 format_exact(c.initial.v.center[0]) + ", " +
-                                 format_exact(c.initial.v.center[1]) + " and wavelength " +
-                                 format_exact(c.initial.v.wavelength) + ")");
+    // A spiral or scroll-ring start lays out v and w together (the form's excursion around
+    // the centre).
+    const Profile& v = c.initial.v;
+    const Profile& w = c.initial.w;
+    if (excursion_start(v.type) || excursion_start(w.type)) {
+      const bool v_given = excursion_start(v.type);
+      const std::string type = name_of(profile_type_names(), v_given ? v.type : w.type);
+      const std::string keys = type == "spiral" ? "center and wavelength"
+                                                : "center, radius and wavelength";
+      if (v.type != w.type)
+        ctx.error(v_given ? "initial.w" : "initial.v",
+                  std::string(v_given ? "initial.w" : "initial.v") + ": a " + type +
+                      " start sets v and w together: give {type: " + type + "} (with the same " +
+                      keys + ") for both initial.v and initial.w");
+      else if (v.center != w.center || v.wavelength != w.wavelength || v.radius != w.radius) {
+        std::string at = format_exact(v.center[0]) + ", " + format_exact(v.center[1]);
+        if (v.type == ProfileType::scroll_ring)
+          at += ", " + format_exact(v.center[2]) + ", radius " + format_exact(v.radius);
+        ctx.error("initial.w", "initial.w: a " + type + " start needs the same " + keys +
+                                   " for v and w (initial.v has center " + at +
+                                   " and wavelength " + format_exact(v.wavelength) + ")");
+      }
+    }
   }
   c.stimulus = read_stimuli(top, c.domain);
   c.tissue = read_tissue(top, c.domain, config_folder(c.source));
@@ -824,7 +863,7 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
     {
       Section a = o.section("activation");
       ActivationSpec& spec = c.output.activation;
-      spec.enabled = a.boolean("enabled", c.domain.dims == 2 && c.output.vtk);
+      spec.enabled = a.boolean("enabled", c.domain.dims >= 2 && c.output.vtk);
       spec.threshold = a.number("threshold", levels.v, any_number());
       spec.last = a.boolean("last", spec.last);
     }

@@ -75,7 +75,8 @@ inline const NameTable<ProfileType>& profile_type_names() {
                                             {"tanh_front", ProfileType::tanh_front},
                                             {"rectangle", ProfileType::rectangle},
                                             {"rest", ProfileType::rest},
-                                            {"spiral", ProfileType::spiral}};
+                                            {"spiral", ProfileType::spiral},
+                                            {"scroll_ring", ProfileType::scroll_ring}};
   return table;
 }
 inline const NameTable<Precision>& precision_names() {

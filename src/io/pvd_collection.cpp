@@ -55,10 +55,10 @@ std::string pvd_dataset_line(real t, const std::string& relative_file) {
          xml_escape(relative_file) + "\"/>\n";
 }
 
-std::string frame_file_name(const std::string& name, index_t index, bool sheet) {
+std::string frame_file_name(const std::string& name, index_t index, const char* extension) {
   char digits[32];
   std::snprintf(digits, sizeof digits, "%06lld", static_cast<long long>(index));
-  return name + "_" + digits + (sheet ? ".vti" : ".vtu");
+  return name + "_" + digits + "." + extension;
 }
 
 std::optional<std::vector<PvdDataset>> read_pvd_datasets(const std::filesystem::path& file) {

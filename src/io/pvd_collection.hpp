@@ -42,8 +42,9 @@ class PvdCollection {
 // The <DataSet .../> line of a frame.
 std::string pvd_dataset_line(real t, const std::string& relative_file);
 
-// A frame's file name in frames/: <name>_<index, 6 digits>.vtu (a cable) or .vti (a sheet).
-std::string frame_file_name(const std::string& name, index_t index, bool sheet);
+// A frame's file name in frames/: <name>_<index, 6 digits>.<extension> (vtu: a cable, vti: a
+// sheet or a box, vtp: curves).
+std::string frame_file_name(const std::string& name, index_t index, const char* extension);
 
 // The <DataSet .../> lines (with their '\n') of a collection this writer wrote, in order, with
 // their times; nullopt when the file is missing or is not such a collection (not the head, the

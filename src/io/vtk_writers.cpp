@@ -4,6 +4,7 @@
 #include "io/vtk_writers.hpp"
 
 #include <vtkCellArray.h>
+#include <vtkCellData.h>
 #include <vtkCellType.h>
 #include <vtkCommand.h>
 #include <vtkDoubleArray.h>
@@ -16,11 +17,13 @@
 #include <vtkNew.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
+#include <vtkPolyData.h>
 #include <vtkSmartPointer.h>
 #include <vtkUnsignedCharArray.h>
 #include <vtkUnstructuredGrid.h>
 #include <vtkXMLImageDataReader.h>
 #include <vtkXMLImageDataWriter.h>
+#include <vtkXMLPolyDataWriter.h>
 #include <vtkXMLUnstructuredGridWriter.h>
 #include <vtkXMLWriter.h>
 
@@ -262,7 +265,7 @@ class VtkSeriesWriter final : public FrameSink {
     FHN_ASSERT(frame.n == 0 || (frame.v != nullptr && frame.w != nullptr));
     // 1. The frame, complete on disk before the collection names it.
     const bool sheet = frame.sheet();
-    const std::string file = "frames/" + frame_file_name(name_, frame.index, sheet);
+    const std::string file = "frames/" + frame_file_name(name_, frame.index, sheet ? "vti" : "vtu");
     const bool f64 = precision_ == Precision::float64;
     if (sheet) {
       vtkNew<vtkXMLImageDataWriter> writer;
@@ -286,6 +289,78 @@ class VtkSeriesWriter final : public FrameSink {
   std::string name_;
   Precision precision_;
   index_t stride_;
+  PvdCollection collection_;
+};
+
+// Curves as PolyData: float64 points, one VTK_POLY_LINE cell each (a closed one repeats its
+// first point id), cell data curve / closed / length / radius, the time as field data.
+vtkSmartPointer<vtkPolyData> curves_frame(real t, const std::vector<Polyline>& curves) {
+  vtkNew<vtkDoubleArray> xyz;
+  xyz->SetNumberOfComponents(3);
+  vtkNew<vtkIdTypeArray> offsets;
+  vtkNew<vtkIdTypeArray> connectivity;
+  vtkNew<vtkIdTypeArray> id;
+  id->SetName("curve");
+  vtkNew<vtkUnsignedCharArray> closed;
+  closed->SetName("closed");
+  vtkNew<vtkDoubleArray> length;
+  length->SetName("length");
+  vtkNew<vtkDoubleArray> radius;
+  radius->SetName("radius");
+  vtkIdType point = 0;
+  offsets->InsertNextValue(0);
+  for (std::size_t k = 0; k < curves.size(); ++k) {
+    const Polyline& c = curves[k];
+    const vtkIdType first = point;
+    for (const Point& p : c.points) {
+      xyz->InsertNextTuple3(p[0], p[1], p[2]);
+      connectivity->InsertNextValue(point++);
+    }
+    if (c.closed && !c.points.empty()) connectivity->InsertNextValue(first);
+    offsets->InsertNextValue(connectivity->GetNumberOfValues());
+    id->InsertNextValue(static_cast<vtkIdType>(k));
+    closed->InsertNextValue(c.closed ? 1 : 0);
+    length->InsertNextValue(c.length());
+    radius->InsertNextValue(c.closed ? c.radius() : std::numeric_limits<real>::quiet_NaN());
+  }
+  vtkNew<vtkPoints> points;
+  points->SetData(xyz);
+  vtkNew<vtkCellArray> lines;
+  lines->SetData(offsets.Get(), connectivity.Get());
+  auto data = vtkSmartPointer<vtkPolyData>::New();
+  data->SetPoints(points);
+  data->SetLines(lines);
+  for (vtkAbstractArray* array : {static_cast<vtkAbstractArray*>(id.Get()),
+                                  static_cast<vtkAbstractArray*>(closed.Get()),
+                                  static_cast<vtkAbstractArray*>(length.Get()),
+                                  static_cast<vtkAbstractArray*>(radius.Get())})
+    data->GetCellData()->AddArray(array);
+  add_time(data, t);
+  return data;
+}
+
+class CurveSeriesWriter final : public CurveSeries {
+ public:
+  CurveSeriesWriter(std::filesystem::path out_dir, std::string name, real resume_before_t)
+      : out_dir_(std::move(out_dir)),
+        name_(std::move(name)),
+        collection_((create_folder(out_dir_ / "frames", "the frames folder"),
+                     out_dir_ / (name_ + ".pvd")),
+                    resume_before_t) {}
+
+  void write(index_t index, real t, const std::vector<Polyline>& curves) override {
+    // The frame complete on disk before the collection names it.
+    const std::string file = "frames/" + frame_file_name(name_, index, "vtp");
+    vtkNew<vtkXMLPolyDataWriter> writer;
+    configure(writer);
+    writer->SetInputData(curves_frame(t, curves));
+    write_atomically(writer, out_dir_ / file);
+    collection_.append(t, file);
+  }
+
+ private:
+  std::filesystem::path out_dir_;
+  std::string name_;
   PvdCollection collection_;
 };
 
@@ -462,9 +537,9 @@ std::unique_ptr<FrameSink> make_vtk_series_writer(const std::filesystem::path& o
   return std::make_unique<VtkSeriesWriter>(out_dir, name, precision, stride, resume_before_t);
 }
 
-void write_sheet_image(const std::filesystem::path& file, const Domain& domain,
-                       const std::vector<NamedValues>& point_arrays,
-                       const std::vector<NamedValues>& field_data) {
+void write_image(const std::filesystem::path& file, const Domain& domain,
+                 const std::vector<NamedValues>& point_arrays,
+                 const std::vector<NamedValues>& field_data) {
   auto image = grid_image(domain, 1);
   const index_t n = domain.node_count();
   for (const NamedValues& a : point_arrays) {
@@ -481,6 +556,11 @@ void write_sheet_image(const std::filesystem::path& file, const Domain& domain,
   configure(writer);
   writer->SetInputData(image);
   write_atomically(writer, file);
+}
+
+std::unique_ptr<CurveSeries> make_curve_series(const std::filesystem::path& out_dir,
+                                               const std::string& name, real resume_before_t) {
+  return std::make_unique<CurveSeriesWriter>(out_dir, name, resume_before_t);
 }
 
 std::unique_ptr<FrameSink> make_spacetime_writer(const std::filesystem::path& file,

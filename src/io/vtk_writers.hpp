@@ -9,6 +9,7 @@
 
 #include "config/config.hpp"
 #include "core/types.hpp"
+#include "grid/polyline.hpp"
 #include "io/frame_sink.hpp"
 
 namespace fhn {
@@ -29,17 +30,34 @@ std::unique_ptr<FrameSink> make_vtk_series_writer(const std::filesystem::path& o
                                                   const std::string& name, Precision precision,
                                                   index_t stride = 1, real resume_before_t = -1.0);
 
-// A sheet's image (ImageData, origin (0, 0, 0), spacing dx) with named point arrays (one value a
-// node, in node order; the first is the active scalars) and field data, as float64, written
-// atomically; for derived maps such as activation.vti (study/activation.hpp). Throws IoError when
-// the file cannot be written.
+// A sheet's or a box's image (ImageData, origin (0, 0, 0), spacing dx) with named point arrays
+// (one value a node, in node order; the first is the active scalars) and field data, as float64,
+// written atomically; for derived maps such as activation.vti (study/activation.hpp). Throws
+// IoError when the file cannot be written.
 struct NamedValues {
   std::string name;
   std::vector<real> values;
 };
-void write_sheet_image(const std::filesystem::path& file, const Domain& domain,
-                       const std::vector<NamedValues>& point_arrays,
-                       const std::vector<NamedValues>& field_data);
+void write_image(const std::filesystem::path& file, const Domain& domain,
+                 const std::vector<NamedValues>& point_arrays,
+                 const std::vector<NamedValues>& field_data);
+
+// Curves as a time series for ParaView (a box's filaments beside its volume frames): the curves
+// at frame k go to out_dir/frames/<name>_<kkkkkk>.vtp, PolyData of float64 points with one
+// VTK_POLY_LINE cell per curve (a closed one lists its first point again at the end), cell data
+// "curve" (0, 1, ... in the given order), "closed" (0 or 1), "length" and "radius" (a closed
+// curve's, NaN for an open one; Polyline's), field data "TIME" and "TimeValue". After every
+// frame out_dir/<name>.pvd names it (PvdCollection). A frame without curves is an empty
+// PolyData, so the series has every frame. Creates out_dir/frames/ at once; IoError when a file
+// cannot be written. resume_before_t >= 0: a restarted run keeps the .pvd's frames before it.
+class CurveSeries {
+ public:
+  virtual ~CurveSeries() = default;
+  virtual void write(index_t index, real t, const std::vector<Polyline>& curves) = 0;
+};
+std::unique_ptr<CurveSeries> make_curve_series(const std::filesystem::path& out_dir,
+                                               const std::string& name,
+                                               real resume_before_t = -1.0);
 
 // Kymograph of v: a vtkImageData (.vti) of dimensions (columns, frames, 1), x along the first
 // axis and t along the second; origin (x_0, t_first, 0), spacing (column dx, mean frame dt, 1);

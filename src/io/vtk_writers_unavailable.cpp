@@ -21,8 +21,13 @@ std::unique_ptr<FrameSink> make_vtk_series_writer(const std::filesystem::path&, 
   throw_not_compiled();
 }
 
-void write_sheet_image(const std::filesystem::path&, const Domain&, const std::vector<NamedValues>&,
-                       const std::vector<NamedValues>&) {
+void write_image(const std::filesystem::path&, const Domain&, const std::vector<NamedValues>&,
+                 const std::vector<NamedValues>&) {
+  throw_not_compiled();
+}
+
+std::unique_ptr<CurveSeries> make_curve_series(const std::filesystem::path&, const std::string&,
+                                               real) {
   throw_not_compiled();
 }
 

@@ -49,7 +49,7 @@ Excursion excursion_of(const K& k, int samples) {
     back = std::abs(x.v - rest.v) < 0.01 * v_far && std::abs(x.w - rest.w) < 0.01 * (w_high - w_low);
   }
   if (!back)
-    throw ConfigError("initial.v", "a spiral start lays out the '" +
+    throw ConfigError("initial.v", "a spiral or scroll-ring start lays out the '" +
                                        std::string(K::kName) + "' form's excursion, but its " +
                                        "state kicked to v = " + format_exact(kick.v) +
                                        " does not return to rest within 10^4 time units (an "

@@ -4,6 +4,21 @@
 
 namespace fhn {
 
+namespace {
+
+// The spiral start at (x, y) from its core: the form's excursion at the fraction
+//   phase = theta / (2 pi) - rho / wavelength   (mod 1)
+// of its duration, (rho, theta) the polar coordinates of (x, y). Along a ray the outer node is
+// earlier in the excursion, so the fronts run outwards, one wavelength apart; around the core
+// every phase meets.
+real spiral_value(real x, real y, real wavelength, const FormValues& form) {
+  const real phase = std::atan2(y, x) / kTwoPi - std::hypot(x, y) / wavelength;
+  const NodeState state = form.excursion->at(phase);
+  return form.v ? state.v : state.w;
+}
+
+}  // namespace
+
 real evaluate_profile(const Profile& p, const Point& r, const FormValues& form) {
   const real s = r[static_cast<std::size_t>(p.axis)];  // coordinate along a step's or front's axis
   switch (p.type) {
@@ -31,15 +46,20 @@ real evaluate_profile(const Profile& p, const Point& r, const FormValues& form) 
     case ProfileType::rest:
       return form.rest;
     case ProfileType::spiral: {
-      // An Archimedean spiral of the form's excursion (Winfree's phase-field start): at polar
-      // coordinates (rho, theta) about the centre, the excursion's state at the fraction
-      //   phase = theta / (2 pi) - rho / wavelength   (mod 1)
-      // of its duration. Along a ray the outer node is earlier in the excursion, so the fronts
-      // run outwards, one wavelength apart; around the centre every phase meets (the core).
+      // An Archimedean spiral of the form's excursion about the centre (Winfree's phase-field
+      // start).
       const real x = r[0] - p.center[0], y = r[1] - p.center[1];
-      const real phase = std::atan2(y, x) / kTwoPi - std::hypot(x, y) / p.wavelength;
-      const NodeState state = form.excursion->at(phase);
-      return form.v ? state.v : state.w;
+      return spiral_value(x, y, p.wavelength, form);
+    }
+    case ProfileType::scroll_ring: {
+      // The spiral swept around the axis x = center_x, y = center_y: in the half-plane through
+      // the axis that holds r, with coordinates
+      //   s = sqrt((x - c_x)^2 + (y - c_y)^2) - radius (away from the axis), z' = z - c_z,
+      // the node takes the spiral's value at (s, z'). Every such half-plane holds the same
+      // spiral about (radius, c_z), so the cores form a ring of that radius in the plane z = c_z:
+      // a scroll ring whose filament starts as that circle.
+      const real s_ring = std::hypot(r[0] - p.center[0], r[1] - p.center[1]) - p.radius;
+      return spiral_value(s_ring, r[2] - p.center[2], p.wavelength, form);
     }
   }
   return 0.0;

@@ -16,9 +16,10 @@ Problem make_problem(const Config& c) {
   p.domain = c.domain;
   p.time = c.time.grid();
   const NodeState rest = with_kinetics(c.model.kinetics, [](const auto& k) { return k.rest(); });
-  // A spiral start (the loader asks for it on v and w together) needs the form's excursion.
+  // A spiral or scroll-ring start (the loader asks for it on v and w together) needs the form's
+  // excursion.
   std::optional<Excursion> excursion;
-  if (c.initial.v.type == ProfileType::spiral) excursion = form_excursion(c.model.kinetics);
+  if (excursion_start(c.initial.v.type)) excursion = form_excursion(c.model.kinetics);
   const Excursion* path = excursion ? &*excursion : nullptr;
   p.v0 = sample_profile(c.initial.v, c.domain, {rest.v, path, true});
   p.w0 = sample_profile(c.initial.w, c.domain, {rest.w, path, false});

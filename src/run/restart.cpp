@@ -91,11 +91,11 @@ void check_tip_rows(const fs::path& file, real resume_t, real dt, index_t frames
 void check_frames(const Config& c, const fs::path& dir, index_t frames_before, real cutoff,
                   RestartPlan& plan) {
   const fs::path pvd = dir / (c.name + ".pvd");
-  const bool sheet = c.domain.dims >= 2;
+  const char* extension = c.domain.dims >= 2 ? "vti" : "vtu";
   std::string expected;
   std::vector<std::string> lines, missing;
   for (index_t i = 0; i < frames_before; ++i) {
-    const std::string file = "frames/" + frame_file_name(c.name, i, sheet);
+    const std::string file = "frames/" + frame_file_name(c.name, i, extension);
     const real t = c.time.grid().t(i * c.output.every_steps);
     lines.push_back(pvd_dataset_line(t, file));
     expected += lines.back();

@@ -43,11 +43,9 @@ void ActivationMap::add_frame(real t, const real* v) {
 }
 
 std::vector<real> ActivationMap::conduction_velocity() const {
-  const index_t nx = domain_.nodes[0];
-  const index_t ny = domain_.nodes[1];
+  const int dims = domain_.dims;
   const real h = domain_.dx;
   std::vector<real> cv(first_.size(), kNaN);
-  auto at = [&](index_t i, index_t j) { return first_[static_cast<std::size_t>(i + nx * j)]; };
   // d t / d s along one axis at index k of m, from the values at k - 1, k, k + 1: central where
   // both neighbours activated, one-sided where one did, none (NaN) otherwise.
   auto derivative = [h](real below, real centre, real above) {
@@ -57,16 +55,21 @@ std::vector<real> ActivationMap::conduction_velocity() const {
     if (has_below) return (centre - below) / h;
     return kNaN;
   };
-  for (index_t j = 0; j < ny; ++j)
-    for (index_t i = 0; i < nx; ++i) {
-      const real c = at(i, j);
-      if (std::isnan(c)) continue;
-      const real tx = derivative(i > 0 ? at(i - 1, j) : kNaN, c, i + 1 < nx ? at(i + 1, j) : kNaN);
-      const real ty = derivative(j > 0 ? at(i, j - 1) : kNaN, c, j + 1 < ny ? at(i, j + 1) : kNaN);
-      if (std::isnan(tx) || std::isnan(ty)) continue;
-      const real slowness = std::hypot(tx, ty);  // |grad t_act|
-      if (slowness > 0.0) cv[static_cast<std::size_t>(i + nx * j)] = 1.0 / slowness;
+  const index_t stride[3] = {1, domain_.nodes[0], domain_.nodes[0] * domain_.nodes[1]};
+  for (index_t node = 0; node < domain_.node_count(); ++node) {
+    const real c = first_[static_cast<std::size_t>(node)];
+    if (std::isnan(c)) continue;
+    real slowness = 0.0;  // |grad t_act|, as hypot(hypot(t_x, t_y), t_z)
+    for (int a = 0; a < dims; ++a) {
+      const index_t k = node / stride[a] % domain_.nodes[a];  // the node's index along axis a
+      const real below = k > 0 ? first_[static_cast<std::size_t>(node - stride[a])] : kNaN;
+      const real above =
+          k + 1 < domain_.nodes[a] ? first_[static_cast<std::size_t>(node + stride[a])] : kNaN;
+      const real d = derivative(below, c, above);
+      slowness = a == 0 ? std::abs(d) : std::hypot(slowness, d);  // NaN when d is undefined
     }
+    if (slowness > 0.0) cv[static_cast<std::size_t>(node)] = 1.0 / slowness;
+  }
   return cv;
 }
 
@@ -111,7 +114,7 @@ class ActivationWriter final : public FrameSink {
     std::vector<NamedValues> points{{"activation_time", map_.first()}};
     if (map_.keeps_last()) points.push_back({"last_activation_time", map_.last()});
     points.push_back({"conduction_velocity", map_.conduction_velocity()});
-    write_sheet_image(file_, map_.domain(), points, {{"THRESHOLD", {map_.threshold()}}});
+    write_image(file_, map_.domain(), points, {{"THRESHOLD", {map_.threshold()}}});
   }
 
   void save(SchemeState& state) override { map_.save(state, "activation."); }

@@ -1,5 +1,6 @@
 #pragma once
-// Activation times and conduction velocity on a sheet, from its frames (activation.vti).
+// Activation times and conduction velocity on a sheet or in a box, from its frames
+// (activation.vti).
 //
 // A node activates when v crosses the threshold upwards. Between two frames (t0, v0) and
 // (t1, v1) with v0 < threshold <= v1 the crossing time is the linear interpolant
@@ -8,7 +9,7 @@
 // already at or above the threshold in the first frame seen is not counted (nothing crossed).
 // The conduction velocity is the speed of the activation front, from the first activation times:
 //   CV = 1 / |grad t_act|,  grad by central differences, (t_{i+1} - t_{i-1}) / (2 h), one-sided
-// where a neighbour is outside the sheet or never activated; NaN where no difference exists or
+// where a neighbour is outside the grid or never activated; NaN where no difference exists or
 // |grad t_act| = 0. Nodes that never activated hold NaN.
 #include <filesystem>
 #include <memory>
@@ -53,9 +54,9 @@ class ActivationMap {
   std::vector<real> first_, last_;
 };
 
-// activation.vti of a sheet: the ActivationMap of its frames, written by finish() with point
+// activation.vti of a sheet or a box: the ActivationMap of its frames, written by finish() with point
 // arrays "activation_time" (first crossing), "last_activation_time" (when `last`) and
-// "conduction_velocity" (NaN where undefined), field data "THRESHOLD" (io's write_sheet_image:
+// "conduction_velocity" (NaN where undefined), field data "THRESHOLD" (io's write_image:
 // needs VTK). Its state rides in checkpoints (arrays "activation.*").
 std::unique_ptr<FrameSink> make_activation_writer(const std::filesystem::path& file,
                                                   const Domain& domain, real threshold, bool last);

@@ -21,11 +21,6 @@ namespace {
 // edge is found by each face that has the edge.
 constexpr real kSameCrossing = 1e-6;
 
-real distance(const Point& a, const Point& b) {
-  return std::sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
-                   (a[2] - b[2]) * (a[2] - b[2]));
-}
-
 // The crossings (grid units, merged within kSameCrossing) and, per cube touched, the ones on its
 // faces.
 class Crossings {
@@ -90,24 +85,6 @@ void pair_up(std::vector<index_t> ids, const std::vector<Point>& points,
 }
 
 }  // namespace
-
-real Filament::length() const {
-  real sum = 0.0;
-  for (std::size_t k = 1; k < points.size(); ++k) sum += distance(points[k - 1], points[k]);
-  if (closed && points.size() > 2) sum += distance(points.back(), points.front());
-  return sum;
-}
-
-real Filament::radius() const {
-  if (points.empty()) return 0.0;
-  Point c{0.0, 0.0, 0.0};
-  for (const Point& p : points)
-    for (int a = 0; a < 3; ++a) c[a] += p[a];
-  for (int a = 0; a < 3; ++a) c[a] /= static_cast<real>(points.size());
-  real sum = 0.0;
-  for (const Point& p : points) sum += distance(p, c);
-  return sum / static_cast<real>(points.size());
-}
 
 std::vector<Filament> find_filaments(const Domain& domain, const real* v, const real* w,
                                      real v_iso, real w_iso) {
@@ -203,9 +180,10 @@ std::vector<Filament> find_filaments(const Domain& domain, const real* v, const 
 }
 
 FilamentTracker::FilamentTracker(const std::filesystem::path& file, real v_iso, real w_iso,
-                                 bool append)
+                                 bool append, std::unique_ptr<CurveSeries> frames)
     : path_(file),
       out_(open_csv(file, "t,filament,closed,points,length,radius\n", append)),
+      frames_out_(std::move(frames)),
       v_iso_(v_iso),
       w_iso_(w_iso) {}
 
@@ -221,6 +199,7 @@ void FilamentTracker::write(const FrameView& f) {
   }
   if (!rows.empty() && (std::fputs(rows.c_str(), out_.get()) < 0 || std::fflush(out_.get()) != 0))
     throw IoError(path_.string() + ": write failed (" + std::strerror(errno) + ")");
+  if (frames_out_) frames_out_->write(f.index, f.t, filaments);
   if (frames_ > 0 && f.t <= last_t_) return;
   ++frames_;
   last_t_ = f.t;

@@ -14,20 +14,17 @@
 #include <optional>
 #include <vector>
 
+#include "grid/polyline.hpp"
 #include "io/frame_sink.hpp"
+#include "io/vtk_writers.hpp"
 
 namespace fhn {
 
 class JsonObject;
 
-struct Filament {
-  std::vector<Point> points;  // in order along the filament (x, y, z)
-  bool closed = false;        // a ring: its last point joins its first
-  // The polyline's length (the closing segment included for a ring).
-  real length() const;
-  // A ring's radius: the mean distance of its points from their centroid.
-  real radius() const;
-};
+// A filament: a polyline in order along it, closed for a ring (whose radius() is the mean
+// distance of its points from their centroid).
+using Filament = Polyline;
 
 // The filaments of a box (v, w in node order i + N_x (j + N_y k)). A cube whose faces hold four
 // crossings (two filaments through it) joins them in the pairing of least total length; an odd
@@ -43,8 +40,10 @@ std::vector<Filament> find_filaments(const Domain& domain, const real* v, const 
 class FilamentTracker final : public FrameSink {
  public:
   // `append`: continue an existing filaments.csv (a restarted run; the caller first removes the
-  // rows at or after the restart time, which this sink writes again).
-  FilamentTracker(const std::filesystem::path& file, real v_iso, real w_iso, bool append = false);
+  // rows at or after the restart time, which this sink writes again). `frames`, when given, gets
+  // every frame's filaments (the .vtp series beside the volume frames).
+  FilamentTracker(const std::filesystem::path& file, real v_iso, real w_iso, bool append = false,
+                  std::unique_ptr<CurveSeries> frames = nullptr);
   // A frame at or before the previous frame's t (a restart repeats its checkpoint's frame) writes
   // its rows but leaves the ring's series alone.
   void write(const FrameView& frame) override;
@@ -58,6 +57,7 @@ class FilamentTracker final : public FrameSink {
  private:
   std::filesystem::path path_;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> out_;
+  std::unique_ptr<CurveSeries> frames_out_;
   real v_iso_, w_iso_;
   index_t frames_ = 0;
   real last_t_ = 0.0;

@@ -14,6 +14,7 @@
 #include "grid/interpolation.hpp"
 #include "model/problem.hpp"
 #include "schemes/scheme.hpp"
+#include "study/activation.hpp"
 #include "study/convergence.hpp"
 #include "support.hpp"
 
@@ -142,7 +143,7 @@ TEST_CASE("box config: keys, defaults, the resolved copy, and what boxes refuse 
   CHECK(c.initial.v.y_max == 10.0);  // the whole height by default
   CHECK(c.stimulus[0].z_max == 5.0);
   CHECK_FALSE(c.output.tips.enabled);
-  CHECK_FALSE(c.output.activation.enabled);
+  CHECK(c.output.activation.enabled == c.output.vtk);  // 3-D activation maps beside the frames
   CHECK(c.output.probes.size() == 3);
   CHECK(c.output.probes[2][2] == 5.0);  // the far corner
   // The initial data and the Dirichlet face: v = 1 in the slab 0 <= x <= 2, 1 <= z <= 2, and
@@ -167,7 +168,8 @@ TEST_CASE("box config: keys, defaults, the resolved copy, and what boxes refuse 
                  "tissue: applies to sheets only (domain.length: [Lx, Ly]); boxes (domain.length: "
                  "[Lx, Ly, Lz]) do not take it yet"));
   CHECK(contains(config_error(box + "output: {tips: {enabled: true}}\n"),
-                 "output.tips.enabled: activation maps and spiral tips are computed on sheets only"));
+                 "output.tips.enabled: spiral tips are found on sheets only (domain.length: [Lx, "
+                 "Ly]); a box has filaments (output.filaments)"));
   CHECK(contains(config_error(box + "initial: {v: {type: step, axis: w}}\n"),
                  "expected x, y or z"));
   const std::string sheet = "domain: {length: [20, 10], dx: 0.5}\ntime: {end: 1, dt: 0.02}\n";
@@ -231,4 +233,34 @@ TEST_CASE("box ADI (Douglas): second order in dt and dx, bounded at dt/dx^2 = 20
       worst = std::max({worst, std::abs(box.v[i + nx * row] - cable.v[i]),
                         std::abs(box.w[i + nx * row] - cable.w[i])});
   CHECK(worst < 1e-12);
+}
+
+TEST_CASE("box activation map: an oblique front's times and speed are exact in 3-D") {
+  // v = t - (a x + b y + c z) crosses 0 at t* = a x + b y + c z, and linear interpolation between
+  // frames is exact for v linear in t; central and one-sided differences of a linear t* are
+  // exact, so CV = 1 / |(a, b, c)| at every node (to rounding).
+  fhn::Domain d;
+  d.dims = 3;
+  d.dx = 0.5;
+  d.length = {4.0, 3.0, 2.0};
+  d.nodes = {9, 7, 5};
+  const fhn::real a = 0.3, b = 0.2, c = 0.6;
+  fhn::ActivationMap map(d, 0.0, false);
+  std::vector<fhn::real> v(static_cast<std::size_t>(d.node_count()));
+  for (int k = 0; k <= 20; ++k) {
+    const fhn::real t = 0.25 * k - 0.1;
+    for (fhn::index_t n = 0; n < d.node_count(); ++n) {
+      const fhn::Point p = d.position(n);
+      v[static_cast<std::size_t>(n)] = t - (a * p[0] + b * p[1] + c * p[2]);
+    }
+    map.add_frame(t, v.data());
+  }
+  const std::vector<fhn::real> cv = map.conduction_velocity();
+  const fhn::real speed = 1.0 / std::sqrt(a * a + b * b + c * c);
+  for (fhn::index_t n = 0; n < d.node_count(); ++n) {
+    const fhn::Point p = d.position(n);
+    CHECK(map.first()[static_cast<std::size_t>(n)] ==
+          doctest::Approx(a * p[0] + b * p[1] + c * p[2]).epsilon(1e-12));
+    CHECK(cv[static_cast<std::size_t>(n)] == doctest::Approx(speed).epsilon(1e-11));
+  }
 }

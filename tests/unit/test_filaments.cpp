@@ -187,3 +187,57 @@ TEST_CASE("a box run writes filaments.csv; restarted from a checkpoint, the same
   const std::string summary = fhn::test::read_text(dir / "b" / "summary.json");
   CHECK(fhn::test::contains(summary, "\"filaments\": {\"count_at_end\":1"));
 }
+
+TEST_CASE("a scroll-ring start: one ring of the given radius in the plane z = c_z; its checks") {
+  // Barkley's medium (scroll_3d.yaml) with the spiral swept around the axis x = 8, y = 7: the
+  // cores form a circle of radius 4 at z = 3, and so does the filament, to the grid's spacing.
+  const std::string base = "model: {form: barkley, a: 0.75, b: 0.02, eps: 0.02}\n"
+                           "domain: {length: [16, 14, 6], dx: 0.25}\ntime: {end: 1, dt: 0.005}\n";
+  const std::string ring = "{type: scroll_ring, center: [8, 7, 3], radius: 4, wavelength: 8}";
+  const fhn::Config c =
+      fhn::test::config_from(base + "initial: {v: " + ring + ", w: " + ring + "}\n");
+  CHECK(c.initial.v.radius == 4.0);
+  CHECK(c.initial.w.center[2] == 3.0);
+  const fhn::Problem p = fhn::make_problem(c);
+  const auto filaments = fhn::find_filaments(c.domain, p.v0.data(), p.w0.data(),
+                                             c.output.filaments.v_iso, c.output.filaments.w_iso);
+  REQUIRE(filaments.size() == 1);
+  const fhn::Filament& f = filaments[0];
+  CHECK(f.closed);
+  CHECK(f.radius() == doctest::Approx(4.0).epsilon(0.25 / 4.0));
+  real z = 0.0, x = 0.0, y = 0.0;
+  for (const fhn::Point& q : f.points) {
+    x += q[0];
+    y += q[1];
+    z += q[2];
+  }
+  const auto m = static_cast<real>(f.points.size());
+  CHECK(std::abs(x / m - 8.0) < 0.05);  // the ring is symmetric about the axis
+  CHECK(std::abs(y / m - 7.0) < 0.05);
+  CHECK(std::abs(z / m - 3.0) < 0.25);
+  // The node's value depends only on its distance from the axis and its z.
+  auto v0 = [&](index_t i, index_t j, index_t k) {
+    return p.v0[static_cast<std::size_t>(i + c.domain.nodes[0] * (j + c.domain.nodes[1] * k))];
+  };
+  CHECK(v0(48, 28, 12) == v0(32, 44, 12));  // (12, 7, 3) and (8, 11, 3): 4 from the axis
+  CHECK(v0(48, 28, 12) != v0(40, 28, 12));
+  const fhn::Config again = fhn::load_config_text(fhn::to_yaml(c), "again.yaml");
+  CHECK(fhn::to_yaml(again) == fhn::to_yaml(c));
+
+  using fhn::test::config_error;
+  using fhn::test::contains;
+  CHECK(contains(config_error("domain: {length: [16, 14], dx: 0.25}\ninitial: {v: " + ring +
+                              ", w: " + ring + "}\n"),
+                 "initial.v.type: a scroll ring needs a box (domain.length: [Lx, Ly, Lz]); on a "
+                 "sheet use type: spiral"));
+  CHECK(contains(config_error(base + "initial: {v: {type: scroll_ring, radius: 7.5}, w: "
+                                     "{type: scroll_ring, radius: 7.5}}\n"),
+                 "initial.v.radius: a ring of radius 7.5 about y = 7 leaves the box (0 < y < 14); "
+                 "expected a radius below 7"));
+  CHECK(contains(config_error(base + "initial: {v: " + ring + ", w: {type: spiral}}\n"),
+                 "initial.w: a scroll_ring start sets v and w together: give {type: scroll_ring} "
+                 "(with the same center, radius and wavelength) for both initial.v and initial.w"));
+  CHECK(contains(config_error(base + "initial: {v: " + ring + ", w: {type: scroll_ring}}\n"),
+                 "initial.w: a scroll_ring start needs the same center, radius and wavelength for "
+                 "v and w (initial.v has center 8, 7, 3, radius 4 and wavelength 8)"));
+}

@@ -222,7 +222,9 @@ TEST_CASE("sheet config: keys of the wrong dimension and impossible grids are lo
                  "initial.v.axis: 'z' is not allowed; expected x or y"));
   CHECK(contains(config_error("initial: {v: {type: step, axis: y}}\n"), "expected x (the domain is a cable)"));
   CHECK(contains(config_error("output: {tips: {enabled: true}}\n"),
-                 "output.tips.enabled: activation maps and spiral tips are computed on sheets only"));
+                 "output.tips.enabled: spiral tips are found on sheets only (domain.length: [Lx, Ly])"));
+  CHECK(contains(config_error("output: {activation: {enabled: true}}\n"),
+                 "output.activation.enabled: activation maps are computed on sheets and boxes only"));
   // The sheet's explicit limit: diffusion 8 D/dx^2 with the reaction's slope (dx^2 / (4 D) alone).
   CHECK(contains(config_error("domain: {length: [20, 10], dx: 0.5}\ntime: {end: 7, dt: 0.07}\n"),
                  "the largest stable dt is 0.06062498902983493"));

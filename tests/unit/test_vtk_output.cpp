@@ -3,7 +3,9 @@
 // Compiled only into builds with VTK.
 #include <doctest/doctest.h>
 
+#include <vtkCell.h>
 #include <vtkCellArray.h>
+#include <vtkCellData.h>
 #include <vtkCellType.h>
 #include <vtkDataArray.h>
 #include <vtkFieldData.h>
@@ -11,10 +13,12 @@
 #include <vtkNew.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
+#include <vtkPolyData.h>
 #include <vtkUnstructuredGrid.h>
 #include <vtkXMLDataElement.h>
 #include <vtkXMLDataParser.h>
 #include <vtkXMLImageDataReader.h>
+#include <vtkXMLPolyDataReader.h>
 #include <vtkXMLUnstructuredGridReader.h>
 
 #include <array>
@@ -470,4 +474,58 @@ TEST_CASE("the spacetime writer writes nothing without frames and rejects imposs
   CHECK_THROWS_AS(fhn::make_spacetime_writer(dir.path() / "plain" / "st.vti", 10), fhn::IoError);
   CHECK_THROWS_AS(fhn::make_spacetime_writer(dir.path() / "st.vti", 1), fhn::ConfigError);
   CHECK(fhn::vtk_compiled());
+}
+
+TEST_CASE("the curve series: polylines read back exactly, a closed one repeats its first point") {
+  TempDir dir;
+  const fs::path out = dir.path() / "run";
+  fhn::Polyline open;
+  open.points = {{0.5, 1.0, 0.0}, {0.5, 1.25, 0.5}, {0.75, 1.5, 1.0}};
+  fhn::Polyline ring;
+  ring.closed = true;
+  for (int k = 0; k < 8; ++k)
+    ring.points.push_back({2.0 + std::cos(k * fhn::kTwoPi / 8), 3.0 + std::sin(k * fhn::kTwoPi / 8),
+                           0.25});
+  auto series = fhn::make_curve_series(out, "box_filaments");
+  series->write(0, 0.0, {open, ring});
+  series->write(1, 0.5, {});  // a frame without curves is an empty PolyData
+  const auto entries = parse_collection(out / "box_filaments.pvd");
+  REQUIRE(entries.size() == 2);
+  CHECK(entries[0].file == "frames/box_filaments_000000.vtp");
+  CHECK(entries[1].timestep == 0.5);
+
+  vtkNew<vtkXMLPolyDataReader> reader;
+  reader->SetFileName((out / entries[0].file).c_str());
+  reader->Update();
+  REQUIRE(reader->GetErrorCode() == 0);
+  vtkPolyData* data = reader->GetOutput();
+  REQUIRE(data->GetNumberOfPoints() == 11);
+  REQUIRE(data->GetNumberOfLines() == 2);
+  CHECK(data->GetPoints()->GetDataType() == VTK_DOUBLE);
+  double p[3];
+  data->GetPoint(1, p);
+  CHECK((p[0] == 0.5 && p[1] == 1.25 && p[2] == 0.5));
+  vtkCell* cell = data->GetCell(0);  // VTK reuses the cell object: one at a time
+  CHECK(cell->GetCellType() == VTK_POLY_LINE);
+  CHECK(cell->GetNumberOfPoints() == 3);
+  vtkCell* second = data->GetCell(1);
+  REQUIRE(second->GetNumberOfPoints() == 9);  // the ring's 8 points and its first again
+  CHECK(second->GetPointId(0) == 3);
+  CHECK(second->GetPointId(8) == 3);
+  vtkDataArray* length = data->GetCellData()->GetArray("length");
+  vtkDataArray* radius = data->GetCellData()->GetArray("radius");
+  vtkDataArray* closed = data->GetCellData()->GetArray("closed");
+  REQUIRE((length != nullptr && radius != nullptr && closed != nullptr));
+  CHECK(length->GetTuple1(0) == open.length());
+  CHECK(length->GetTuple1(1) == ring.length());
+  CHECK(std::isnan(radius->GetTuple1(0)));
+  CHECK(radius->GetTuple1(1) == doctest::Approx(1.0).epsilon(1e-12));
+  CHECK(closed->GetTuple1(1) == 1.0);
+  CHECK(data->GetFieldData()->GetArray("TIME")->GetTuple1(0) == 0.0);
+
+  reader->SetFileName((out / entries[1].file).c_str());
+  reader->Update();
+  REQUIRE(reader->GetErrorCode() == 0);
+  CHECK(reader->GetOutput()->GetNumberOfPoints() == 0);
+  CHECK(reader->GetOutput()->GetFieldData()->GetArray("TIME")->GetTuple1(0) == 0.5);
 }
