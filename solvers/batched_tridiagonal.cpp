@@ -14,6 +14,10 @@ void BatchLayout::verify(std::string_view solver) const {
              std::string(solver) + ": batch layout with n = " + std::to_string(n) + ", count = " +
                  std::to_string(count) + ", strides " + std::to_string(element_stride) + " and " +
                  std::to_string(system_stride));
+  FHN_VERIFY(planes == 1 || (planes > 1 && plane_stride >= one_plane().span()), InternalError,
+             std::string(solver) + ": batch layout with " + std::to_string(planes) +
+                 " planes " + std::to_string(plane_stride) + " apart, each " +
+                 std::to_string(one_plane().span()) + " entries long");
 }
 
 SharedFactors factor_shared_matrix(const real* lower, const real* diag, const real* upper,

@@ -8,6 +8,9 @@
 // The rows of an Nx x Ny sheet (node i + Nx j):    n = Nx, count = Ny, element 1,  system Nx;
 // its columns (interleaved: entry k of consecutive systems is contiguous):
 //                                                  n = Ny, count = Nx, element Nx, system 1.
+// A batch may repeat in `planes` planes, plane_stride apart: system s = c + count p (c < count)
+// lives at c * system_stride + p * plane_stride. The lines along y of an Nx x Ny x Nz box (node
+// i + Nx (j + Ny k)) are its planes' columns: plane_columns(Nx, Ny, Nz), Nx Nz systems.
 //
 // Two kinds of coefficients:
 // - constant: every system has the same matrix (an ADI step's I - (k/2) D delta^2). The solver
@@ -29,16 +32,30 @@ namespace fhn::solvers {
 
 struct BatchLayout {
   index_t n = 0;      // unknowns per system
-  index_t count = 0;  // systems
+  index_t count = 0;  // systems (in each plane)
   index_t element_stride = 1;
   index_t system_stride = 0;
+  index_t planes = 1;        // the count systems repeated this many times,
+  index_t plane_stride = 0;  // this far apart in the array
 
   static BatchLayout rows(index_t nx, index_t ny) { return {nx, ny, 1, nx}; }
   static BatchLayout columns(index_t nx, index_t ny) { return {ny, nx, nx, 1}; }
-  index_t at(index_t system, index_t k) const { return system * system_stride + k * element_stride; }
+  static BatchLayout plane_columns(index_t nx, index_t ny, index_t nz) {
+    return {ny, nx, nx, 1, nz, nx * ny};
+  }
+  index_t systems() const { return count * planes; }
+  // Entry k of system `system` (0 .. systems() - 1).
+  index_t at(index_t system, index_t k) const {
+    const index_t base = planes == 1 ? system * system_stride
+                                     : (system % count) * system_stride + (system / count) * plane_stride;
+    return base + k * element_stride;
+  }
+  // The first plane's systems alone (plane p starts p * plane_stride further on).
+  BatchLayout one_plane() const { return {n, count, element_stride, system_stride}; }
   // Entries from the first system's first to the last system's last: an array's length.
-  index_t span() const { return count == 0 ? 0 : at(count - 1, n - 1) + 1; }
-  // Throws InternalError naming `solver` unless n >= 1, count >= 0 and both strides >= 1.
+  index_t span() const { return systems() == 0 ? 0 : at(systems() - 1, n - 1) + 1; }
+  // Throws InternalError naming `solver` unless n >= 1, count >= 0, both strides >= 1, planes
+  // >= 1, and the planes do not overlap (plane_stride >= one plane's span).
   void verify(std::string_view solver) const;
 };
 

@@ -167,6 +167,11 @@ real* BatchedThomasSolver::thread_workspace(index_t per_thread) {
 void BatchedThomasSolver::solve(const BatchLayout& layout, real* r) {
   FHN_VERIFY(!factors_.lower.empty(), InternalError,
              "batched thomas: solve() before set_matrix()");
+  if (layout.planes > 1) {  // plane by plane, each spread over the threads
+    layout.verify("batched thomas");
+    for (index_t p = 0; p < layout.planes; ++p) solve(layout.one_plane(), r + p * layout.plane_stride);
+    return;
+  }
   check_layout(layout, static_cast<index_t>(factors_.lower.size()));
   const index_t n = layout.n, es = layout.element_stride, ss = layout.system_stride;
   const bool unit = interleaved(layout);
@@ -185,6 +190,14 @@ void BatchedThomasSolver::solve(const BatchLayout& layout, real* r) {
 
 void BatchedThomasSolver::solve(const BatchLayout& layout, const real* lower, const real* diag,
                                 const real* upper, real* r) {
+  if (layout.planes > 1) {
+    layout.verify("batched thomas");
+    for (index_t p = 0; p < layout.planes; ++p) {
+      const index_t at = p * layout.plane_stride;
+      solve(layout.one_plane(), lower + at, diag + at, upper + at, r + at);
+    }
+    return;
+  }
   check_layout(layout, -1);
   const index_t n = layout.n, es = layout.element_stride, ss = layout.system_stride;
   const bool unit = interleaved(layout);

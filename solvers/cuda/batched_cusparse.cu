@@ -108,6 +108,11 @@ void* BatchedCusparseSolver::workspace(std::size_t bytes) {
 
 void BatchedCusparseSolver::solve(const BatchLayout& layout, real* r) {
   FHN_VERIFY(n_ > 0, InternalError, "cusparse: batched solve() before set_matrix()");
+  if (layout.planes > 1) {  // plane by plane: cuSPARSE's batches have one stride
+    layout.verify("cusparse");
+    for (index_t p = 0; p < layout.planes; ++p) solve(layout.one_plane(), r + p * layout.plane_stride);
+    return;
+  }
   FHN_VERIFY(layout.n == n_, InternalError,
              "cusparse: systems of size " + std::to_string(layout.n) +
                  " for a matrix set with n = " + std::to_string(n_));
@@ -139,6 +144,14 @@ void BatchedCusparseSolver::solve(const BatchLayout& layout, real* r) {
 
 void BatchedCusparseSolver::solve(const BatchLayout& layout, const real* lower, const real* diag,
                                   const real* upper, real* r) {
+  if (layout.planes > 1) {
+    layout.verify("cusparse");
+    for (index_t p = 0; p < layout.planes; ++p) {
+      const index_t at = p * layout.plane_stride;
+      solve(layout.one_plane(), lower + at, diag + at, upper + at, r + at);
+    }
+    return;
+  }
   check_layout(layout);
   if (layout.count == 0) return;
   run(layout, lower, diag, upper, r);

@@ -34,21 +34,33 @@ constexpr int kSystemChunk = 16;        // rows per thread, per-system coefficie
 constexpr int kSystemWarps = 2;         // 2 x 4 tiles of 16 x 33 reals: 33.8 KB per block
 constexpr int kInterfaceThreads = 128;  // interface kernels: one thread per system
 
-// A batch as the kernels see it, for chunks of C rows.
+// A batch as the kernels see it, for chunks of C rows: `count` systems in all, those of several
+// planes numbered one plane after the other (BatchLayout::at).
 struct Batch {
   index_t n, count, es, ss;  // rows, systems, element stride, system stride
   index_t groups, chunks;    // groups of 32 systems, chunks per system
   bool contiguous;           // element stride 1: tiles load one system's rows per instruction
+  index_t per_plane, plane_stride;  // systems in a plane and the planes' distance (0: one plane)
 };
 
 Batch batch_for(const BatchLayout& l, int chunk_rows) {
   return {l.n,
-          l.count,
+          l.systems(),
           l.element_stride,
           l.system_stride,
-          (l.count + kLanes - 1) / kLanes,
+          (l.systems() + kLanes - 1) / kLanes,
           (l.n + chunk_rows - 1) / chunk_rows,
-          l.element_stride == 1};
+          l.element_stride == 1,
+          l.count,
+          l.planes > 1 ? l.plane_stride : 0};
+}
+
+// Where entry `row` of system s lies (BatchLayout::at).
+__device__ inline index_t entry_at(const Batch& b, index_t s, index_t row) {
+  const index_t base = b.plane_stride == 0
+                           ? s * b.ss
+                           : (s % b.per_plane) * b.ss + (s / b.per_plane) * b.plane_stride;
+  return base + row * b.es;
 }
 
 unsigned blocks_for_tiles(const Batch& b, int warps_per_block) {
@@ -101,7 +113,7 @@ __device__ void stage(const Batch& b, const Tile& t, const real* __restrict__ gl
     const index_t s = t.system0 + i, row = t.row0 + k;
     real* slot = tile + k * kPitch + i;
     if (s < b.count && row < b.n)
-      __pipeline_memcpy_async(slot, global + s * b.ss + row * b.es, sizeof(real));
+      __pipeline_memcpy_async(slot, global + entry_at(b, s, row), sizeof(real));
     else
       *slot = pad;
   }
@@ -121,7 +133,7 @@ __device__ void write_back(const Batch& b, const Tile& t, const real* tile, real
     int i, k;
     tile_element<C>(b.contiguous, q, i, k);
     const index_t s = t.system0 + i, row = t.row0 + k;
-    if (s < b.count && row < b.n) global[s * b.ss + row * b.es] = tile[k * kPitch + i];
+    if (s < b.count && row < b.n) global[entry_at(b, s, row)] = tile[k * kPitch + i];
   }
 }
 

@@ -285,8 +285,7 @@ void AdiCpu::diffuse_box() {
   };
   // u2: (I - (k/2) A_y) u2 = u1 - (r/2) d_y v, plane by plane.
   correct(1);
-  for (index_t k = 0; k < nz; ++k)
-    solvers_.along[1]->solve(solvers::BatchLayout::columns(nx, ny), u + plane * k);
+  solvers_.along[1]->solve(solvers::BatchLayout::plane_columns(nx, ny, nz), u);
   hold(rhs_);
   // v+: (I - (k/2) A_z) v+ = u2 - (r/2) d_z v.
   correct(2);

@@ -132,6 +132,20 @@ TEST_CASE("batched GPU backends take strided layouts and leave the entries betwe
                   fhn::InternalError);
 }
 
+TEST_CASE("batched GPU backends solve a batch repeated in planes (a box's lines along y)") {
+  std::mt19937_64 rng(13);
+  for (const TridiagonalBackend backend : kBackends)
+    for (const bool constant : {true, false}) {
+      CAPTURE(std::string(fhn::solvers::backend_name(backend)));
+      CAPTURE(constant);
+      // Interleaved systems in planes (a tile of 32 systems straddles two planes: 40 a plane).
+      CHECK(gpu_error(backend, make_batch(257, 40, true, 0, rng, 5), constant) < 1e-12);
+      CHECK(gpu_error(backend, make_batch(33, 64, true, 0, rng, 3), constant) < 1e-12);
+      if (backend == TridiagonalBackend::partitioned)  // any strides
+        CHECK(gpu_error(backend, make_batch(65, 17, false, 3, rng, 4), constant) < 1e-12);
+    }
+}
+
 TEST_CASE("batched GPU backends check the shared matrix in set_matrix") {
   std::mt19937_64 rng(13);
   HostSystem m = fhn::test::random_dominant_system(50, rng);

@@ -8,13 +8,18 @@
 
 namespace fhn::test {
 
-HostBatch make_batch(index_t n, index_t count, bool columns, index_t gap, std::mt19937_64& rng) {
+HostBatch make_batch(index_t n, index_t count, bool columns, index_t gap, std::mt19937_64& rng,
+                     index_t planes) {
   HostBatch h;
   h.layout = columns ? solvers::BatchLayout{n, count, count + gap, 1} : solvers::BatchLayout{n, count, 1, n + gap};
+  if (planes > 1) {
+    h.layout.planes = planes;
+    h.layout.plane_stride = h.layout.span() + gap;
+  }
   const auto size = static_cast<std::size_t>(h.layout.span());
   for (auto* v : {&h.lower, &h.diag, &h.upper, &h.rhs}) v->assign(size, kGap);
   h.matrix = random_dominant_system(n, rng);
-  for (index_t s = 0; s < count; ++s) {
+  for (index_t s = 0; s < h.layout.systems(); ++s) {
     const HostSystem own = random_dominant_system(n, rng);
     for (index_t k = 0; k < n; ++k) {
       const auto at = static_cast<std::size_t>(h.layout.at(s, k));
@@ -33,7 +38,7 @@ std::vector<real> reference(const HostBatch& h, bool constant) {
   std::vector<real> x(h.rhs.size(), kGap);
   solvers::ThomasSolver thomas(b.n);
   std::vector<real> l(b.n), d(b.n), u(b.n), r(b.n);
-  for (index_t s = 0; s < b.count; ++s) {
+  for (index_t s = 0; s < b.systems(); ++s) {
     for (index_t k = 0; k < b.n; ++k) {
       const auto at = static_cast<std::size_t>(b.at(s, k));
       l[k] = constant ? h.matrix.lower[k] : h.lower[at];
@@ -52,7 +57,7 @@ std::vector<real> reference(const HostBatch& h, bool constant) {
 real worst_relative_error(const solvers::BatchLayout& b, const std::vector<real>& x,
                           const std::vector<real>& truth) {
   real worst = 0.0;
-  for (index_t s = 0; s < b.count; ++s) {
+  for (index_t s = 0; s < b.systems(); ++s) {
     real error = 0.0, scale = 0.0;
     for (index_t k = 0; k < b.n; ++k) {
       const auto at = static_cast<std::size_t>(b.at(s, k));

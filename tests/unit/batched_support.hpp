@@ -16,7 +16,8 @@ namespace fhn::test {
 constexpr real kGap = std::numeric_limits<real>::quiet_NaN();
 
 // A batch in one layout: rows (element stride 1) or columns (system stride 1), `gap` unused
-// entries between systems (rows) or after each row of systems (columns), filled with NaN.
+// entries between systems (rows) or after each row of systems (columns), filled with NaN; with
+// `planes` > 1 the batch repeats in that many planes, `gap` entries apart.
 struct HostBatch {
   solvers::BatchLayout layout;
   HostSystem matrix;                          // the shared matrix (constant coefficients)
@@ -25,7 +26,8 @@ struct HostBatch {
 
 // `count` random strictly diagonally dominant systems of size n (random_dominant_system), and a
 // shared matrix of the same kind.
-HostBatch make_batch(index_t n, index_t count, bool columns, index_t gap, std::mt19937_64& rng);
+HostBatch make_batch(index_t n, index_t count, bool columns, index_t gap, std::mt19937_64& rng,
+                     index_t planes = 1);
 
 // The expected solution: ThomasSolver on each system, in the batch's layout (NaN in the gaps).
 std::vector<real> reference(const HostBatch& h, bool constant);

@@ -79,6 +79,27 @@ TEST_CASE("batched thomas takes strided layouts and leaves the entries between s
     }
 }
 
+TEST_CASE("batched thomas solves a batch repeated in planes (a box's lines along y)") {
+  std::mt19937_64 rng(11);
+  for (const bool columns : {false, true})
+    for (const bool constant : {true, false}) {
+      CAPTURE(columns);
+      CAPTURE(constant);
+      CHECK(thomas_error(make_batch(33, 17, columns, 3, rng, 5), constant) < 1e-12);
+      CHECK(thomas_error(make_batch(7, 40, columns, 0, rng, 3), constant) < 1e-12);
+    }
+  // plane_columns: a 4 x 3 x 2 box's lines along y, entry j of line (i, k) at i + 4 (j + 3 k).
+  const BatchLayout y = BatchLayout::plane_columns(4, 3, 2);
+  CHECK(y.systems() == 8);
+  CHECK(y.at(5, 2) == 1 + 4 * (2 + 3 * 1));
+  CHECK(y.span() == 24);
+  BatchLayout overlapping = y;
+  overlapping.plane_stride = 11;
+  CHECK_THROWS_WITH_AS(overlapping.verify("thomas"),
+                       "thomas: batch layout with 2 planes 11 apart, each 12 entries long",
+                       fhn::InternalError);
+}
+
 TEST_CASE("batched thomas names the system and row of a matrix that is not diagonally dominant") {
   std::mt19937_64 rng(11);
   for (const bool columns : {false, true}) {
