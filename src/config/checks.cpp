@@ -236,10 +236,6 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
   if (sheet && c.scheme.type == SchemeType::adaptive_explicit)
     ctx.error("scheme.type", "scheme.type: adaptive_explicit works on cables only (domain.length "
                              "with one entry); on a sheet or a box use explicit");
-  if (box && c.scheme.type == SchemeType::crank_nicolson && c.scheme.backend != Backend::cpu)
-    ctx.error("scheme.backend", "scheme.backend: the box's ADI (crank_nicolson on domain.length: "
-                                "[Lx, Ly, Lz]) runs on the cpu backend only yet; on a GPU a box "
-                                "runs with scheme.type: explicit");
   const CrankNicolsonSpec& cn = c.scheme.crank_nicolson;
   if (c.scheme.type == SchemeType::crank_nicolson && cn.formulation == Formulation::adi) {
     if (cn.w_update == WUpdate::leapfrog)

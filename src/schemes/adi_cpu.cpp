@@ -21,8 +21,9 @@ AdiCpu::AdiCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog*
   set_up_nodes();
 }
 
-// A slab with one halo row each side (the right side of the first half-step differences v along
-// y); each rank's columns for the transpose.
+// A slab with one halo plane each side (a sheet's rows: the right side of the first half-step
+// differences v along y; a box's z planes: Douglas's right sides difference v along z); each
+// rank's share of the lines along the slab axis for the transpose.
 AdiCpu::AdiCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log,
                Communicator& comm)
     : HostScheme(problem, make_slab(problem.domain, comm.rank(), comm.size(), 1)),
@@ -33,17 +34,19 @@ AdiCpu::AdiCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog*
       rhs_(slab_.array_nodes()),
       comm_(&comm),
       halo_(make_host_halo_exchange(slab_, comm)) {
-  FHN_VERIFY(problem.domain.dims == 2, InternalError, "AdiCpu: slabs of a sheet only");
-  // Rank s takes columns_[s]; the transpose's counts: this rank's rows of s's columns, and s's
-  // rows of this rank's columns.
-  const index_t nx = problem.domain.nodes[0], ny = problem.domain.nodes[1];
+  FHN_VERIFY(problem.domain.dims >= 2 && !setup_.medium(), InternalError,
+             "AdiCpu: slabs of a sheet or a box without fields only");
+  // The lines along the slab axis (a sheet's columns, a box's z lines) start at the nodes of a
+  // plane; rank s takes lines_[s] of them. The transpose's counts: this rank's planes of s's
+  // lines, and s's planes of this rank's lines.
   for (int r = 0; r < comm.size(); ++r)
-    columns_.push_back(split_range(nx, r, comm.size()));
-  const Range& mine = columns_[static_cast<std::size_t>(comm.rank())];
+    lines_.push_back(split_range(slab_.plane, r, comm.size()));
+  const Range& mine = lines_[static_cast<std::size_t>(comm.rank())];
   for (int s = 0; s < comm.size(); ++s) {
-    const index_t theirs = columns_[static_cast<std::size_t>(s)].count;
+    const index_t theirs = lines_[static_cast<std::size_t>(s)].count;
     to_.push_back(static_cast<std::size_t>(slab_.count * theirs));
-    from_.push_back(static_cast<std::size_t>(split_range(ny, s, comm.size()).count * mine.count));
+    from_.push_back(
+        static_cast<std::size_t>(split_range(slab_.planes, s, comm.size()).count * mine.count));
   }
   set_up_nodes();
 }
@@ -204,7 +207,7 @@ void AdiCpu::step() {
     if (slab_.whole())
       solvers_.along[1]->solve(solvers::BatchLayout::columns(nx, ny), v_.data());
     else
-      solve_columns_across_ranks();
+      solve_lines_across_ranks(v_.data() + slab_.owned_offset());
   }
   if (d.dims == 1) v_.swap(rhs_);
   hold(v_);
@@ -240,18 +243,24 @@ void AdiCpu::diffuse_medium() {
                            setup_.node_diag[1].data(), setup_.node_upper[1].data(), v_.data());
 }
 
-// The diffusion step of a box (one process), Douglas's three solves (adi_point.hpp): along x
-// (rows, contiguous), along y (each plane's columns, stride N_x) and along z (stride N_x N_y, the
-// plane's nodes the systems), each right side from the last solve and v, the step's start, which
-// stays in v_ until the end. Bytes per node: three right sides (read 2, write 1: 24 B; the first
-// reads v alone, 16 B) and three constant-matrix solves (16 B each): 112 B.
+// The diffusion step of a box, Douglas's three solves (adi_point.hpp): along x (rows,
+// contiguous), along y (each plane's columns, stride N_x: one batch in planes) and along z (stride
+// N_x N_y, the plane's nodes the systems), each right side from the last solve and v, the step's
+// start, which stays in v_ until the end. A slab of z planes (one halo plane each side, for d_z v)
+// solves its own x and y lines and the z lines after a transpose. Bytes per node: three right
+// sides (read 2, write 1: 24 B; the first reads v alone, 16 B) and three constant-matrix solves
+// (16 B each): 112 B.
 void AdiCpu::diffuse_box() {
   const Domain& d = problem_.domain;
   const index_t nx = d.nodes[0], ny = d.nodes[1], nz = d.nodes[2], plane = nx * ny;
+  // The owned planes [k_begin, k_end); node (i, j, k) at i + N_x (j + N_y (k - k0)).
+  const index_t k_begin = slab_.first, k_end = slab_.first + slab_.count, k0 = slab_.array_first();
   const real r = setup_.r;
+  if (halo_) halo_->exchange(v_.data(), 1);  // the planes next to the slab, for d_z v
   const real* v = v_.data();
   real* u = rhs_.data();
-  const bool threaded = plane * nz >= (index_t{1} << 15);
+  real* owned = u + slab_.owned_offset();
+  const bool threaded = plane * slab_.count >= (index_t{1} << 15);
   // The second difference of v at node c along an axis: `index` the node's index on it, n its
   // nodes, stride its step in the arrays.
   auto difference = [&](index_t c, index_t index, index_t n, index_t stride) {
@@ -260,64 +269,69 @@ void AdiCpu::diffuse_box() {
   };
   // u1: (I - (k/2) A_x) u1 = v + (r/2) d_x v + r (d_y v + d_z v).
 #pragma omp parallel for schedule(static) if (threaded)
-  for (index_t k = 0; k < nz; ++k)
+  for (index_t k = k_begin; k < k_end; ++k)
     for (index_t j = 0; j < ny; ++j)
       for (index_t i = 0; i < nx; ++i) {
-        const index_t c = i + nx * (j + ny * k);
+        const index_t c = i + nx * (j + ny * (k - k0));
         u[c] = douglas_rhs(v[c], difference(c, i, nx, 1), difference(c, j, ny, nx),
                            difference(c, k, nz, plane), r);
       }
   hold(rhs_);
-  solvers_.along[0]->solve(solvers::BatchLayout::rows(nx, ny * nz), u);
+  solvers_.along[0]->solve(solvers::BatchLayout::rows(nx, ny * slab_.count), owned);
   hold(rhs_);
   // The later right sides: u - (r/2) d_a v along the axis about to be solved.
   auto correct = [&](int axis) {
     const index_t n = d.nodes[axis], stride = d.stride(axis);
 #pragma omp parallel for schedule(static) if (threaded)
-    for (index_t k = 0; k < nz; ++k)
+    for (index_t k = k_begin; k < k_end; ++k)
       for (index_t j = 0; j < ny; ++j)
         for (index_t i = 0; i < nx; ++i) {
-          const index_t c = i + nx * (j + ny * k);
+          const index_t c = i + nx * (j + ny * (k - k0));
           const index_t at[kMaxAxes] = {i, j, k};
           u[c] = douglas_correction(u[c], difference(c, at[axis], n, stride), r);
         }
     hold(rhs_);
   };
-  // u2: (I - (k/2) A_y) u2 = u1 - (r/2) d_y v, plane by plane.
+  // u2: (I - (k/2) A_y) u2 = u1 - (r/2) d_y v, the planes' columns in one batch.
   correct(1);
-  solvers_.along[1]->solve(solvers::BatchLayout::plane_columns(nx, ny, nz), u);
+  solvers_.along[1]->solve(solvers::BatchLayout::plane_columns(nx, ny, slab_.count), owned);
   hold(rhs_);
   // v+: (I - (k/2) A_z) v+ = u2 - (r/2) d_z v.
   correct(2);
-  solvers_.along[2]->solve(solvers::BatchLayout::columns(plane, nz), u);
+  if (slab_.whole())
+    solvers_.along[2]->solve(solvers::BatchLayout::columns(plane, nz), u);
+  else
+    solve_lines_across_ranks(owned);
   v_.swap(rhs_);
 }
 
-// Rank s takes the columns columns_[s] of every row. Forward: each rank sends rank s its owned
-// rows' nodes in s's columns, row by row; the blocks arrive in rank order, i.e. in row order, so
-// `transposed_` holds node (i, j) at (i - first) + count j: the column layout of a sheet count
-// columns wide, solved exactly as the whole sheet's columns are. Back: the same blocks return.
-// Bytes per rank and step: the owned nodes x 8 B x (P - 1)/P, sent and received twice.
-void AdiCpu::solve_columns_across_ranks() {
-  const index_t nx = problem_.domain.nodes[0], ny = problem_.domain.nodes[1];
-  const auto ranks = columns_.size();
-  const Range& mine = columns_[static_cast<std::size_t>(comm_->rank())];
-  real* v = v_.data() + slab_.owned_offset();
+// The lines along the slab axis (a sheet's columns along y, a box's lines along z) start at the
+// P nodes of a plane; rank s takes lines_[s] of them. Forward: each rank sends rank s its owned
+// planes' nodes of s's lines, plane by plane; the blocks arrive in rank order, i.e. in plane
+// order, so `transposed_` holds entry m of line p at (p - first) + count m: the interleaved
+// layout of `count` lines, solved exactly as the whole domain's lines are. Back: the same blocks
+// return into `owned` (the owned planes, plane-major). Bytes per rank and step: the owned nodes
+// x 8 B x (P - 1)/P, sent and received twice.
+void AdiCpu::solve_lines_across_ranks(real* owned) {
+  const index_t plane = slab_.plane;
+  const auto ranks = lines_.size();
+  const Range& mine = lines_[static_cast<std::size_t>(comm_->rank())];
   send_.clear();
   for (std::size_t s = 0; s < ranks; ++s) {
-    const Range& c = columns_[s];
+    const Range& c = lines_[s];
     for (index_t j = 0; j < slab_.count; ++j)
-      for (index_t i = c.first; i < c.first + c.count; ++i) send_.push_back(v[i + nx * j]);
+      for (index_t i = c.first; i < c.first + c.count; ++i) send_.push_back(owned[i + plane * j]);
   }
   comm_->all_to_all(send_, to_, transposed_, from_);
   if (mine.count > 0)
-    solvers_.along[1]->solve(solvers::BatchLayout::columns(mine.count, ny), transposed_.data());
+    solvers_.along[slab_.axis]->solve(solvers::BatchLayout::columns(mine.count, slab_.planes),
+                                      transposed_.data());
   comm_->all_to_all(transposed_, from_, received_, to_);
   std::size_t next = 0;
   for (std::size_t s = 0; s < ranks; ++s) {
-    const Range& c = columns_[s];
+    const Range& c = lines_[s];
     for (index_t j = 0; j < slab_.count; ++j)
-      for (index_t i = c.first; i < c.first + c.count; ++i) v[i + nx * j] = received_[next++];
+      for (index_t i = c.first; i < c.first + c.count; ++i) owned[i + plane * j] = received_[next++];
   }
 }
 

@@ -5,9 +5,10 @@
 // (a scalar Newton iteration per node) and one (cable), two (sheet: the rows along x, then the
 // columns along y) or three (box: x, y, z) batched tridiagonal solves with constant matrices,
 // factored once. Maths in adi_point.hpp.
-// A sheet also runs as one rank's slab of rows: the rows along x are the slab's own, the
-// columns along y cross the slabs and are solved after a transpose (all-to-all), each rank then
-// holding whole columns. On a sheet with a tissue mask or D per node (one process), every node
+// A sheet also runs as one rank's slab of rows, a box as one of z planes: the lines along the
+// other axes are the slab's own, those along the slab axis (a sheet's columns, a box's z lines)
+// cross the slabs and are solved after a transpose (all-to-all), each rank then holding whole
+// lines. On a sheet with a tissue mask or D per node (one process), every node
 // has its own row in its lines' matrices (adi_setup.hpp) and the kinetics parameters at the node.
 #include <memory>
 #include <utility>
@@ -21,7 +22,7 @@ namespace fhn {
 class AdiCpu final : public HostScheme {
  public:
   AdiCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log);
-  // Rank comm.rank()'s slab of a sheet (make_slab_scheme); `log` on the root only.
+  // Rank comm.rank()'s slab of a sheet or a box (make_slab_scheme); `log` on the root only.
   AdiCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log, Communicator& comm);
 
   std::string name() const override;
@@ -35,10 +36,11 @@ class AdiCpu final : public HostScheme {
   void set_up_nodes();
   // The diffusion step of a sheet with a tissue mask or D per node (one process).
   void diffuse_medium();
-  // The diffusion step of a box (one process): Douglas's three solves.
+  // The diffusion step of a box (one process or a slab of z planes): Douglas's three solves.
   void diffuse_box();
-  // The column solves of a slab: transpose, solve whole columns, transpose back.
-  void solve_columns_across_ranks();
+  // The solves along the slab axis of a slab's owned planes (`owned`, plane-major): transpose,
+  // solve whole lines, transpose back.
+  void solve_lines_across_ranks(real* owned);
 
   CrankNicolsonSpec spec_;
   NewtonLog* log_;
@@ -49,10 +51,10 @@ class AdiCpu final : public HostScheme {
   std::vector<real> rhs_;
   std::vector<real> current_[3];  // I at t, t + k/2, t + k (empty without stimuli)
   // A slab's: its communicator and halo exchange (nullptr on the whole domain), every rank's
-  // share of the columns, and the transpose's buffers.
+  // share of the lines along the slab axis, and the transpose's buffers.
   Communicator* comm_ = nullptr;
   std::unique_ptr<HaloExchange> halo_;
-  std::vector<Range> columns_;
+  std::vector<Range> lines_;
   std::vector<std::size_t> to_, from_;  // the transpose's counts per rank (sent, received)
   std::vector<real> send_, transposed_, received_;
 };

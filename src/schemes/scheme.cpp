@@ -109,13 +109,16 @@ namespace {
 std::unique_ptr<Scheme> build_slab_scheme(const Config& config, const Problem& problem,
                                           Communicator& comm, NewtonLog* newton_log) {
   if (config.domain.dims == 3) {
-    // A box: slabs of z planes for the explicit scheme on the CPU (halo planes).
-    if (config.scheme.type == SchemeType::explicit_euler && config.scheme.backend == Backend::cpu)
-      return std::make_unique<ExplicitCpu>(problem, comm);
-    throw ConfigError("scheme.type", "a box (domain.length: [Lx, Ly, Lz]) runs on several ranks "
-                                     "with scheme.type: explicit on the cpu backend only yet; run "
-                                     "it without mpirun, as one process (the box's ADI on the "
-                                     "CPU cores, the explicit scheme on the cores or one GPU)");
+    // A box: slabs of z planes on the CPU, the explicit scheme with halo planes, ADI with a
+    // halo plane and the transpose of the z lines.
+    if (config.scheme.backend == Backend::cpu) {
+      if (config.scheme.type == SchemeType::explicit_euler)
+        return std::make_unique<ExplicitCpu>(problem, comm);
+      return std::make_unique<AdiCpu>(problem, config.scheme.crank_nicolson, newton_log, comm);
+    }
+    throw ConfigError("scheme.backend", "a box (domain.length: [Lx, Ly, Lz]) runs on several "
+                                        "ranks on the cpu backend only yet; run it without "
+                                        "mpirun, as one process, on one GPU");
   }
   if (config.scheme.backend == Backend::cuda)
     return make_cuda_slab_scheme(config, problem, comm, newton_log);

@@ -6,6 +6,18 @@ namespace fhn::test {
 
 // The second stimulus's band is one dx high, so that it holds a row of nodes on every sheet (a
 // stimulus that holds no node is refused).
+std::string box_yaml(const std::string& form, const std::string& scheme) {
+  return "model: {form: " + form + "}\n" +
+         "domain: {length: [16, 10, 9], dx: 0.5}\n"
+         "boundary: {left: {type: dirichlet, value: 0.3}, back: {type: dirichlet, value: 0.1}}\n"
+         "initial: {v: {type: rectangle, x_min: 0, x_max: 2, z_min: 0, z_max: 5, value: 1}}\n"
+         "stimulus: [{x_min: 8, x_max: 12, y_min: 2, y_max: 6, z_min: 3, z_max: 7, start: 10, "
+         "duration: 2, amplitude: 0.7}]\n"
+         "scheme: " + scheme + "\n"
+         "time: {end: 40, dt: 0.02}\n"
+         "output: {vtk: false, probes: []}\n";
+}
+
 std::string sheet_yaml(int nx, int ny, const std::string& boundary) {
   const double lx = 0.5 * (nx - 1), ly = 0.5 * (ny - 1);
   auto num = [](double x) { return std::to_string(x); };

@@ -1,5 +1,5 @@
 #pragma once
-// What the GPU tests share: a test sheet's config (the sheet tests) and device copies of a state
+// What the GPU tests share: a test sheet's and a test box's configs and device copies of a state
 // (the sheet and explicit-kernel tests).
 #include <string>
 #include <vector>
@@ -16,6 +16,12 @@ std::string sheet_yaml(int nx, int ny, const std::string& boundary);
 
 // Boundaries for sheet_yaml: all no-flux; Dirichlet left and bottom; right and top; all four.
 extern const char* const kSheetSides[4];
+
+// A box of 33 x 21 x 19 nodes (dx = 0.5; not multiples of the kernels' tiles), Dirichlet faces
+// left and back, an S1 slab at x < 2 through half the depth, a stimulus block inside (start 10,
+// duration 2), the given form and `scheme` (a flow mapping), time to 40 at dt = 0.02 (explicit)
+// or as the scheme's overrides set.
+std::string box_yaml(const std::string& form, const std::string& scheme);
 
 // Device copies of a state, and the output pair (poisoned with NaN before each use).
 struct DeviceState {

@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "run/run.hpp"
 #include "schemes/scheme.hpp"
+#include "sheet_support.hpp"
 #include "support.hpp"
 
 namespace {
@@ -366,15 +367,7 @@ TEST_CASE("a box: the GPU's explicit step equals the CPU's bit for bit after 100
   // node_updates.hpp on both backends, without FMA contraction on the GPU.
   for (const char* form : {"cubic", "fitzhugh"}) {
     CAPTURE(std::string(form));
-    const std::string yaml =
-        std::string("model: {form: ") + form + "}\n" +
-        "domain: {length: [16, 10, 9], dx: 0.5}\n"
-        "boundary: {left: {type: dirichlet, value: 0.3}, back: {type: dirichlet, value: 0.1}}\n"
-        "initial: {v: {type: rectangle, x_min: 0, x_max: 2, z_min: 0, z_max: 5, value: 1}}\n"
-        "stimulus: [{x_min: 8, x_max: 12, y_min: 2, y_max: 6, z_min: 3, z_max: 7, start: 10, "
-        "duration: 2, amplitude: 0.7}]\n"
-        "time: {end: 40, dt: 0.02}\n"
-        "output: {vtk: false, probes: []}\n";
+    const std::string yaml = fhn::test::box_yaml(form, "{type: explicit}");
     const SchemeRun cpu = run_scheme(fhn::test::config_from(yaml), 1000);
     const SchemeRun gpu = run_scheme(fhn::test::config_from(yaml, {"scheme.backend=cuda"}), 1000);
     CHECK(gpu.scheme->name().find("box (cuda") != std::string::npos);

@@ -576,6 +576,39 @@ void bench_box_explicit(Context& ctx, index_t n) {
           "", "read v, w; write v+, w+: 32 B/node; 32 x 8 columns a block, 16 planes a thread");
 }
 
+// ---- A Crank-Nicolson step on a box ---------------------------------------------------------------
+// The cube of bench_box_explicit: one whole step by Strang splitting + Douglas's ADI with each
+// batched solver (two reaction passes 2 x 32 B/node, the first right side 16, two corrections
+// 2 x 24, three constant-matrix solves 3 x 16: 176 B/node; one host synchronisation per step),
+// against the explicit one-step kernel of the same run, checked against one step of AdiCpu with
+// batched Thomas (above cpu_max_n: against the first GPU variant).
+void bench_box_adi(Context& ctx, index_t n) {
+  const index_t side = box_side(n);
+  if (side == 0) return;
+  const Problem problem = bench_box_problem(side, 23, ctx.options.kinetics);
+  CrankNicolsonSpec spec;
+  spec.formulation = Formulation::adi;
+  std::vector<real> reference;
+  if (n <= ctx.options.cpu_max_n) {
+    spec.tridiagonal = TridiagonalBackend::thomas;
+    AdiCpu cpu(problem, spec, nullptr);
+    reference = v_after_one_step(cpu);
+  }
+  for (const TridiagonalBackend backend : {TridiagonalBackend::partitioned, TridiagonalBackend::cusparse}) {
+    spec.tridiagonal = backend;
+    std::unique_ptr<Scheme> scheme = cuda::make_adi_cuda(problem, spec, nullptr);
+    const std::vector<real> after = v_after_one_step(*scheme);
+    if (reference.empty()) reference = after;
+    const double check = max_relative_error(after, reference);
+    const Timing t = time_gpu(ctx.options.repetitions, [] {}, [&] { scheme->advance(1); });
+    ctx.add("box step", "adi step, " + std::string(solvers::backend_name(backend)), n, t,
+            176.0 * static_cast<double>(n), check, "explicit, one step per pass",
+            "a whole step (one host sync included); floor: 2 reactions (32 B/node each), the "
+            "first right side (16), 2 corrections (24 each), 3 constant-matrix solves (16 each) = "
+            "176 B/node");
+  }
+}
+
 // ---- The explicit step on a sheet with fields (tissue:, fields:, anisotropy:) -------------------
 // The sheet of bench_sheet_explicit without stimulus, one step per pass, in three media: a tissue
 // mask (a disc obstacle of a quarter of the side's radius at the centre: the masked kernel, 33
@@ -688,7 +721,10 @@ bool run_gpu_benchmarks(const BenchOptions& options, std::vector<BenchRow>& rows
       bench_sheet_tissue(ctx, n);
       bench_sheet_adi(ctx, n);
     }
-    if (options.wanted("box step")) bench_box_explicit(ctx, n);
+    if (options.wanted("box step")) {
+      bench_box_explicit(ctx, n);
+      bench_box_adi(ctx, n);
+    }
   }
   return true;
 }

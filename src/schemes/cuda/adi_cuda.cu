@@ -12,9 +12,15 @@
 // same expressions in the same kernels as on the whole sheet and the batched solvers solve each
 // line alone, so the slabs gathered equal the one-rank run bit for bit.
 //
+// A box (one process) takes Douglas's three solves (adi_point.hpp; AdiCpu::diffuse_box): along x
+// (rows, contiguous), along y (each plane's columns: one batch in planes) and along z (the
+// plane's nodes as interleaved systems), the right sides from douglas_kernel.
+//
 // Bytes per node and step on a sheet: reactions 2 x 32 (read and write v, w), right sides
 // 2 x 16 (read one array, write another), solves 2 x 16 (read the right side, write x):
-// 128 B, against the explicit step's 32 B. A slab of several adds the transpose's pack and
+// 128 B, against the explicit step's 32 B. On a box: reactions 2 x 32, right sides 16 + 2 x 24
+// (the first reads v and writes u, the corrections read u and v and write u), solves 3 x 16:
+// 176 B, 5.5 times the explicit step's 32 B. A slab of several adds the transpose's pack and
 // unpack (2 x 16 B) and its exchanges (solve_columns_across_ranks). A sheet with a tissue mask
 // or D per node (one process) solves with every node's own row: right sides 2 x 32 B, solves
 // with per-system coefficients (the partitioned solver: 72 B per unknown, cuSPARSE 40 B).
@@ -96,8 +102,31 @@ struct ReactionMedium {
   const std::uint8_t* quadrants = nullptr;
   const real* kinetics[kMaxFormParameters] = {};
 };
+
+// Node i of row `row` of the rows a reaction kernel walks: a cable's or a sheet's row j (array
+// index sheet_index: a slab's rows too), or on a box (one process) the row j + N_y k, node
+// (i, j, k) at i + N_x row.
+template <bool kBox>
+struct RowNode {
+  index_t at[kMaxAxes];  // (i, j, k)
+  index_t node;          // the array index
+  __device__ RowNode(index_t i, index_t row, const NodeParams& q)
+      : at{i, kBox ? row % q.n[1] : row, kBox ? row / q.n[1] : 0},
+        node(kBox ? i + q.n[0] * row : sheet_index(i, row, q)) {}
+  // The rows of the grid: [first, end).
+  static __device__ index_t first(const NodeParams& q) { return kBox ? 0 : q.plane0; }
+  static __device__ index_t end(const NodeParams& q) { return kBox ? q.n[1] * q.n[2] : q.plane0 + q.planes; }
+  __device__ bool dirichlet(const NodeParams& q, real& value) const {
+    return dirichlet_at<kBox ? 3 : 2>(q.sides, at, q.n, value);
+  }
+  __device__ real stimulus(const StimulusTable& st, real t) const {
+    return kBox ? stimulus_current(st, at[0], at[1], at[2], t, 1.0, 0.0)
+                : stimulus_current(st, at[0], at[1], t, 1.0, 0.0);
+  }
+};
+
 constexpr int kReactionThreads = 256;
-template <bool kMedium, class K>
+template <bool kMedium, bool kBox, class K>
 __global__ void __launch_bounds__(kReactionThreads, 4)
     reaction_kernel(real* __restrict__ v, real* __restrict__ w, const __grid_constant__ NodeParams q,
                     const __grid_constant__ K uniform, const __grid_constant__ ReactionMedium medium,
@@ -107,17 +136,19 @@ __global__ void __launch_bounds__(kReactionThreads, 4)
   for (int k = 0; k < kHistory; ++k) du_max[k] = g_max[k] = 0.0;
   int iterations = 0;
   bool failed = false;
-  for (index_t j = q.plane0 + blockIdx.y; j < q.plane0 + q.planes; j += gridDim.y)
+  using Row = RowNode<kBox>;
+  for (index_t j = Row::first(q) + blockIdx.y; j < Row::end(q); j += gridDim.y)
     for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < q.n[0];
          i += static_cast<index_t>(gridDim.x) * blockDim.x) {
-      const index_t node = sheet_index(i, j, q);
+      const Row at(i, j, q);
+      const index_t node = at.node;
       if (kMedium && medium.quadrants[node] == 0) continue;
       const K kin = kMedium ? kinetics_at(uniform, medium.kinetics, node) : uniform;
       real held = 0.0;
-      const bool is_held = sheet_dirichlet(i, j, q, held);
+      const bool is_held = at.dirichlet(q, held);
       const real v0 = is_held ? held : v[node];
-      const real i0 = st.count > 0 ? stimulus_current(st, i, j, t0, 1.0, 0.0) : 0.0;
-      const real i1 = st.count > 0 ? stimulus_current(st, i, j, t0 + rp.h, 1.0, 0.0) : 0.0;
+      const real i0 = st.count > 0 ? at.stimulus(st, t0) : 0.0;
+      const real i1 = st.count > 0 ? at.stimulus(st, t0 + rp.h) : 0.0;
       // reaction_half_step with its first kHistory iterations unrolled: the maxima stay in
       // registers at fixed indices.
       ReactionNewton<K> newton(v0, w[node], i0, i1, rp, kin);
@@ -227,6 +258,35 @@ __global__ void adi_medium_rhs_kernel(const real* __restrict__ in, real* __restr
                   : adi_medium_rhs(in, node, stride, __ldg(lower + node), __ldg(upper + node));
 }
 
+// Douglas's right sides on a box (one process; adi_point.hpp, AdiCpu::diffuse_box) at node
+// (i, j, k), j = blockIdx.y, k = blockIdx.z: axis < 0 the first,
+//   u = v + (r/2) d_x v + r (d_y v + d_z v),
+// axis 1 or 2 the correction before the solve along that axis, u = u - (r/2) d_axis v; the d_a
+// are second differences of v, the step's start (axis_difference). A Dirichlet node takes its
+// value. Reads v (its neighbours from cache) and u, writes u: 16 B per node for the first, 24 B
+// for a correction.
+__global__ void douglas_kernel(const real* __restrict__ v, real* __restrict__ u,
+                               const __grid_constant__ NodeParams q, real r, int axis) {
+  const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  if (i >= q.n[0]) return;
+  const index_t at[kMaxAxes] = {i, blockIdx.y, blockIdx.z};
+  const index_t c = i + q.n[0] * (at[1] + q.n[1] * at[2]);
+  real held = 0.0;
+  if (dirichlet_at<3>(q.sides, at, q.n, held)) {
+    u[c] = held;
+    return;
+  }
+  const real centre = __ldg(v + c);
+  auto difference = [&](int a) {
+    const index_t s = q.stride[a];
+    const bool first = at[a] == 0, last = at[a] == q.n[a] - 1;
+    return axis_difference(first ? 0.0 : __ldg(v + c - s), centre, last ? 0.0 : __ldg(v + c + s),
+                           first, last);
+  };
+  u[c] = axis < 0 ? douglas_rhs(centre, difference(0), difference(1), difference(2), r)
+                  : douglas_correction(u[c], difference(axis), r);
+}
+
 // The transpose of a slab's rows into whole columns (AdiCuda::solve_columns_across_ranks): rank s
 // takes the columns [first_s, first_s + width_s) (split_range of N_x). Its block, the slab's
 // `count` rows of those columns one after the other, starts at count first_s in the packed
@@ -300,8 +360,9 @@ class AdiCuda final : public DeviceScheme {
     if (slab_scheme_)
       where += ", slab " + std::to_string(slab.rank + 1) + " of " + std::to_string(slab.ranks);
     if (comm_) where += ", halos and transposes " + transport_;
+    const int dims = problem_.domain.dims;
     return std::string("Crank-Nicolson by Strang splitting, diffusion ") +
-           (problem_.domain.dims >= 2 ? "by Peaceman-Rachford ADI" : "by Crank-Nicolson") +
+           (dims == 3 ? "by Douglas ADI" : dims == 2 ? "by Peaceman-Rachford ADI" : "by Crank-Nicolson") +
            " (cuda, " + where + ")";
   }
   // The steps are enqueued back to back, each writing its reaction log to its own entry; the
@@ -402,11 +463,15 @@ class AdiCuda final : public DeviceScheme {
     // Rows of the sheet along blockIdx.y (a cable is one row).
     const auto row_blocks = static_cast<unsigned>((params_.n[0] + kBlock - 1) / kBlock);
     const auto rows = static_cast<unsigned>(params_.planes);
+    // The rows the reaction kernels walk: a box's j + N_y k, all N_y N_z of them.
+    const index_t reaction_rows = d.dims == 3 ? d.nodes[1] * d.nodes[2] : params_.planes;
     auto react = [&](real t0, int stage) {
-      const dim3 grid(std::min(row_blocks, 64u), static_cast<unsigned>(std::min<index_t>(params_.planes, reaction_rows_)));
+      const dim3 grid(std::min(row_blocks, 64u), static_cast<unsigned>(std::min<index_t>(reaction_rows, reaction_rows_)));
       with_kinetics(problem_.model.kinetics, [&](const auto& kin) {
         using K = std::decay_t<decltype(kin)>;
-        auto* kernel = setup_.medium() ? reaction_kernel<true, K> : reaction_kernel<false, K>;
+        auto* kernel = setup_.medium()   ? reaction_kernel<true, false, K>
+                       : d.dims == 3     ? reaction_kernel<false, true, K>
+                                         : reaction_kernel<false, false, K>;
         kernel<<<grid, kReactionThreads>>>(fields_.v() + owned, fields_.w() + owned, params_, kin,
                                            medium_, setup_.reaction, table, t0, stage, log);
       });
@@ -439,6 +504,8 @@ class AdiCuda final : public DeviceScheme {
       solve(solvers::BatchLayout::rows(nx, ny), 0, rhs_.data());
       medium_rhs(rhs_.data(), fields_.v(), 0);  // (I - (k/2) L_y) v+ = (I + (k/2) L_x) v*
       solve(solvers::BatchLayout::columns(nx, ny), 1, fields_.v());
+    } else if (d.dims == 3) {
+      diffuse_box();
     } else {
       real* v = fields_.v() + owned;  // the rows of params_
       if (halo_) halo_->exchange({fields_.v()}, 1, nullptr);  // rows first - 1, first + count
@@ -453,6 +520,29 @@ class AdiCuda final : public DeviceScheme {
     // 3. Reaction from t + k/2 to t + k (its kernel holds the Dirichlet nodes first).
     react(t + 0.5 * k, 1);
     ++step_;
+  }
+
+  // Douglas's diffusion step of a box (AdiCpu::diffuse_box): u1 along x, u2 along y (the planes'
+  // columns, one batch), v+ along z (the plane's nodes as interleaved systems), each right side
+  // from douglas_kernel; v, the step's start, stays put until v+ replaces it.
+  void diffuse_box() {
+    const Domain& d = problem_.domain;
+    const index_t nx = d.nodes[0], ny = d.nodes[1], nz = d.nodes[2];
+    const dim3 grid(static_cast<unsigned>((nx + kBlock - 1) / kBlock), static_cast<unsigned>(ny),
+                    static_cast<unsigned>(nz));
+    const real* v = fields_.v();
+    real* u = rhs_.data();
+    auto right_side = [&](int axis) {
+      douglas_kernel<<<grid, kBlock>>>(v, u, params_, setup_.r, axis);
+      FHN_CUDA_CHECK_LAUNCH();
+    };
+    right_side(-1);  // (I - (k/2) A_x) u1 = v + (r/2) d_x v + r (d_y v + d_z v)
+    solvers_.along[0]->solve(solvers::BatchLayout::rows(nx, ny * nz), u);
+    right_side(1);  // (I - (k/2) A_y) u2 = u1 - (r/2) d_y v
+    solvers_.along[1]->solve(solvers::BatchLayout::plane_columns(nx, ny, nz), u);
+    right_side(2);  // (I - (k/2) A_z) v+ = u2 - (r/2) d_z v
+    solvers_.along[2]->solve(solvers::BatchLayout::columns(nx * ny, nz), u);
+    std::swap(fields_.v_buffer(), rhs_);
   }
 
   // The column solves of a slab, as AdiCpu::solve_columns_across_ranks: the owned rows `v` packed
