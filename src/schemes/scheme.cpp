@@ -109,16 +109,14 @@ namespace {
 std::unique_ptr<Scheme> build_slab_scheme(const Config& config, const Problem& problem,
                                           Communicator& comm, NewtonLog* newton_log) {
   if (config.domain.dims == 3) {
-    // A box: slabs of z planes on the CPU, the explicit scheme with halo planes, ADI with a
-    // halo plane and the transpose of the z lines.
+    // A box: slabs of z planes, the explicit scheme with halo planes (CPU and GPU), ADI with a
+    // halo plane and the transpose of the z lines (CPU).
     if (config.scheme.backend == Backend::cpu) {
       if (config.scheme.type == SchemeType::explicit_euler)
         return std::make_unique<ExplicitCpu>(problem, comm);
       return std::make_unique<AdiCpu>(problem, config.scheme.crank_nicolson, newton_log, comm);
     }
-    throw ConfigError("scheme.backend", "a box (domain.length: [Lx, Ly, Lz]) runs on several "
-                                        "ranks on the cpu backend only yet; run it without "
-                                        "mpirun, as one process, on one GPU");
+    return make_cuda_slab_scheme(config, problem, comm, newton_log);
   }
   if (config.scheme.backend == Backend::cuda)
     return make_cuda_slab_scheme(config, problem, comm, newton_log);

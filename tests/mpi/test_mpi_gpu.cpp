@@ -1,6 +1,6 @@
 // Distributed runs on GPUs, one rank a GPU (or ranks sharing one): the device halo exchange by
-// each transport, and the explicit sheet scheme on slabs gathered against the one-rank GPU run,
-// bit for bit. Built only with CUDA (fhn_mpi_gpu_tests); where some rank sees no CUDA device the
+// each transport, the explicit sheet scheme on slabs gathered against the one-rank GPU run, and
+// the explicit box on slabs of z planes against the CPU, bit for bit. Built only with CUDA (fhn_mpi_gpu_tests); where some rank sees no CUDA device the
 // executable exits 77 on every rank before any case (tests/mpi/gpu_world.cpp).
 #include <doctest/doctest.h>
 
@@ -15,6 +15,7 @@
 #include "parallel/cuda/device_halo_exchange.hpp"
 #include "parallel/decomposition.hpp"
 #include "schemes/cuda_schemes.hpp"
+#include "schemes/scheme.hpp"
 #include "sheet_support.hpp"
 #include "support.hpp"
 #include "tests/mpi/world.hpp"
@@ -87,6 +88,35 @@ TEST_CASE("the explicit sheet on GPU slabs, gathered, equals the one-rank GPU ru
     CHECK(part.step == expected.step);
     CHECK(v == expected.v);
     CHECK(w == expected.w);
+  }
+}
+
+TEST_CASE("the explicit box on GPU slabs of z planes, gathered, equals the CPU bit for bit") {
+  // The GPU tests' box (33 x 21 x 19 nodes, Dirichlet left and back faces, a stimulus block
+  // across the middle planes from step 500): 700 steps in uneven pieces; the one-process CPU
+  // run is the oracle (the box kernel has no FMA contraction).
+  Communicator& comm = test::world();
+  const Config c = test::config_from(test::box_yaml("cubic", "{type: explicit}"),
+                                     {"scheme.backend=cuda"});
+  const Problem problem = make_problem(c);
+  const std::vector<index_t> pieces = {300, 1, 399};
+  auto slab = make_cuda_slab_scheme(c, problem, comm, nullptr);
+  test::check_slab_share(*slab, problem.domain.node_count());
+  if (comm.size() > 1) CHECK(slab->name().find("slab") != std::string::npos);
+  for (const index_t steps : pieces) slab->advance(steps);
+  Snapshot part;
+  slab->snapshot(part);
+  const std::vector<real> v = comm.gather(part.v), w = comm.gather(part.w);
+  if (comm.root()) {
+    const Config cpu = test::config_from(test::box_yaml("cubic", "{type: explicit}"));
+    auto whole = make_scheme(cpu, problem, nullptr);
+    for (const index_t steps : pieces) whole->advance(steps);
+    Snapshot expected;
+    whole->snapshot(expected);
+    CHECK(part.step == expected.step);
+    CHECK(v == expected.v);
+    CHECK(w == expected.w);
+    CHECK(*std::max_element(v.begin(), v.end()) > 0.5);  // a wave under way
   }
 }
 

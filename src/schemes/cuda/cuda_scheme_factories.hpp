@@ -9,6 +9,8 @@ namespace fhn::cuda {
 std::unique_ptr<Scheme> make_explicit_cuda(const Problem& problem);
 // The explicit scheme on rank comm.rank()'s slab of a sheet, on the current device.
 std::unique_ptr<Scheme> make_explicit_sheet_slab_cuda(const Problem& problem, Communicator& comm);
+// The explicit scheme on rank comm.rank()'s slab of z planes of a box, on the current device.
+std::unique_ptr<Scheme> make_explicit_box_slab_cuda(const Problem& problem, Communicator& comm);
 // use_graphs: with the partitioned solver, each Newton iteration is replayed as a CUDA graph
 // (false: its kernels are launched one by one; `fhn bench` compares the two).
 std::unique_ptr<Scheme> make_crank_nicolson_cuda(const Problem& problem,

@@ -1,5 +1,7 @@
 #include "schemes/cuda/explicit_box_kernels.cuh"
 
+#include <string>
+
 #include "core/cuda/cuda_check.hpp"
 #include "core/error.hpp"
 #include "schemes/cuda/explicit_kernels.cuh"
@@ -16,12 +18,12 @@ __global__ void __launch_bounds__(kLanes * kRows)
     box_step_kernel(const real* __restrict__ v, const real* __restrict__ w,
                     real* __restrict__ v_next, real* __restrict__ w_next,
                     const __grid_constant__ NodeParams q, const __grid_constant__ K kin,
-                    StimulusTable st, real t) {
+                    StimulusTable st, real t, index_t k_begin, index_t k_end) {
   const index_t i = blockIdx.x * static_cast<index_t>(kLanes) + threadIdx.x;
   const index_t j = blockIdx.y * static_cast<index_t>(kRows) + threadIdx.y;
   if (i >= q.n[0] || j >= q.n[1]) return;
-  const index_t k0 = blockIdx.z * static_cast<index_t>(kPlanes);
-  const index_t k1 = k0 + kPlanes < q.n[2] ? k0 + kPlanes : q.n[2];
+  const index_t k0 = k_begin + blockIdx.z * static_cast<index_t>(kPlanes);
+  const index_t k1 = k0 + kPlanes < k_end ? k0 + kPlanes : k_end;
   // Off the x and y faces the column's nodes are interior but for the first and last plane.
   // The column's values below, at and above the node ride along in registers: each plane's v is
   // loaded once as `above` (the x and y neighbours come from the caches).
@@ -49,19 +51,31 @@ __global__ void __launch_bounds__(kLanes * kRows)
 
 void launch_explicit_box_step(const real* v, const real* w, real* v_next, real* w_next,
                               const NodeParams& q, const Kinetics& kinetics,
-                              const StimulusTable& stimuli, index_t step, cudaStream_t stream) {
-  FHN_VERIFY(q.dims == 3 && q.plane0 == 0 && q.planes == q.n[2] && q.n[0] >= 3 && q.n[1] >= 3 &&
-                 q.n[2] >= 3,
-             InternalError, "box kernel: the whole box (3 x 3 x 3 nodes or more)");
-  verify_explicit_arrays("box kernel", v, w, v_next, w_next, q.n[0] * q.n[1] * q.n[2], 27,
+                              const StimulusTable& stimuli, index_t step, cudaStream_t stream,
+                              index_t k_begin, index_t k_end) {
+  if (k_end < 0) {
+    k_begin = q.plane0;
+    k_end = q.plane0 + q.planes;
+  }
+  // The planes read: the range and, inside the box, one plane on each side.
+  const index_t read_first = k_begin > 0 ? k_begin - 1 : 0;
+  const index_t read_end = k_end < q.n[2] ? k_end + 1 : q.n[2];
+  FHN_VERIFY(q.dims == 3 && q.n[0] >= 3 && q.n[1] >= 3 && q.n[2] >= 3 && k_begin <= k_end &&
+                 read_first >= q.plane0 && read_end <= q.plane0 + q.planes,
+             InternalError,
+             "box kernel: 3 x 3 x 3 nodes or more, and planes [" + std::to_string(k_begin) + ", " +
+                 std::to_string(k_end) + ") with their neighbours inside the arrays' [" +
+                 std::to_string(q.plane0) + ", " + std::to_string(q.plane0 + q.planes) + ")");
+  verify_explicit_arrays("box kernel", v, w, v_next, w_next, q.n[0] * q.n[1] * q.planes, 27,
                          stimuli);
+  if (k_end == k_begin) return;
   const dim3 grid(static_cast<unsigned>((q.n[0] + kLanes - 1) / kLanes),
                   static_cast<unsigned>((q.n[1] + kRows - 1) / kRows),
-                  static_cast<unsigned>((q.n[2] + kPlanes - 1) / kPlanes));
+                  static_cast<unsigned>((k_end - k_begin + kPlanes - 1) / kPlanes));
   const real t = step_time(step, q.k);
   with_kinetics(kinetics, [&](const auto& kin) {
     box_step_kernel<<<grid, dim3(kLanes, kRows), 0, stream>>>(v, w, v_next, w_next, q, kin,
-                                                               stimuli, t);
+                                                               stimuli, t, k_begin, k_end);
   });
   FHN_CUDA_CHECK_LAUNCH();
 }

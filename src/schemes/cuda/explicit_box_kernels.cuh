@@ -15,11 +15,14 @@
 
 namespace fhn::cuda {
 
-// One step from t = step dt on the whole box (q.dims == 3, at least 3 nodes along each axis);
-// device arrays of the box's nodes, the outputs overlapping neither the inputs nor each other.
-// Queued on `stream`, no sync.
+// One step from t = step dt on the planes [k_begin, k_end) of a box (q.dims == 3, at least 3
+// nodes along each axis); device arrays of the planes [q.plane0, q.plane0 + q.planes) (the whole
+// box, or a slab's with its halo planes), which must hold the planes next to the range that lie
+// in the box (their v is read); the outputs overlapping neither the inputs nor each other. k_end
+// < 0: every plane of the arrays (the whole box). Queued on `stream`, no sync.
 void launch_explicit_box_step(const real* v, const real* w, real* v_next, real* w_next,
                               const NodeParams& q, const Kinetics& kinetics,
-                              const StimulusTable& stimuli, index_t step, cudaStream_t stream);
+                              const StimulusTable& stimuli, index_t step, cudaStream_t stream,
+                              index_t k_begin = 0, index_t k_end = -1);
 
 }  // namespace fhn::cuda

@@ -214,24 +214,44 @@ class ExplicitSheetCuda final : public DeviceScheme {
   std::unique_ptr<DeviceHaloExchange> exchange_;  // none on the whole sheet
 };
 
-// A box: one step per launch of the box kernel, on the whole box.
+// A box: one step per launch of the box kernel, on the whole box or on one rank's slab of z
+// planes. A slab holds one halo plane on each side (the 7-point stencil's reach along z); before
+// each step the halo planes of v are refreshed (w is read at the node only), then the kernel
+// steps the owned planes. Every node takes the same expression as on the whole box, so the slabs
+// gathered equal the one-rank run bit for bit.
 class ExplicitBoxCuda final : public DeviceScheme {
  public:
   explicit ExplicitBoxCuda(const Problem& problem)
-      : DeviceScheme(problem),
-        params_(node_params(problem)),
-        v_next_(problem.domain.node_count(), "v (next)"),
-        w_next_(problem.domain.node_count(), "w (next)") {}
+      : DeviceScheme(problem), params_(node_params(problem)) {
+    allocate_next();
+  }
+
+  // Rank comm.rank()'s slab; the device is chosen (use_rank_device) before this runs.
+  ExplicitBoxCuda(const Problem& problem, Communicator& comm)
+      : DeviceScheme(problem, make_slab(problem.domain, comm.rank(), comm.size(), 1)),
+        params_(slab_params(problem, fields_.slab())),
+        slab_scheme_(true) {
+    allocate_next();
+    if (!fields_.slab().whole()) exchange_ = make_device_halo_exchange(fields_.slab(), comm, 1);
+  }
 
   std::string name() const override {
-    return "explicit forward Euler on a box (cuda, " + device_name_ + ")";
+    const Slab& slab = fields_.slab();
+    std::string where = device_name_;
+    if (slab_scheme_)
+      where += ", slab " + std::to_string(slab.rank + 1) + " of " + std::to_string(slab.ranks);
+    if (exchange_) where += ", " + exchange_->describe();
+    return "explicit forward Euler on a box (cuda, " + where + ")";
   }
 
   void advance(index_t steps) override {
     const StimulusTable table = stimuli_.view();
+    const Slab& slab = fields_.slab();
     for (index_t s = 0; s < steps; ++s) {
+      if (exchange_) exchange_->exchange({fields_.v()}, 1, nullptr);
       launch_explicit_box_step(fields_.v(), fields_.w(), v_next_.data(), w_next_.data(), params_,
-                               problem_.model.kinetics, table, step_, nullptr);
+                               problem_.model.kinetics, table, step_, nullptr, slab.first,
+                               slab.first + slab.count);
       std::swap(fields_.v_buffer(), v_next_);
       std::swap(fields_.w_buffer(), w_next_);
       ++step_;
@@ -239,8 +259,23 @@ class ExplicitBoxCuda final : public DeviceScheme {
   }
 
  private:
-  NodeParams params_;
+  // The arrays of a slab hold its planes [first - 1, first + count + 1) (those in the box).
+  static NodeParams slab_params(const Problem& problem, const Slab& slab) {
+    NodeParams q = node_params(problem);
+    q.plane0 = slab.array_first();
+    q.planes = slab.array_planes();
+    return q;
+  }
+  void allocate_next() {
+    const auto n = static_cast<std::size_t>(fields_.slab().array_nodes());
+    v_next_ = DeviceBuffer<real>(n, "v (next)");
+    w_next_ = DeviceBuffer<real>(n, "w (next)");
+  }
+
+  NodeParams params_;  // the arrays' planes
+  bool slab_scheme_ = false;
   DeviceBuffer<real> v_next_, w_next_;
+  std::unique_ptr<DeviceHaloExchange> exchange_;  // none on the whole box
 };
 
 }  // namespace
@@ -253,6 +288,10 @@ std::unique_ptr<Scheme> make_explicit_cuda(const Problem& problem) {
 
 std::unique_ptr<Scheme> make_explicit_sheet_slab_cuda(const Problem& problem, Communicator& comm) {
   return std::make_unique<ExplicitSheetCuda>(problem, comm);
+}
+
+std::unique_ptr<Scheme> make_explicit_box_slab_cuda(const Problem& problem, Communicator& comm) {
+  return std::make_unique<ExplicitBoxCuda>(problem, comm);
 }
 
 }  // namespace fhn::cuda
