@@ -43,7 +43,7 @@ std::unique_ptr<Scheme> make_cuda_slab_scheme(const Config& config, const Proble
            (sheet ? "sheet" : "cable");
   else if (config.scheme.type == SchemeType::adaptive_explicit)
     what = name_of(scheme_type_names(), config.scheme.type);
-  else if (!cn && !sheet)
+  else if (!cn && !sheet && !box)
     what = "explicit on a cable";
   if (!what.empty())  // located by make_slab_scheme
     throw ConfigError("scheme.type",
