@@ -175,6 +175,18 @@ State explicit_reference_step(const Problem& problem) {
   next.v.resize(problem.v0.size());
   next.w.resize(problem.w0.size());
   with_kinetics(problem.model.kinetics, [&](const auto& kin) {
+    if (problem.domain.dims == 3) {  // a box: node (i, j, k) at box_index
+      for (index_t k = 0; k < q.n[2]; ++k)
+        for (index_t j = 0; j < q.n[1]; ++j)
+          for (index_t i = 0; i < q.n[0]; ++i) {
+            const ExplicitPointUpdate u =
+                explicit_box_node(problem.v0.data(), problem.w0.data(), 0.0, i, j, k, q, kin);
+            const auto c = static_cast<std::size_t>(box_index(i, j, k, q));
+            next.v[c] = u.v;
+            next.w[c] = u.w;
+          }
+      return;
+    }
     for (index_t i = 0; i < n; ++i) {
       const ExplicitPointUpdate u =
           explicit_node(problem.v0.data(), problem.w0.data(), nullptr, i, q, kin);

@@ -15,6 +15,7 @@
 #include "bench/bench_data.hpp"
 #include "bench/lapack.hpp"
 #include "model/problem.hpp"
+#include "schemes/adi_cpu.hpp"
 #include "schemes/explicit_cpu.hpp"
 #include "solvers/batched_tridiagonal.hpp"
 #include "solvers/cpu/partitioned_thomas.hpp"
@@ -260,6 +261,44 @@ void bench_explicit_step(index_t n, int repetitions, const Kinetics& kinetics,
   rows.push_back(row);
 }
 
+// box step: a cube of n nodes (bench_box_problem): one explicit step (ExplicitCpu::box_step,
+// OpenMP over the planes; 32 n bytes, checked against explicit_box_node at every node) and one
+// Crank-Nicolson step by Douglas's ADI (AdiCpu, batched Thomas; 176 n bytes as on the GPU: two
+// reactions, three right sides, three solves), against the explicit step; the ADI step is the
+// oracle of the GPU's (its own check is 0: tests/unit/test_box.cpp verifies it). On all the cores
+// OpenMP is given; the copy row is one thread's.
+void bench_box(index_t n, int repetitions, const Kinetics& kinetics, std::vector<BenchRow>& rows) {
+  const index_t side = box_side(n);
+  if (side == 0) return;
+  const Problem problem = bench_box_problem(side, kSeed, kinetics);
+  const std::string threads = std::to_string(omp_get_max_threads()) + " threads";
+  ExplicitCpu explicit_scheme(problem);
+  escape(&explicit_scheme);
+  BenchRow row = make_row("box step", "explicit, one step", n, 32.0 * static_cast<double>(n), "",
+                          "ExplicitCpu::box_step on " + threads + "; read v, w, write v+, w+");
+  auto first_step_error = [&] {
+    const State reference = explicit_reference_step(problem);
+    Snapshot after;
+    explicit_scheme.snapshot(after);
+    return std::max(max_relative_error(after.v, reference.v),
+                    max_relative_error(after.w, reference.w));
+  };
+  measure(row, repetitions, [] {}, [&] { explicit_scheme.advance(1); }, first_step_error);
+  rows.push_back(row);
+
+  CrankNicolsonSpec spec;
+  spec.formulation = Formulation::adi;
+  spec.tridiagonal = solvers::TridiagonalBackend::thomas;
+  AdiCpu adi(problem, spec, nullptr);
+  escape(&adi);
+  BenchRow adi_row = make_row("box step", "adi step, thomas", n, 176.0 * static_cast<double>(n),
+                              "explicit, one step",
+                              "AdiCpu (Douglas) on " + threads + "; 2 reactions (32 B/node), 3 "
+                              "right sides (16, 24, 24), 3 solves (16 each)");
+  measure(adi_row, repetitions, [] {}, [&] { adi.advance(1); }, [] { return 0.0; });
+  rows.push_back(adi_row);
+}
+
 }  // namespace
 
 void run_cpu_benchmarks(const BenchOptions& options, std::vector<BenchRow>& rows) {
@@ -270,6 +309,7 @@ void run_cpu_benchmarks(const BenchOptions& options, std::vector<BenchRow>& rows
     if (options.wanted("batched tridiagonal")) bench_batched(n, options.repetitions, rows);
     if (options.wanted("explicit step"))
       bench_explicit_step(n, options.repetitions, options.kinetics, rows);
+    if (options.wanted("box step")) bench_box(n, options.repetitions, options.kinetics, rows);
   }
 }
 

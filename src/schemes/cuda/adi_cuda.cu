@@ -1,9 +1,12 @@
 // Crank-Nicolson by Strang splitting on the GPU (scheme.crank_nicolson.formulation: adi), state
-// resident on the device: per step two reaction kernels (a scalar Newton iteration per node, in
-// registers), the right sides of the diffusion half-steps, and one (cable) or two (sheet)
-// batched constant-matrix tridiagonal solves; the host reads the reaction logs once per batch
-// of steps. Same per-node functions (adi_point.hpp,
-// node_updates.hpp) and the same order of operations as AdiCpu, so GPU = CPU to rounding.
+// resident on the device: per step the reaction (a scalar Newton iteration per node, in
+// registers), the right sides of the diffusion half-steps, and one (cable), two (sheet) or
+// three (box) batched constant-matrix tridiagonal solves; the host reads the reaction logs once
+// per batch of steps. A step's second reaction half-step and the next step's first run in one
+// kernel pass (the same operations per node, v and w kept in registers between them), so a
+// batch of s steps reads and writes v and w in s + 1 reaction passes, not 2 s. Same per-node
+// functions (adi_point.hpp, node_updates.hpp) and the same order of operations as AdiCpu, so
+// GPU = CPU to rounding.
 //
 // A sheet also runs as one rank's slab of rows (make_cuda_slab_scheme), laid out as AdiCpu's
 // slabs: the rows along x are the slab's own; the right side along y reads one halo row of v on
@@ -16,14 +19,17 @@
 // (rows, contiguous), along y (each plane's columns: one batch in planes) and along z (the
 // plane's nodes as interleaved systems), the right sides from douglas_kernel.
 //
-// Bytes per node and step on a sheet: reactions 2 x 32 (read and write v, w), right sides
-// 2 x 16 (read one array, write another), solves 2 x 16 (read the right side, write x):
-// 128 B, against the explicit step's 32 B. On a box: reactions 2 x 32, right sides 16 + 2 x 24
-// (the first reads v and writes u, the corrections read u and v and write u), solves 3 x 16:
-// 176 B, 5.5 times the explicit step's 32 B. A slab of several adds the transpose's pack and
-// unpack (2 x 16 B) and its exchanges (solve_columns_across_ranks). A sheet with a tissue mask
-// or D per node (one process) solves with every node's own row: right sides 2 x 32 B, solves
-// with per-system coefficients (the partitioned solver: 72 B per unknown, cuSPARSE 40 B).
+// Bytes per node and step on a sheet: the reaction pass 32 (read and write v, w), right sides
+// 2 x 16 (read one array, write another), solves 2 x 16 (read the right side, write x): 96 B,
+// against the explicit step's 32 B. On a box: the reaction 32, right sides 16 + 2 x 24 (the
+// first reads v and writes u, the corrections read u and v and write u), solves 3 x 16: 144 B,
+// 4.5 times the explicit step's. A slab of several adds the transpose's pack and unpack
+// (2 x 16 B) and its exchanges (solve_columns_across_ranks). A sheet with a tissue mask or D per
+// node (one process) solves with every node's own row: right sides 2 x 32 B, solves with
+// per-system coefficients (the partitioned solver: 72 B per unknown, cuSPARSE 40 B).
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -90,11 +96,42 @@ void max_over_ranks(Communicator& comm, ReactionLog* logs, index_t count) {
 // sheet (a slab's owned rows; the whole sheet's or a cable's row), their arrays starting at row
 // row0: node (i, j) at i + N_x (j - row0) (sheet_index).
 
-// One reaction half-step from t0 to t0 + k/2 at every node, Dirichlet nodes held before and
-// after (as AdiCpu::step: hold, react, hold). A grid of a few blocks per SM strides over the rows
-// (blockIdx.y, threadIdx.x along a row: no index division); each thread keeps its own maxima
-// per iteration, reduced over the warp, then the block, then one atomic per block and entry: the
-// log costs a few thousand atomics per kernel, not one per warp.
+// Two values a kernel takes by value, one per half-step of a reaction pass.
+template <class T>
+struct Pair {
+  T value[2];
+  __host__ __device__ const T& operator[](int h) const { return value[h]; }
+};
+
+// Where a reaction pass records a half-step: the step's log entry and the stage (0: the first
+// half-step of the step, 1: its second).
+struct LogSlot {
+  ReactionLog* log = nullptr;
+  int stage = 0;
+};
+
+// The largest of `value` (>= 0, or NaN) over the lanes of the warp that are here together, as
+// the bits of the float at or above it (non-negative floats order like their bit patterns),
+// into `slot` (shared memory): one atomic per group of converged lanes, not per lane
+// (cooperative groups' coalesced_threads).
+__device__ inline void record_max(unsigned* slot, real value) {
+  namespace cg = cooperative_groups;
+  const cg::coalesced_group here = cg::coalesced_threads();
+  const unsigned bits = __float_as_uint(__double2float_ru(value));
+  const unsigned most = cg::reduce(here, bits, cg::greater<unsigned>());
+  if (here.thread_rank() == 0) atomicMax(slot, most);
+}
+
+// kHalves reaction half-steps (1, or 2: a step's second and the next step's first, Strang
+// splitting's consecutive halves) at every node, v and w kept in registers between them: the
+// same operations per node as kHalves passes, bit for bit, for one read and one write of v and
+// w. Half-step h starts at times[h] (the currents at times[h] and times[h] + k/2) and is logged
+// in slots[h]. Dirichlet nodes are held before and after each (as AdiCpu::step: hold, react,
+// hold). A grid of a few blocks per SM strides over the rows (blockIdx.y, threadIdx.x along a
+// row: no index division on a sheet). Each Newton iteration's |du| and |g| go to the block's
+// maxima in shared memory (record_max, float-rounded upwards: the log's resolution is a float's),
+// which one thread per entry adds to the log at the end: no per-thread arrays of maxima, so the
+// kernel keeps few registers.
 //
 // kMedium: a sheet with fields (one process), where a node outside the tissue (quadrant byte 0)
 // keeps its state and the others take the form's parameters at the node (kinetics_at).
@@ -128,16 +165,21 @@ struct RowNode {
 };
 
 constexpr int kReactionThreads = 256;
-template <bool kMedium, bool kBox, class K>
-__global__ void __launch_bounds__(kReactionThreads, 4)
+template <bool kMedium, bool kBox, int kHalves, class K>
+__global__ void __launch_bounds__(kReactionThreads)
     reaction_kernel(real* __restrict__ v, real* __restrict__ w, const __grid_constant__ NodeParams q,
                     const __grid_constant__ K uniform, const __grid_constant__ ReactionMedium medium,
-                    ReactionParams rp, StimulusTable st, real t0, int stage, ReactionLog* log) {
-  real du_max[kHistory], g_max[kHistory];
-#pragma unroll
-  for (int k = 0; k < kHistory; ++k) du_max[k] = g_max[k] = 0.0;
-  int iterations = 0;
-  bool failed = false;
+                    ReactionParams rp, StimulusTable st, Pair<real> times, Pair<LogSlot> slots) {
+  __shared__ unsigned block_du[kHalves][kHistory], block_g[kHalves][kHistory];
+  __shared__ unsigned block_iterations[kHalves], block_failed[kHalves];
+  for (int e = threadIdx.x; e < kHalves * kHistory; e += blockDim.x) {
+    block_du[e / kHistory][e % kHistory] = 0u;
+    block_g[e / kHistory][e % kHistory] = 0u;
+  }
+  if (threadIdx.x < kHalves) block_iterations[threadIdx.x] = block_failed[threadIdx.x] = 0u;
+  __syncthreads();
+  int iterations[kHalves] = {};
+  bool failed[kHalves] = {};
   using Row = RowNode<kBox>;
   for (index_t j = Row::first(q) + blockIdx.y; j < Row::end(q); j += gridDim.y)
     for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < q.n[0];
@@ -148,76 +190,59 @@ __global__ void __launch_bounds__(kReactionThreads, 4)
       const K kin = kMedium ? kinetics_at(uniform, medium.kinetics, node) : uniform;
       real held = 0.0;
       const bool is_held = at.dirichlet(q, held);
-      const real v0 = is_held ? held : v[node];
-      const real i0 = st.count > 0 ? at.stimulus(st, t0) : 0.0;
-      const real i1 = st.count > 0 ? at.stimulus(st, t0 + rp.h) : 0.0;
-      // reaction_half_step with its first kHistory iterations unrolled: the maxima stay in
-      // registers at fixed indices.
-      ReactionNewton<K> newton(v0, w[node], i0, i1, rp, kin);
-      bool done = false;
-      int used = 0;
+      real v_now = is_held ? held : v[node];
+      real w_now = w[node];
 #pragma unroll
-      for (int k = 0; k < kHistory; ++k) {
-        if (done || k >= rp.max_iterations) continue;
-        real g = 0.0;
-        const real du = newton.iterate(kin, g);
-        du_max[k] = fmax(du_max[k], du);
-        g_max[k] = fmax(g_max[k], g);
-        used = k + 1;
-        done = du < rp.tolerance;
+      for (int h = 0; h < kHalves; ++h) {
+        const real i0 = st.count > 0 ? at.stimulus(st, times[h]) : 0.0;
+        const real i1 = st.count > 0 ? at.stimulus(st, times[h] + rp.h) : 0.0;
+        ReactionNewton<K> newton(v_now, w_now, i0, i1, rp, kin);
+        bool done = false;
+        int used = 0;
+        for (int k = 0; !done && k < rp.max_iterations; ++k) {
+          real g = 0.0;
+          const real du = newton.iterate(kin, g);
+          if (k < kHistory) {
+            record_max(&block_du[h][k], du);
+            record_max(&block_g[h][k], g);
+          }
+          used = k + 1;
+          done = du < rp.tolerance;
+        }
+        newton.confine(kin);
+        v_now = is_held ? held : newton.u;
+        w_now = newton.w();
+        iterations[h] = max(iterations[h], used);
+        failed[h] = failed[h] || !done;
       }
-      for (int k = kHistory; !done && k < rp.max_iterations; ++k) {
-        real g = 0.0;
-        done = newton.iterate(kin, g) < rp.tolerance;
-        used = k + 1;
-      }
-      newton.confine(kin);
-      v[node] = is_held ? held : newton.u;
-      w[node] = newton.w();
-      iterations = max(iterations, used);
-      failed = failed || !done;
+      v[node] = v_now;
+      w[node] = w_now;
     }
-  // Warp maxima, then the block's through shared memory, then one atomic per entry.
-  for (int offset = 16; offset > 0; offset /= 2) {
+  // The most iterations and any failure: over the warp, then the block, then the log.
 #pragma unroll
-    for (int k = 0; k < kHistory; ++k) {
-      du_max[k] = fmax(du_max[k], __shfl_down_sync(0xffffffffu, du_max[k], offset));
-      g_max[k] = fmax(g_max[k], __shfl_down_sync(0xffffffffu, g_max[k], offset));
+  for (int h = 0; h < kHalves; ++h) {
+    const unsigned most = __reduce_max_sync(0xffffffffu, static_cast<unsigned>(iterations[h]));
+    const bool any = __any_sync(0xffffffffu, failed[h]);
+    if (threadIdx.x % 32 == 0) {
+      atomicMax(&block_iterations[h], most);
+      if (any) atomicOr(&block_failed[h], 1u);
     }
-    iterations = max(iterations, __shfl_down_sync(0xffffffffu, iterations, offset));
-  }
-  const bool warp_failed = __any_sync(0xffffffffu, failed);
-  constexpr int kWarps = kReactionThreads / 32;
-  __shared__ real block_du[kWarps][kHistory], block_g[kWarps][kHistory];
-  __shared__ int block_iterations[kWarps], block_failed[kWarps];
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  if (lane == 0) {
-#pragma unroll
-    for (int k = 0; k < kHistory; ++k) {
-      block_du[warp][k] = du_max[k];
-      block_g[warp][k] = g_max[k];
-    }
-    block_iterations[warp] = iterations;
-    block_failed[warp] = warp_failed ? 1 : 0;
   }
   __syncthreads();
-  if (threadIdx.x < kHistory) {
-    real du = 0.0, g = 0.0;
-    for (int m = 0; m < kWarps; ++m) {
-      du = fmax(du, block_du[m][threadIdx.x]);
-      g = fmax(g, block_g[m][threadIdx.x]);
-    }
+  for (int e = threadIdx.x; e < kHalves * kHistory; e += blockDim.x) {
+    const int h = e / kHistory, k = e % kHistory;
+    ReactionLog* log = slots[h].log;
+    const int stage = slots[h].stage;
     // Non-negative doubles order like their bit patterns.
-    if (du > 0.0) atomicMax(&log->du[stage][threadIdx.x], static_cast<unsigned long long>(__double_as_longlong(du)));
-    if (g > 0.0) atomicMax(&log->g[stage][threadIdx.x], static_cast<unsigned long long>(__double_as_longlong(g)));
-  } else if (threadIdx.x == kHistory) {
-    int most = 0, any = 0;
-    for (int m = 0; m < kWarps; ++m) {
-      most = max(most, block_iterations[m]);
-      any |= block_failed[m];
-    }
-    atomicMax(&log->iterations[stage], static_cast<unsigned int>(most));
-    if (any) atomicMax(&log->failed[stage], 1u);
+    const real du = __uint_as_float(block_du[h][k]), g = __uint_as_float(block_g[h][k]);
+    if (du > 0.0) atomicMax(&log->du[stage][k], static_cast<unsigned long long>(__double_as_longlong(du)));
+    if (g > 0.0) atomicMax(&log->g[stage][k], static_cast<unsigned long long>(__double_as_longlong(g)));
+  }
+  if (threadIdx.x < kHalves) {
+    ReactionLog* log = slots[threadIdx.x].log;
+    const int stage = slots[threadIdx.x].stage;
+    atomicMax(&log->iterations[stage], block_iterations[threadIdx.x]);
+    if (block_failed[threadIdx.x] != 0u) atomicMax(&log->failed[stage], 1u);
   }
 }
 
@@ -385,8 +410,8 @@ class AdiCuda final : public DeviceScheme {
            (dims == 3 ? "by Douglas ADI" : dims == 2 ? "by Peaceman-Rachford ADI" : "by Crank-Nicolson") +
            " (cuda, " + where + ")";
   }
-  // The steps are enqueued back to back, each writing its reaction log to its own entry; the
-  // host reads the logs once per kLogSteps steps (one copy, one synchronisation), takes their
+  // The steps are enqueued back to back, each writing its reaction log to its own entry (a fused
+  // pass writes two steps' entries); the host reads the logs once per kLogSteps steps (one copy, one synchronisation), takes their
   // maxima over the ranks (one reduction) and then records them in order. A Newton failure is
   // reported with its step, after the batch it belongs to, by every rank alike.
   void advance(index_t steps) override {
@@ -394,7 +419,20 @@ class AdiCuda final : public DeviceScheme {
       const index_t batch = std::min<index_t>(steps, kLogSteps);
       const index_t first = step_;
       FHN_CUDA_CHECK(cudaMemsetAsync(log_device_.data(), 0, static_cast<std::size_t>(batch) * sizeof(ReactionLog)));
-      for (index_t s = 0; s < batch; ++s) step(log_device_.data() + s);
+      // Strang splitting: each step is a reaction half-step, the diffusion, a reaction half-step.
+      // A step's second half and the next step's first run in one pass (react: the same
+      // operations per node, bit for bit), so a batch of s steps makes s + 1 reaction passes.
+      ReactionLog* logs = log_device_.data();
+      const real k = problem_.time.dt;
+      react({problem_.time.t(step_), 0.0}, {LogSlot{logs, 0}, LogSlot{}}, 1);
+      for (index_t s = 0; s < batch; ++s, ++step_) {
+        diffuse();
+        const real half = problem_.time.t(step_) + 0.5 * k;  // the second half-step's start
+        if (s + 1 < batch)
+          react({half, problem_.time.t(step_ + 1)}, {LogSlot{logs + s, 1}, LogSlot{logs + s + 1, 0}}, 2);
+        else
+          react({half, 0.0}, {LogSlot{logs + s, 1}, LogSlot{}}, 1);
+      }
       FHN_CUDA_CHECK(cudaMemcpyAsync(host_log_, log_device_.data(),
                                      static_cast<std::size_t>(batch) * sizeof(ReactionLog),
                                      cudaMemcpyDeviceToHost));
@@ -472,38 +510,45 @@ class AdiCuda final : public DeviceScheme {
     comm_ = &comm;
   }
 
-  // Enqueues one step (adi_point.hpp); its reaction kernels write `log`. On a sheet the kernels
-  // and the row solves run over params_'s rows: all of them, or a slab's owned rows.
-  void step(ReactionLog* log) {
-    const real k = problem_.time.dt;
-    const real t = problem_.time.t(step_);
+  // Enqueues a reaction pass of `halves` half-steps (1 or 2) from times[0] (and times[1]), logged
+  // in slots (reaction_kernel). On a sheet the kernels run over params_'s rows: all of them, or
+  // a slab's owned rows; on a box over its N_y N_z rows.
+  void react(Pair<real> times, Pair<LogSlot> slots, int halves) {
     const Domain& d = problem_.domain;
+    const index_t owned = fields_.slab().owned_offset();  // 0 unless a slab of several
+    const auto row_blocks = static_cast<unsigned>((params_.n[0] + kBlock - 1) / kBlock);
+    const index_t reaction_rows = d.dims == 3 ? d.nodes[1] * d.nodes[2] : params_.planes;
+    const dim3 grid(std::min(row_blocks, 64u),
+                    static_cast<unsigned>(std::min<index_t>(reaction_rows, reaction_rows_)));
     const StimulusTable table = stimuli_.view();
+    with_kinetics(problem_.model.kinetics, [&](const auto& kin) {
+      using K = std::decay_t<decltype(kin)>;
+      auto pick = [&](auto halves_constant) {
+        constexpr int kHalves = decltype(halves_constant)::value;
+        return setup_.medium()   ? reaction_kernel<true, false, kHalves, K>
+               : d.dims == 3     ? reaction_kernel<false, true, kHalves, K>
+                                 : reaction_kernel<false, false, kHalves, K>;
+      };
+      auto* kernel = halves == 2 ? pick(std::integral_constant<int, 2>{})
+                                 : pick(std::integral_constant<int, 1>{});
+      kernel<<<grid, kReactionThreads>>>(fields_.v() + owned, fields_.w() + owned, params_, kin,
+                                         medium_, setup_.reaction, table, times, slots);
+    });
+    FHN_CUDA_CHECK_LAUNCH();
+  }
+
+  // Enqueues the diffusion over one step (adi_point.hpp): a cable's Crank-Nicolson solve, a
+  // sheet's rows then columns (Peaceman-Rachford), or a box's three solves (Douglas).
+  void diffuse() {
+    const Domain& d = problem_.domain;
     const index_t owned = fields_.slab().owned_offset();  // 0 unless a slab of several
     // Rows of the sheet along blockIdx.y (a cable is one row).
     const auto row_blocks = static_cast<unsigned>((params_.n[0] + kBlock - 1) / kBlock);
     const auto rows = static_cast<unsigned>(params_.planes);
-    // The rows the reaction kernels walk: a box's j + N_y k, all N_y N_z of them.
-    const index_t reaction_rows = d.dims == 3 ? d.nodes[1] * d.nodes[2] : params_.planes;
-    auto react = [&](real t0, int stage) {
-      const dim3 grid(std::min(row_blocks, 64u), static_cast<unsigned>(std::min<index_t>(reaction_rows, reaction_rows_)));
-      with_kinetics(problem_.model.kinetics, [&](const auto& kin) {
-        using K = std::decay_t<decltype(kin)>;
-        auto* kernel = setup_.medium()   ? reaction_kernel<true, false, K>
-                       : d.dims == 3     ? reaction_kernel<false, true, K>
-                                         : reaction_kernel<false, false, K>;
-        kernel<<<grid, kReactionThreads>>>(fields_.v() + owned, fields_.w() + owned, params_, kin,
-                                           medium_, setup_.reaction, table, t0, stage, log);
-      });
-      FHN_CUDA_CHECK_LAUNCH();
-    };
     auto rhs = [&](const real* in, real* out, int axis) {
       adi_rhs_kernel<<<dim3(row_blocks, rows), kBlock>>>(in, out, params_, setup_.r, axis);
       FHN_CUDA_CHECK_LAUNCH();
     };
-    // 1. Reaction from t to t + k/2.
-    react(t, 0);
-    // 2. Diffusion over k: a cable's Crank-Nicolson solve, or the sheet's rows then columns.
     if (d.dims == 1) {
       rhs(fields_.v(), rhs_.data(), 0);
       solvers_.along[0]->solve(solvers::BatchLayout::rows(d.nodes[0], 1), rhs_.data());
@@ -537,9 +582,6 @@ class AdiCuda final : public DeviceScheme {
       else
         solvers_.along[1]->solve(solvers::BatchLayout::columns(d.nodes[0], d.nodes[1]), v);
     }
-    // 3. Reaction from t + k/2 to t + k (its kernel holds the Dirichlet nodes first).
-    react(t + 0.5 * k, 1);
-    ++step_;
   }
 
   // Douglas's diffusion step of a box (AdiCpu::diffuse_box): u1 along x, u2 along y (the planes'
