@@ -27,9 +27,6 @@
 // (2 x 16 B) and its exchanges (solve_columns_across_ranks). A sheet with a tissue mask or D per
 // node (one process) solves with every node's own row: right sides 2 x 32 B, solves with
 // per-system coefficients (the partitioned solver: 72 B per unknown, cuSPARSE 40 B).
-#include <cooperative_groups.h>
-#include <cooperative_groups/reduce.h>
-
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -110,28 +107,18 @@ struct LogSlot {
   int stage = 0;
 };
 
-// The largest of `value` (>= 0, or NaN) over the lanes of the warp that are here together, as
-// the bits of the float at or above it (non-negative floats order like their bit patterns),
-// into `slot` (shared memory): one atomic per group of converged lanes, not per lane
-// (cooperative groups' coalesced_threads).
-__device__ inline void record_max(unsigned* slot, real value) {
-  namespace cg = cooperative_groups;
-  const cg::coalesced_group here = cg::coalesced_threads();
-  const unsigned bits = __float_as_uint(__double2float_ru(value));
-  const unsigned most = cg::reduce(here, bits, cg::greater<unsigned>());
-  if (here.thread_rank() == 0) atomicMax(slot, most);
-}
-
 // kHalves reaction half-steps (1, or 2: a step's second and the next step's first, Strang
 // splitting's consecutive halves) at every node, v and w kept in registers between them: the
 // same operations per node as kHalves passes, bit for bit, for one read and one write of v and
 // w. Half-step h starts at times[h] (the currents at times[h] and times[h] + k/2) and is logged
 // in slots[h]. Dirichlet nodes are held before and after each (as AdiCpu::step: hold, react,
 // hold). A grid of a few blocks per SM strides over the rows (blockIdx.y, threadIdx.x along a
-// row: no index division on a sheet). Each Newton iteration's |du| and |g| go to the block's
-// maxima in shared memory (record_max, float-rounded upwards: the log's resolution is a float's),
-// which one thread per entry adds to the log at the end: no per-thread arrays of maxima, so the
-// kernel keeps few registers.
+// row: no index division on a sheet). Each thread keeps its own maxima of |du| and |g| per
+// half-step and iteration as floats rounded upwards (the log's resolution is a float's; half
+// the registers of doubles, so that two half-steps' fit), reduced over the warp, then the
+// block, then one atomic per block and entry: the log costs a few thousand atomics per kernel,
+// not one per warp. Non-negative floats order like their bit patterns, so the maxima are kept
+// and reduced as unsigned integers.
 //
 // kMedium: a sheet with fields (one process), where a node outside the tissue (quadrant byte 0)
 // keeps its state and the others take the form's parameters at the node (kinetics_at).
@@ -166,20 +153,19 @@ struct RowNode {
 
 constexpr int kReactionThreads = 256;
 template <bool kMedium, bool kBox, int kHalves, class K>
-__global__ void __launch_bounds__(kReactionThreads)
+__global__ void __launch_bounds__(kReactionThreads, 4)
     reaction_kernel(real* __restrict__ v, real* __restrict__ w, const __grid_constant__ NodeParams q,
                     const __grid_constant__ K uniform, const __grid_constant__ ReactionMedium medium,
                     ReactionParams rp, StimulusTable st, Pair<real> times, Pair<LogSlot> slots) {
-  __shared__ unsigned block_du[kHalves][kHistory], block_g[kHalves][kHistory];
-  __shared__ unsigned block_iterations[kHalves], block_failed[kHalves];
-  for (int e = threadIdx.x; e < kHalves * kHistory; e += blockDim.x) {
-    block_du[e / kHistory][e % kHistory] = 0u;
-    block_g[e / kHistory][e % kHistory] = 0u;
-  }
-  if (threadIdx.x < kHalves) block_iterations[threadIdx.x] = block_failed[threadIdx.x] = 0u;
-  __syncthreads();
+  unsigned du_max[kHalves][kHistory], g_max[kHalves][kHistory];  // float bits
+#pragma unroll
+  for (int h = 0; h < kHalves; ++h)
+#pragma unroll
+    for (int k = 0; k < kHistory; ++k) du_max[h][k] = g_max[h][k] = 0u;
   int iterations[kHalves] = {};
   bool failed[kHalves] = {};
+  // A value's float bits rounded upwards; NaN counts as 0 (skipped, as fmax would).
+  auto bits = [](real x) { return x == x ? __float_as_uint(__double2float_ru(x)) : 0u; };
   using Row = RowNode<kBox>;
   for (index_t j = Row::first(q) + blockIdx.y; j < Row::end(q); j += gridDim.y)
     for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < q.n[0];
@@ -196,18 +182,25 @@ __global__ void __launch_bounds__(kReactionThreads)
       for (int h = 0; h < kHalves; ++h) {
         const real i0 = st.count > 0 ? at.stimulus(st, times[h]) : 0.0;
         const real i1 = st.count > 0 ? at.stimulus(st, times[h] + rp.h) : 0.0;
+        // reaction_half_step with its first kHistory iterations unrolled: the maxima stay in
+        // registers at fixed indices.
         ReactionNewton<K> newton(v_now, w_now, i0, i1, rp, kin);
         bool done = false;
         int used = 0;
-        for (int k = 0; !done && k < rp.max_iterations; ++k) {
+#pragma unroll
+        for (int k = 0; k < kHistory; ++k) {
+          if (done || k >= rp.max_iterations) continue;
           real g = 0.0;
           const real du = newton.iterate(kin, g);
-          if (k < kHistory) {
-            record_max(&block_du[h][k], du);
-            record_max(&block_g[h][k], g);
-          }
+          du_max[h][k] = max(du_max[h][k], bits(du));
+          g_max[h][k] = max(g_max[h][k], bits(g));
           used = k + 1;
           done = du < rp.tolerance;
+        }
+        for (int k = kHistory; !done && k < rp.max_iterations; ++k) {
+          real g = 0.0;
+          done = newton.iterate(kin, g) < rp.tolerance;
+          used = k + 1;
         }
         newton.confine(kin);
         v_now = is_held ? held : newton.u;
@@ -218,12 +211,28 @@ __global__ void __launch_bounds__(kReactionThreads)
       v[node] = v_now;
       w[node] = w_now;
     }
-  // The most iterations and any failure: over the warp, then the block, then the log.
+  // Warp maxima (one instruction each), then the block's in shared memory, then the log.
+  __shared__ unsigned block_du[kHalves][kHistory], block_g[kHalves][kHistory];
+  __shared__ unsigned block_iterations[kHalves], block_failed[kHalves];
+  for (int e = threadIdx.x; e < kHalves * kHistory; e += blockDim.x) {
+    block_du[e / kHistory][e % kHistory] = 0u;
+    block_g[e / kHistory][e % kHistory] = 0u;
+  }
+  if (threadIdx.x < kHalves) block_iterations[threadIdx.x] = block_failed[threadIdx.x] = 0u;
+  __syncthreads();
+  const bool leader = threadIdx.x % 32 == 0;
 #pragma unroll
   for (int h = 0; h < kHalves; ++h) {
+#pragma unroll
+    for (int k = 0; k < kHistory; ++k) {
+      const unsigned du = __reduce_max_sync(0xffffffffu, du_max[h][k]);
+      const unsigned g = __reduce_max_sync(0xffffffffu, g_max[h][k]);
+      if (leader && du != 0u) atomicMax(&block_du[h][k], du);
+      if (leader && g != 0u) atomicMax(&block_g[h][k], g);
+    }
     const unsigned most = __reduce_max_sync(0xffffffffu, static_cast<unsigned>(iterations[h]));
     const bool any = __any_sync(0xffffffffu, failed[h]);
-    if (threadIdx.x % 32 == 0) {
+    if (leader) {
       atomicMax(&block_iterations[h], most);
       if (any) atomicOr(&block_failed[h], 1u);
     }
