@@ -159,7 +159,9 @@ std::string instability_hint(const Config& c) {
 }
 
 // Says in run.log and on stderr how much the frames of this run will take (before compression:
-// an upper bound), and warns before the first step when that exceeds the free disk space.
+// an upper bound), with the activation map of a sheet or a box (float64 at every node: the first
+// activation times, the conduction velocity and, with `last`, the last times), and warns before
+// the first step when that exceeds the free disk space.
 void announce_output_size(const Config& c, const fs::path& dir, index_t resume_step, RunLog& log,
                           bool quiet) {
   if (!c.output.vtk) return;
@@ -170,10 +172,15 @@ void announce_output_size(const Config& c, const fs::path& dir, index_t resume_s
   const real value = c.output.precision == Precision::float64 ? 8.0 : 4.0;
   const real per_node = c.domain.dims >= 2 ? 2.0 * value : 5.0 * value + 25.0;
   const real per_frame = static_cast<real>(kept) * per_node;
-  const real total = per_frame * static_cast<real>(frames);
+  const real maps = c.output.activation.enabled
+                        ? (c.output.activation.last ? 3.0 : 2.0) * 8.0 *
+                              static_cast<real>(c.domain.node_count())
+                        : 0.0;
+  const real total = per_frame * static_cast<real>(frames) + maps;
   const std::string line = "output: " + std::to_string(frames) + " frames x " +
-                           human_bytes(per_frame) + " = " + human_bytes(total) +
-                           " at most (before compression) in " + dir.string();
+                           human_bytes(per_frame) +
+                           (maps > 0.0 ? " + activation.vti " + human_bytes(maps) : "") + " = " +
+                           human_bytes(total) + " at most (before compression) in " + dir.string();
   log.line(line);
   if (!quiet) std::fprintf(stderr, "fhn: %s\n", line.c_str());
   std::error_code ec;

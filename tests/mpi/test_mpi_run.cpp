@@ -20,6 +20,21 @@ namespace fs = std::filesystem;
 namespace fhn {
 namespace {
 
+// A 21 x 13 x 15 box (N_z odd: the slabs differ by a plane), a Dirichlet back face, an S1 slab,
+// a stimulus block across the slabs' boundary, probes in both slabs; to t = 16, checkpoints every
+// 8 time units.
+const char* kBox = R"(
+name: box
+domain: {length: [10, 6, 7], dx: 0.5}
+initial:
+  v: {type: rectangle, x_min: 0, x_max: 2, value: 1}
+boundary: {back: {type: dirichlet, value: 0.2}}
+stimulus:
+  - {x_min: 4, x_max: 6, y_min: 1, y_max: 3, z_min: 2, z_max: 5, start: 3, duration: 2, amplitude: 0.6}
+time: {end: 16, dt: 0.04}
+output: {every: 2, vtk: false, probes: [[5, 3, 1], [5, 3, 6], [9, 5, 3.5]], checkpoint_every: 8}
+)";
+
 // A 41 x 33 sheet (N_y odd: the slabs differ by a row) with a Dirichlet side, a no-flux side, a
 // stimulus across the slab boundary and probes on both slabs; 600 steps, checkpoints at steps
 // 200 and 400.
@@ -183,9 +198,8 @@ tissue: [{shape: disc, center: [10, 8], radius: 2.2}]
 }
 
 TEST_CASE("a box over the ranks (slabs of z planes) writes what one process writes, bit for bit") {
-  // 21 x 13 x 15 nodes (N_z odd: the slabs differ by a plane), a Dirichlet back face, an S1 slab,
-  // a stimulus block across the slabs' boundary, probes in both slabs; to t = 16 (explicit) and
-  // t = 20 (Douglas ADI at 5 times the dt: the z lines solved after the transpose).
+  // kBox to t = 16 (explicit) and t = 20 (Douglas ADI at 5 times the dt: the z lines solved
+  // after the transpose).
   Communicator& comm = test::world();
   const test::SharedFolder tmp;
   for (const bool adi : {false, true}) {
@@ -194,17 +208,7 @@ TEST_CASE("a box over the ranks (slabs of z planes) writes what one process writ
       adi ? std::vector<std::string>{"scheme.type=crank_nicolson", "time.dt=0.2", "time.end=20",
                                      "output.checkpoint_every=8"}
           : std::vector<std::string>{};
-  const Config c = test::config_from(R"(
-name: box
-domain: {length: [10, 6, 7], dx: 0.5}
-initial:
-  v: {type: rectangle, x_min: 0, x_max: 2, value: 1}
-boundary: {back: {type: dirichlet, value: 0.2}}
-stimulus:
-  - {x_min: 4, x_max: 6, y_min: 1, y_max: 3, z_min: 2, z_max: 5, start: 3, duration: 2, amplitude: 0.6}
-time: {end: 16, dt: 0.04}
-output: {every: 2, vtk: false, probes: [[5, 3, 1], [5, 3, 6], [9, 5, 3.5]], checkpoint_every: 8}
-)", scheme);
+  const Config c = test::config_from(kBox, scheme);
   const std::string tag = adi ? "box_adi" : "box";
   const index_t step = adi ? 40 : 200;  // t = 8
   const fs::path one = check_ranks_equal_one(c, comm, tmp.path(), tag, step, 21 * 13 * 15);
@@ -216,37 +220,53 @@ output: {every: 2, vtk: false, probes: [[5, 3, 1], [5, 3, 6], [9, 5, 3.5]], chec
 }
 
 TEST_CASE("a checkpoint restarts on another number of ranks and ends where the run would have") {
+  // The sheet (explicit, 600 steps, checkpoints at 200 and 400) and the box's Douglas ADI (100
+  // steps of 0.2, checkpoints at 40 and 80): one process's first checkpoint continued on all
+  // ranks, the ranks' second continued by one process.
   Communicator& comm = test::world();
   const test::SharedFolder tmp;
-  const fs::path dir = tmp.path();
-  const Config c = test::config_from(kSheet);
-  // The reference: one process, uninterrupted.
-  if (comm.root()) {
-    RunOptions one;
-    one.output_dir = dir / "one";
-    one.quiet = true;
-    run_simulation(c, one);
-    fs::copy(dir / "one", dir / "to_ranks", fs::copy_options::recursive);
-  }
-  // The one-process checkpoint at step 200, continued on all ranks.
-  RunOptions ranks;
-  ranks.output_dir = dir / "to_ranks";
-  ranks.quiet = true;
-  ranks.comm = &comm;
-  ranks.restart = checkpoint_path(dir / "to_ranks", "sheet", 200);
-  CHECK(run_simulation(c, ranks).steps == 600);  // the whole run's, on every rank
-  // The ranks' checkpoint at step 400 (written by the restarted run), continued by one process.
-  if (comm.root()) {
-    fs::copy(dir / "to_ranks", dir / "to_one", fs::copy_options::recursive);
-    RunOptions one;
-    one.output_dir = dir / "to_one";
-    one.quiet = true;
-    one.restart = checkpoint_path(dir / "to_one", "sheet", 400);
-    CHECK(run_simulation(c, one).steps == 600);
-    const std::string reference = test::read_text(dir / "one/probes.csv");
-    CHECK(test::read_text(dir / "to_ranks/probes.csv") == reference);
-    CHECK(test::read_text(dir / "to_one/probes.csv") == reference);
-    CHECK(checkpoint_array(dir / "to_ranks", 400, "v") == checkpoint_array(dir / "one", 400, "v"));
+  struct Case {
+    Config c;
+    index_t first, second, steps;
+  };
+  const Case cases[] = {
+      {test::config_from(kSheet), 200, 400, 600},
+      {test::config_from(kBox, {"scheme.type=crank_nicolson", "time.dt=0.2", "time.end=20"}), 40,
+       80, 100}};
+  for (const Case& k : cases) {
+    const Config& c = k.c;
+    CAPTURE(c.name);
+    const fs::path dir = tmp.path() / c.name;
+    // The reference: one process, uninterrupted.
+    if (comm.root()) {
+      RunOptions one;
+      one.output_dir = dir / "one";
+      one.quiet = true;
+      run_simulation(c, one);
+      fs::copy(dir / "one", dir / "to_ranks", fs::copy_options::recursive);
+    }
+    // The one-process checkpoint at the first step, continued on all ranks.
+    RunOptions ranks;
+    ranks.output_dir = dir / "to_ranks";
+    ranks.quiet = true;
+    ranks.comm = &comm;
+    ranks.restart = checkpoint_path(dir / "to_ranks", c.name, k.first);
+    CHECK(run_simulation(c, ranks).steps == k.steps);  // the whole run's, on every rank
+    // The ranks' checkpoint at the second step (written by the restarted run), continued by one
+    // process.
+    if (comm.root()) {
+      fs::copy(dir / "to_ranks", dir / "to_one", fs::copy_options::recursive);
+      RunOptions one;
+      one.output_dir = dir / "to_one";
+      one.quiet = true;
+      one.restart = checkpoint_path(dir / "to_one", c.name, k.second);
+      CHECK(run_simulation(c, one).steps == k.steps);
+      const std::string reference = test::read_text(dir / "one/probes.csv");
+      CHECK(test::read_text(dir / "to_ranks/probes.csv") == reference);
+      CHECK(test::read_text(dir / "to_one/probes.csv") == reference);
+      CHECK(checkpoint_array(dir / "to_ranks", k.second, "v", c.name) ==
+            checkpoint_array(dir / "one", k.second, "v", c.name));
+    }
   }
 }
 

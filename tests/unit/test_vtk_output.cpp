@@ -29,9 +29,11 @@
 #include <string>
 #include <vector>
 
+#include "config/loader.hpp"
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
 #include "io/vtk_writers.hpp"
+#include "run/run.hpp"
 #include "support.hpp"
 
 namespace fs = std::filesystem;
@@ -528,4 +530,30 @@ TEST_CASE("the curve series: polylines read back exactly, a closed one repeats i
   REQUIRE(reader->GetErrorCode() == 0);
   CHECK(reader->GetOutput()->GetNumberOfPoints() == 0);
   CHECK(reader->GetOutput()->GetFieldData()->GetArray("TIME")->GetTuple1(0) == 0.5);
+}
+
+TEST_CASE("a box run writes 3-D frames, a 3-D activation map and the filaments' series, and "
+          "announces their size") {
+  // 9 x 9 x 9 nodes, float64, 3 frames: 729 x 16 B a frame, and the activation map's two arrays
+  // of 729 float64 values.
+  TempDir dir;
+  const fhn::Config c = fhn::test::config_from(
+      "name: cube\ndomain: {length: [4, 4, 4], dx: 0.5}\ntime: {end: 0.2, dt: 0.02}\n"
+      "output: {every: 0.1, probes: []}\n");
+  fhn::RunOptions options;
+  options.output_dir = dir.path() / "cube";
+  options.quiet = true;
+  fhn::run_simulation(c, options);
+  CHECK(fhn::test::contains(fhn::test::read_text(options.output_dir / "run.log"),
+                            "output: 3 frames x 11.7 kB + activation.vti 11.7 kB = 46.7 kB at most "
+                            "(before compression)"));
+  const auto image = read_vti(options.output_dir / "activation.vti");
+  int dims[3] = {0, 0, 0};
+  image->GetDimensions(dims);
+  CHECK((dims[0] == 9 && dims[1] == 9 && dims[2] == 9));
+  CHECK(image->GetPointData()->GetArray("conduction_velocity") != nullptr);
+  const auto curves = parse_collection(options.output_dir / "cube_filaments.pvd");
+  REQUIRE(curves.size() == 3);
+  CHECK(curves[2].file == "frames/cube_filaments_000002.vtp");
+  CHECK(fs::exists(options.output_dir / curves[2].file));
 }
