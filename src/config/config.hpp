@@ -179,11 +179,15 @@ struct ActivationSpec {
   bool last = false;  // also the last crossing
 };
 
-// tips.csv (sheets): spiral tips, the crossings of the iso-lines v = v_iso and w = w_iso.
+// tips.csv (sheets): spiral tips, the crossings of the iso-lines v = v_iso and w = w_iso; and the
+// thresholds of the tip path's classification (study/tip_path.hpp).
 struct TipSpec {
   bool enabled = true;
   real v_iso = 0.5;
   real w_iso = 0.1;
+  index_t breakup = 4;  // more tips than this in the last frame: breakup
+  real drift = 0.1;     // drift per turn over the path's radius above this: drift
+  real meander = 0.05;  // the meander's amplitude over the rotation's above this: meander
 };
 
 // filaments.csv (boxes): scroll-wave filaments, where the iso-surfaces v = v_iso and w = w_iso

@@ -873,6 +873,9 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
       spec.enabled = t.boolean("enabled", c.domain.dims == 2);
       spec.v_iso = t.number("v", levels.v, any_number());
       spec.w_iso = t.number("w", levels.w, any_number());
+      spec.breakup = t.integer("breakup", spec.breakup, 1, 1 << 20);
+      spec.drift = t.number("drift", spec.drift, positive());
+      spec.meander = t.number("meander", spec.meander, positive());
     }
     {
       Section f = o.section("filaments");

@@ -426,8 +426,10 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
     tracker = std::make_unique<FrontTracker>(c.domain.length[0], c.output.activation.threshold);
   std::unique_ptr<TipTracker> tips;
   if (c.output.tips.enabled)
-    tips = std::make_unique<TipTracker>(dir / "tips.csv", c.output.tips.v_iso, c.output.tips.w_iso,
-                                        restart, cut_off_nodes(problem.fields));
+    tips = std::make_unique<TipTracker>(
+        dir / "tips.csv", c.output.tips.v_iso, c.output.tips.w_iso, restart,
+        cut_off_nodes(problem.fields),
+        TipPathLimits{c.output.tips.breakup, c.output.tips.drift, c.output.tips.meander});
   std::unique_ptr<FilamentTracker> filaments;
   if (c.output.filaments.enabled)
     filaments = std::make_unique<FilamentTracker>(
@@ -509,7 +511,8 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
              (rotation.period ? "rotation period " + format_exact(*rotation.period) + " (" +
                                     std::to_string(rotation.rotations) + " turns from t = " +
                                     format_exact(rotation.t_from) + ")"
-                              : std::string("no rotation period (fewer than 2 turns of one tip)")));
+                              : std::string("no rotation period (fewer than 2 turns of one tip)")) +
+             "; tip path: " + tips->path_analysis().kind);
   }
   if (const GridStats* grid = scheme->grid_stats())
     log.line("adaptive grid: " + format_exact(grid->mean_nodes()) + " nodes on average, at most " +

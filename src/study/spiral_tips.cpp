@@ -147,12 +147,13 @@ std::vector<std::uint8_t> cut_off_nodes(const ParameterFields& fields) {
 }
 
 TipTracker::TipTracker(const std::filesystem::path& file, real v_iso, real w_iso, bool append,
-                       std::vector<std::uint8_t> cut_off)
+                       std::vector<std::uint8_t> cut_off, TipPathLimits limits)
     : file_(file),
       v_iso_(v_iso),
       w_iso_(w_iso),
       cut_off_(std::move(cut_off)),
-      out_(open_csv(file, "t,tip,x,y\n", append)) {}
+      out_(open_csv(file, "t,tip,x,y\n", append)),
+      limits_(limits) {}
 
 void TipTracker::write(const FrameView& f) {
   FHN_VERIFY(f.sheet(), InternalError, "TipTracker: tips are found on sheets only");
@@ -184,7 +185,12 @@ void TipTracker::write(const FrameView& f) {
       (std::fputs(rows.c_str(), out_.get()) < 0 || std::fflush(out_.get()) != 0))
     throw IoError(file_.string() + ": write failed (" + std::strerror(errno) + ")");
 
-  // 3. The principal tip's path and the counts (a repeated frame is already in them).
+  // 3. Whether the frame is excited anywhere (a repeated frame is the same frame again), the
+  // sheet's extent; the principal tip's path and the counts (a repeated frame is already in them).
+  excited_ = f.n > 0 && *std::max_element(f.v, f.v + f.n) >= v_iso_;
+  x_max_ = f.domain->length[0];
+  y_max_ = f.domain->length[1];
+  dx_ = f.domain->dx;
   if (frames_ > 0 && f.t <= last_t_) return;
   const bool path_ended = tips_at_end_ == 0;  // the previous frame had no tip (or there was none)
   ++frames_;
@@ -249,6 +255,17 @@ std::string TipTracker::restore(const SchemeState& state) {
   return "";
 }
 
+TipPathAnalysis TipTracker::path_analysis() const {
+  TipPathContext context;
+  context.tips_at_end = tips_at_end_;
+  context.excited_at_end = excited_;
+  context.ever_tips = frames_with_tips_ > 0;
+  context.x_max = x_max_;
+  context.y_max = y_max_;
+  context.dx = dx_;
+  return analyse_tip_path(path_t_, path_x_, path_y_, context, limits_);
+}
+
 void TipTracker::add_summary(JsonObject& summary) const {
   const Rotation r = rotation();
   JsonObject tips;
@@ -261,6 +278,22 @@ void TipTracker::add_summary(JsonObject& summary) const {
       .add("frames_with_tips", frames_with_tips_)
       .add("v_iso", v_iso_)
       .add("w_iso", w_iso_);
+  const TipPathAnalysis a = path_analysis();
+  JsonObject path;
+  path.add("class", a.kind).add("turns", a.turns);
+  auto optional = [&path](const char* key, const std::optional<real>& value) {
+    if (value)
+      path.add(key, *value);
+    else
+      path.add_null(key);
+  };
+  optional("period", a.period);
+  optional("radius", a.radius);
+  optional("drift_speed", a.drift_speed);
+  optional("meander_frequency", a.meander_frequency);
+  optional("meander_ratio", a.meander_ratio);
+  path.add("t_from", a.t_from).add("t_to", a.t_to);
+  tips.add("path", path);
   summary.add("tips", tips);
 }
 

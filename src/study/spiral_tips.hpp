@@ -17,6 +17,7 @@
 
 #include "io/frame_sink.hpp"
 #include "model/parameter_fields.hpp"
+#include "study/tip_path.hpp"
 
 namespace fhn {
 
@@ -76,8 +77,9 @@ class TipTracker final : public FrameSink {
   // rows at or after the restart time, which this sink writes again). `cut_off`: one byte per
   // node, non-zero where no current flows (cut_off_nodes), whose cells have no tip, as cells with
   // a corner outside the tissue have none; empty: the frames' mask alone.
+  // `limits`: the thresholds of the path's classification in summary.json.
   TipTracker(const std::filesystem::path& file, real v_iso, real w_iso, bool append,
-             std::vector<std::uint8_t> cut_off = {});
+             std::vector<std::uint8_t> cut_off = {}, TipPathLimits limits = {});
 
   // A frame at or before the previous frame's t (a restart repeats its checkpoint's frame)
   // writes its rows but leaves the path and the counts alone.
@@ -103,8 +105,11 @@ class TipTracker final : public FrameSink {
   std::optional<real> period() const { return rotation().period; }
   index_t tips_at_end() const { return tips_at_end_; }
   index_t frames_with_tips() const { return frames_with_tips_; }
+  // The latest path's analysis (tip_path.hpp) in the run's context so far.
+  TipPathAnalysis path_analysis() const;
   // Adds "tips": {count_at_end, rotation_period (or null), rotations, frames_with_tips, v_iso,
-  // w_iso}.
+  // w_iso, path: {class, turns, period, radius, drift_speed, meander_frequency, meander_ratio,
+  // t_from, t_to} (null where not measured)}.
   void add_summary(JsonObject& summary) const;
 
  private:
@@ -118,6 +123,9 @@ class TipTracker final : public FrameSink {
   index_t tips_at_end_ = 0;
   index_t frames_with_tips_ = 0;
   std::vector<real> path_t_, path_x_, path_y_;  // the principal tip, latest path
+  TipPathLimits limits_;
+  bool excited_ = false;            // the last frame: some v at or above v_iso
+  real x_max_ = 0.0, y_max_ = 0.0, dx_ = 0.0;  // the sheet, from the frames
 };
 
 }  // namespace fhn

@@ -225,6 +225,11 @@ TEST_CASE("sheet config: keys of the wrong dimension and impossible grids are lo
                  "output.tips.enabled: spiral tips are found on sheets only (domain.length: [Lx, Ly])"));
   CHECK(contains(config_error("output: {activation: {enabled: true}}\n"),
                  "output.activation.enabled: activation maps are computed on sheets and boxes only"));
+  CHECK(contains(config_error(sheet + "output: {tips: {breakup: 0}}\n"),
+                 "output.tips.breakup: value 0 is out of range; expected a whole number in [1, "
+                 "1048576]"));
+  CHECK(contains(config_error(sheet + "output: {tips: {drift: -1}}\n"),
+                 "output.tips.drift: value -1 is out of range; expected a number > 0"));
   // The sheet's explicit limit: diffusion 8 D/dx^2 with the reaction's slope (dx^2 / (4 D) alone).
   CHECK(contains(config_error("domain: {length: [20, 10], dx: 0.5}\ntime: {end: 7, dt: 0.07}\n"),
                  "the largest stable dt is 0.06062498902983493"));

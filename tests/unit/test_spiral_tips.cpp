@@ -302,7 +302,9 @@ TEST_CASE("TipTracker: tips.csv has a row per tip and frame, tip 0 following the
   tracker.add_summary(summary);
   CHECK(summary.str() ==
         "{\"tips\":{\"count_at_end\":0,\"rotation_period\":null,\"rotations\":0,"
-        "\"frames_with_tips\":3,\"v_iso\":0.5,\"w_iso\":0.1}}");
+        "\"frames_with_tips\":3,\"v_iso\":0.5,\"w_iso\":0.1,\"path\":{\"class\":\"no_wave\","
+        "\"turns\":0,\"period\":null,\"radius\":null,\"drift_speed\":null,"
+        "\"meander_frequency\":null,\"meander_ratio\":null,\"t_from\":0,\"t_to\":0}}}");
 }
 
 TEST_CASE("TipTracker: the period of a tip circling on the sheet, in summary.json") {
@@ -325,6 +327,12 @@ TEST_CASE("TipTracker: the period of a tip circling on the sheet, in summary.jso
   const std::string period_text = fhn::format_exact(*tracker.period());
   CHECK(fhn::test::contains(summary.str(), "\"rotation_period\":" + period_text));
   CHECK(fhn::test::contains(summary.str(), "\"rotations\":3"));
+  // The path's analysis: a circle, rigid rotation at the same period.
+  const fhn::TipPathAnalysis a = tracker.path_analysis();
+  CHECK(a.kind == "rigid");
+  REQUIRE(a.period);
+  CHECK(std::abs(*a.period - period) < dt / 10.0);
+  CHECK(fhn::test::contains(summary.str(), "\"path\":{\"class\":\"rigid\""));
 }
 
 TEST_CASE("TipTracker: a frame without tips ends the path; the period is that of the new path") {
