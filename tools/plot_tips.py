@@ -6,7 +6,8 @@ coloured by its time, the tips of the last frame circled, on v (or w) of the las
 
 Reads tips.csv (t,tip,x,y; default: beside the .pvd) and the last .vti frame of the collection
 directly, without the vtk Python module (tools/lib/vtk_xml.py). The title gives the rotation
-period when summary.json beside the .pvd has one.
+period and the tip path's class (rigid, meander, drift, ...) when summary.json beside the .pvd
+has them.
 """
 import argparse
 import csv
@@ -47,10 +48,12 @@ def rotation_note(summary):
     except (OSError, ValueError, KeyError, TypeError):
         return ""
     period = tips.get("rotation_period")
+    path = tips.get("path") if isinstance(tips.get("path"), dict) else {}
+    kind = f"; tip path: {path['class']}" if "class" in path else ""
     if period is None:
-        return f"{tips.get('count_at_end', '?')} tips at the end, no rotation period"
+        return f"{tips.get('count_at_end', '?')} tips at the end, no rotation period{kind}"
     return (f"{tips.get('count_at_end', '?')} tips at the end, rotation period {period:.4g} "
-            f"({tips.get('rotations', '?')} turns)")
+            f"({tips.get('rotations', '?')} turns){kind}")
 
 
 def plot(pvd, tips_file, out, field, zoom):
