@@ -177,6 +177,10 @@ TipPathAnalysis analyse_tip_path(const std::vector<real>& t, const std::vector<r
   const real bin = kTwoPi / (static_cast<real>(w.t.size()) * dt);
   const real nyquist = kTwoPi / (2.0 * dt);
   const Peak first = largest_peak(s, bin / 8.0, nyquist, 0.0, -1.0);
+  if (!(first.amplitude > 0.0) || first.omega == 0.0) {
+    a.kind = "retract";  // turns without a rotation the spectrum can see: no period to report
+    return a;
+  }
   const Peak second = largest_peak(s, bin / 8.0, nyquist, first.omega, 3.0 * bin);
   a.period = kTwoPi / std::abs(first.omega);
   a.radius = first.amplitude;
