@@ -134,6 +134,12 @@ Profile read_profile(Section& parent, const std::string& key, const Profile& fal
 
   // The coordinate range of the axis a step or front runs along, for its default position.
   auto axis_length = [&](int axis) { return d.length[axis]; };
+  // A type this domain cannot take: reported at 'type', its own keys taken unread (not reported
+  // again as unknown keys).
+  auto refuse_type = [&](const std::string& why) {
+    s.context().error(s.path_of("type"), s.path_of("type") + why);
+    for (const std::string& name : own) s.raw(name);
+  };
   switch (p.type) {
     case ProfileType::gaussian: {
       p.center = given ? domain_centre(d) : fallback.center;
@@ -188,10 +194,8 @@ Profile read_profile(Section& parent, const std::string& key, const Profile& fal
       break;
     case ProfileType::spiral: {
       if (!sheet) {
-        s.context().error(s.path_of("type"), s.path_of("type") +
-                                                 ": a spiral start needs a sheet or a box "
-                                                 "(domain.length: [Lx, Ly] or [Lx, Ly, Lz]); this "
-                                                 "domain is a cable");
+        refuse_type(": a spiral start needs a sheet or a box (domain.length: [Lx, Ly] or "
+                    "[Lx, Ly, Lz]); this domain is a cable");
         break;
       }
       // On a box the spiral is the same in every plane z: a straight scroll wave whose
@@ -207,9 +211,8 @@ Profile read_profile(Section& parent, const std::string& key, const Profile& fal
     }
     case ProfileType::scroll_ring: {
       if (!box) {
-        s.context().error(s.path_of("type"), s.path_of("type") +
-                                                 ": a scroll ring needs a box (domain.length: "
-                                                 "[Lx, Ly, Lz]); on a sheet use type: spiral");
+        refuse_type(": a scroll ring needs a box (domain.length: [Lx, Ly, Lz]); on a sheet use "
+                    "type: spiral");
         break;
       }
       // The ring lies in the plane z = center_z about the axis through (center_x, center_y)
@@ -775,8 +778,14 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
     // the centre).
     const Profile& v = c.initial.v;
     const Profile& w = c.initial.w;
-    if (excursion_start(v.type) || excursion_start(w.type)) {
-      const bool v_given = excursion_start(v.type);
+    // (Only where the start applies to the domain: read_profile reported it otherwise.)
+    auto applies = [&](ProfileType t) {
+      return t == ProfileType::spiral ? c.domain.dims >= 2 : c.domain.dims == 3;
+    };
+    const bool v_start = excursion_start(v.type) && applies(v.type);
+    const bool w_start = excursion_start(w.type) && applies(w.type);
+    if (v_start || w_start) {
+      const bool v_given = v_start;
       const std::string type = name_of(profile_type_names(), v_given ? v.type : w.type);
       const std::string keys = type == "spiral" ? "center and wavelength"
                                                 : "center, radius and wavelength";

@@ -187,6 +187,7 @@ void TipTracker::write(const FrameView& f) {
 
   // 3. Whether the frame is excited anywhere (a repeated frame is the same frame again), the
   // sheet's extent; the principal tip's path and the counts (a repeated frame is already in them).
+  analysis_.reset();
   excited_ = f.n > 0 && *std::max_element(f.v, f.v + f.n) >= v_iso_;
   x_max_ = f.domain->length[0];
   y_max_ = f.domain->length[1];
@@ -240,6 +241,7 @@ std::optional<TipTracker::Saved> TipTracker::check_state(const SchemeState& stat
 }
 
 std::string TipTracker::restore(const SchemeState& state) {
+  analysis_.reset();
   std::optional<Saved> saved = check_state(state);
   if (!saved)
     return "tips.csv: the checkpoint holds no tip path (output.tips was off before the "
@@ -255,7 +257,8 @@ std::string TipTracker::restore(const SchemeState& state) {
   return "";
 }
 
-TipPathAnalysis TipTracker::path_analysis() const {
+const TipPathAnalysis& TipTracker::path_analysis() const {
+  if (analysis_) return *analysis_;
   TipPathContext context;
   context.tips_at_end = tips_at_end_;
   context.excited_at_end = excited_;
@@ -263,7 +266,8 @@ TipPathAnalysis TipTracker::path_analysis() const {
   context.x_max = x_max_;
   context.y_max = y_max_;
   context.dx = dx_;
-  return analyse_tip_path(path_t_, path_x_, path_y_, context, limits_);
+  analysis_ = analyse_tip_path(path_t_, path_x_, path_y_, context, limits_);
+  return *analysis_;
 }
 
 void TipTracker::add_summary(JsonObject& summary) const {
@@ -278,7 +282,7 @@ void TipTracker::add_summary(JsonObject& summary) const {
       .add("frames_with_tips", frames_with_tips_)
       .add("v_iso", v_iso_)
       .add("w_iso", w_iso_);
-  const TipPathAnalysis a = path_analysis();
+  const TipPathAnalysis& a = path_analysis();
   JsonObject path;
   path.add("class", a.kind).add("turns", a.turns);
   auto optional = [&path](const char* key, const std::optional<real>& value) {

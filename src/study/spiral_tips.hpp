@@ -105,8 +105,9 @@ class TipTracker final : public FrameSink {
   std::optional<real> period() const { return rotation().period; }
   index_t tips_at_end() const { return tips_at_end_; }
   index_t frames_with_tips() const { return frames_with_tips_; }
-  // The latest path's analysis (tip_path.hpp) in the run's context so far.
-  TipPathAnalysis path_analysis() const;
+  // The latest path's analysis (tip_path.hpp) in the run's context so far; computed once per
+  // state (summary.json and run.log ask for the same).
+  const TipPathAnalysis& path_analysis() const;
   // Adds "tips": {count_at_end, rotation_period (or null), rotations, frames_with_tips, v_iso,
   // w_iso, path: {class, turns, period, radius, drift_speed, meander_frequency, meander_ratio,
   // t_from, t_to} (null where not measured)}.
@@ -126,6 +127,7 @@ class TipTracker final : public FrameSink {
   TipPathLimits limits_;
   bool excited_ = false;            // the last frame: some v at or above v_iso
   real x_max_ = 0.0, y_max_ = 0.0, dx_ = 0.0;  // the sheet, from the frames
+  mutable std::optional<TipPathAnalysis> analysis_;  // of the state above; reset by write, restore
 };
 
 }  // namespace fhn
