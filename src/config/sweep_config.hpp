@@ -11,11 +11,19 @@
 
 namespace fhn {
 
+// A key that moves with an axis: the member that takes the axis's j-th value takes its j-th
+// value too (Winfree's eps is model.tau_v = eps with model.tau_w = 1 / eps).
+struct SweepLink {
+  std::string key;
+  std::vector<real> values;  // as many as the axis's
+};
+
 // One axis: a numeric config key (as --set spells it, e.g. model.a or stimulus[1].start) and
-// its values, in the order the members take them.
+// its values, in the order the members take them, with the keys linked to it.
 struct SweepAxis {
   std::string key;
   std::vector<real> values;
+  std::vector<SweepLink> with;
   std::string where;  // file:line:column of the axis, for messages about its members
 };
 
@@ -28,7 +36,8 @@ struct SweepMeasure {
   // members' kinetics form (its levels().v, kinetics/).
   std::optional<real> threshold;
   real every = 0.0;          // time between samples of the probes; 0 (default): every step
-  std::string probes_where, every_where;  // file:line:column of the keys, for later checks
+  // file:line:column of the keys, for later checks; empty where the key is not given
+  std::string probes_where, every_where, threshold_where;
 };
 
 struct SweepConfig {
@@ -49,7 +58,10 @@ SweepConfig load_sweep_text(const std::string& text, const std::string& source);
 
 // The number of members the axes make (product or zip; 0 when the axes disagree in zip).
 index_t sweep_member_count(const SweepConfig& sweep);
-// Member m's axis values, one per axis (product: the last axis varies fastest).
+// Member m's position on each axis: it takes values[j] (and with[*].values[j]) of axis a, j =
+// out[a] (product: the last axis varies fastest).
+std::vector<index_t> sweep_member_positions(const SweepConfig& sweep, index_t member);
+// Member m's axis values, one per axis.
 std::vector<real> sweep_member_values(const SweepConfig& sweep, index_t member);
 
 }  // namespace fhn

@@ -13,7 +13,44 @@ using namespace config_detail;
 
 constexpr index_t kMaxMembers = index_t{1} << 24;
 
-// axes[i]: {key, values: [...]} or {key, from, to, count, scale: linear | log}.
+// axes[i].with[k]: {key, values: [...]} (one per value of the axis) or {key, reciprocal: true}
+// (1 / the axis's value).
+void read_links(Context& ctx, Section& axis_section, const std::string& path, SweepAxis& axis) {
+  const YAML::Node with = axis_section.raw("with");
+  if (!with.IsDefined()) return;
+  if (!with.IsSequence()) {
+    ctx.error(path + ".with", with.Mark(), path + ".with: expected a list of {key, values} or {key, reciprocal: true}, got " +
+                                               node_text(with));
+    return;
+  }
+  for (std::size_t k = 0; k < with.size(); ++k) {
+    const std::string at = path + ".with[" + std::to_string(k) + "]";
+    Section s(ctx, with[k], at);
+    SweepLink link;
+    link.key = s.text("key", "");
+    if (link.key.empty()) ctx.error(at, with[k].Mark(), at + ": missing required key 'key' (a numeric config key, e.g. model.tau_w)");
+    const bool reciprocal = s.boolean("reciprocal", false);
+    if (s.has("values") == reciprocal) {
+      ctx.error(at, with[k].Mark(), at + ": give either 'values' (one per value of the axis) or 'reciprocal: true'");
+      continue;
+    }
+    if (reciprocal) {
+      for (real x : axis.values) {
+        if (x == 0.0) ctx.error(at, with[k].Mark(), at + ": reciprocal: the axis '" + axis.key + "' takes the value 0");
+        link.values.push_back(1.0 / x);
+      }
+    } else {
+      link.values = s.numbers("values", any_number(), false, "[10, 5, 2.5]").value_or(link.values);
+      if (ctx.ok() && link.values.size() != axis.values.size())
+        ctx.error(at, with[k].Mark(), at + ".values: " + std::to_string(link.values.size()) +
+                                          " values for the axis's " + std::to_string(axis.values.size()));
+    }
+    if (link.key == axis.key) ctx.error(at, with[k].Mark(), at + ": key '" + link.key + "' is the axis's own");
+    axis.with.push_back(link);
+  }
+}
+
+// axes[i]: {key, values: [...]} or {key, from, to, count, scale: linear | log}, and with: [...].
 SweepAxis read_axis(Context& ctx, const YAML::Node& node, const std::string& path,
                     const std::string& source) {
   SweepAxis axis;
@@ -30,6 +67,7 @@ SweepAxis read_axis(Context& ctx, const YAML::Node& node, const std::string& pat
   }
   if (listed) {
     axis.values = s.numbers("values", any_number(), false, "[0.01, 0.05, 0.1]").value_or(axis.values);
+    read_links(ctx, s, path, axis);
     return axis;
   }
   if (!ranged) {
@@ -54,6 +92,7 @@ SweepAxis read_axis(Context& ctx, const YAML::Node& node, const std::string& pat
                           : scale == Scale::linear    ? from + f * (to - from)
                                                       : from * std::pow(to / from, f));
   }
+  read_links(ctx, s, path, axis);
   return axis;
 }
 
@@ -92,10 +131,18 @@ SweepConfig read_sweep(const YAML::Node& root, Context& ctx, const std::string& 
   } else {
     for (std::size_t i = 0; i < axes.size(); ++i) {
       sw.axes.push_back(read_axis(ctx, axes[i], "axes[" + std::to_string(i) + "]", source));
-      for (std::size_t j = 0; j + 1 < sw.axes.size(); ++j)
-        if (!sw.axes.back().key.empty() && sw.axes[j].key == sw.axes.back().key)
-          ctx.error("axes", axes[i].Mark(), "axes[" + std::to_string(i) + "]: key '" + sw.axes.back().key +
-                                                "' is already axes[" + std::to_string(j) + "]");
+      // Every key, the axes' and the linked ones, is set by one axis only.
+      const SweepAxis& added = sw.axes.back();
+      std::vector<std::string> keys{added.key};
+      for (const SweepLink& link : added.with) keys.push_back(link.key);
+      for (const std::string& key : keys)
+        for (std::size_t j = 0; j + 1 < sw.axes.size(); ++j) {
+          bool taken = sw.axes[j].key == key;
+          for (const SweepLink& link : sw.axes[j].with) taken = taken || link.key == key;
+          if (!key.empty() && taken)
+            ctx.error("axes", axes[i].Mark(), "axes[" + std::to_string(i) + "]: key '" + key +
+                                                  "' is already set by axes[" + std::to_string(j) + "]");
+        }
     }
   }
   sw.combine = top.choice("combine", sw.combine,
@@ -114,8 +161,9 @@ SweepConfig read_sweep(const YAML::Node& root, Context& ctx, const std::string& 
   sw.measure.probes = measure.numbers("probes", non_negative(), false, "[25, 75]").value_or(sw.measure.probes);
   if (measure.has("threshold")) sw.measure.threshold = measure.number("threshold", 0.0, any_number());
   sw.measure.every = measure.number("every", sw.measure.every, non_negative());
-  sw.measure.probes_where = ctx.where("measure.probes");
-  sw.measure.every_where = ctx.where("measure.every");
+  if (measure.has("probes")) sw.measure.probes_where = ctx.where("measure.probes");
+  if (measure.has("every")) sw.measure.every_where = ctx.where("measure.every");
+  if (measure.has("threshold")) sw.measure.threshold_where = ctx.where("measure.threshold");
 
   Section output = top.section("output");
   const YAML::Node members = output.raw("members");
@@ -157,14 +205,21 @@ index_t sweep_member_count(const SweepConfig& sweep) {
   return count;
 }
 
-std::vector<real> sweep_member_values(const SweepConfig& sweep, index_t member) {
-  std::vector<real> values(sweep.axes.size());
+std::vector<index_t> sweep_member_positions(const SweepConfig& sweep, index_t member) {
+  std::vector<index_t> positions(sweep.axes.size());
   for (std::size_t a = sweep.axes.size(); a-- > 0;) {
     const auto size = static_cast<index_t>(sweep.axes[a].values.size());
-    const index_t j = sweep.combine == SweepCombine::zip ? member : member % size;
-    values[a] = sweep.axes[a].values[static_cast<std::size_t>(j)];
+    positions[a] = sweep.combine == SweepCombine::zip ? member : member % size;
     if (sweep.combine == SweepCombine::product) member /= size;
   }
+  return positions;
+}
+
+std::vector<real> sweep_member_values(const SweepConfig& sweep, index_t member) {
+  const std::vector<index_t> positions = sweep_member_positions(sweep, member);
+  std::vector<real> values(sweep.axes.size());
+  for (std::size_t a = 0; a < sweep.axes.size(); ++a)
+    values[a] = sweep.axes[a].values[static_cast<std::size_t>(positions[a])];
   return values;
 }
 

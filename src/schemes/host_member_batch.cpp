@@ -79,9 +79,8 @@ void HostMemberBatch::check_finite() {
     frozen_[m] = 1;
     failures_.push_back({static_cast<index_t>(m), snap.step,
                          "the solution stopped being finite: v = " + format_exact(snap.v[i]) +
-                             ", w = " + format_exact(snap.w[i]) +
-                             " at x = " + format_exact(snap.x()[bad[m]]) + " (node " +
-                             std::to_string(bad[m]) + ") by t = " + format_exact(snap.t) +
+                             ", w = " + format_exact(snap.w[i]) + " at " +
+                             snap.domain.describe_node(bad[m]) + " by t = " + format_exact(snap.t) +
                              " (step " + std::to_string(snap.step) + ")"});
   }
 }

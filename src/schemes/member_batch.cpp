@@ -12,8 +12,9 @@ std::unique_ptr<MemberBatch> make_member_batch(const std::vector<Config>& config
   FHN_VERIFY(!configs.empty() && configs.size() == problems.size(), InternalError,
              "make_member_batch: one problem per config, at least one member");
   const Config& c = configs[0];
-  FHN_VERIFY(c.domain.dims == 1, ConfigError,
-             "domain.length: a sweep's members are cables (one number); sheets are not swept yet");
+  FHN_VERIFY(c.domain.dims <= 2, ConfigError,
+             "domain.length: a sweep's members are cables or sheets (one or two numbers); boxes "
+             "are not swept");
   FHN_VERIFY(c.scheme.type != SchemeType::adaptive_explicit, ConfigError,
              "scheme.type: adaptive_explicit moves each member's grid on its own, which lockstep "
              "members cannot share; sweep with explicit or crank_nicolson");

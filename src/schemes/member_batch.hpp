@@ -1,8 +1,8 @@
 #pragma once
-// The members of a parameter sweep advanced in lockstep: cables on the same grid, with the same
-// dt and scheme, each with its own parameters (model, boundary values, initial state, stimuli).
-// `fhn sweep` (src/sweep/) sees only this interface; the CPU backend keeps one Scheme per
-// member and spreads them over the cores (host_member_batch.hpp), the CUDA backend advances
+// The members of a parameter sweep advanced in lockstep: cables or sheets on the same grid, with
+// the same dt and scheme, each with its own parameters (model, boundary values, initial state,
+// stimuli). `fhn sweep` (src/sweep/) sees only this interface; the CPU backend keeps one Scheme
+// per member and spreads them over the cores (host_member_batch.hpp), the CUDA backend advances
 // all members in one set of kernels over a (members x nodes) array (schemes/cuda/).
 #include <memory>
 #include <string>

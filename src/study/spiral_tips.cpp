@@ -152,7 +152,7 @@ TipTracker::TipTracker(const std::filesystem::path& file, real v_iso, real w_iso
       v_iso_(v_iso),
       w_iso_(w_iso),
       cut_off_(std::move(cut_off)),
-      out_(open_csv(file, "t,tip,x,y\n", append)),
+      out_(file.empty() ? decltype(out_)(nullptr, std::fclose) : open_csv(file, "t,tip,x,y\n", append)),
       limits_(limits) {}
 
 void TipTracker::write(const FrameView& f) {
@@ -181,7 +181,7 @@ void TipTracker::write(const FrameView& f) {
   for (std::size_t k = 0; k < tips.size(); ++k)
     rows += format_exact(f.t) + "," + std::to_string(k) + "," + format_exact(tips[k].x) + "," +
             format_exact(tips[k].y) + "\n";
-  if (!rows.empty() &&
+  if (out_ && !rows.empty() &&
       (std::fputs(rows.c_str(), out_.get()) < 0 || std::fflush(out_.get()) != 0))
     throw IoError(file_.string() + ": write failed (" + std::strerror(errno) + ")");
 

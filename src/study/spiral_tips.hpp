@@ -77,7 +77,8 @@ class TipTracker final : public FrameSink {
   // rows at or after the restart time, which this sink writes again). `cut_off`: one byte per
   // node, non-zero where no current flows (cut_off_nodes), whose cells have no tip, as cells with
   // a corner outside the tissue have none; empty: the frames' mask alone.
-  // `limits`: the thresholds of the path's classification in summary.json.
+  // `limits`: the thresholds of the path's classification in summary.json. An empty `file`
+  // writes no tips.csv: the tracker follows the path alone (a sweep's members).
   TipTracker(const std::filesystem::path& file, real v_iso, real w_iso, bool append,
              std::vector<std::uint8_t> cut_off = {}, TipPathLimits limits = {});
 

@@ -42,6 +42,10 @@
 
 namespace fhn {
 
+// The classes, in the order summaries count them.
+inline constexpr const char* kTipPathKinds[] = {"rigid",   "meander", "drift",
+                                                "retract", "breakup", "no_wave"};
+
 struct TipPathLimits {
   index_t breakup = 4;   // more tips than this in the last frame: breakup
   real drift = 0.1;      // drift per turn over radius above this: drift

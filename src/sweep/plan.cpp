@@ -41,12 +41,16 @@ std::vector<std::string> keyed_lines(const std::string& yaml) {
 }
 
 // The resolved config without what a member may set for itself (model, boundary values,
-// initial profiles, stimulus values, name): the lines of to_yaml with their dotted keys.
+// initial profiles, stimulus values, name, and the levels its measurements read, which default
+// to its form's: output.tips.v/w, output.activation.threshold): the lines of to_yaml with their
+// dotted keys.
 std::vector<std::string> shared_lines(Config c) {
   c.name.clear();
   c.source.clear();
   c.notes.clear();
   c.model = ModelParams{};
+  c.output.tips.v_iso = c.output.tips.w_iso = 0.0;
+  c.output.activation.threshold = 0.0;
   for (BoundarySide* side : {&c.boundary.left, &c.boundary.right, &c.boundary.bottom, &c.boundary.top})
     side->value = 0.0;
   c.initial = InitialSpec{};
@@ -70,12 +74,16 @@ std::string lockstep_difference(const Config& member, const Config& first,
   return "";
 }
 
-// The axis assignments of member m, e.g. "model.a=0.05".
+// The axis assignments of member m, e.g. "model.a=0.05", the linked keys after their axis's.
 std::vector<std::string> member_assignments(const SweepConfig& sweep, index_t m) {
-  const std::vector<real> values = sweep_member_values(sweep, m);
+  const std::vector<index_t> positions = sweep_member_positions(sweep, m);
   std::vector<std::string> out;
-  for (std::size_t a = 0; a < values.size(); ++a)
-    out.push_back(sweep.axes[a].key + "=" + format_exact(values[a]));
+  for (std::size_t a = 0; a < positions.size(); ++a) {
+    const auto j = static_cast<std::size_t>(positions[a]);
+    out.push_back(sweep.axes[a].key + "=" + format_exact(sweep.axes[a].values[j]));
+    for (const SweepLink& link : sweep.axes[a].with)
+      out.push_back(link.key + "=" + format_exact(link.values[j]));
+  }
   return out;
 }
 
@@ -231,14 +239,17 @@ SweepPlan plan_sweep(const SweepConfig& sweep, const SweepOptions& options, Comm
   plan.configs = sweep_member_configs(sweep, options);
   plan.count = static_cast<index_t>(plan.configs.size());
   const Config& c0 = plan.configs.at(0);
-  plan.probes = probe_positions(sweep, c0);
-  plan.where = probe_nodes(plan.probes, c0);
-  for (const ProbeNodes& p : plan.where) {
-    plan.nodes.push_back(p.i);
-    plan.nodes.push_back(p.i + 1);
+  plan.sheet = c0.domain.dims == 2;
+  if (!plan.sheet) {
+    plan.probes = probe_positions(sweep, c0);
+    plan.where = probe_nodes(plan.probes, c0);
+    for (const ProbeNodes& p : plan.where) {
+      plan.nodes.push_back(p.i);
+      plan.nodes.push_back(p.i + 1);
+    }
   }
   plan.total_steps = c0.time.steps;
-  plan.sample_every = sample_every_steps(sweep, c0);
+  plan.sample_every = plan.sheet ? c0.output.every_steps : sample_every_steps(sweep, c0);
   plan.check_every = LoopSettings{}.check_every;  // as fhn run checks
   plan.newton = c0.scheme.type == SchemeType::crank_nicolson;
   plan.mine = split_range(plan.count, comm.rank(), comm.size());
@@ -270,11 +281,14 @@ std::vector<Config> sweep_member_configs(const SweepConfig& sweep, const SweepOp
         // message), else the sweep file.
         const std::string message = e.what();
         std::string where = sweep.source;
-        for (const SweepAxis& axis : sweep.axes)
-          if (message.find(axis.key) != std::string::npos) {
+        for (const SweepAxis& axis : sweep.axes) {
+          bool named = message.find(axis.key) != std::string::npos;
+          for (const SweepLink& link : axis.with) named = named || message.find(link.key) != std::string::npos;
+          if (named) {
             where = axis.where;
             break;
           }
+        }
         throw ConfigError(where + ": " + member_label(sweep, m) + " is not a valid config:\n" +
                           message);
       }
@@ -297,9 +311,18 @@ std::vector<Config> sweep_member_configs(const SweepConfig& sweep, const SweepOp
   failed.rethrow();
   if (!members.empty()) {
     const Config& c = members[0];
-    if (c.domain.dims != 1)
-      throw ConfigError(sweep.source + ": the base config is a sheet (domain.length: [Lx, Ly]); sweeps "
-                        "run cables (domain.length: one number)");
+    if (c.domain.dims == 3)
+      throw ConfigError(sweep.source + ": the base config is a box (domain.length: [Lx, Ly, Lz]); sweeps "
+                        "run cables and sheets (domain.length: one or two numbers)");
+    // A sheet's members are measured by their spiral tips, found every output.every as fhn run
+    // finds them; the probes' keys are a cable's.
+    if (c.domain.dims == 2)
+      for (const std::string& where : {sweep.measure.probes_where, sweep.measure.every_where,
+                                       sweep.measure.threshold_where})
+        if (!where.empty())
+          throw ConfigError(where + ": measure.* is what a cable sweep measures at its probes; a "
+                            "sheet's members are measured by their spiral tips, found every "
+                            "output.every (output.tips.* set their levels and classes)");
     if (c.scheme.type == SchemeType::adaptive_explicit)
       throw ConfigError(sweep.source + ": scheme.type: adaptive_explicit moves each member's grid on its "
                         "own; sweep with explicit or crank_nicolson");

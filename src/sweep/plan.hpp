@@ -33,6 +33,9 @@ struct SweepPlan {
   index_t sample_every = 0;       // steps between samples of the probes
   index_t check_every = 0;        // steps between checks for non-finite values (as fhn run)
   bool newton = false;            // Crank-Nicolson: sweep.csv has the Newton columns
+  // Sheets: no probes; each member's spiral tips are found every output.every (sample_every),
+  // as fhn run finds them in its frames.
+  bool sheet = false;
   Range mine;                     // this rank's members
 };
 

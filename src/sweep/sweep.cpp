@@ -4,6 +4,8 @@
 // gathered at the root (here), then sweep.csv, summary.json (write.cpp) and --bench (bench.cpp).
 #include "sweep/sweep.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <exception>
@@ -12,6 +14,7 @@
 
 #include "core/cuda_device_select.hpp"
 #include "core/error.hpp"
+#include "core/first_error.hpp"
 #include "core/format.hpp"
 #include "io/atomic_file.hpp"
 #include "model/problem.hpp"
@@ -38,7 +41,9 @@ struct RankRun {
 
 // Batch b of this rank's members (run.per_batch of them, the last perhaps fewer) in lockstep:
 // their rows in `run` measured and failures recorded, the output.members' files written, and,
-// on the root, sweep.csv rewritten with the rows complete so far.
+// on the root, sweep.csv rewritten with the rows complete so far. A member whose problem cannot
+// be made (a spiral start in a medium without an excursion) is a failed row and stays out of the
+// batch.
 void run_batch(const SweepConfig& sweep, const SweepOptions& options, const SweepPlan& plan,
                const Communicator& comm, const fs::path& dir, index_t b, RankRun& run,
                Progress& progress, std::vector<real>& sampled, SweepLog& log) {
@@ -51,72 +56,134 @@ void run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
   const index_t local = b * run.per_batch;  // rows[local] is the batch's first member
   const index_t first = mine.first + local;
   const index_t size = std::min(run.per_batch, mine.count - local);
-  const std::vector<Config> batch_configs(configs.begin() + first, configs.begin() + first + size);
+
+  // The batch's members: member first + in_batch[k] is the MemberBatch's member k.
+  std::vector<index_t> in_batch;
+  std::vector<Config> batch_configs;
   std::vector<Problem> problems;
-  for (const Config& c : batch_configs) problems.push_back(make_problem(c));
-  std::unique_ptr<MemberBatch> batch = make_member_batch(batch_configs, problems, options.threads);
-  if (b == 0) {
+  for (index_t j = 0; j < size; ++j) {
+    const Config& c = configs[static_cast<std::size_t>(first + j)];
+    try {
+      problems.push_back(make_problem(c));
+    } catch (const ConfigError& e) {
+      MemberRow& row = run.rows[static_cast<std::size_t>(local + j)];
+      row.status = "setup_failure";
+      row.reason = e.what();
+      ++run.failed;
+      log.line(member_label(sweep, first + j) + " has no start: " + row.reason);
+      continue;
+    }
+    in_batch.push_back(j);
+    batch_configs.push_back(c);
+  }
+  const auto count = static_cast<index_t>(in_batch.size());
+  auto row_of = [&](index_t k) -> MemberRow& {
+    return run.rows[static_cast<std::size_t>(local + in_batch[static_cast<std::size_t>(k)])];
+  };
+  auto member_of = [&](index_t k) { return first + in_batch[static_cast<std::size_t>(k)]; };
+  std::unique_ptr<MemberBatch> batch;
+  if (count > 0) batch = make_member_batch(batch_configs, problems, options.threads);
+  if (batch && run.scheme_name.empty()) {
     run.scheme_name = batch->name();
     log.line("scheme: " + run.scheme_name);
   }
-  std::vector<std::unique_ptr<MemberOutput>> outputs;
-  for (index_t m : sweep.output_members)
-    if (m >= first && m < first + size)
-      outputs.push_back(open_member_output(dir / "members" / std::to_string(m), m,
-                                           configs[static_cast<std::size_t>(m)]));
+  // The members' own files, by their index in the batch.
+  std::vector<std::pair<index_t, std::unique_ptr<MemberOutput>>> outputs;
+  for (index_t k = 0; k < count; ++k)
+    if (std::count(sweep.output_members.begin(), sweep.output_members.end(), member_of(k)) > 0)
+      outputs.emplace_back(k, open_member_output(dir / "members" / std::to_string(member_of(k)),
+                                                 member_of(k), batch_configs[static_cast<std::size_t>(k)]));
   const index_t frame_every = c0.output.every_steps;
+  auto write_frames = [&] {
+    for (auto& [k, o] : outputs) write_member_frame(*o, *batch, k);
+  };
+
+  // Sheets: each member's tips, followed as fhn run follows them (tips.csv for output.members).
+  std::vector<std::unique_ptr<TipTracker>> tips;
+  if (plan.sheet)
+    for (index_t k = 0; k < count; ++k) {
+      const TipSpec& spec = batch_configs[static_cast<std::size_t>(k)].output.tips;
+      const bool written = std::count(sweep.output_members.begin(), sweep.output_members.end(), member_of(k)) > 0;
+      tips.push_back(std::make_unique<TipTracker>(
+          written ? dir / "members" / std::to_string(member_of(k)) / "tips.csv" : fs::path(),
+          spec.v_iso, spec.w_iso, false, std::vector<std::uint8_t>{},
+          TipPathLimits{spec.breakup, spec.drift, spec.meander}));
+    }
+  index_t frames = 0;
+  auto find_tips_of_members = [&] {
+    FirstError failed;
+#pragma omp parallel num_threads(options.threads > 0 ? options.threads : omp_get_max_threads())
+    {
+      Snapshot snap;  // one per thread, reused
+#pragma omp for schedule(dynamic)
+      for (index_t k = 0; k < count; ++k)
+        failed.guard(k, [&] {
+          if (row_of(k).status != "ok") return;  // frozen
+          batch->snapshot(k, snap);
+          tips[static_cast<std::size_t>(k)]->write(frame_view(snap, frames));
+        });
+    }
+    failed.rethrow();
+    ++frames;
+  };
 
   // The lockstep loop: advance to the next sample, check or frame; measure; record failures.
   auto measure = [&](index_t step) {
+    if (plan.sheet) return find_tips_of_members();
     batch->sample(plan.nodes, sampled);
     const real t = c0.time.grid().t(step);
     std::vector<real> v(plan.where.size());
-    for (index_t j = 0; j < size; ++j) {
+    for (index_t k = 0; k < count; ++k) {
       for (std::size_t p = 0; p < plan.where.size(); ++p) {
-        const real* pair = &sampled[static_cast<std::size_t>(j) * plan.nodes.size() + 2 * p];
+        const real* pair = &sampled[static_cast<std::size_t>(k) * plan.nodes.size() + 2 * p];
         v[p] = (1.0 - plan.where[p].f) * pair[0] + plan.where[p].f * pair[1];
       }
-      run.rows[static_cast<std::size_t>(local + j)].measured.sample(t, v.data());
+      row_of(k).measured.sample(t, v.data());
     }
   };
   auto record_failures = [&] {
     for (const MemberFailure& f : batch->take_failures()) {
-      MemberRow& row = run.rows[static_cast<std::size_t>(local + f.member)];
+      MemberRow& row = row_of(f.member);
       row.status = "numerical_failure";
       row.reason = f.reason;
       ++run.failed;
-      log.line(member_label(sweep, first + f.member) + " failed at step " + std::to_string(f.step) +
+      log.line(member_label(sweep, member_of(f.member)) + " failed at step " + std::to_string(f.step) +
                ": " + f.reason);
     }
   };
-  measure(0);
-  for (auto& o : outputs) write_member_frame(*o, *batch, o->member - first);
-  for (index_t step = 0; step < total_steps;) {
-    auto next = [&](index_t every) { return (step / every + 1) * every; };
-    index_t target = std::min({next(sample_every), next(check_every), total_steps});
-    if (!outputs.empty()) target = std::min(target, next(frame_every));
-    const auto t0 = Clock::now();
-    batch->advance(target - step);
-    batch->synchronize();  // the clock covers the steps, not their launch
-    run.step_seconds += seconds_since(t0);
-    step = target;
-    if (step % check_every == 0 || step == total_steps) batch->check_finite();
-    record_failures();
-    if (step % sample_every == 0 || step == total_steps) measure(step);
-    if (step % frame_every == 0 || step == total_steps)
-      for (auto& o : outputs) write_member_frame(*o, *batch, o->member - first);
-    progress.update(local * total_steps + step * size);
+  if (batch) {
+    measure(0);
+    write_frames();
+    for (index_t step = 0; step < total_steps;) {
+      auto next = [&](index_t every) { return (step / every + 1) * every; };
+      index_t target = std::min({next(sample_every), next(check_every), total_steps});
+      if (!outputs.empty()) target = std::min(target, next(frame_every));
+      const auto t0 = Clock::now();
+      batch->advance(target - step);
+      batch->synchronize();  // the clock covers the steps, not their launch
+      run.step_seconds += seconds_since(t0);
+      step = target;
+      if (step % check_every == 0 || step == total_steps) batch->check_finite();
+      record_failures();
+      if (step % sample_every == 0 || step == total_steps) measure(step);
+      if (step % frame_every == 0 || step == total_steps) write_frames();
+      progress.update(local * total_steps + step * size);
+    }
   }
-  for (auto& o : outputs)
+  for (auto& [k, o] : outputs)
     for (auto& sink : o->sinks) sink->finish();
 
-  // The members' final state and Newton statistics.
+  // The members' final state, tips and Newton statistics.
   Snapshot snap;
-  for (index_t j = 0; j < size; ++j) {
-    MemberRow& row = run.rows[static_cast<std::size_t>(local + j)];
-    batch->snapshot(j, snap);
+  for (index_t k = 0; k < count; ++k) {
+    MemberRow& row = row_of(k);
+    if (plan.sheet && row.status == "ok") {
+      const TipTracker& t = *tips[static_cast<std::size_t>(k)];
+      row.tips = MemberTips{t.tips_at_end(), t.frames_with_tips(), t.rotation(), t.path_analysis()};
+    }
+    batch->snapshot(k, snap);
     if (row.status == "ok") row.max_v = *std::max_element(snap.v.begin(), snap.v.end());
-    if (const NewtonStats* stats = batch->newton_stats(j); stats && stats->steps() > 0) {
+    if (const NewtonStats* stats = batch->newton_stats(k); stats && stats->steps() > 0) {
       row.newton_mean = stats->mean_iterations();
       row.newton_max = stats->max_iterations();
     }
@@ -125,8 +192,8 @@ void run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
   // The last batch's rows are written with the other ranks' ones (run_sweep).
   if (comm.root() && b + 1 < run.batches) {
     const std::vector<MemberRow> done(run.rows.begin(), run.rows.begin() + local + size);
-    write_file_atomically(dir / "sweep.csv", sweep_csv_header(sweep, plan.probes, plan.newton) +
-                                                 sweep_csv_rows(done, 0, plan.probes, plan.newton));
+    write_file_atomically(dir / "sweep.csv",
+                          sweep_csv_header(sweep, plan) + sweep_csv_rows(done, 0, plan));
   }
   log.line("batch " + std::to_string(b + 1) + "/" + std::to_string(run.batches) + ": members " +
            std::to_string(first) + ".." + std::to_string(first + size - 1) + " done, " +
@@ -147,7 +214,7 @@ RankRun run_members(const SweepConfig& sweep, const SweepOptions& options, const
     const real threshold = sweep.measure.threshold.value_or(
         with_kinetics(c.model.kinetics, [](const auto& k) { return k.levels().v; }));
     run.rows.push_back({sweep_member_values(sweep, m), "ok", "",
-                        MemberMeasurements(plan.probes, threshold, stimulus_pulses(c))});
+                        MemberMeasurements(plan.probes, threshold, stimulus_pulses(c)), std::nullopt});
   }
   try {
     const int device = c0.scheme.backend == Backend::cuda ? select_cuda_device(comm.local_rank()) : -1;
@@ -179,15 +246,32 @@ SweepTotals gather_totals(const SweepConfig& sweep, const SweepPlan& plan, const
                           Communicator& comm) {
   const std::vector<MemberRow>& rows = run.rows;
   SweepTotals totals;
-  totals.row_lines = comm.gather(sweep_csv_rows(rows, plan.mine.first, plan.probes, plan.newton));
+  totals.row_lines = comm.gather(sweep_csv_rows(rows, plan.mine.first, plan));
   // Per rank: stepping seconds, batches, members per batch.
   totals.per_rank_numbers = comm.gather(std::vector<real>{
       run.step_seconds, static_cast<real>(run.batches), static_cast<real>(run.per_batch)});
+  // Root: stepping time, the slowest rank's (the ranks step at the same time); batches: all ranks'.
+  for (int r = 0; comm.root() && r < comm.size(); ++r) {
+    const real* numbers = &totals.per_rank_numbers[3 * static_cast<std::size_t>(r)];
+    totals.slowest = std::max(totals.slowest, numbers[0]);
+    totals.all_batches += static_cast<index_t>(numbers[1]);
+    totals.largest_batch = std::max(totals.largest_batch, static_cast<index_t>(numbers[2]));
+  }
+  auto total = [&](index_t local) {
+    return static_cast<index_t>(std::llround(comm.sum(static_cast<double>(local))));
+  };
+  totals.failed = total(run.failed);
+  if (plan.sheet) {
+    // Members per class of their tip path.
+    for (const char* kind : kTipPathKinds)
+      totals.kinds.push_back(total(std::count_if(rows.begin(), rows.end(), [&](const MemberRow& r) {
+        return r.tips && r.tips->path.kind == kind;
+      })));
+    return totals;
+  }
   index_t local_propagated = 0;
   for (const MemberRow& r : rows) local_propagated += r.measured.propagated() ? 1 : 0;
-  totals.failed = static_cast<index_t>(std::llround(comm.sum(static_cast<double>(run.failed))));
-  totals.propagated =
-      static_cast<index_t>(std::llround(comm.sum(static_cast<double>(local_propagated))));
+  totals.propagated = total(local_propagated);
   // One axis: where propagation switches on (the refractory period of a restitution sweep, the
   // threshold of a stimulus sweep): the smallest value that propagates, and the largest value
   // below it that does not.
@@ -201,13 +285,6 @@ SweepTotals gather_totals(const SweepConfig& sweep, const SweepPlan& plan, const
     for (const MemberRow& r : rows)
       if (!r.measured.propagated() && r.values[0] < smallest_ok) largest_failing = std::max(largest_failing, r.values[0]);
     largest_failing = comm.max(largest_failing);
-  }
-  // Root: stepping time, the slowest rank's (the ranks step at the same time); batches: all ranks'.
-  for (int r = 0; comm.root() && r < comm.size(); ++r) {
-    const real* numbers = &totals.per_rank_numbers[3 * static_cast<std::size_t>(r)];
-    totals.slowest = std::max(totals.slowest, numbers[0]);
-    totals.all_batches += static_cast<index_t>(numbers[1]);
-    totals.largest_batch = std::max(totals.largest_batch, static_cast<index_t>(numbers[2]));
   }
   return totals;
 }
@@ -267,8 +344,15 @@ SweepResult run_sweep(const SweepConfig& sweep, const SweepOptions& options, std
     s.add("bench", bench_sequential_members(plan, options.bench_members, dir, result.wall_seconds,
                                             log, out));
   write_file_atomically(dir / "summary.json", s.str(2) + "\n");
+  std::string counted = std::to_string(totals.propagated) + " propagated";
+  if (plan.sheet) {
+    counted.clear();
+    for (std::size_t k = 0; k < totals.kinds.size(); ++k)
+      if (totals.kinds[k] > 0)
+        counted += (counted.empty() ? "" : ", ") + std::to_string(totals.kinds[k]) + " " + kTipPathKinds[k];
+  }
   log.line("done: " + std::to_string(plan.count) + " members (" + std::to_string(totals.failed) +
-           " failed, " + std::to_string(totals.propagated) + " propagated), " +
+           " failed" + (counted.empty() ? "" : ", " + counted) + "), " +
            format_exact(result.wall_seconds) + " s wall, " + format_exact(totals.slowest) +
            " s stepping (the slowest rank)");
   return result;

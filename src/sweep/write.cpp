@@ -16,6 +16,7 @@
 #include "model/problem.hpp"
 #include "parallel/communicator.hpp"
 #include "run/time_loop.hpp"
+#include "study/activation.hpp"
 
 namespace fs = std::filesystem;
 
@@ -35,31 +36,57 @@ std::string csv_text(const std::string& text) {
 
 }  // namespace
 
-std::string sweep_csv_header(const SweepConfig& sweep, const std::vector<real>& probes, bool newton) {
+std::string sweep_csv_header(const SweepConfig& sweep, const SweepPlan& plan) {
   std::string text = "member";
   for (const SweepAxis& axis : sweep.axes) text += "," + axis.key;
-  text += ",status,speed,last_speed,propagated";
-  for (const char* what : {"pulses", "activation", "apd"})
-    for (real x : probes) text += std::string(",") + what + "@" + format_exact(x);
+  text += ",status";
+  if (plan.sheet) {
+    text += ",class,tips_at_end,frames_with_tips,rotation_period,turns,period,radius,drift_speed,"
+            "meander_frequency,meander_ratio";
+  } else {
+    text += ",speed,last_speed,propagated";
+    for (const char* what : {"pulses", "activation", "apd"})
+      for (real x : plan.probes) text += std::string(",") + what + "@" + format_exact(x);
+  }
   text += ",final_max_v";
-  if (newton) text += ",newton_mean_iterations,newton_max_iterations";
+  if (plan.newton) text += ",newton_mean_iterations,newton_max_iterations";
   return text + ",reason\n";
 }
 
-std::string sweep_csv_rows(const std::vector<MemberRow>& rows, index_t first,
-                           const std::vector<real>& probes, bool newton) {
+namespace {
+
+// A sheet member's tip columns (empty cells for a failed member, whose tips are not measured).
+std::string tip_cells(const MemberRow& r) {
+  if (!r.tips) return ",,,,,,,,,,";  // the ten columns of the header
+  const MemberTips& t = *r.tips;
+  const TipPathAnalysis& p = t.path;
+  auto cell = [](const std::optional<real>& x) { return "," + (x ? csv_number(*x) : std::string()); };
+  return "," + p.kind + "," + std::to_string(t.at_end) + "," + std::to_string(t.frames_with_tips) +
+         cell(t.rotation.period) + "," + csv_number(p.turns) + cell(p.period) + cell(p.radius) +
+         cell(p.drift_speed) + cell(p.meander_frequency) + cell(p.meander_ratio);
+}
+
+}  // namespace
+
+std::string sweep_csv_rows(const std::vector<MemberRow>& rows, index_t first, const SweepPlan& plan) {
+  const std::vector<real>& probes = plan.probes;
   std::string text;
   for (std::size_t j = 0; j < rows.size(); ++j) {
     const MemberRow& r = rows[j];
     text += std::to_string(first + static_cast<index_t>(j));
     for (real v : r.values) text += "," + format_exact(v);
-    text += "," + r.status + "," + csv_number(r.measured.speed()) + "," +
-            csv_number(r.measured.last_speed()) + "," + (r.measured.propagated() ? "1" : "0");
-    for (std::size_t p = 0; p < probes.size(); ++p) text += "," + std::to_string(r.measured.pulses(p));
-    for (std::size_t p = 0; p < probes.size(); ++p) text += "," + csv_number(r.measured.first_activation(p));
-    for (std::size_t p = 0; p < probes.size(); ++p) text += "," + csv_number(r.measured.apd(p));
+    text += "," + r.status;
+    if (plan.sheet) {
+      text += tip_cells(r);
+    } else {
+      text += "," + csv_number(r.measured.speed()) + "," + csv_number(r.measured.last_speed()) + "," +
+              (r.measured.propagated() ? "1" : "0");
+      for (std::size_t p = 0; p < probes.size(); ++p) text += "," + std::to_string(r.measured.pulses(p));
+      for (std::size_t p = 0; p < probes.size(); ++p) text += "," + csv_number(r.measured.first_activation(p));
+      for (std::size_t p = 0; p < probes.size(); ++p) text += "," + csv_number(r.measured.apd(p));
+    }
     text += "," + csv_number(r.max_v);
-    if (newton)
+    if (plan.newton)
       text += "," + csv_number(r.newton_mean) + "," + (r.newton_max >= 0 ? std::to_string(r.newton_max) : "");
     text += "," + (r.reason.empty() ? std::string() : csv_text(r.reason)) + "\n";
   }
@@ -75,7 +102,10 @@ std::unique_ptr<MemberOutput> open_member_output(const fs::path& dir, index_t m,
   if (c.output.spacetime)
     out->sinks.push_back(make_spacetime_writer(dir / "spacetime.vti", kSpacetimeColumns));
   if (!c.output.probes.empty())
-    out->sinks.push_back(make_probe_writer(dir / "probes.csv", c.output.probes, 1, false));
+    out->sinks.push_back(make_probe_writer(dir / "probes.csv", c.output.probes, c.domain.dims, false));
+  if (c.domain.dims > 1 && c.output.activation.enabled)
+    out->sinks.push_back(make_activation_writer(dir / "activation.vti", c.domain,
+                                                c.output.activation.threshold, c.output.activation.last));
   return out;
 }
 
@@ -111,9 +141,13 @@ void open_sweep_outputs(const SweepConfig& sweep, const SweepOptions& options,
       log.open(dir / "run.log");
       log.line(build_line());
       log.line("sweep: " + sweep.source + " (base: " + (sweep.base.empty() ? "embedded" : sweep.base) + ")");
-      for (const SweepAxis& axis : sweep.axes)
+      for (const SweepAxis& axis : sweep.axes) {
+        std::string linked;
+        for (const SweepLink& link : axis.with) linked += (linked.empty() ? " (with " : ", ") + link.key;
         log.line("axis " + axis.key + ": " + std::to_string(axis.values.size()) + " values from " +
-                 format_exact(axis.values.front()) + " to " + format_exact(axis.values.back()));
+                 format_exact(axis.values.front()) + " to " + format_exact(axis.values.back()) +
+                 (linked.empty() ? "" : linked + ")"));
+      }
       log.line("members: " + std::to_string(count) + " (" +
                (sweep.combine == SweepCombine::product ? "product" : "zip") + " of the axes)");
       for (const std::string& o : options.overrides) log.line("override: --set " + o);
@@ -130,8 +164,8 @@ void open_sweep_outputs(const SweepConfig& sweep, const SweepOptions& options,
         if (!options.quiet) std::fprintf(stderr, "fhn: warning: %s\n", line.c_str());
       }
       log.line("grid: " + c0.domain.summary() + "; time: dt = " + format_exact(c0.time.dt) + ", " +
-               std::to_string(total_steps) + " steps; probes sampled every " + std::to_string(sample_every) +
-               " steps");
+               std::to_string(total_steps) + " steps; " + (plan.sheet ? "tips found" : "probes sampled") +
+               " every " + std::to_string(sample_every) + " steps");
       log.line("ranks: " + std::to_string(comm.size()) + " (" + comm.describe() + ")");
       for (int r = 0; r < comm.size(); ++r) {
         const Range range = split_range(count, r, comm.size());
@@ -149,7 +183,7 @@ void open_sweep_outputs(const SweepConfig& sweep, const SweepOptions& options,
 }
 
 std::string sweep_csv(const SweepConfig& sweep, const SweepPlan& plan, const SweepTotals& totals) {
-  std::string csv = sweep_csv_header(sweep, plan.probes, plan.newton);
+  std::string csv = sweep_csv_header(sweep, plan);
   for (const std::string& lines : totals.row_lines) csv += lines;
   return csv;
 }
@@ -165,9 +199,15 @@ JsonObject sweep_summary(const SweepConfig& sweep, const SweepPlan& plan, const 
   s.add("name", sweep.name)
       .add("status", totals.failed == 0 ? "ok" : "some_members_failed")
       .add("members", count)
-      .add("failed", totals.failed)
-      .add("propagated", totals.propagated)
-      .add("scheme", name_of(scheme_type_names(), c0.scheme.type))
+      .add("failed", totals.failed);
+  if (plan.sheet) {
+    JsonObject kinds;  // members per class of their tip path
+    for (std::size_t k = 0; k < std::size(kTipPathKinds); ++k) kinds.add(kTipPathKinds[k], totals.kinds.at(k));
+    s.add("classes", kinds);
+  } else {
+    s.add("propagated", totals.propagated);
+  }
+  s.add("scheme", name_of(scheme_type_names(), c0.scheme.type))
       .add("backend", name_of(backend_names(), c0.scheme.backend))
       .add("description", scheme_name)
       .add("nodes", c0.domain.node_count())

@@ -14,6 +14,7 @@
 #include "io/run_log.hpp"
 #include "io/vtk_writers.hpp"
 #include "schemes/member_batch.hpp"
+#include "study/spiral_tips.hpp"
 #include "sweep/measurements.hpp"
 #include "sweep/plan.hpp"
 
@@ -21,24 +22,32 @@ namespace fhn::sweep_detail {
 
 // ---- One member's row -------------------------------------------------------------------------
 
+// A sheet member's spiral tips at the end (its TipTracker's, as fhn run's summary.json has them).
+struct MemberTips {
+  index_t at_end = 0;
+  index_t frames_with_tips = 0;
+  Rotation rotation;
+  TipPathAnalysis path;
+};
+
 struct MemberRow {
   std::vector<real> values;  // axis values
   std::string status = "ok";
   std::string reason;
-  MemberMeasurements measured;
+  MemberMeasurements measured;      // cables: at the probes
+  std::optional<MemberTips> tips;   // sheets: once the member's batch is done
   real max_v = std::numeric_limits<real>::quiet_NaN();
   real newton_mean = std::numeric_limits<real>::quiet_NaN();
   index_t newton_max = -1;
 };
 
-std::string sweep_csv_header(const SweepConfig& sweep, const std::vector<real>& probes,
-                             bool newton);
+// Cables: the probes' columns; sheets: the tips' (configs/sweeps/README.md).
+std::string sweep_csv_header(const SweepConfig& sweep, const SweepPlan& plan);
 
 // The sweep.csv lines of members first, first + 1, ... (rows[j] is member first + j), each
 // ending in a newline: how a rank's rows travel to the root, which concatenates the ranks' lines
 // in rank order (member order) below the header.
-std::string sweep_csv_rows(const std::vector<MemberRow>& rows, index_t first,
-                           const std::vector<real>& probes, bool newton);
+std::string sweep_csv_rows(const std::vector<MemberRow>& rows, index_t first, const SweepPlan& plan);
 
 // ---- The members' own files -------------------------------------------------------------------
 
@@ -92,6 +101,7 @@ struct SweepTotals {
   std::vector<real> per_rank_numbers;  // root: per rank, stepping seconds, batches, per batch
   index_t failed = 0;
   index_t propagated = 0;
+  std::vector<index_t> kinds;  // sheets: members per class, in kTipPathKinds' order
   // One axis: the smallest value that propagates and the largest below it that does not.
   bool one_axis = false;
   real smallest_ok = std::numeric_limits<real>::infinity();

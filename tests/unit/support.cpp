@@ -53,6 +53,29 @@ std::string read_text(const std::filesystem::path& file) {
   return text.str();
 }
 
+std::vector<std::vector<std::string>> read_csv(const std::filesystem::path& file) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(read_text(file));
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells(1);
+    bool quoted = false;
+    for (char ch : line) {
+      if (ch == '"') quoted = !quoted;
+      else if (ch == ',' && !quoted) cells.emplace_back();
+      else cells.back() += ch;
+    }
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+std::size_t column(const std::vector<std::string>& header, const std::string& name) {
+  for (std::size_t i = 0; i < header.size(); ++i)
+    if (header[i] == name) return i;
+  FAIL("no column " << name);
+  return 0;
+}
+
 std::string source_path(const std::string& relative) {
   return (std::filesystem::path(FHN_SOURCE_DIR) / relative).string();
 }

@@ -34,6 +34,11 @@ bool contains(const std::string& text, const std::string& part);
 std::string write_text(const std::filesystem::path& file, const std::string& text);
 std::string read_text(const std::filesystem::path& file);
 
+// A CSV file as rows of cells (header first); quoted cells keep their commas.
+std::vector<std::vector<std::string>> read_csv(const std::filesystem::path& file);
+// The index of the header's column `name` (a failed check when there is none).
+std::size_t column(const std::vector<std::string>& header, const std::string& name);
+
 // Path of a file in the source tree, e.g. source_path("configs/pulse_split.yaml").
 std::string source_path(const std::string& relative);
 

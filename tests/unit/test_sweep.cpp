@@ -22,6 +22,7 @@
 #include "sweep/measurements.hpp"
 #include "sweep/sweep.hpp"
 
+using fhn::test::column;
 using fhn::test::contains;
 
 namespace {
@@ -64,30 +65,6 @@ std::vector<fhn::Problem> problems_of(const std::vector<fhn::Config>& configs) {
   std::vector<fhn::Problem> problems;
   for (const auto& c : configs) problems.push_back(fhn::make_problem(c));
   return problems;
-}
-
-// sweep.csv as rows of cells (header first); quoted cells keep their commas.
-std::vector<std::vector<std::string>> read_csv(const std::filesystem::path& file) {
-  std::vector<std::vector<std::string>> rows;
-  std::istringstream in(fhn::test::read_text(file));
-  for (std::string line; std::getline(in, line);) {
-    std::vector<std::string> cells(1);
-    bool quoted = false;
-    for (char ch : line) {
-      if (ch == '"') quoted = !quoted;
-      else if (ch == ',' && !quoted) cells.emplace_back();
-      else cells.back() += ch;
-    }
-    rows.push_back(cells);
-  }
-  return rows;
-}
-
-std::size_t column(const std::vector<std::string>& header, const std::string& name) {
-  for (std::size_t i = 0; i < header.size(); ++i)
-    if (header[i] == name) return i;
-  FAIL("no column " << name);
-  return 0;
 }
 
 }  // namespace
@@ -134,7 +111,33 @@ TEST_CASE("sweep file: mistakes are reported with their place and what was expec
   CHECK(contains(sweep_error("base: c.yaml\naxes: [{key: model.a, values: [1, 2]}]\noutput: {members: [2]}\n"),
                  "output.members[0]: expected a member index in [0, 1], got '2'"));
   CHECK(contains(sweep_error("base: c.yaml\naxes: [{key: model.a, values: [1]}, {key: model.a, values: [2]}]\n"),
-                 "key 'model.a' is already axes[0]"));
+                 "key 'model.a' is already set by axes[0]"));
+}
+
+TEST_CASE("sweep file: keys linked to an axis take its j-th value's partner (Winfree's eps)") {
+  const fhn::SweepConfig sw = fhn::load_sweep_text(
+      "base: c.yaml\naxes:\n  - {key: model.a, values: [0.5, 1.0]}\n"
+      "  - key: model.tau_v\n    values: [0.25, 0.5]\n"
+      "    with: [{key: model.tau_w, reciprocal: true}, {key: model.b, values: [0.1, 0.2]}]\n",
+      "sweep.yaml");
+  REQUIRE(sw.axes[1].with.size() == 2);
+  CHECK(sw.axes[1].with[0].values == std::vector<fhn::real>{4.0, 2.0});
+  CHECK(sw.axes[1].with[1].values == std::vector<fhn::real>{0.1, 0.2});
+  CHECK(fhn::sweep_member_positions(sw, 3) == std::vector<fhn::index_t>{1, 1});
+  CHECK(fhn::sweep_member_values(sw, 1) == std::vector<fhn::real>{0.5, 0.5});
+
+  const std::string axis = "base: c.yaml\naxes:\n  - key: model.tau_v\n    values: [0, 0.5]\n    with: ";
+  CHECK(contains(sweep_error(axis + "[{key: model.tau_w, values: [1]}]\n"),
+                 "axes[0].with[0].values: 1 values for the axis's 2"));
+  CHECK(contains(sweep_error(axis + "[{key: model.tau_w}]\n"),
+                 "sweep.yaml:5:12: axes[0].with[0]: give either 'values' (one per value of the axis) or 'reciprocal: true'"));
+  CHECK(contains(sweep_error(axis + "[{key: model.tau_w, reciprocal: true}]\n"),
+                 "reciprocal: the axis 'model.tau_v' takes the value 0"));
+  CHECK(contains(sweep_error(axis + "[{key: model.tau_v, values: [1, 2]}]\n"),
+                 "key 'model.tau_v' is the axis's own"));
+  CHECK(contains(sweep_error("base: c.yaml\naxes:\n  - {key: model.b, values: [1]}\n  - {key: model.a, values: [1], "
+                             "with: [{key: model.b, values: [2]}]}\n"),
+                 "axes[1]: key 'model.b' is already set by axes[0]"));
 }
 
 TEST_CASE("sweep members: each is the base config with its values; shared settings may not vary") {
@@ -340,7 +343,7 @@ TEST_CASE("fhn sweep: a front's measured speed is the bistable speed sqrt(D/2)(1
   std::ostringstream out;
   fhn::run_sweep(cable_sweep(dir, "[{key: model.a, values: [0.0, 0.2]}, {key: model.diffusion, values: [1, 2]}]"),
                  options, out);
-  const auto rows = read_csv(dir / "out" / "sweep.csv");
+  const auto rows = fhn::test::read_csv(dir / "out" / "sweep.csv");
   REQUIRE(rows.size() == 5);
   const std::size_t speed = column(rows[0], "speed");
   for (std::size_t r = 1; r < rows.size(); ++r) {
@@ -368,7 +371,7 @@ TEST_CASE("fhn sweep: sweep.csv, summary.json, failures as rows, and the members
       options, out);
   CHECK(result.members == 3);
   CHECK(result.failed == 1);
-  const auto rows = read_csv(dir / "out" / "sweep.csv");
+  const auto rows = fhn::test::read_csv(dir / "out" / "sweep.csv");
   REQUIRE(rows.size() == 4);
   const auto& h = rows[0];
   CHECK(h[0] == "member");
@@ -411,9 +414,9 @@ TEST_CASE("fhn sweep on the command line: usage, bad files and the backend's abs
   fhn::test::write_text(dir / "cable.yaml", "domain: {length: 20.0, dx: 0.5}\ntime: {end: 5.0, dt: 0.05}\n"
                                             "output: {vtk: false, spacetime: false}\n");
   const std::string sweep = fhn::test::write_text(dir / "s.yaml", "base: cable.yaml\naxes: [{key: model.a, values: [0.1]}]\n");
-  const auto sheet = fhn::test::run_cli({"sweep", sweep, "--set", "domain.length=[40, 40]", "--output", (dir / "o").string()});
-  CHECK(sheet.code == 2);
-  CHECK(contains(sheet.err, "sweeps run cables"));
+  const auto box = fhn::test::run_cli({"sweep", sweep, "--set", "domain.length=[4, 4, 4]", "--set", "time.dt=0.01", "--output", (dir / "o").string()});
+  CHECK(box.code == 2);
+  CHECK(contains(box.err, "sweeps run cables and sheets"));
   const auto ok = fhn::test::run_cli({"sweep", sweep, "--quiet", "--output", (dir / "o").string()});
   CHECK(ok.code == 0);
   CHECK(std::filesystem::exists(dir / "o" / "sweep.csv"));
@@ -439,7 +442,7 @@ TEST_CASE("fhn sweep: a kinetics form's own keys are axes, and activations use t
       options, out);
   CHECK(result.members == 3);
   CHECK(result.failed == 0);
-  const auto rows = read_csv(dir / "out" / "sweep.csv");
+  const auto rows = fhn::test::read_csv(dir / "out" / "sweep.csv");
   REQUIRE(rows.size() == 4);
   CHECK(rows[0][1] == "model.tau_w");
   const std::size_t speed = column(rows[0], "speed");
