@@ -18,7 +18,8 @@ namespace fhn::bench {
 inline const std::vector<std::string>& bench_kinds() {
   static const std::vector<std::string> kinds{
       "copy",         "tridiagonal",      "tridiagonal+transfers", "batched tridiagonal",
-      "explicit step", "newton iteration", "sheet step",            "box step"};
+      "explicit step", "newton iteration", "sheet step",            "box step",
+      "sweep sheet step"};
   return kinds;
 }
 

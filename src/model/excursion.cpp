@@ -38,22 +38,31 @@ Excursion excursion_of(const K& k, int samples) {
   std::vector<NodeState> path{kick};
   real v_far = 0.0, w_low = rest.w, w_high = rest.w;
   const auto max_steps = static_cast<std::size_t>(1e4 / h);
-  bool back = false;
-  while (!back && path.size() < max_steps) {
+  bool back = false, fell = false, fired_again = false;
+  while (!back && !fired_again && path.size() < max_steps) {
     const NodeState x = step(path.back());
+    const real previous_v = path.back().v;
     path.push_back(x);
     v_far = std::max(v_far, std::abs(x.v - rest.v));
     w_low = std::min(w_low, x.w);
     w_high = std::max(w_high, x.w);
     // Back: v and w within 1% of their ranges of rest.
     back = std::abs(x.v - rest.v) < 0.01 * v_far && std::abs(x.w - rest.w) < 0.01 * (w_high - w_low);
+    // v fell below the level and rose through it again without coming back to rest: the medium
+    // fires by itself (an oscillation), and would go on until the step limit.
+    fell = fell || x.v < levels.v;
+    fired_again = fell && previous_v < levels.v && x.v >= levels.v;
   }
   if (!back)
     throw ConfigError("initial.v", "a spiral or scroll-ring start lays out the '" +
                                        std::string(K::kName) + "' form's excursion, but its " +
                                        "state kicked to v = " + format_exact(kick.v) +
-                                       " does not return to rest within 10^4 time units (an "
-                                       "oscillatory medium has no excursion)");
+                                       " does not return to rest " +
+                                       (fired_again ? "(it fires again at t = " +
+                                                          format_exact(static_cast<real>(path.size() - 1) * h) +
+                                                          ": "
+                                                    : "within 10^4 time units (") +
+                                       "an oscillatory medium has no excursion)");
   Excursion e;
   e.duration = static_cast<real>(path.size() - 1) * h;
   for (int s = 0; s < samples; ++s)

@@ -1,7 +1,10 @@
 #include "schemes/member_batch.hpp"
 
+#include <algorithm>
+
 #include "config/names.hpp"
 #include "core/error.hpp"
+#include "core/first_error.hpp"
 #include "schemes/cuda_schemes.hpp"
 #include "schemes/host_member_batch.hpp"
 
@@ -22,6 +25,29 @@ std::unique_ptr<MemberBatch> make_member_batch(const std::vector<Config>& config
     require_uniform_fields(configs[m], problems[m], FieldsUse::member_batch);
   if (c.scheme.backend == Backend::cuda) return make_cuda_member_batch(configs, problems);
   return std::make_unique<HostMemberBatch>(configs, problems, threads);
+}
+
+void MemberBatch::iso_cells(const std::vector<real>& v_iso, const std::vector<real>& w_iso,
+                            std::vector<std::vector<IsoCell>>& cells,
+                            std::vector<index_t>& excited) const {
+  const index_t count = members();
+  cells.assign(static_cast<std::size_t>(count), {});
+  excited.assign(static_cast<std::size_t>(count), 0);
+  FirstError failed;
+#pragma omp parallel
+  {
+    Snapshot snap;  // one per thread, reused
+#pragma omp for schedule(dynamic)
+    for (index_t m = 0; m < count; ++m)
+      failed.guard(m, [&] {
+        const auto k = static_cast<std::size_t>(m);
+        snapshot(m, snap);
+        straddling_cells(snap.domain, snap.v.data(), snap.w.data(), nullptr, v_iso[k], w_iso[k],
+                         cells[k]);
+        excited[k] = std::count_if(snap.v.begin(), snap.v.end(), [&](real v) { return v >= v_iso[k]; });
+      });
+  }
+  failed.rethrow();
 }
 
 // Device bytes per node of one member (member_batch_cuda.cu): explicit v, w and the next v, w

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "grid/iso_cells.hpp"
 #include "model/problem.hpp"
 #include "schemes/scheme.hpp"
 
@@ -43,6 +44,14 @@ class MemberBatch {
   virtual std::vector<MemberFailure> take_failures() = 0;
   // A host copy of one member's state.
   virtual void snapshot(index_t member, Snapshot& out) const = 0;
+  // Sheets: for every member m, the cells of its sheet where both v - v_iso[m] and
+  // w - w_iso[m] change sign (grid/iso_cells.hpp: where a spiral tip may lie), in cell order,
+  // into cells[m], and the number of its nodes with v at or above v_iso[m] (excited[m]).
+  // Frozen members give their frozen state's. This default scans snapshots on the host; the CUDA
+  // batch scans on the device and copies only the cells and the counts.
+  virtual void iso_cells(const std::vector<real>& v_iso, const std::vector<real>& w_iso,
+                         std::vector<std::vector<IsoCell>>& cells,
+                         std::vector<index_t>& excited) const;
   // Newton statistics of one member (implicit schemes); nullptr for explicit ones.
   virtual const NewtonStats* newton_stats(index_t member) const = 0;
 };

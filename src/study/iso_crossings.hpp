@@ -7,17 +7,13 @@
 #include <limits>
 
 #include "core/types.hpp"
+#include "grid/iso_cells.hpp"  // changes_sign
 
 namespace fhn {
 
 // A root may lie this far outside its cell (in cell widths) and still count: it is then put on
 // the edge, where the neighbouring cell finds it too.
 constexpr real kEdgeTolerance = 1e-9;
-
-// Whether the four corner values include both signs (or a zero).
-inline bool changes_sign(real c00, real c10, real c01, real c11) {
-  return std::min({c00, c10, c01, c11}) <= 0.0 && std::max({c00, c10, c01, c11}) >= 0.0;
-}
 
 // The common zeros (s, r) in [0, 1]^2 of the bilinear interpolants of V and W over one cell,
 // from their corner values V_sr; calls found(s, r) for each.

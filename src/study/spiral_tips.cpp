@@ -54,42 +54,36 @@ real distance_squared(const TipPoint& a, const TipPoint& b) {
 
 }  // namespace
 
-std::vector<TipPoint> find_tips(const Domain& domain, const real* v, const real* w,
-                                const std::uint8_t* outside, real v_iso,
-                                real w_iso) {
-  FHN_VERIFY(domain.dims == 2, InternalError, "find_tips: tips are found on sheets only");
-  const index_t nx = domain.nodes[0], ny = domain.nodes[1];
+std::vector<TipPoint> tips_in_cells(const Domain& domain, const std::vector<IsoCell>& cells,
+                                    real v_iso, real w_iso) {
+  FHN_VERIFY(domain.dims == 2, InternalError, "tips_in_cells: tips are found on sheets only");
   std::vector<GridTip> found;
-  // Cell (i, j) has corners (i, j), (i+1, j), (i, j+1), (i+1, j+1): s along x, r along y.
-  for (index_t j = 0; j + 1 < ny; ++j) {
-    const real* v0 = v + nx * j;  // row j
-    const real* v1 = v0 + nx;     // row j + 1
-    const real* w0 = w + nx * j;
-    const real* w1 = w0 + nx;
-    for (index_t i = 0; i + 1 < nx; ++i) {
-      // A cell with a corner outside the tissue has no tip (its iso-lines meet the edge).
-      if (outside) {
-        const index_t c = i + nx * j;
-        if (outside[c] | outside[c + 1] | outside[c + nx] | outside[c + nx + 1]) continue;
-      }
-      // V = v - v_iso, W = w - w_iso at the corners; a zero of both needs a sign change of each.
-      const real v00 = v0[i] - v_iso, v10 = v0[i + 1] - v_iso;
-      const real v01 = v1[i] - v_iso, v11 = v1[i + 1] - v_iso;
-      if (!changes_sign(v00, v10, v01, v11)) continue;
-      const real w00 = w0[i] - w_iso, w10 = w0[i + 1] - w_iso;
-      const real w01 = w1[i] - w_iso, w11 = w1[i + 1] - w_iso;
-      if (!changes_sign(w00, w10, w01, w11)) continue;
-      cell_crossings(v00, v10, v01, v11, w00, w10, w01, w11, [&](real s, real r) {
-        found.push_back({static_cast<real>(i) + s, static_cast<real>(j) + r});
-      });
-    }
+  for (const IsoCell& cell : cells) {
+    // V = v - v_iso, W = w - w_iso at the corners (s along x, r along y).
+    const real v00 = cell.v[0] - v_iso, v10 = cell.v[1] - v_iso;
+    const real v01 = cell.v[2] - v_iso, v11 = cell.v[3] - v_iso;
+    const real w00 = cell.w[0] - w_iso, w10 = cell.w[1] - w_iso;
+    const real w01 = cell.w[2] - w_iso, w11 = cell.w[3] - w_iso;
+    cell_crossings(v00, v10, v01, v11, w00, w10, w01, w11, [&](real s, real r) {
+      found.push_back({static_cast<real>(cell.i) + s, static_cast<real>(cell.j) + r});
+    });
   }
   // x = L_x (i + s) / (N_x - 1), y = L_y (j + r) / (N_y - 1), as Domain::coordinate.
-  const real to_x = domain.length[0] / static_cast<real>(nx - 1);
-  const real to_y = domain.length[1] / static_cast<real>(ny - 1);
+  const real to_x = domain.length[0] / static_cast<real>(domain.nodes[0] - 1);
+  const real to_y = domain.length[1] / static_cast<real>(domain.nodes[1] - 1);
   std::vector<TipPoint> tips;
   for (const GridTip& g : without_duplicates(found)) tips.push_back({g.gx * to_x, g.gy * to_y});
   return tips;
+}
+
+std::vector<TipPoint> find_tips(const Domain& domain, const real* v, const real* w,
+                                const std::uint8_t* outside, real v_iso, real w_iso) {
+  FHN_VERIFY(domain.dims == 2, InternalError, "find_tips: tips are found on sheets only");
+  // A zero of both V and W needs a sign change of each over the cell's corners; a cell with a
+  // corner outside the tissue has no tip (its iso-lines meet the edge).
+  std::vector<IsoCell> cells;
+  straddling_cells(domain, v, w, outside, v_iso, w_iso, cells);
+  return tips_in_cells(domain, cells, v_iso, w_iso);
 }
 
 Rotation measure_rotation(const std::vector<real>& t, const std::vector<real>& x,
@@ -158,8 +152,14 @@ TipTracker::TipTracker(const std::filesystem::path& file, real v_iso, real w_iso
 void TipTracker::write(const FrameView& f) {
   FHN_VERIFY(f.sheet(), InternalError, "TipTracker: tips are found on sheets only");
   const std::uint8_t* skip = cut_off_.empty() ? f.outside : cut_off_.data();
-  std::vector<TipPoint> tips = find_tips(*f.domain, f.v, f.w, skip, v_iso_, w_iso_);
+  index_t excited = 0;  // nodes of the tissue at or above v_iso
+  for (index_t node = 0; node < f.n; ++node)
+    excited += f.v[node] >= v_iso_ && !(f.outside && f.outside[node]) ? 1 : 0;
+  write_tips(f.t, *f.domain, find_tips(*f.domain, f.v, f.w, skip, v_iso_, w_iso_), excited);
+}
 
+void TipTracker::write_tips(real t, const Domain& domain, std::vector<TipPoint> tips,
+                            index_t excited_nodes) {
   // 1. Order: tip 0 nearest to the previous principal tip, the rest by distance to tip 0.
   if (!tips.empty()) {
     if (!path_t_.empty()) {
@@ -179,7 +179,7 @@ void TipTracker::write(const FrameView& f) {
   // 2. tips.csv: one row per tip, the frame's rows flushed together.
   std::string rows;
   for (std::size_t k = 0; k < tips.size(); ++k)
-    rows += format_exact(f.t) + "," + std::to_string(k) + "," + format_exact(tips[k].x) + "," +
+    rows += format_exact(t) + "," + std::to_string(k) + "," + format_exact(tips[k].x) + "," +
             format_exact(tips[k].y) + "\n";
   if (out_ && !rows.empty() &&
       (std::fputs(rows.c_str(), out_.get()) < 0 || std::fflush(out_.get()) != 0))
@@ -188,14 +188,17 @@ void TipTracker::write(const FrameView& f) {
   // 3. Whether the frame is excited anywhere (a repeated frame is the same frame again), the
   // sheet's extent; the principal tip's path and the counts (a repeated frame is already in them).
   analysis_.reset();
-  excited_ = f.n > 0 && *std::max_element(f.v, f.v + f.n) >= v_iso_;
-  x_max_ = f.domain->length[0];
-  y_max_ = f.domain->length[1];
-  dx_ = f.domain->dx;
-  if (frames_ > 0 && f.t <= last_t_) return;
+  excited_ = excited_nodes > 0;
+  x_max_ = domain.length[0];
+  y_max_ = domain.length[1];
+  dx_ = domain.dx;
+  if (frames_ > 0 && t <= last_t_) return;
   const bool path_ended = tips_at_end_ == 0;  // the previous frame had no tip (or there was none)
+  // Whether the excitation spread beyond the first frame's (waves that propagate).
+  if (frames_ == 0) first_excited_ = excited_nodes;
+  else spread_ = spread_ || excited_nodes > first_excited_;
   ++frames_;
-  last_t_ = f.t;
+  last_t_ = t;
   tips_at_end_ = static_cast<index_t>(tips.size());
   if (tips.empty()) return;
   ++frames_with_tips_;
@@ -204,7 +207,7 @@ void TipTracker::write(const FrameView& f) {
     path_x_.clear();
     path_y_.clear();
   }
-  path_t_.push_back(f.t);
+  path_t_.push_back(t);
   path_x_.push_back(tips.front().x);
   path_y_.push_back(tips.front().y);
 }
@@ -216,6 +219,7 @@ void TipTracker::save(SchemeState& state) {
   state.add("tips.t", path_t_);
   state.add("tips.x", path_x_);
   state.add("tips.y", path_y_);
+  state.add("tips.spread", {static_cast<real>(first_excited_), spread_ ? 1.0 : 0.0});
 }
 
 std::optional<TipTracker::Saved> TipTracker::check_state(const SchemeState& state) {
@@ -237,6 +241,12 @@ std::optional<TipTracker::Saved> TipTracker::check_state(const SchemeState& stat
   if (!std::is_sorted(saved.t.begin(), saved.t.end()) ||
       (length > 0 && saved.t.back() > saved.last_t))
     throw IoError("checkpoint: the tip path's times do not increase up to the last frame's");
+  // Checkpoints written before these existed lack them: the excitation taken not to spread.
+  if (state.has("tips.spread")) {
+    const std::vector<real>& spread = state.get_finite("tips.spread", 2);
+    saved.first_excited = checkpoint_count(spread[0], index_t{1} << 40, "tips.spread first frame");
+    saved.spread = spread[1] != 0.0;
+  }
   return saved;
 }
 
@@ -254,6 +264,8 @@ std::string TipTracker::restore(const SchemeState& state) {
   path_t_ = std::move(saved->t);
   path_x_ = std::move(saved->x);
   path_y_ = std::move(saved->y);
+  first_excited_ = saved->first_excited;
+  spread_ = saved->spread;
   return "";
 }
 
@@ -262,6 +274,7 @@ const TipPathAnalysis& TipTracker::path_analysis() const {
   TipPathContext context;
   context.tips_at_end = tips_at_end_;
   context.excited_at_end = excited_;
+  context.excitation_spread = spread_;
   context.ever_tips = frames_with_tips_ > 0;
   context.x_max = x_max_;
   context.y_max = y_max_;

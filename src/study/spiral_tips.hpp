@@ -15,6 +15,7 @@
 #include <optional>
 #include <vector>
 
+#include "grid/iso_cells.hpp"
 #include "io/frame_sink.hpp"
 #include "model/parameter_fields.hpp"
 #include "study/tip_path.hpp"
@@ -36,6 +37,12 @@ struct TipPoint {
 // there is no tissue; nullptr: all tissue); a cell with a corner outside gives no tip.
 std::vector<TipPoint> find_tips(const Domain& domain, const real* v, const real* w,
                                 const std::uint8_t* outside, real v_iso, real w_iso);
+
+// The tips of find_tips from the cells straddling both levels (grid/iso_cells.hpp: what
+// find_tips scans for, in its order), as find_tips gives them: find_tips is straddling_cells
+// and this.
+std::vector<TipPoint> tips_in_cells(const Domain& domain, const std::vector<IsoCell>& cells,
+                                    real v_iso, real w_iso);
 
 // The rotation of a path (t_k, x_k, y_k), t increasing, about the centroid of its second half.
 //
@@ -85,8 +92,13 @@ class TipTracker final : public FrameSink {
   // A frame at or before the previous frame's t (a restart repeats its checkpoint's frame)
   // writes its rows but leaves the path and the counts alone.
   void write(const FrameView& frame) override;
+  // What write() does with the tips it finds in a frame at time t of the sheet `domain`
+  // (`excited_nodes`: the frame's tissue nodes with v at or above v_iso): a sweep finds its
+  // members' tips from the cells its batch returns (tips_in_cells) and hands them over here.
+  void write_tips(real t, const Domain& domain, std::vector<TipPoint> tips, index_t excited_nodes);
   // Arrays "tips.state" (frames seen, last t, tips in the last frame, frames with tips, path
-  // length) and "tips.t", "tips.x", "tips.y" (the principal tip's path).
+  // length), "tips.t", "tips.x", "tips.y" (the principal tip's path) and "tips.spread" (the first
+  // frame's excited nodes, whether a later frame had more).
   void save(SchemeState& state) override;
   std::string restore(const SchemeState& state) override;
 
@@ -99,6 +111,8 @@ class TipTracker final : public FrameSink {
     index_t tips_at_end = 0;
     index_t frames_with_tips = 0;
     std::vector<real> t, x, y;
+    index_t first_excited = 0;
+    bool spread = false;
   };
   static std::optional<Saved> check_state(const SchemeState& state);
 
@@ -127,6 +141,8 @@ class TipTracker final : public FrameSink {
   std::vector<real> path_t_, path_x_, path_y_;  // the principal tip, latest path
   TipPathLimits limits_;
   bool excited_ = false;            // the last frame: some v at or above v_iso
+  index_t first_excited_ = 0;  // the first frame's nodes at or above v_iso
+  bool spread_ = false;        // a later frame had more
   real x_max_ = 0.0, y_max_ = 0.0, dx_ = 0.0;  // the sheet, from the frames
   mutable std::optional<TipPathAnalysis> analysis_;  // of the state above; reset by write, restore
 };

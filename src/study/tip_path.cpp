@@ -146,14 +146,22 @@ TipPathAnalysis analyse_tip_path(const std::vector<real>& t, const std::vector<r
     return a;
   }
   if (context.tips_at_end == 0) {
-    // The tip left the tissue when its last point lay within two cells of a side.
+    // A spiral drifted out: the latest path turned at least once and ran from inside to within
+    // two cells of a side. Waves that spread but whose free ends vanished retracted; a start
+    // whose excitation only shrank made no wave.
     const real edge = 2.0 * context.dx;
-    const bool at_side = !t.empty() && (x.back() <= edge || y.back() <= edge ||
-                                        x.back() >= context.x_max - edge ||
-                                        y.back() >= context.y_max - edge);
-    a.kind = context.ever_tips && at_side ? "drift"
-             : context.excited_at_end     ? "retract"
-                                          : "no_wave";
+    auto at_side = [&](std::size_t k) {
+      return x[k] <= edge || y[k] <= edge || x[k] >= context.x_max - edge ||
+             y[k] >= context.y_max - edge;
+    };
+    std::vector<Complex> path;
+    for (std::size_t k = 0; k < t.size(); ++k) path.emplace_back(x[k], y[k]);
+    const bool drifted_out = !t.empty() && at_side(t.size() - 1) && !at_side(0) &&
+                             direction_turns(path) >= 1.0;
+    a.kind = context.ever_tips && drifted_out ? "drift"
+             : context.excited_at_end || (context.ever_tips && context.excitation_spread)
+                 ? "retract"
+                 : "no_wave";
     return a;
   }
   const Window w = second_half(t, x, y);

@@ -26,9 +26,13 @@
 //    Period T = 2 pi / |omega_1|; drift per turn D = |b| T.
 // 3. Class, in this order (the thresholds are keys of output.tips):
 //    - breakup:  more than `breakup` tips in the last frame;
-//    - no tip in the last frame: drift when the path's last point lay within two cells of the
-//      sheet's sides (the tip left the tissue), retract when the last frame is still excited
-//      (a wave whose free end shrank back, or no free end), no_wave otherwise;
+//    - no tip in the last frame: drift when the latest path turned at least once (its
+//      direction of motion, as in 1.) and ran from inside the sheet to within two cells of a
+//      side (a spiral that drifted out of the tissue); retract when the last frame is still
+//      excited (a wave without a free end) or the excitation ever spread beyond the first
+//      frame's (waves propagated, but their free ends shrank back or ran off); no_wave
+//      otherwise (the start's excitation only shrank: waves cannot propagate, or there never
+//      was a tip);
 //    - fewer than 2 turns in the window: drift when the tip moved on (net displacement over the
 //      window at least half its path length), retract otherwise;
 //    - drift:    D > `drift` A_1 (the centre moves more than that fraction of the radius per turn);
@@ -56,6 +60,8 @@ struct TipPathLimits {
 struct TipPathContext {
   index_t tips_at_end = 0;     // tips in the last frame
   bool excited_at_end = false;  // some node of the last frame at or above the tips' v level
+  // Some frame had more nodes at or above the level than the first: the waves propagated.
+  bool excitation_spread = false;
   bool ever_tips = false;       // some frame had a tip
   real x_max = 0.0, y_max = 0.0;  // the sheet: [0, x_max] x [0, y_max]
   real dx = 0.0;                  // its spacing (a cell)

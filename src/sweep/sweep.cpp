@@ -11,6 +11,7 @@
 #include <exception>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "core/cuda_device_select.hpp"
 #include "core/error.hpp"
@@ -35,6 +36,8 @@ struct RankRun {
   std::vector<MemberRow> rows;  // rows[j]: member mine.first + j
   index_t failed = 0;
   double step_seconds = 0.0;
+  double setup_seconds = 0.0;    // the members' problems and batches
+  double measure_seconds = 0.0;  // probes sampled, tips found
   std::string scheme_name;
   index_t batches = 0, per_batch = 0;
 };
@@ -57,25 +60,43 @@ void run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
   const index_t first = mine.first + local;
   const index_t size = std::min(run.per_batch, mine.count - local);
 
+  // The members' problems, in parallel (a spiral start integrates each member's excursion).
+  const auto setup_start = Clock::now();
+  const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
+  std::vector<std::optional<Problem>> made(static_cast<std::size_t>(size));
+  std::vector<std::string> refused(static_cast<std::size_t>(size));
+  {
+    FirstError failed;
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+    for (index_t j = 0; j < size; ++j)
+      failed.guard(j, [&] {
+        try {
+          made[static_cast<std::size_t>(j)].emplace(make_problem(configs[static_cast<std::size_t>(first + j)]));
+        } catch (const ConfigError& e) {
+          refused[static_cast<std::size_t>(j)] = e.what();
+        }
+      });
+    failed.rethrow();
+  }
   // The batch's members: member first + in_batch[k] is the MemberBatch's member k.
   std::vector<index_t> in_batch;
   std::vector<Config> batch_configs;
   std::vector<Problem> problems;
   for (index_t j = 0; j < size; ++j) {
-    const Config& c = configs[static_cast<std::size_t>(first + j)];
-    try {
-      problems.push_back(make_problem(c));
-    } catch (const ConfigError& e) {
+    const auto at = static_cast<std::size_t>(j);
+    if (!made[at]) {
       MemberRow& row = run.rows[static_cast<std::size_t>(local + j)];
       row.status = "setup_failure";
-      row.reason = e.what();
+      row.reason = refused[at];
       ++run.failed;
       log.line(member_label(sweep, first + j) + " has no start: " + row.reason);
       continue;
     }
     in_batch.push_back(j);
-    batch_configs.push_back(c);
+    batch_configs.push_back(configs[static_cast<std::size_t>(first + j)]);
+    problems.push_back(std::move(*made[at]));
   }
+  made.clear();
   const auto count = static_cast<index_t>(in_batch.size());
   auto row_of = [&](index_t k) -> MemberRow& {
     return run.rows[static_cast<std::size_t>(local + in_batch[static_cast<std::size_t>(k)])];
@@ -83,6 +104,7 @@ void run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
   auto member_of = [&](index_t k) { return first + in_batch[static_cast<std::size_t>(k)]; };
   std::unique_ptr<MemberBatch> batch;
   if (count > 0) batch = make_member_batch(batch_configs, problems, options.threads);
+  run.setup_seconds += seconds_since(setup_start);
   if (batch && run.scheme_name.empty()) {
     run.scheme_name = batch->name();
     log.line("scheme: " + run.scheme_name);
@@ -109,27 +131,33 @@ void run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
           spec.v_iso, spec.w_iso, false, std::vector<std::uint8_t>{},
           TipPathLimits{spec.breakup, spec.drift, spec.meander}));
     }
-  index_t frames = 0;
-  auto find_tips_of_members = [&] {
+  // The batch finds the cells where a tip may lie (on the GPU: only those cells travel to the
+  // host); each member's tips are solved from them as fhn run solves them from its frame.
+  std::vector<real> v_levels, w_levels;
+  for (const Config& c : batch_configs) {
+    v_levels.push_back(c.output.tips.v_iso);
+    w_levels.push_back(c.output.tips.w_iso);
+  }
+  std::vector<std::vector<IsoCell>> cells;
+  std::vector<index_t> excited;
+  auto find_tips_of_members = [&](index_t step) {
+    batch->iso_cells(v_levels, w_levels, cells, excited);
+    const real t = c0.time.grid().t(step);
     FirstError failed;
-#pragma omp parallel num_threads(options.threads > 0 ? options.threads : omp_get_max_threads())
-    {
-      Snapshot snap;  // one per thread, reused
-#pragma omp for schedule(dynamic)
-      for (index_t k = 0; k < count; ++k)
-        failed.guard(k, [&] {
-          if (row_of(k).status != "ok") return;  // frozen
-          batch->snapshot(k, snap);
-          tips[static_cast<std::size_t>(k)]->write(frame_view(snap, frames));
-        });
-    }
+#pragma omp parallel for schedule(dynamic) num_threads(options.threads > 0 ? options.threads : omp_get_max_threads())
+    for (index_t k = 0; k < count; ++k)
+      failed.guard(k, [&] {
+        if (row_of(k).status != "ok") return;  // frozen
+        const auto at = static_cast<std::size_t>(k);
+        tips[at]->write_tips(t, c0.domain, tips_in_cells(c0.domain, cells[at], v_levels[at], w_levels[at]),
+                             excited[at]);
+      });
     failed.rethrow();
-    ++frames;
   };
 
   // The lockstep loop: advance to the next sample, check or frame; measure; record failures.
-  auto measure = [&](index_t step) {
-    if (plan.sheet) return find_tips_of_members();
+  auto measure_probes_or_tips = [&](index_t step) {
+    if (plan.sheet) return find_tips_of_members(step);
     batch->sample(plan.nodes, sampled);
     const real t = c0.time.grid().t(step);
     std::vector<real> v(plan.where.size());
@@ -140,6 +168,11 @@ void run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
       }
       row_of(k).measured.sample(t, v.data());
     }
+  };
+  auto measure = [&](index_t step) {
+    const auto t0 = Clock::now();
+    measure_probes_or_tips(step);
+    run.measure_seconds += seconds_since(t0);
   };
   auto record_failures = [&] {
     for (const MemberFailure& f : batch->take_failures()) {
@@ -173,21 +206,31 @@ void run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
   for (auto& [k, o] : outputs)
     for (auto& sink : o->sinks) sink->finish();
 
-  // The members' final state, tips and Newton statistics.
-  Snapshot snap;
-  for (index_t k = 0; k < count; ++k) {
-    MemberRow& row = row_of(k);
-    if (plan.sheet && row.status == "ok") {
-      const TipTracker& t = *tips[static_cast<std::size_t>(k)];
-      row.tips = MemberTips{t.tips_at_end(), t.frames_with_tips(), t.rotation(), t.path_analysis()};
-    }
-    batch->snapshot(k, snap);
-    if (row.status == "ok") row.max_v = *std::max_element(snap.v.begin(), snap.v.end());
-    if (const NewtonStats* stats = batch->newton_stats(k); stats && stats->steps() > 0) {
-      row.newton_mean = stats->mean_iterations();
-      row.newton_max = stats->max_iterations();
-    }
+  // The members' final state, tips (the tip path's analysis, a spectrum per member: in
+  // parallel) and Newton statistics.
+  const auto final_start = Clock::now();
+  FirstError failed;
+#pragma omp parallel num_threads(threads)
+  {
+    Snapshot snap;  // one per thread, reused
+#pragma omp for schedule(dynamic)
+    for (index_t k = 0; k < count; ++k)
+      failed.guard(k, [&] {
+        MemberRow& row = row_of(k);
+        if (plan.sheet && row.status == "ok") {
+          const TipTracker& t = *tips[static_cast<std::size_t>(k)];
+          row.tips = MemberTips{t.tips_at_end(), t.frames_with_tips(), t.rotation(), t.path_analysis()};
+        }
+        batch->snapshot(k, snap);
+        if (row.status == "ok") row.max_v = *std::max_element(snap.v.begin(), snap.v.end());
+        if (const NewtonStats* stats = batch->newton_stats(k); stats && stats->steps() > 0) {
+          row.newton_mean = stats->mean_iterations();
+          row.newton_max = stats->max_iterations();
+        }
+      });
   }
+  failed.rethrow();
+  run.measure_seconds += seconds_since(final_start);
   // Complete rows only: the root's members of the batches done so far (members 0, 1, ...).
   // The last batch's rows are written with the other ranks' ones (run_sweep).
   if (comm.root() && b + 1 < run.batches) {
@@ -197,7 +240,8 @@ void run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
   }
   log.line("batch " + std::to_string(b + 1) + "/" + std::to_string(run.batches) + ": members " +
            std::to_string(first) + ".." + std::to_string(first + size - 1) + " done, " +
-           format_exact(run.step_seconds) + " s stepping so far");
+           format_exact(run.step_seconds) + " s stepping, " + format_exact(run.setup_seconds) +
+           " s making the members, " + format_exact(run.measure_seconds) + " s measuring them so far");
 }
 
 // This rank's members, batch after batch, on its own: no communication. An error here is this
@@ -248,12 +292,16 @@ SweepTotals gather_totals(const SweepConfig& sweep, const SweepPlan& plan, const
   SweepTotals totals;
   totals.row_lines = comm.gather(sweep_csv_rows(rows, plan.mine.first, plan));
   // Per rank: stepping seconds, batches, members per batch.
-  totals.per_rank_numbers = comm.gather(std::vector<real>{
-      run.step_seconds, static_cast<real>(run.batches), static_cast<real>(run.per_batch)});
+  totals.per_rank_numbers =
+      comm.gather(std::vector<real>{run.step_seconds, static_cast<real>(run.batches),
+                                    static_cast<real>(run.per_batch), run.setup_seconds,
+                                    run.measure_seconds});
   // Root: stepping time, the slowest rank's (the ranks step at the same time); batches: all ranks'.
   for (int r = 0; comm.root() && r < comm.size(); ++r) {
-    const real* numbers = &totals.per_rank_numbers[3 * static_cast<std::size_t>(r)];
+    const real* numbers = &totals.per_rank_numbers[kRankNumbers * static_cast<std::size_t>(r)];
     totals.slowest = std::max(totals.slowest, numbers[0]);
+    totals.setup = std::max(totals.setup, numbers[3]);
+    totals.measure = std::max(totals.measure, numbers[4]);
     totals.all_batches += static_cast<index_t>(numbers[1]);
     totals.largest_batch = std::max(totals.largest_batch, static_cast<index_t>(numbers[2]));
   }
@@ -307,6 +355,7 @@ SweepResult run_sweep(const SweepConfig& sweep, const SweepOptions& options, std
   //    thrown on every rank) and takes its share of the members; first, whether it can hold
   //    them: the root's verdict, for all (a rank's own reading of its free memory could differ).
   const SweepPlan plan = plan_sweep(sweep, options, comm);
+  const double config_seconds = seconds_since(started);
 
   // 2. The root makes the output folder and the members' folders, opens run.log and writes
   //    config.yaml, all proven writable before the first step. The broadcast of its outcome
@@ -316,13 +365,16 @@ SweepResult run_sweep(const SweepConfig& sweep, const SweepOptions& options, std
   SweepLog log;
   std::optional<OutputFolder> folder;  // the root's, locked until the sweep returns
   open_sweep_outputs(sweep, options, plan, comm, dir, folder, log);
+  log.line("configs: " + std::to_string(plan.count) + " members' configs read and checked in " +
+           format_exact(config_seconds) + " s");
 
   // 3. Each rank runs its members, batch after batch, on its own: no communication.
   const RankRun run = run_members(sweep, options, plan, comm, dir, log);
 
   // 4. The root gathers every rank's rows (as their sweep.csv lines), held log lines, failure
   //    and propagation counts and stepping time; every rank learns the totals.
-  const SweepTotals totals = gather_totals(sweep, plan, run, comm);
+  SweepTotals totals = gather_totals(sweep, plan, run, comm);
+  totals.config_seconds = config_seconds;
   log.gather(comm);  // the last collective: an error writing run.log is the root's alone
 
   SweepResult result;

@@ -110,6 +110,7 @@ std::unique_ptr<MemberOutput> open_member_output(const fs::path& dir, index_t m,
 }
 
 void write_member_frame(MemberOutput& out, const MemberBatch& batch, index_t local) {
+  if (out.sinks.empty()) return;  // nothing to write (a sheet's tips.csv comes from its tracker)
   Snapshot snap;
   batch.snapshot(local, snap);
   const FrameView view = frame_view(snap, out.frames++);
@@ -217,6 +218,9 @@ JsonObject sweep_summary(const SweepConfig& sweep, const SweepPlan& plan, const 
       .add("members_per_batch", totals.largest_batch)
       .add("wall_seconds", wall_seconds)
       .add("step_seconds", totals.slowest)
+      .add("config_seconds", totals.config_seconds)
+      .add("setup_seconds", totals.setup)
+      .add("measure_seconds", totals.measure)
       .add("member_steps_per_second", totals.slowest > 0 ? member_steps / totals.slowest : 0.0)
       .add("ns_per_node_step",
            1e9 * totals.slowest / (member_steps * static_cast<real>(c0.domain.node_count())))
@@ -225,7 +229,7 @@ JsonObject sweep_summary(const SweepConfig& sweep, const SweepPlan& plan, const 
   JsonObject per_rank;
   for (int r = 0; r < ranks; ++r) {
     const Range range = split_range(count, r, ranks);
-    const real* numbers = &totals.per_rank_numbers[3 * static_cast<std::size_t>(r)];
+    const real* numbers = &totals.per_rank_numbers[kRankNumbers * static_cast<std::size_t>(r)];
     JsonObject one;
     one.add("first_member", range.first)
         .add("members", range.count)

@@ -96,9 +96,13 @@ void open_sweep_outputs(const SweepConfig& sweep, const SweepOptions& options,
                         std::optional<OutputFolder>& folder, SweepLog& log);
 
 // What the root learns from every rank once the members are done (every rank: the counts).
+inline constexpr std::size_t kRankNumbers = 5;
+
 struct SweepTotals {
   std::vector<std::string> row_lines;  // root: each rank's sweep.csv lines, in rank order
-  std::vector<real> per_rank_numbers;  // root: per rank, stepping seconds, batches, per batch
+  // root: per rank, kRankNumbers values: stepping seconds, batches, members per batch, seconds
+  // making the members, seconds measuring them
+  std::vector<real> per_rank_numbers;
   index_t failed = 0;
   index_t propagated = 0;
   std::vector<index_t> kinds;  // sheets: members per class, in kTipPathKinds' order
@@ -106,8 +110,12 @@ struct SweepTotals {
   bool one_axis = false;
   real smallest_ok = std::numeric_limits<real>::infinity();
   real largest_failing = -std::numeric_limits<real>::infinity();
-  // Root: the slowest rank's stepping seconds, all ranks' batches, the largest batch.
+  // Root: the slowest rank's stepping seconds (and making, measuring), all ranks' batches, the
+  // largest batch.
   double slowest = 0.0;
+  double setup = 0.0;
+  double measure = 0.0;
+  double config_seconds = 0.0;  // the root's: reading and checking the members' configs
   index_t all_batches = 0;
   index_t largest_batch = 0;
 };

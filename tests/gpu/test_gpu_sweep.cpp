@@ -366,3 +366,140 @@ TEST_CASE("GPU sweep: members of every kinetics form, each with its own paramete
       }
     }
 }
+
+namespace {
+
+// A sheet of nx x ny nodes (dx = 0.5): a spiral start of Barkley's medium or a cubic medium with
+// a gaussian, one rectangle stimulus; member m varies the form's parameters, D, the stimulus and
+// a side's type.
+Config sheet_member(index_t nx, index_t ny, bool barkley, int m, const std::string& backend,
+                    const std::vector<std::string>& extra = {}) {
+  const double lx = 0.5 * static_cast<double>(nx - 1), ly = 0.5 * static_cast<double>(ny - 1);
+  const std::string text =
+      std::string(barkley ? "model: {form: barkley, eps: 0.05}\n"
+                            "initial: {v: {type: spiral}, w: {type: spiral}}\n"
+                          : "model: {a: 0.1, epsilon: 0.01, gamma: 2.0}\n"
+                            "initial: {v: {type: gaussian, width2: 4.0, amplitude: 1.0}, "
+                            "w: {type: constant, value: 0}}\n") +
+      "domain: {length: [" + std::to_string(lx) + ", " + std::to_string(ly) + "], dx: 0.5}\n"
+      "stimulus:\n  - {x_min: 0, x_max: 2, y_min: 0, y_max: " + std::to_string(ly / 2) +
+      ", start: 0.2, duration: 0.5, amplitude: 0.5}\n"
+      "time: {end: 100, dt: 0.01}\noutput: {vtk: false}\n";
+  std::vector<std::string> o{barkley ? "model.a=" + std::to_string(0.7 + 0.01 * m)
+                                     : "model.a=" + std::to_string(0.08 + 0.01 * m)};
+  switch (m % 4) {
+    case 1: o.push_back("model.diffusion=1.3"); break;
+    case 2: o.insert(o.end(), {"stimulus[0].start=0.5", "stimulus[0].amplitude=0.8"}); break;
+    case 3: o.insert(o.end(), {"boundary.top.type=dirichlet", "boundary.top.value=0.1"}); break;
+    default: break;
+  }
+  o.insert(o.end(), extra.begin(), extra.end());
+  o.push_back("scheme.backend=" + backend);
+  return fhn::load_config_text(text, "sheet.yaml", o);
+}
+
+Sweep make_sheet_sweep(index_t nx, index_t ny, bool barkley, int members, int odd = -1,
+                       const std::vector<std::string>& odd_extra = {}) {
+  Sweep s;
+  for (int m = 0; m < members; ++m) {
+    s.configs.push_back(sheet_member(nx, ny, barkley, m, "cuda",
+                                     m == odd ? odd_extra : std::vector<std::string>{}));
+    s.problems.push_back(fhn::make_problem(s.configs.back()));
+  }
+  s.batch = fhn::make_cuda_member_batch(s.configs, s.problems);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("GPU sweep of sheets: every member equals its CPU run and, bit for bit, its CUDA run") {
+  struct Size {
+    index_t nx, ny;
+    int members;
+  };
+  // Odd and even widths, a sheet smaller than one region, several regions with inner blocks.
+  const Size sizes[] = {{3, 3, 3}, {33, 21, 5}, {67, 45, 4}, {130, 131, 3}};
+  for (const bool barkley : {false, true}) {
+    for (const Size& z : sizes) {
+      if (barkley && z.nx < 21) continue;  // the spiral start needs room for its core
+      CAPTURE(barkley);
+      CAPTURE(z.nx);
+      CAPTURE(z.ny);
+      Sweep s = make_sheet_sweep(z.nx, z.ny, barkley, z.members);
+      CHECK(s.batch->name().find("on a sheet, " + std::to_string(z.members) + " member") !=
+            std::string::npos);
+      const index_t steps = 123;  // passes of 6 and a shorter one
+      s.batch->advance(100);
+      s.batch->advance(steps - 100);
+      s.batch->check_finite();
+      CHECK(s.batch->take_failures().empty());
+      for (int m = 0; m < z.members; ++m) {
+        CAPTURE(m);
+        const Snapshot gpu = member_state(*s.batch, m);
+        CHECK(gpu.step == steps);
+        const auto cpu = run_scheme(sheet_member(z.nx, z.ny, barkley, m, "cpu"), steps);
+        const auto single = run_scheme(sheet_member(z.nx, z.ny, barkley, m, "cuda"), steps);
+        CHECK(max_state_difference(gpu, cpu.state) < 1e-10);
+        CHECK(same_bits(gpu.v, single.state.v));
+        CHECK(same_bits(gpu.w, single.state.w));
+      }
+    }
+  }
+}
+
+TEST_CASE("GPU sweep of sheets: a member that blows up is frozen where it stood, the others go on") {
+  const int odd = 2;
+  Sweep s = make_sheet_sweep(67, 45, false, 4, odd, {"stimulus[0].amplitude=1e10"});
+  s.batch->advance(60);
+  s.batch->check_finite();
+  const std::vector<fhn::MemberFailure> failures = s.batch->take_failures();
+  REQUIRE(failures.size() == 1);
+  CHECK(failures[0].member == odd);
+  CHECK(fhn::test::contains(failures[0].reason, "the solution stopped being finite"));
+  CHECK(fhn::test::contains(failures[0].reason, ", y = "));  // a sheet's position
+  const Snapshot frozen = member_state(*s.batch, odd);
+  s.batch->advance(31);
+  CHECK(member_state(*s.batch, odd).step == 60);
+  CHECK(same_bits(member_state(*s.batch, odd).v, frozen.v));
+  for (int m : {0, 3}) {
+    CAPTURE(m);
+    const auto cpu = run_scheme(sheet_member(67, 45, false, m, "cpu"), 91);
+    CHECK(max_state_difference(member_state(*s.batch, m), cpu.state) < 1e-10);
+  }
+  // ADI on sheets is swept on the CPU for now.
+  const Config adi = sheet_member(33, 21, false, 0, "cuda", {"scheme.type=crank_nicolson"});
+  CHECK(fhn::test::contains(fhn::test::thrown_message<fhn::ConfigError>([&] {
+                              fhn::make_cuda_member_batch({adi}, {fhn::make_problem(adi)});
+                            }),
+                            "scheme.type: crank_nicolson (ADI on a sheet) cannot be swept"));
+}
+
+TEST_CASE("GPU sweep of sheets: the cells where tips may lie are the host scan's, corners and all") {
+  // Spiral starts of Barkley's medium (many straddling cells), members with their own levels.
+  Sweep s = make_sheet_sweep(130, 131, true, 3);
+  s.batch->advance(250);
+  const std::vector<fhn::real> v_iso{0.5, 0.4, 0.6}, w_iso{0.3, 0.2, 0.35};
+  std::vector<std::vector<fhn::IsoCell>> gpu, host;
+  std::vector<fhn::index_t> gpu_excited, host_excited;
+  s.batch->iso_cells(v_iso, w_iso, gpu, gpu_excited);
+  s.batch->MemberBatch::iso_cells(v_iso, w_iso, host, host_excited);  // snapshots, on the host
+  REQUIRE(gpu.size() == 3);
+  CHECK(gpu_excited == host_excited);
+  for (int m = 0; m < 3; ++m) {
+    CAPTURE(m);
+    CHECK(gpu_excited[m] > 100);
+    REQUIRE(gpu[m].size() == host[m].size());
+    CHECK(!gpu[m].empty());
+    for (std::size_t c = 0; c < gpu[m].size(); ++c) {
+      CHECK(gpu[m][c].i == host[m][c].i);
+      CHECK(gpu[m][c].j == host[m][c].j);
+      CHECK(std::memcmp(gpu[m][c].v, host[m][c].v, sizeof gpu[m][c].v) == 0);
+      CHECK(std::memcmp(gpu[m][c].w, host[m][c].w, sizeof gpu[m][c].w) == 0);
+    }
+  }
+  // More cells than the first buffer holds (64 per member): levels every front crosses.
+  const std::vector<fhn::real> everywhere{0.0, 0.0, 0.0};
+  s.batch->iso_cells(everywhere, everywhere, gpu, gpu_excited);
+  s.batch->MemberBatch::iso_cells(everywhere, everywhere, host, host_excited);
+  for (int m = 0; m < 3; ++m) CHECK(gpu[m].size() == host[m].size());
+}

@@ -121,6 +121,22 @@ TEST_CASE("tip path: a tip that leaves the sheet drifts; one that travels straig
                  {p.y.begin(), p.y.end() - 2}};
   CHECK(cut.x.back() > 100.0 - 0.5);
   CHECK(analyse(cut, gone).kind == "drift");
+  // A tip that only ever lay at a side (the end of a wave touching it) did not leave: no_wave
+  // once the sheet rests, retract while it is excited.
+  const Path at_side = sample(3.0, 0.1, [](real t) { return std::pair{99.8, 40.0 + t}; });
+  gone.excited_at_end = false;
+  CHECK(analyse(at_side, gone).kind == "no_wave");
+  gone.excited_at_end = true;
+  CHECK(analyse(at_side, gone).kind == "retract");
+  // A free end that ran straight to a side without turning retracted when the waves spread,
+  // else it died with its start's excitation: no spiral drifted out.
+  const Path straight = sample(10.0, 0.1, [](real t) { return std::pair{50.0 + 4.99 * t, 40.0}; });
+  gone.excited_at_end = false;
+  gone.excitation_spread = true;
+  CHECK(analyse(straight, gone).kind == "retract");
+  gone.excitation_spread = false;
+  CHECK(analyse(straight, gone).kind == "no_wave");
+  CHECK(analyse(cut, gone).kind == "drift");  // the turning one, whatever followed
   // A straight run of the tip, no turning: drift.
   const Path line = sample(20.0, 0.1, [](real t) { return std::pair{10.0 + 0.2 * t, 30.0}; });
   CHECK(analyse(line).kind == "drift");

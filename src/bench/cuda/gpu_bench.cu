@@ -542,6 +542,99 @@ void bench_sheet_explicit(Context& ctx, index_t n) {
           "time per step; a stimulus on a quarter of the sheet (the kernel's stimulus variant)");
 }
 
+// ---- The explicit step of a sweep's sheets -----------------------------------------------------
+// n / 2^16 members of 256 x 256 nodes (fhn sweep of a sheet, the spiral portraits: 1024 members
+// at n = 2^26), one launch for all (blockIdx.z = member): the sheet of bench_sheet_explicit
+// (dx = 0.5, dt = 0.05, no-flux sides) in every member, member m with D (1 + m / 1024). One
+// step per pass (32 B/node; the baseline) and the blocked kernel at the batch's depth and its
+// neighbours, per step. Checked first: one step of the first and last members against the
+// single-sheet kernel with their parameters, and each blocked pass against as many one-step
+// passes of the batch.
+void bench_sheet_members(Context& ctx, index_t n) {
+  constexpr index_t kSide = 256, kNodes = kSide * kSide;
+  if (n < kNodes || n % kNodes != 0) return;
+  const index_t members = n / kNodes;
+  const Problem problem = bench_sheet_problem(kSide, 23, ctx.options.kinetics, {});
+  const NodeParams q = node_params(problem);
+  const Kinetics& form = problem.model.kinetics;
+  std::vector<NodeParams> params(static_cast<std::size_t>(members), q);
+  for (index_t m = 0; m < members; ++m)
+    params[static_cast<std::size_t>(m)].r = q.r * (1.0 + static_cast<real>(m) / 1024.0);
+  const DeviceBuffer<NodeParams> params_d = to_device(params, "member parameters");
+  DeviceBuffer<unsigned char> kinetics_d;
+  with_kinetics(form, [&](const auto& kin) {
+    using K = std::decay_t<decltype(kin)>;
+    const std::vector<K> each(static_cast<std::size_t>(members), kin);
+    kinetics_d = DeviceBuffer<unsigned char>(each.size() * sizeof(K), "member kinetics");
+    kinetics_d.upload(reinterpret_cast<const unsigned char*>(each.data()), each.size() * sizeof(K));
+  });
+  const DeviceBuffer<int> frozen = to_device(std::vector<int>(static_cast<std::size_t>(members), 0),
+                                             "member frozen flags");
+  const cuda::MemberArrays batch{members, kNodes, params_d.data(), kinetics_d.data(), frozen.data()};
+  const auto count = static_cast<std::size_t>(n);
+  const std::size_t bytes = count * sizeof(real);
+  DeviceBuffer<real> v(count, "v"), w(count, "w"), v2(count, "v next"), w2(count, "w next"),
+      v3(count, "v next"), w3(count, "w next");
+  for (index_t m = 0; m < members; ++m) {
+    const std::size_t at = static_cast<std::size_t>(m * kNodes);
+    FHN_CUDA_CHECK(cudaMemcpy(v.data() + at, problem.v0.data(), kNodes * sizeof(real), cudaMemcpyHostToDevice));
+    FHN_CUDA_CHECK(cudaMemcpy(w.data() + at, problem.w0.data(), kNodes * sizeof(real), cudaMemcpyHostToDevice));
+  }
+  const StimulusTable none{};
+  const double model = 32.0 * static_cast<double>(n);
+
+  // One step of the batch; the first and last members against the single-sheet kernel.
+  FHN_CUDA_CHECK(cudaMemset(v2.data(), 0xff, bytes));  // NaN pattern
+  FHN_CUDA_CHECK(cudaMemset(w2.data(), 0xff, bytes));
+  cuda::launch_explicit_sheet_members_step(v.data(), w.data(), v2.data(), w2.data(), q, batch, form, none, 0);
+  const std::vector<real> batch_v = cuda::to_host(v2), batch_w = cuda::to_host(w2);
+  double check_one = 0.0;
+  for (const index_t m : {index_t{0}, members - 1}) {
+    const std::size_t at = static_cast<std::size_t>(m * kNodes);
+    cuda::launch_explicit_sheet_step(v.data() + at, w.data() + at, v3.data(), w3.data(),
+                                     params[static_cast<std::size_t>(m)], form, none, 0);
+    const std::vector<real> single_v = cuda::to_host(v3), single_w = cuda::to_host(w3);
+    check_one = std::max({check_one,
+                          max_relative_error(std::vector<real>(batch_v.begin() + at, batch_v.begin() + at + kNodes),
+                                             std::vector<real>(single_v.begin(), single_v.begin() + kNodes)),
+                          max_relative_error(std::vector<real>(batch_w.begin() + at, batch_w.begin() + at + kNodes),
+                                             std::vector<real>(single_w.begin(), single_w.begin() + kNodes))});
+  }
+  const Timing one = time_gpu(ctx.options.repetitions, [] {}, [&] {
+    cuda::launch_explicit_sheet_members_step(v.data(), w.data(), v2.data(), w2.data(), q, batch, form, none, 0);
+  });
+  const std::string what = std::to_string(members) + " members of 256 x 256";
+  const std::string baseline = "explicit, one step per pass";
+  ctx.add("sweep sheet step", baseline, n, one, model, check_one, "",
+          what + "; read v, w; write v+, w+: 32 B/node");
+
+  for (const int k : {4, cuda::kExplicitSheetStepsPerPass, 8}) {
+    // A blocked pass of k steps against k one-step passes (v3/w3 -> v2/w2 -> v3/w3 ...).
+    FHN_CUDA_CHECK(cudaMemcpy(v3.data(), v.data(), bytes, cudaMemcpyDeviceToDevice));
+    FHN_CUDA_CHECK(cudaMemcpy(w3.data(), w.data(), bytes, cudaMemcpyDeviceToDevice));
+    for (int s = 0; s < k; ++s) {
+      cuda::launch_explicit_sheet_members_step(v3.data(), w3.data(), v2.data(), w2.data(), q, batch, form, none, s);
+      std::swap(v2, v3);
+      std::swap(w2, w3);
+    }
+    FHN_CUDA_CHECK(cudaMemset(v2.data(), 0xff, bytes));
+    FHN_CUDA_CHECK(cudaMemset(w2.data(), 0xff, bytes));
+    cuda::launch_explicit_sheet_members_blocked(v.data(), w.data(), v2.data(), w2.data(), q, batch, form, none, 0, k);
+    const double check = std::max(max_relative_error(cuda::to_host(v2), cuda::to_host(v3)),
+                                  max_relative_error(cuda::to_host(w2), cuda::to_host(w3)));
+    const Timing t = time_gpu(
+        ctx.options.repetitions, [] {},
+        [&] {
+          cuda::launch_explicit_sheet_members_blocked(v.data(), w.data(), v2.data(), w2.data(), q, batch, form,
+                                                      none, 0, k);
+        },
+        [k] { return static_cast<double>(k); });
+    ctx.add("sweep sheet step", "explicit, " + std::to_string(k) + " steps per pass", n, t, model, check,
+            baseline,
+            what + "; time per step" + (k == cuda::kExplicitSheetStepsPerPass ? "; the batch's depth" : ""));
+  }
+}
+
 // ---- The explicit step on a box -------------------------------------------------------------
 // A cube of n nodes (n a power of 8 from 2^12: 16^3 ... 512^3 at 2^27), dx = 0.5, dt at most 0.8
 // of the explicit limit, no-flux faces, the state pulse_state(n) in node order: one step per
@@ -720,6 +813,7 @@ bool run_gpu_benchmarks(const BenchOptions& options, std::vector<BenchRow>& rows
       bench_sheet_tissue(ctx, n);
       bench_sheet_adi(ctx, n);
     }
+    if (options.wanted("sweep sheet step")) bench_sheet_members(ctx, n);
     if (options.wanted("box step")) {
       bench_box_explicit(ctx, n);
       bench_box_adi(ctx, n);

@@ -1,34 +1,51 @@
-// Forward Euler over the members of a sweep (member_batch_cuda.cuh): the temporally blocked kernel
-// of explicit_kernels.cu with a member dimension.
+// Forward Euler over the members of a sweep (member_batch_cuda.cuh): the temporally blocked
+// kernels of explicit_kernels.cu (cables) and explicit_sheet_kernels.cu (sheets) with a member
+// dimension.
 #include <algorithm>
 #include <utility>
 
 #include "schemes/cuda/explicit_kernels.cuh"
+#include "schemes/cuda/explicit_sheet_kernels.cuh"
 #include "schemes/cuda/member_batch_cuda.cuh"
 
 namespace fhn::cuda {
 namespace {
 
-// Forward Euler: full passes of kStepsPerPass steps, then one shorter pass for the rest (as the
-// single cable, so a member's result does not depend on how advance() is split). Frozen members
-// are copied through by the kernel.
+// Forward Euler: full passes, then one shorter pass for the rest (as the single cable or sheet,
+// so a member's result does not depend on how advance() is split: a node takes the same
+// expression in every pass). Cables: kStepsPerPass steps a pass (explicit_kernels.cu); sheets:
+// kExplicitSheetStepsPerPass (explicit_sheet_kernels.cu). Frozen members are copied through by
+// the kernels.
 class ExplicitMembersCuda final : public MemberBatchCuda {
  public:
   ExplicitMembersCuda(const std::vector<Config>& configs, const std::vector<Problem>& problems)
       : MemberBatchCuda(configs, problems),
         v_next_(entries(), "sweep v (next)"),
-        w_next_(entries(), "sweep w (next)") {}
+        w_next_(entries(), "sweep w (next)") {
+    shape_.dims = domain_.dims;
+    for (int a = 0; a < domain_.dims; ++a) {
+      shape_.n[a] = domain_.nodes[a];
+      shape_.stride[a] = domain_.stride(a);
+    }
+    shape_.planes = domain_.dims == 2 ? shape_.n[1] : 1;
+  }
 
   std::string name() const override {
-    return "explicit forward Euler, " + members_text() + " (cuda, " + device_name_ + ")";
+    return std::string("explicit forward Euler") + (sheets() ? " on a sheet" : "") + ", " +
+           members_text() + " (cuda, " + device_name_ + ")";
   }
   void advance(index_t steps) override {
     const Members b = view();
     const MemberArrays arrays{members_, pitch_, params_.data(), kinetics_.data(), frozen_.data()};
+    const index_t per_pass = sheets() ? kExplicitSheetStepsPerPass : kStepsPerPass;
     while (steps > 0) {
-      const int pass = static_cast<int>(std::min<index_t>(steps, kStepsPerPass));
-      launch_explicit_members_blocked(v_.data(), w_.data(), v_next_.data(), w_next_.data(), n_,
-                                      arrays, form_, b.stimuli, step_, pass);
+      const int pass = static_cast<int>(std::min<index_t>(steps, per_pass));
+      if (sheets())
+        launch_explicit_sheet_members_blocked(v_.data(), w_.data(), v_next_.data(), w_next_.data(),
+                                              shape_, arrays, form_, b.stimuli, step_, pass);
+      else
+        launch_explicit_members_blocked(v_.data(), w_.data(), v_next_.data(), w_next_.data(), n_,
+                                        arrays, form_, b.stimuli, step_, pass);
       std::swap(v_, v_next_);
       std::swap(w_, w_next_);
       step_ += pass;
@@ -38,7 +55,10 @@ class ExplicitMembersCuda final : public MemberBatchCuda {
   const NewtonStats* newton_stats(index_t) const override { return nullptr; }
 
  private:
+  bool sheets() const { return domain_.dims == 2; }
+
   DeviceBuffer<real> v_next_, w_next_;
+  NodeParams shape_;  // the members' common grid
 };
 
 }  // namespace

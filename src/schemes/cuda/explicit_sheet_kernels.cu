@@ -71,6 +71,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "core/cuda/cuda_check.hpp"
 #include "core/error.hpp"
@@ -131,21 +132,29 @@ __device__ __forceinline__ void store_pair(real* __restrict__ a, index_t c, inde
 // ---- One step per pass ----------------------------------------------------------------------
 constexpr int kStepLanes = 32, kStepRows = 8;  // threads per block along x (2 nodes each) and y
 
+// One step of the nodes (i0, j), (i0 + 1, j) of this thread: i0 from blockIdx.x and the lane,
+// j = row0 + threadIdx.y (row0: the first of the block's kStepRows rows), rows from j_end on
+// left alone. `frozen`: store the nodes unchanged (a sweep's failed member).
 template <class K>
-__global__ void __launch_bounds__(kStepLanes * kStepRows)
-    sheet_step_kernel(const real* __restrict__ v, const real* __restrict__ w,
-                      real* __restrict__ v_next, real* __restrict__ w_next,
-                      const __grid_constant__ NodeParams q, const __grid_constant__ K kin,
-                      StimulusTable st, real t, index_t j_begin, index_t j_end) {
+__device__ __forceinline__ void sheet_step(const real* __restrict__ v, const real* __restrict__ w,
+                                           real* __restrict__ v_next, real* __restrict__ w_next,
+                                           const NodeParams& q, const K& kin,
+                                           const StimulusTable& st, real t, index_t row0,
+                                           index_t j_end, bool frozen) {
   const index_t nx = q.n[0];
   const index_t i0 = 2 * (blockIdx.x * static_cast<index_t>(kStepLanes) + threadIdx.x);
-  const index_t j = j_begin + blockIdx.y * static_cast<index_t>(kStepRows) + threadIdx.y;
+  const index_t j = row0 + threadIdx.y;
   if (j >= j_end) return;  // a whole warp (one row per warp): the shuffles below see all lanes
   const unsigned lane = threadIdx.x;
   const bool pairs = (nx & 1) == 0;
   const index_t c = sheet_index(i0, j, q);
   const double2 vv = load_pair(v, c, i0, nx, pairs);
   const double2 ww = load_pair(w, c, i0, nx, pairs);
+  if (frozen) {
+    store_pair(v_next, c, i0, nx, pairs, vv.x, vv.y);
+    store_pair(w_next, c, i0, nx, pairs, ww.x, ww.y);
+    return;
+  }
   // The rows below and above, where the sheet and the arrays have them.
   const bool has_south = j > max(index_t{0}, q.plane0);
   const bool has_north = j + 1 < min(q.n[1], q.plane0 + q.planes);
@@ -168,6 +177,62 @@ __global__ void __launch_bounds__(kStepLanes * kStepRows)
   store_pair(w_next, c, i0, nx, pairs, u0.w, u1.w);
 }
 
+template <class K>
+__global__ void __launch_bounds__(kStepLanes * kStepRows)
+    sheet_step_kernel(const real* __restrict__ v, const real* __restrict__ w,
+                      real* __restrict__ v_next, real* __restrict__ w_next,
+                      const __grid_constant__ NodeParams q, const __grid_constant__ K kin,
+                      StimulusTable st, real t, index_t j_begin, index_t j_end) {
+  sheet_step(v, w, v_next, w_next, q, kin, st, t,
+             j_begin + blockIdx.y * static_cast<index_t>(kStepRows), j_end, false);
+}
+
+// A member's parameters (a NodeParams, a kinetics form) staged in shared memory by its block:
+// one read of global memory per block, then shared loads (a copy per thread in registers costs
+// the one-step kernel 3x: measured 1.76 ms against the copy's 0.52 ms at 1024 x 256^2, H200).
+template <class T>
+struct Staged {
+  static_assert(sizeof(T) % sizeof(unsigned long long) == 0, "staged in 8-byte words");
+  alignas(16) unsigned long long words[sizeof(T) / sizeof(unsigned long long)];
+
+  // Every thread of the block calls it; a barrier follows before the first use.
+  __device__ void load(const T& from, int thread, int threads) {
+    const auto* source = reinterpret_cast<const unsigned long long*>(&from);
+    for (int k = thread; k < static_cast<int>(sizeof(T) / sizeof(unsigned long long)); k += threads)
+      words[k] = source[k];
+  }
+  __device__ const T& get() const { return *reinterpret_cast<const T*>(words); }
+};
+
+// The members of a sweep batch (MemberArrays): blockIdx.z = member - first_member, each block
+// moved to its member's arrays, parameters, kinetics and stimuli, and striding over the
+// member's rows in bands (the member's parameters staged once per block).
+template <class K>
+__global__ void __launch_bounds__(kStepLanes * kStepRows)
+    sheet_members_step_kernel(const real* __restrict__ v, const real* __restrict__ w,
+                              real* __restrict__ v_next, real* __restrict__ w_next,
+                              MemberArrays batch, const K* __restrict__ kinetics,
+                              StimulusTable st, index_t step, index_t first_member) {
+  const index_t m = first_member + blockIdx.z;
+  const index_t offset = m * batch.pitch;
+  __shared__ Staged<NodeParams> staged_q;
+  __shared__ Staged<K> staged_kin;
+  const int thread = threadIdx.x + kStepLanes * threadIdx.y;
+  staged_q.load(batch.params[m], thread, kStepLanes * kStepRows);
+  staged_kin.load(kinetics[m], thread, kStepLanes * kStepRows);
+  __syncthreads();
+  const NodeParams& q = staged_q.get();
+  const K& kin = staged_kin.get();
+  st.table += m * st.count;
+  const real t = step_time(step, q.k);
+  const bool frozen = batch.frozen[m] != 0;
+  // The block's bands of kStepRows rows, gridDim.y bands apart.
+  for (index_t row0 = blockIdx.y * static_cast<index_t>(kStepRows); row0 < q.n[1];
+       row0 += gridDim.y * static_cast<index_t>(kStepRows))
+    sheet_step(v + offset, w + offset, v_next + offset, w_next + offset, q, kin, st, t, row0,
+               q.n[1], frozen);
+}
+
 // ---- Several steps per pass (temporal blocking) ----------------------------------------------
 constexpr int kLanes = 32;                  // a warp spans the region's width, 2 columns per lane
 constexpr int kWarps = 8;                   // warps stacked along y
@@ -185,20 +250,20 @@ static_assert(kRegion - 2 * ((kExplicitSheetMaxSteps + 1) & ~1) >= kRegion / 2,
 // (bx (64 - 2H) - H, by (64 - 2H) - H). A launch covers the blocks [bx0, bx0 + grid.x) x
 // [by0, by0 + grid.y). kSides: whether the regions may hold side nodes (then each node takes the
 // interior or the side expression; else the interior one everywhere, with fewer registers).
+// The pass of block (bx, by); sheet_blocked_kernel and, for a sweep's members,
+// sheet_members_blocked_kernel call it.
 template <bool kStimuli, bool kSides, class K>
-__global__ void __launch_bounds__(kLanes * kWarps, kSides || kStimuli ? 1 : kBlockedMinBlocks)
-    sheet_blocked_kernel(const real* __restrict__ v, const real* __restrict__ w,
-                         real* __restrict__ v_next, real* __restrict__ w_next,
-                         const __grid_constant__ NodeParams q, const __grid_constant__ K kin,
-                         StimulusTable st,
-                         index_t first_step, int steps, int halo, index_t bx0, index_t by0,
-                         index_t j_begin, index_t j_end) {
+__device__ __forceinline__ void sheet_blocked_pass(
+    const real* __restrict__ v, const real* __restrict__ w, real* __restrict__ v_next,
+    real* __restrict__ w_next, const NodeParams& q, const K& kin, const StimulusTable& st,
+    index_t first_step, int steps, int halo, index_t bx, index_t by, index_t j_begin,
+    index_t j_end) {
   __shared__ real edges[2][2][kWarps][kRegion];  // [buffer][first, last row][warp][column]
   const int lane = threadIdx.x, warp = threadIdx.y;
   const index_t nx = q.n[0];
   const int interior = kRegion - 2 * halo;
-  const index_t x0 = (bx0 + blockIdx.x) * interior - halo;  // even
-  const index_t y0 = j_begin + (by0 + blockIdx.y) * interior - halo;
+  const index_t x0 = bx * interior - halo;  // even
+  const index_t y0 = j_begin + by * interior - halo;
   const index_t i0 = x0 + 2 * lane;    // this thread's columns i0, i0 + 1 (i0 even)
   const index_t j0 = y0 + kRows * warp;  // and rows j0 .. j0 + kRows - 1
   const bool pairs = (nx & 1) == 0;
@@ -290,6 +355,40 @@ __global__ void __launch_bounds__(kLanes * kWarps, kSides || kStimuli ? 1 : kBlo
   }
 }
 
+template <bool kStimuli, bool kSides, class K>
+__global__ void __launch_bounds__(kLanes * kWarps, kSides || kStimuli ? 1 : kBlockedMinBlocks)
+    sheet_blocked_kernel(const real* __restrict__ v, const real* __restrict__ w,
+                         real* __restrict__ v_next, real* __restrict__ w_next,
+                         const __grid_constant__ NodeParams q, const __grid_constant__ K kin,
+                         StimulusTable st,
+                         index_t first_step, int steps, int halo, index_t bx0, index_t by0,
+                         index_t j_begin, index_t j_end) {
+  sheet_blocked_pass<kStimuli, kSides>(v, w, v_next, w_next, q, kin, st, first_step, steps, halo,
+                                       bx0 + blockIdx.x, by0 + blockIdx.y, j_begin, j_end);
+}
+
+// The members of a sweep batch (MemberArrays): blockIdx.z = member - first_member, each block
+// moved to its member's arrays, parameters, kinetics and stimuli; a frozen member's pass loads
+// and stores its nodes unchanged (no step).
+template <bool kStimuli, bool kSides, class K>
+__global__ void __launch_bounds__(kLanes * kWarps, kSides || kStimuli ? 1 : kBlockedMinBlocks)
+    sheet_members_blocked_kernel(const real* __restrict__ v, const real* __restrict__ w,
+                                 real* __restrict__ v_next, real* __restrict__ w_next,
+                                 MemberArrays batch, const K* __restrict__ kinetics,
+                                 StimulusTable st, index_t first_step, int steps, int halo,
+                                 index_t bx0, index_t by0, index_t first_member) {
+  const index_t m = first_member + blockIdx.z;
+  const index_t offset = m * batch.pitch;
+  // Copies in registers (measured faster here than shared loads in the steps' inner loop:
+  // 0.637 against 0.723 ms per step at 1024 x 256^2, H200).
+  const NodeParams q = batch.params[m];
+  const K kin = kinetics[m];
+  st.table += m * st.count;
+  sheet_blocked_pass<kStimuli, kSides>(v + offset, w + offset, v_next + offset, w_next + offset,
+                                       q, kin, st, first_step, batch.frozen[m] ? 0 : steps, halo,
+                                       bx0 + blockIdx.x, by0 + blockIdx.y, 0, q.n[1]);
+}
+
 // ---- Host side --------------------------------------------------------------------------------
 
 void check_arguments(const real* v, const real* w, const real* v_next, const real* w_next,
@@ -306,6 +405,47 @@ void check_arguments(const real* v, const real* w, const real* v_next, const rea
                  " rows and the arrays' [" + std::to_string(q.plane0) + ", " +
                  std::to_string(q.plane0 + q.planes) + ")");
   verify_explicit_arrays("sheet kernels", v, w, v_next, w_next, q.n[0] * q.planes, 3, stimuli);
+}
+
+void check_steps(int steps) {
+  FHN_VERIFY(steps >= 1 && steps <= kExplicitSheetMaxSteps, InternalError,
+             "blocked sheet kernel: steps must be 1.." + std::to_string(kExplicitSheetMaxSteps) +
+                 ", got " + std::to_string(steps));
+}
+
+// The blocks of a blocked pass over the rows [j_begin, j_end) of the sheet `q`, as rectangles
+// launch(sides, bx0, by0, grid): `sides` std::true_type where the regions may hold side nodes
+// (the side kernel), std::false_type for the inner blocks; in the order inner, bottom, top,
+// left, right.
+// Blocks [1, ex) x [by_inner, ey) hold no side node, the rest (a ring of blocks) takes the side
+// kernel. Along x, block bx's region starts at x0 = bx (64 - 2H) - H: x0 >= 1 for bx >= 1, and
+// x0 + 64 <= N_x - 1 for (bx + 1) (64 - 2H) + H <= N_x - 1. Along y it starts at
+// y0 = j_begin + by (64 - 2H) - H: y0 >= 1 for by >= ceil((1 + H - j_begin) / (64 - 2H)) (1 for
+// the whole sheet, j_begin = 0), and y0 + 64 <= N_y - 1 for
+// by + 1 <= (N_y - 1 - H - j_begin) / (64 - 2H).
+template <class Launch>
+void for_block_rings(const NodeParams& q, int halo, index_t j_begin, index_t j_end,
+                     Launch&& launch) {
+  const index_t interior = kRegion - 2 * halo;
+  const index_t nbx = (q.n[0] + interior - 1) / interior;
+  const index_t nby = (j_end - j_begin + interior - 1) / interior;
+  const index_t ex = (q.n[0] - 1 - halo) / interior;
+  const index_t by_inner = std::max<index_t>(0, (1 + halo - j_begin + interior - 1) / interior);
+  const index_t ey = std::min(nby, (q.n[1] - 1 - halo - j_begin) / interior);
+  auto rectangle = [&](auto sides, index_t bx0, index_t bx1, index_t by0, index_t by1) {
+    if (bx1 <= bx0 || by1 <= by0) return;
+    launch(sides, bx0, by0,
+           dim3(static_cast<unsigned>(bx1 - bx0), static_cast<unsigned>(by1 - by0)));
+  };
+  if (ex <= 1 || ey <= by_inner) {
+    rectangle(std::true_type{}, 0, nbx, 0, nby);
+    return;
+  }
+  rectangle(std::false_type{}, 1, ex, by_inner, ey);
+  rectangle(std::true_type{}, 0, nbx, 0, by_inner);    // bottom
+  rectangle(std::true_type{}, 0, nbx, ey, nby);        // top
+  rectangle(std::true_type{}, 0, 1, by_inner, ey);     // left
+  rectangle(std::true_type{}, ex, nbx, by_inner, ey);  // right
 }
 
 }  // namespace
@@ -331,50 +471,103 @@ void launch_explicit_sheet_steps_blocked(const real* v, const real* w, real* v_n
                                          const StimulusTable& stimuli, index_t first_step,
                                          int steps, index_t j_begin, index_t j_end,
                                          cudaStream_t stream) {
-  FHN_VERIFY(steps >= 1 && steps <= kExplicitSheetMaxSteps, InternalError,
-             "blocked sheet kernel: steps must be 1.." + std::to_string(kExplicitSheetMaxSteps) +
-                 ", got " + std::to_string(steps));
+  check_steps(steps);
   check_arguments(v, w, v_next, w_next, q, stimuli, j_begin, j_end);
   const int halo = sheet_halo(steps);
-  const index_t interior = kRegion - 2 * halo;
-  const index_t nbx = (q.n[0] + interior - 1) / interior;
-  const index_t nby = (j_end - j_begin + interior - 1) / interior;
-  // Blocks [1, ex) x [by_inner, ey) hold no side node, the rest (a ring of blocks) takes the side
-  // kernel. Along x, block bx's region starts at x0 = bx (64 - 2H) - H: x0 >= 1 for bx >= 1, and
-  // x0 + 64 <= N_x - 1 for (bx + 1) (64 - 2H) + H <= N_x - 1. Along y it starts at
-  // y0 = j_begin + by (64 - 2H) - H: y0 >= 1 for by >= ceil((1 + H - j_begin) / (64 - 2H)) (1 for
-  // the whole sheet, j_begin = 0), and y0 + 64 <= N_y - 1 for
-  // by + 1 <= (N_y - 1 - H - j_begin) / (64 - 2H).
-  const index_t ex = (q.n[0] - 1 - halo) / interior;
-  const index_t by_inner = std::max<index_t>(0, (1 + halo - j_begin + interior - 1) / interior);
-  const index_t ey = std::min(nby, (q.n[1] - 1 - halo - j_begin) / interior);
-  auto launch = [&](auto kernel, const auto& kin, index_t bx0, index_t bx1, index_t by0,
-                    index_t by1) {
-    if (bx1 <= bx0 || by1 <= by0) return;
-    const dim3 grid(static_cast<unsigned>(bx1 - bx0), static_cast<unsigned>(by1 - by0));
-    kernel<<<grid, dim3(kLanes, kWarps), 0, stream>>>(v, w, v_next, w_next, q, kin, stimuli,
-                                                      first_step, steps, halo, bx0, by0, j_begin,
-                                                      j_end);
-    FHN_CUDA_CHECK_LAUNCH();
-  };
-  auto launch_all = [&](auto inner_kernel, auto side_kernel, const auto& kin) {
-    if (ex <= 1 || ey <= by_inner) {
-      launch(side_kernel, kin, 0, nbx, 0, nby);
-      return;
-    }
-    launch(inner_kernel, kin, 1, ex, by_inner, ey);
-    launch(side_kernel, kin, 0, nbx, 0, by_inner);    // bottom
-    launch(side_kernel, kin, 0, nbx, ey, nby);        // top
-    launch(side_kernel, kin, 0, 1, by_inner, ey);     // left
-    launch(side_kernel, kin, ex, nbx, by_inner, ey);  // right
-  };
   // Without stimuli the stimulus code is compiled out.
   with_kinetics(kinetics, [&](const auto& kin) {
     using K = std::decay_t<decltype(kin)>;
-    if (stimuli.count > 0)
-      launch_all(sheet_blocked_kernel<true, false, K>, sheet_blocked_kernel<true, true, K>, kin);
-    else
-      launch_all(sheet_blocked_kernel<false, false, K>, sheet_blocked_kernel<false, true, K>, kin);
+    for_block_rings(q, halo, j_begin, j_end, [&](auto sides, index_t bx0, index_t by0, dim3 grid) {
+      constexpr bool kSides = decltype(sides)::value;
+      const auto kernel = stimuli.count > 0 ? sheet_blocked_kernel<true, kSides, K>
+                                            : sheet_blocked_kernel<false, kSides, K>;
+      kernel<<<grid, dim3(kLanes, kWarps), 0, stream>>>(v, w, v_next, w_next, q, kin, stimuli,
+                                                        first_step, steps, halo, bx0, by0,
+                                                        j_begin, j_end);
+      FHN_CUDA_CHECK_LAUNCH();
+    });
+  });
+}
+
+// ---- The members of a sweep batch -----------------------------------------------------------
+
+namespace {
+
+// The checks of a members launch (`shape`: the members' common grid).
+void check_members(const real* v, const real* w, const real* v_next, const real* w_next,
+                   const NodeParams& shape, const MemberArrays& members,
+                   const StimulusTable& stimuli) {
+  const index_t n = shape.n[0] * shape.n[1];
+  FHN_VERIFY(shape.n[0] >= 3 && shape.n[1] >= 3 && shape.plane0 == 0 &&
+                 shape.planes == shape.n[1] && members.pitch >= n && members.pitch % 2 == 0 &&
+                 members.members >= 1 && members.params != nullptr &&
+                 members.kinetics != nullptr && members.frozen != nullptr,
+             InternalError,
+             "batched sheet kernels need whole sheets of at least 3 x 3 nodes, an even pitch >= "
+             "the nodes, members and their parameters; got " + std::to_string(shape.n[0]) +
+                 " x " + std::to_string(shape.n[1]) + ", pitch " + std::to_string(members.pitch) +
+                 ", " + std::to_string(members.members) + " members");
+  verify_explicit_arrays("batched sheet kernels", v, w, v_next, w_next,
+                         members.members * members.pitch, 3, stimuli);
+}
+
+// launch(first_member, members in this launch) over the batch in chunks of grid.z's limit.
+template <class Launch>
+void for_member_chunks(const MemberArrays& members, Launch&& launch) {
+  constexpr index_t kMaxGridZ = 65535;
+  for (index_t first = 0; first < members.members; first += kMaxGridZ)
+    launch(first, static_cast<unsigned>(std::min(members.members - first, kMaxGridZ)));
+}
+
+}  // namespace
+
+void launch_explicit_sheet_members_step(const real* v, const real* w, real* v_next, real* w_next,
+                                        const NodeParams& shape, const MemberArrays& members,
+                                        const Kinetics& form, const StimulusTable& stimuli,
+                                        index_t step) {
+  check_members(v, w, v_next, w_next, shape, members, stimuli);
+  const dim3 block(kStepLanes, kStepRows);
+  with_kinetics(form, [&](const auto& kin) {
+    using K = std::decay_t<decltype(kin)>;
+    for_member_chunks(members, [&](index_t first, unsigned count) {
+      // Bands of at most kMemberBands blocks along y, each striding over the rows.
+      constexpr index_t kMemberBands = 4;
+      const dim3 grid(static_cast<unsigned>((shape.n[0] + 2 * kStepLanes - 1) / (2 * kStepLanes)),
+                      static_cast<unsigned>(std::min<index_t>(kMemberBands, (shape.n[1] + kStepRows - 1) / kStepRows)),
+                      count);
+      sheet_members_step_kernel<K><<<grid, block>>>(v, w, v_next, w_next, members,
+                                                    static_cast<const K*>(members.kinetics),
+                                                    stimuli, step, first);
+      FHN_CUDA_CHECK_LAUNCH();
+    });
+  });
+}
+
+void launch_explicit_sheet_members_blocked(const real* v, const real* w, real* v_next,
+                                           real* w_next, const NodeParams& shape,
+                                           const MemberArrays& members, const Kinetics& form,
+                                           const StimulusTable& stimuli, index_t first_step,
+                                           int steps) {
+  check_steps(steps);
+  check_members(v, w, v_next, w_next, shape, members, stimuli);
+  const int halo = sheet_halo(steps);
+  with_kinetics(form, [&](const auto& kin) {
+    using K = std::decay_t<decltype(kin)>;
+    const K* kinetics = static_cast<const K*>(members.kinetics);
+    for_member_chunks(members, [&](index_t first, unsigned count) {
+      for_block_rings(shape, halo, 0, shape.n[1],
+                      [&](auto sides, index_t bx0, index_t by0, dim3 grid) {
+                        constexpr bool kSides = decltype(sides)::value;
+                        const auto kernel = stimuli.count > 0
+                                                ? sheet_members_blocked_kernel<true, kSides, K>
+                                                : sheet_members_blocked_kernel<false, kSides, K>;
+                        grid.z = count;
+                        kernel<<<grid, dim3(kLanes, kWarps)>>>(v, w, v_next, w_next, members,
+                                                               kinetics, stimuli, first_step,
+                                                               steps, halo, bx0, by0, first);
+                        FHN_CUDA_CHECK_LAUNCH();
+                      });
+    });
   });
 }
 

@@ -25,6 +25,7 @@
 #include <cuda_runtime.h>
 
 #include "model/stimulus.hpp"
+#include "schemes/cuda/explicit_kernels.cuh"
 #include "schemes/node_updates.hpp"
 
 namespace fhn::cuda {
@@ -52,6 +53,21 @@ void launch_explicit_sheet_steps_blocked(const real* v, const real* w, real* v_n
                                          const StimulusTable& stimuli, index_t first_step,
                                          int steps, index_t j_begin, index_t j_end,
                                          cudaStream_t stream);
+
+// The members of a sweep batch (MemberArrays, explicit_kernels.cuh: member m's sheet at entries
+// [m pitch, m pitch + N_x N_y), its NodeParams, kinetics of `form`'s type and stimuli; frozen
+// members copied through), one launch for all (blockIdx.z = member): the same numbers per member
+// as the single-sheet launchers with its parameters. `shape`: the members' common grid (whole
+// sheets). Default stream, no sync.
+void launch_explicit_sheet_members_step(const real* v, const real* w, real* v_next, real* w_next,
+                                        const NodeParams& shape, const MemberArrays& members,
+                                        const Kinetics& form, const StimulusTable& stimuli,
+                                        index_t step);
+void launch_explicit_sheet_members_blocked(const real* v, const real* w, real* v_next,
+                                           real* w_next, const NodeParams& shape,
+                                           const MemberArrays& members, const Kinetics& form,
+                                           const StimulusTable& stimuli, index_t first_step,
+                                           int steps);
 
 // Every row the arrays hold, on the default stream (the whole sheet: every row).
 inline void launch_explicit_sheet_step(const real* v, const real* w, real* v_next, real* w_next,

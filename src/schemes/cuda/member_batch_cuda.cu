@@ -35,14 +35,58 @@ __global__ void gather_kernel(Members b, const real* __restrict__ v,
   out[g] = v[static_cast<std::size_t>(m) * b.pitch + nodes[k]];
 }
 
+// Sheets of nx x ny nodes: thread g = m pitch + node. Node (i, j) of member m counts into
+// excited[m] where v >= v_iso[m] (one atomic per warp and member: the lanes of a member add up
+// their ballot); where it is a cell's lower-left corner (i < nx - 1, j < ny - 1) and both
+// v - v_iso[m] and w - w_iso[m] change sign over the cell (changes_sign, as straddling_cells),
+// the cell is appended to found[] (its slot from the counter; past `capacity` only counted).
+// levels: v_iso of every member, then w_iso of every member.
+__global__ void straddling_kernel(Members b, index_t nx, index_t ny, const real* __restrict__ v,
+                                  const real* __restrict__ w, const real* __restrict__ levels,
+                                  MemberCell* found, unsigned long long capacity,
+                                  unsigned long long* count, unsigned long long* excited) {
+  const unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
+  const bool entry = g < b.count * b.pitch;
+  const unsigned m = entry ? b.member(g) : b.count;  // b.count: no member
+  const unsigned node = entry ? g - m * b.pitch : 0;
+  const bool valid = entry && node < b.n;
+  const real v_iso = valid ? levels[m] : 0.0;
+  const bool above = valid && v[g] >= v_iso;
+  // The warp's lanes of one member: their count, added by the first of them.
+  const unsigned same = __match_any_sync(0xffffffffu, m);
+  const unsigned ones = __ballot_sync(0xffffffffu, above) & same;
+  if (valid && ones != 0u && (threadIdx.x & 31u) == static_cast<unsigned>(__ffs(same) - 1))
+    atomicAdd(&excited[m], static_cast<unsigned long long>(__popc(ones)));
+  if (!valid) return;
+  const real w_iso = levels[b.count + m];
+  const index_t i = node % nx, j = node / nx;
+  if (i + 1 >= nx || j + 1 >= ny) return;
+  const std::size_t c[4] = {g, g + 1, g + static_cast<std::size_t>(nx), g + static_cast<std::size_t>(nx) + 1};
+  if (!changes_sign(v[c[0]] - v_iso, v[c[1]] - v_iso, v[c[2]] - v_iso, v[c[3]] - v_iso) ||
+      !changes_sign(w[c[0]] - w_iso, w[c[1]] - w_iso, w[c[2]] - w_iso, w[c[3]] - w_iso))
+    return;
+  const unsigned long long slot = atomicAdd(count, 1ull);
+  if (slot >= capacity) return;
+  MemberCell& out = found[slot];
+  out.member = m;
+  out.cell.i = i;
+  out.cell.j = j;
+  for (int k = 0; k < 4; ++k) {
+    out.cell.v[k] = v[c[k]];
+    out.cell.w[k] = w[c[k]];
+  }
+}
+
 // The schemes the cuda sweep batches; ConfigError naming the key otherwise.
 void check_batchable(const Config& config, const Problem& problem) {
   const std::string supported =
-      "; the cuda sweep supports scheme.type explicit and crank_nicolson with formulation "
-      "newton and tridiagonal partitioned or cusparse, on a cable";
-  FHN_VERIFY(problem.domain.dims == 1, ConfigError,
-             "domain: the cuda sweep runs cables, not sheets" + supported);
+      "; the cuda sweep supports scheme.type explicit on cables and sheets, and crank_nicolson "
+      "with formulation newton and tridiagonal partitioned or cusparse on cables";
   const SchemeSpec& s = config.scheme;
+  FHN_VERIFY(problem.domain.dims == 1 || s.type == SchemeType::explicit_euler, ConfigError,
+             "scheme.type: " + name_of(scheme_type_names(), s.type) +
+                 " (ADI on a sheet) cannot be swept on the cuda backend yet; sweep it with "
+                 "scheme.backend: cpu" + supported);
   FHN_VERIFY(s.type == SchemeType::explicit_euler || s.type == SchemeType::crank_nicolson,
              ConfigError,
              "scheme.type: " + name_of(scheme_type_names(), s.type) +
@@ -82,6 +126,49 @@ void MemberBatchCuda::sample(const std::vector<index_t>& nodes, std::vector<real
   sample_out_.download(out.data(), out.size());
 }
 
+void MemberBatchCuda::iso_cells(const std::vector<real>& v_iso, const std::vector<real>& w_iso,
+                                std::vector<std::vector<IsoCell>>& cells,
+                                std::vector<index_t>& excited) const {
+  FHN_VERIFY(domain_.dims == 2 && v_iso.size() == static_cast<std::size_t>(members_) &&
+                 w_iso.size() == v_iso.size(),
+             InternalError, "cuda sweep: iso_cells needs sheets and one level pair per member");
+  const auto count = static_cast<std::size_t>(members_);
+  std::vector<real> levels(v_iso);
+  levels.insert(levels.end(), w_iso.begin(), w_iso.end());
+  if (iso_levels_.size() != levels.size()) {
+    iso_levels_ = DeviceBuffer<real>(levels.size(), "sweep iso levels");
+    iso_count_ = DeviceBuffer<unsigned long long>(1, "sweep iso cell count");
+    iso_excited_ = DeviceBuffer<unsigned long long>(count, "sweep excited nodes");
+    iso_found_ = DeviceBuffer<MemberCell>(64 * count, "sweep iso cells");  // grown below
+  }
+  iso_levels_.upload(levels.data(), levels.size());
+  unsigned long long found = 0;
+  for (;;) {
+    FHN_CUDA_CHECK(cudaMemset(iso_count_.data(), 0, sizeof(unsigned long long)));
+    FHN_CUDA_CHECK(cudaMemset(iso_excited_.data(), 0, count * sizeof(unsigned long long)));
+    straddling_kernel<<<blocks_for(static_cast<index_t>(entries())), kBlock>>>(
+        view(), domain_.nodes[0], domain_.nodes[1], v_.data(), w_.data(), iso_levels_.data(),
+        iso_found_.data(), iso_found_.size(), iso_count_.data(), iso_excited_.data());
+    FHN_CUDA_CHECK_LAUNCH();
+    iso_count_.download(&found, 1);
+    if (found <= iso_found_.size()) break;
+    iso_found_ = DeviceBuffer<MemberCell>(static_cast<std::size_t>(found) + found / 4, "sweep iso cells");
+  }
+  std::vector<MemberCell> all(static_cast<std::size_t>(found));
+  if (found > 0) iso_found_.download(all.data(), all.size());
+  std::vector<unsigned long long> counted(count);
+  iso_excited_.download(counted.data(), counted.size());
+  // Cell order within each member (the counter's order is the device's).
+  std::sort(all.begin(), all.end(), [](const MemberCell& a, const MemberCell& b) {
+    return a.member != b.member ? a.member < b.member
+           : a.cell.j != b.cell.j ? a.cell.j < b.cell.j
+                                  : a.cell.i < b.cell.i;
+  });
+  cells.assign(count, {});
+  for (const MemberCell& c : all) cells[static_cast<std::size_t>(c.member)].push_back(c.cell);
+  excited.assign(counted.begin(), counted.end());
+}
+
 void MemberBatchCuda::check_finite() {
   FHN_CUDA_CHECK(
       cudaMemset(first_bad_.data(), 0xff, first_bad_.size() * sizeof(unsigned long long)));
@@ -100,9 +187,8 @@ void MemberBatchCuda::check_finite() {
     failures_.push_back(
         {m, step_,
          "the solution stopped being finite: v = " + format_exact(snap.v[i]) + ", w = " +
-             format_exact(snap.w[i]) + " at x = " +
-             format_exact(snap.x()[static_cast<index_t>(i)]) + " (node " +
-             std::to_string(node) + "), appeared between t = " +
+             format_exact(snap.w[i]) + " at " +
+             domain_.describe_node(static_cast<index_t>(node)) + ", appeared between t = " +
              format_exact(time_.t(last_check_)) + " and t = " +
              format_exact(time_.t(step_)) + " (steps " +
              std::to_string(last_check_) + " to " + std::to_string(step_) + ")"});

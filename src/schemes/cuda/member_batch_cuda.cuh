@@ -1,10 +1,11 @@
 #pragma once
-// The members of a sweep on the GPU (MemberBatch, schemes/member_batch.hpp): what both batches
+// The members of a sweep on the GPU (MemberBatch, schemes/member_batch.hpp): what the batches
 // share (this header, member_batch_cuda.cu: the factory and the kernels of every scheme), forward
-// Euler (explicit_members_cuda.cu) and Crank-Nicolson / Newton (crank_nicolson_members_cuda.cu).
+// Euler on cables and sheets (explicit_members_cuda.cu) and Crank-Nicolson / Newton on cables
+// (crank_nicolson_members_cuda.cu).
 //
 // Every member is a
-// cable of n nodes on the same grid, with its own parameters (NodeParams and its kinetics form's
+// cable or sheet of n nodes on the same grid, with its own parameters (NodeParams and its kinetics form's
 // parameters, one form for all), initial state and
 // stimuli, and all members advance together in one set of kernels over a (members x pitch)
 // member-major array: member m owns entries [m pitch, m pitch + n), pitch = n rounded up to even
@@ -77,6 +78,12 @@ struct Members {
   }
 };
 
+// A cell found by MemberBatchCuda::iso_cells: its member and the cell with its corners.
+struct MemberCell {
+  index_t member;
+  IsoCell cell;
+};
+
 // What both schemes share: the member-major v and w, the members' parameters (NodeParams and
 // their kinetics, of the form of member 0, which every member shares), stimuli and frozen flags
 // on the device, and the MemberBatch methods that need nothing else.
@@ -144,6 +151,12 @@ class MemberBatchCuda : public MemberBatch {
   // One search kernel and one copy of a flag per member; each member found is frozen where it
   // stands and reported as fhn run reports a non-finite solution.
   void check_finite() override;
+  // Sheets: one scan kernel over every member's cells (the test of straddling_cells), which
+  // appends the cells found with their corners; one copy of the count and the flags, one of the
+  // cells (a second scan when they outgrow the buffer), sorted into cell order on the host.
+  void iso_cells(const std::vector<real>& v_iso, const std::vector<real>& w_iso,
+                 std::vector<std::vector<IsoCell>>& cells,
+                 std::vector<index_t>& excited) const override;
 
   std::vector<MemberFailure> take_failures() override {
     std::stable_sort(
@@ -214,9 +227,16 @@ class MemberBatchCuda : public MemberBatch {
   std::vector<index_t> sample_nodes_;
   DeviceBuffer<index_t> sample_index_;
   DeviceBuffer<real> sample_out_;
+  // iso_cells: the members' levels, the cells found (grown as needed) and their count, the
+  // members' excited nodes.
+  mutable DeviceBuffer<real> iso_levels_;
+  mutable DeviceBuffer<MemberCell> iso_found_;
+  mutable DeviceBuffer<unsigned long long> iso_count_;
+  mutable DeviceBuffer<unsigned long long> iso_excited_;
 };
 
-// The two batches (explicit_members_cuda.cu, crank_nicolson_members_cuda.cu).
+// The two batches (explicit_members_cuda.cu: cables and sheets; crank_nicolson_members_cuda.cu:
+// cables).
 std::unique_ptr<MemberBatch> make_explicit_members_cuda(const std::vector<Config>& configs,
                                                         const std::vector<Problem>& problems);
 std::unique_ptr<MemberBatch> make_crank_nicolson_members_cuda(const std::vector<Config>& configs,
