@@ -497,7 +497,7 @@ def plot_one_axis(plt, sweep, key, columns, title):
                     ha="center", va="center", color="0.4")
         if failed.any():  # at the bottom of the panel, whatever its y range
             ax.plot(px[failed], np.full(failed.sum(), 0.03), "x", color="red", ms=8, mew=2,
-                    transform=ax.get_xaxis_transform(), clip_on=False, label="numerical failure")
+                    transform=ax.get_xaxis_transform(), clip_on=False, label="failed member")
         if threshold is not None:
             where = threshold if scale != "index" else np.interp(threshold, values, np.arange(len(values)))
             ax.axvline(where, color="k", ls="--", lw=1,
@@ -535,7 +535,7 @@ def class_strip(ax, px, classes, failed):
                 mec="0.6", mew=0.6, ls="none", label=f"no class ({unclassified.sum()})")
     if failed.any():
         ax.plot(px[failed], np.full(failed.sum(), 0.4), "x", color="red", ms=8, mew=2,
-                ls="none", label=f"numerical failure ({failed.sum()})")
+                ls="none", label=f"failed member ({failed.sum()})")
     ax.set_ylim(0, 1)
     ax.set_yticks([])
     ax.grid(True, axis="x", which="both", alpha=0.3)
@@ -687,7 +687,7 @@ def class_diagram(ax, sweep, keys, grid, tips, boundaries):
     failed = int((sweep.failed & shown).sum())
     if failed:
         handles.append(Patch(facecolor=NO_VALUE, edgecolor="red", hatch="xxx",
-                             label=f"numerical failure ({failed})"))
+                             label=f"failed member ({failed})"))
     grey = []
     unclassified = int(((sweep.classes == "") & ~sweep.failed & shown).sum())
     if unclassified:
@@ -765,7 +765,7 @@ def plot_two_axes(plt, sweep, keys, columns, title, tips=None, boundaries=()):
         handles = []
         if failed.any():
             handles.append(Patch(facecolor="none", edgecolor="red", hatch="xxx",
-                                 label=f"numerical failure ({failed.sum()})"))
+                                 label=f"failed member ({failed.sum()})"))
         grey = [what for what, mask in (("not measured", np.isnan(grid) & ~failed & ~missing),
                                         ("no member", missing)) if mask.any()]
         if grey:

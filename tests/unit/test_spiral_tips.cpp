@@ -395,3 +395,40 @@ TEST_CASE("TipTracker: save and restore continue the path, the period and tips.c
   CHECK(resumed.tips_at_end() == 2);
   CHECK(std::abs(*whole.period() - 6.0) < 0.025);
 }
+
+TEST_CASE("TipTracker: a vanished free end retracted where the excitation spread, else no wave") {
+  // A tip that moves straight from the middle to x = 30 and vanishes (no turns: nothing drifted
+  // out); the excited nodes per frame decide: only shrinking from the first frame's count is a
+  // start that could not propagate (no_wave), growing beyond it waves that did (retract). No
+  // file: the tracker follows the path alone, as a sweep's members' do.
+  Sheet sheet(41, 41, 1.0);
+  auto run = [&](const std::vector<index_t>& excited, fhn::TipTracker& tracker, std::size_t from,
+                 std::size_t to) {
+    for (std::size_t k = from; k < to; ++k) {
+      std::vector<fhn::TipPoint> tips;
+      if (k < 10) tips.push_back({20.0 + static_cast<double>(k), 20.0});
+      tracker.write_tips(0.5 * static_cast<double>(k), sheet.domain, tips, excited[k]);
+    }
+  };
+  const std::vector<index_t> shrinking{500, 480, 400, 300, 200, 100, 50, 20, 5, 2, 1, 0, 0, 0};
+  std::vector<index_t> spreading = shrinking;
+  spreading[3] = 501;
+  for (const bool spread : {false, true}) {
+    CAPTURE(spread);
+    const std::vector<index_t>& counts = spread ? spreading : shrinking;
+    fhn::TipTracker whole({}, 0.5, kWIso, false);
+    run(counts, whole, 0, counts.size());
+    CHECK(whole.tips_at_end() == 0);
+    CHECK(whole.path_analysis().kind == (spread ? "retract" : "no_wave"));
+    // The same after a checkpoint at frame 6 and a restart that repeats frame 6.
+    fhn::SchemeState state;
+    state.step = 6;
+    fhn::TipTracker first({}, 0.5, kWIso, false);
+    run(counts, first, 0, 7);
+    first.save(state);
+    fhn::TipTracker resumed({}, 0.5, kWIso, false);
+    CHECK(resumed.restore(state).empty());
+    run(counts, resumed, 6, counts.size());
+    CHECK(resumed.path_analysis().kind == whole.path_analysis().kind);
+  }
+}

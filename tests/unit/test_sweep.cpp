@@ -150,6 +150,14 @@ TEST_CASE("sweep members: each is the base config with its values; shared settin
   CHECK(members[3].stimulus[1].start == 40.0);
   CHECK(members[3].model.form<fhn::CubicKinetics>().epsilon == 0.01);  // the base's
   CHECK(members[3].name == "sweep_3");
+  // A linked key takes its value with the axis's: gamma = 1 / epsilon member by member.
+  const auto linked = fhn::sweep_member_configs(
+      cable_sweep(dir, "[{key: model.epsilon, values: [0.01, 0.02], with: [{key: model.gamma, reciprocal: true}]}]"),
+      {});
+  REQUIRE(linked.size() == 2);
+  CHECK(linked[0].model.form<fhn::CubicKinetics>().gamma == 100.0);
+  CHECK(linked[1].model.form<fhn::CubicKinetics>().epsilon == 0.02);
+  CHECK(linked[1].model.form<fhn::CubicKinetics>().gamma == 50.0);
 
   auto error = [&](const std::string& axes) {
     return fhn::test::thrown_message<fhn::ConfigError>(
