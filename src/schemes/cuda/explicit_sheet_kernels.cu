@@ -369,9 +369,12 @@ __global__ void __launch_bounds__(kLanes * kWarps, kSides || kStimuli ? 1 : kBlo
 
 // The members of a sweep batch (MemberArrays): blockIdx.z = member - first_member, each block
 // moved to its member's arrays, parameters, kinetics and stimuli; a frozen member's pass loads
-// and stores its nodes unchanged (no step).
+// and stores its nodes unchanged (no step). The side variant too is compiled for two blocks per
+// SM (a register cap of 128, some spilled): a small member's regions mostly hold a side, and at
+// one block per SM (154 registers) the four side launches of a pass took 78% of its time at 12%
+// of the warps (ncu, 1024 x 256^2, H200); with two, 0.414 ms a step against 0.633.
 template <bool kStimuli, bool kSides, class K>
-__global__ void __launch_bounds__(kLanes * kWarps, kSides || kStimuli ? 1 : kBlockedMinBlocks)
+__global__ void __launch_bounds__(kLanes * kWarps, kStimuli ? 1 : kBlockedMinBlocks)
     sheet_members_blocked_kernel(const real* __restrict__ v, const real* __restrict__ w,
                                  real* __restrict__ v_next, real* __restrict__ w_next,
                                  MemberArrays batch, const K* __restrict__ kinetics,
