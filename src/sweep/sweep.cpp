@@ -144,7 +144,7 @@ void run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
     batch->iso_cells(v_levels, w_levels, cells, excited);
     const real t = c0.time.grid().t(step);
     FirstError failed;
-#pragma omp parallel for schedule(dynamic) num_threads(options.threads > 0 ? options.threads : omp_get_max_threads())
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
     for (index_t k = 0; k < count; ++k)
       failed.guard(k, [&] {
         if (row_of(k).status != "ok") return;  // frozen

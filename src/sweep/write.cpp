@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <sstream>
 
 #include "config/names.hpp"
@@ -22,6 +23,12 @@ namespace fs = std::filesystem;
 
 namespace fhn::sweep_detail {
 namespace {
+
+// A sheet's tip columns, in the order of their cells (tip_cells).
+constexpr const char* kTipColumns[] = {"class",      "tips_at_end",    "frames_with_tips",
+                                       "rotation_period", "turns",    "period",
+                                       "radius",     "drift_speed",    "meander_frequency",
+                                       "meander_ratio"};
 
 std::string csv_number(real x) { return std::isfinite(x) ? format_exact(x) : ""; }
 
@@ -41,8 +48,7 @@ std::string sweep_csv_header(const SweepConfig& sweep, const SweepPlan& plan) {
   for (const SweepAxis& axis : sweep.axes) text += "," + axis.key;
   text += ",status";
   if (plan.sheet) {
-    text += ",class,tips_at_end,frames_with_tips,rotation_period,turns,period,radius,drift_speed,"
-            "meander_frequency,meander_ratio";
+    for (const char* column : kTipColumns) text += std::string(",") + column;
   } else {
     text += ",speed,last_speed,propagated";
     for (const char* what : {"pulses", "activation", "apd"})
@@ -57,7 +63,7 @@ namespace {
 
 // A sheet member's tip columns (empty cells for a failed member, whose tips are not measured).
 std::string tip_cells(const MemberRow& r) {
-  if (!r.tips) return ",,,,,,,,,,";  // the ten columns of the header
+  if (!r.tips) return std::string(std::size(kTipColumns), ',');  // empty cells
   const MemberTips& t = *r.tips;
   const TipPathAnalysis& p = t.path;
   auto cell = [](const std::optional<real>& x) { return "," + (x ? csv_number(*x) : std::string()); };

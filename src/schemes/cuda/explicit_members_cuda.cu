@@ -21,14 +21,8 @@ class ExplicitMembersCuda final : public MemberBatchCuda {
   ExplicitMembersCuda(const std::vector<Config>& configs, const std::vector<Problem>& problems)
       : MemberBatchCuda(configs, problems),
         v_next_(entries(), "sweep v (next)"),
-        w_next_(entries(), "sweep w (next)") {
-    shape_.dims = domain_.dims;
-    for (int a = 0; a < domain_.dims; ++a) {
-      shape_.n[a] = domain_.nodes[a];
-      shape_.stride[a] = domain_.stride(a);
-    }
-    shape_.planes = domain_.dims == 2 ? shape_.n[1] : 1;
-  }
+        w_next_(entries(), "sweep w (next)"),
+        shape_(node_params(problems.front())) {}
 
   std::string name() const override {
     return std::string("explicit forward Euler") + (sheets() ? " on a sheet" : "") + ", " +
@@ -58,7 +52,8 @@ class ExplicitMembersCuda final : public MemberBatchCuda {
   bool sheets() const { return domain_.dims == 2; }
 
   DeviceBuffer<real> v_next_, w_next_;
-  NodeParams shape_;  // the members' common grid
+  NodeParams shape_;  // the members' common grid (member 0's parameters; the kernels read each
+                      // member's own)
 };
 
 }  // namespace
