@@ -1,5 +1,6 @@
 #pragma once
 // Launch geometry shared by the element-wise CUDA kernels of the schemes and the solvers.
+#include <algorithm>
 #include <string>
 
 #include "core/error.hpp"
@@ -26,6 +27,15 @@ inline void check_grid(index_t items, index_t per_block, const std::string& what
   const index_t blocks = items / per_block + (items % per_block != 0 ? 1 : 0);  // no overflow
   FHN_VERIFY(blocks <= kMaxGridBlocks, DeviceError,
              what + " need more thread blocks than one launch can have");
+}
+
+// Launches over `count` members (or planes) with the member in blockIdx.z, in chunks of at most
+// the 65535 that gridDim.z holds: launch(first, chunk) for each.
+template <class Launch>
+void for_grid_z_chunks(index_t count, Launch&& launch) {
+  constexpr index_t kMaxGridZ = 65535;
+  for (index_t first = 0; first < count; first += kMaxGridZ)
+    launch(first, static_cast<unsigned>(std::min(count - first, kMaxGridZ)));
 }
 
 }  // namespace fhn::cuda

@@ -8,6 +8,7 @@
 
 #include "core/cuda/cuda_check.hpp"
 #include "core/cuda/device_buffer.hpp"
+#include "core/cuda/pinned_buffer.hpp"
 #include "core/cuda/stream.hpp"
 #include "core/cuda_device_select.hpp"
 #include "core/error.hpp"
@@ -21,23 +22,6 @@ int device_count() {
   FHN_CUDA_CHECK(cudaGetDeviceCount(&count));
   return count;
 }
-
-// Pinned host memory (cudaMallocHost): device copies to and from it run at full speed and may
-// be asynchronous. Nothing for 0 values (one rank: no halos).
-class PinnedBuffer {
- public:
-  explicit PinnedBuffer(std::size_t count) {
-    if (count > 0)
-      FHN_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), count * sizeof(real)));
-  }
-  ~PinnedBuffer() { cudaFreeHost(data_); }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  real* data() { return data_; }
-
- private:
-  real* data_ = nullptr;
-};
 
 // Per exchange: the owned edge planes of every array go to two pinned buffers (one per
 // neighbour, arrays one after the other), the host waits for the copies, two send_receive
@@ -103,7 +87,7 @@ class StagedHaloExchange final : public DeviceHaloExchange {
   int fields_;
   std::string why_;
   std::size_t capacity_;  // values per buffer: fields x halo planes
-  PinnedBuffer to_below_, to_above_, from_below_, from_above_;
+  PinnedBuffer<real> to_below_, to_above_, from_below_, from_above_;  // nothing on one rank
   Event copied_back_;  // after the last exchange's copies into the halos
 };
 

@@ -35,8 +35,10 @@
 
 #include "config/names.hpp"
 #include "core/cuda/cuda_check.hpp"
+#include "core/cuda/pinned_buffer.hpp"
 #include "parallel/cuda/device_transport.hpp"
 #include "schemes/adi_setup.hpp"
+#include "schemes/cuda/adi_kernels.cuh"
 #include "schemes/cuda/cuda_scheme_factories.hpp"
 #include "schemes/cuda/device_fields.cuh"
 #include "schemes/node_updates.hpp"
@@ -44,22 +46,8 @@
 namespace fhn::cuda {
 namespace {
 
-// Iterations of each reaction half-step whose largest |du| and |g| are kept for newton.csv and
-// the statistics; a half-step that needs more still counts its iterations.
-constexpr int kHistory = 8;
-
 // Steps whose reaction logs are read back together (one copy, one synchronisation).
 constexpr index_t kLogSteps = 256;
-
-// What the host reads back once per step: per stage the largest |du|, |g| per iteration (as
-// the bit patterns of non-negative doubles, which order like the numbers), the most iterations
-// any node needed and whether one did not converge.
-struct ReactionLog {
-  unsigned long long du[2][kHistory];
-  unsigned long long g[2][kHistory];
-  unsigned int iterations[2];
-  unsigned int failed[2];
-};
 
 // The maxima of a batch of `count` logs over the ranks of `comm`, in place: the per-iteration
 // maxima as the doubles they encode, the counts as numbers (exact in a double). Every rank then
@@ -87,194 +75,6 @@ void max_over_ranks(Communicator& comm, ReactionLog* logs, index_t count) {
       logs[s].failed[stage] = static_cast<unsigned int>(x[2 * kMaxima + 2 + stage]);
     }
   }
-}
-
-// The kernels below run over the rows [row0, row0 + rows) = [q.plane0, q.plane0 + q.planes) of a
-// sheet (a slab's owned rows; the whole sheet's or a cable's row), their arrays starting at row
-// row0: node (i, j) at i + N_x (j - row0) (sheet_index).
-
-// Two values a kernel takes by value, one per half-step of a reaction pass.
-template <class T>
-struct Pair {
-  T value[2];
-  __host__ __device__ const T& operator[](int h) const { return value[h]; }
-};
-
-// Where a reaction pass records a half-step: the step's log entry and the stage (0: the first
-// half-step of the step, 1: its second).
-struct LogSlot {
-  ReactionLog* log = nullptr;
-  int stage = 0;
-};
-
-// kHalves reaction half-steps (1, or 2: a step's second and the next step's first, Strang
-// splitting's consecutive halves) at every node, v and w kept in registers between them: the
-// same operations per node as kHalves passes, bit for bit, for one read and one write of v and
-// w. Half-step h starts at times[h] (the currents at times[h] and times[h] + k/2) and is logged
-// in slots[h]. Dirichlet nodes are held before and after each (as AdiCpu::step: hold, react,
-// hold). A grid of a few blocks per SM strides over the rows (blockIdx.y, threadIdx.x along a
-// row: no index division on a sheet). Each thread keeps its own maxima of |du| and |g| per
-// half-step and iteration as floats rounded upwards (the log's resolution is a float's; half
-// the registers of doubles, so that two half-steps' fit), reduced over the warp, then the
-// block, then one atomic per block and entry: the log costs a few thousand atomics per kernel,
-// not one per warp. Non-negative floats order like their bit patterns, so the maxima are kept
-// and reduced as unsigned integers.
-//
-// kMedium: a sheet with fields (one process), where a node outside the tissue (quadrant byte 0)
-// keeps its state and the others take the form's parameters at the node (kinetics_at).
-struct ReactionMedium {
-  const std::uint8_t* quadrants = nullptr;
-  const real* kinetics[kMaxFormParameters] = {};
-};
-
-// Node i of row `row` of the rows a reaction kernel walks: a cable's or a sheet's row j (array
-// index sheet_index: a slab's rows too), or on a box (one process) the row j + N_y k, node
-// (i, j, k) at i + N_x row.
-template <bool kBox>
-struct RowNode {
-  index_t at[kMaxAxes];  // (i, j, k)
-  index_t node;          // the array index
-  // (A box's rows number N_y N_z < 2^31: its j and k by one 32-bit division.)
-  __device__ RowNode(index_t i, index_t row, const NodeParams& q)
-      : at{i, kBox ? static_cast<unsigned>(row) % static_cast<unsigned>(q.n[1]) : row,
-           kBox ? static_cast<unsigned>(row) / static_cast<unsigned>(q.n[1]) : 0},
-        node(kBox ? i + q.n[0] * row : sheet_index(i, row, q)) {}
-  // The rows of the grid: [first, end).
-  static __device__ index_t first(const NodeParams& q) { return kBox ? 0 : q.plane0; }
-  static __device__ index_t end(const NodeParams& q) { return kBox ? q.n[1] * q.n[2] : q.plane0 + q.planes; }
-  __device__ bool dirichlet(const NodeParams& q, real& value) const {
-    return dirichlet_at<kBox ? 3 : 2>(q.sides, at, q.n, value);
-  }
-  __device__ real stimulus(const StimulusTable& st, real t) const {
-    return kBox ? stimulus_current(st, at[0], at[1], at[2], t, 1.0, 0.0)
-                : stimulus_current(st, at[0], at[1], t, 1.0, 0.0);
-  }
-};
-
-constexpr int kReactionThreads = 256;
-template <bool kMedium, bool kBox, int kHalves, class K>
-__global__ void __launch_bounds__(kReactionThreads, 4)
-    reaction_kernel(real* __restrict__ v, real* __restrict__ w, const __grid_constant__ NodeParams q,
-                    const __grid_constant__ K uniform, const __grid_constant__ ReactionMedium medium,
-                    ReactionParams rp, StimulusTable st, Pair<real> times, Pair<LogSlot> slots) {
-  unsigned du_max[kHalves][kHistory], g_max[kHalves][kHistory];  // float bits
-#pragma unroll
-  for (int h = 0; h < kHalves; ++h)
-#pragma unroll
-    for (int k = 0; k < kHistory; ++k) du_max[h][k] = g_max[h][k] = 0u;
-  int iterations[kHalves] = {};
-  bool failed[kHalves] = {};
-  // A value's float bits rounded upwards; NaN counts as 0 (skipped, as fmax would).
-  auto bits = [](real x) { return x == x ? __float_as_uint(__double2float_ru(x)) : 0u; };
-  using Row = RowNode<kBox>;
-  for (index_t j = Row::first(q) + blockIdx.y; j < Row::end(q); j += gridDim.y)
-    for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < q.n[0];
-         i += static_cast<index_t>(gridDim.x) * blockDim.x) {
-      const Row at(i, j, q);
-      const index_t node = at.node;
-      if (kMedium && medium.quadrants[node] == 0) continue;
-      const K kin = kMedium ? kinetics_at(uniform, medium.kinetics, node) : uniform;
-      real held = 0.0;
-      const bool is_held = at.dirichlet(q, held);
-      real v_now = is_held ? held : v[node];
-      real w_now = w[node];
-#pragma unroll
-      for (int h = 0; h < kHalves; ++h) {
-        const real i0 = st.count > 0 ? at.stimulus(st, times[h]) : 0.0;
-        const real i1 = st.count > 0 ? at.stimulus(st, times[h] + rp.h) : 0.0;
-        // reaction_half_step with its first kHistory iterations unrolled: the maxima stay in
-        // registers at fixed indices.
-        ReactionNewton<K> newton(v_now, w_now, i0, i1, rp, kin);
-        bool done = false;
-        int used = 0;
-#pragma unroll
-        for (int k = 0; k < kHistory; ++k) {
-          if (done || k >= rp.max_iterations) continue;
-          real g = 0.0;
-          const real du = newton.iterate(kin, g);
-          du_max[h][k] = max(du_max[h][k], bits(du));
-          g_max[h][k] = max(g_max[h][k], bits(g));
-          used = k + 1;
-          done = du < rp.tolerance;
-        }
-        for (int k = kHistory; !done && k < rp.max_iterations; ++k) {
-          real g = 0.0;
-          done = newton.iterate(kin, g) < rp.tolerance;
-          used = k + 1;
-        }
-        newton.confine(kin);
-        v_now = is_held ? held : newton.u;
-        w_now = newton.w();
-        iterations[h] = max(iterations[h], used);
-        failed[h] = failed[h] || !done;
-      }
-      v[node] = v_now;
-      w[node] = w_now;
-    }
-  // Warp maxima (one instruction each), then the block's in shared memory, then the log.
-  __shared__ unsigned block_du[kHalves][kHistory], block_g[kHalves][kHistory];
-  __shared__ unsigned block_iterations[kHalves], block_failed[kHalves];
-  for (int e = threadIdx.x; e < kHalves * kHistory; e += blockDim.x) {
-    block_du[e / kHistory][e % kHistory] = 0u;
-    block_g[e / kHistory][e % kHistory] = 0u;
-  }
-  if (threadIdx.x < kHalves) block_iterations[threadIdx.x] = block_failed[threadIdx.x] = 0u;
-  __syncthreads();
-  const bool leader = threadIdx.x % 32 == 0;
-#pragma unroll
-  for (int h = 0; h < kHalves; ++h) {
-#pragma unroll
-    for (int k = 0; k < kHistory; ++k) {
-      const unsigned du = __reduce_max_sync(0xffffffffu, du_max[h][k]);
-      const unsigned g = __reduce_max_sync(0xffffffffu, g_max[h][k]);
-      if (leader && du != 0u) atomicMax(&block_du[h][k], du);
-      if (leader && g != 0u) atomicMax(&block_g[h][k], g);
-    }
-    const unsigned most = __reduce_max_sync(0xffffffffu, static_cast<unsigned>(iterations[h]));
-    const bool any = __any_sync(0xffffffffu, failed[h]);
-    if (leader) {
-      atomicMax(&block_iterations[h], most);
-      if (any) atomicOr(&block_failed[h], 1u);
-    }
-  }
-  __syncthreads();
-  for (int e = threadIdx.x; e < kHalves * kHistory; e += blockDim.x) {
-    const int h = e / kHistory, k = e % kHistory;
-    ReactionLog* log = slots[h].log;
-    const int stage = slots[h].stage;
-    // Non-negative doubles order like their bit patterns.
-    const real du = __uint_as_float(block_du[h][k]), g = __uint_as_float(block_g[h][k]);
-    if (du > 0.0) atomicMax(&log->du[stage][k], static_cast<unsigned long long>(__double_as_longlong(du)));
-    if (g > 0.0) atomicMax(&log->g[stage][k], static_cast<unsigned long long>(__double_as_longlong(g)));
-  }
-  if (threadIdx.x < kHalves) {
-    ReactionLog* log = slots[threadIdx.x].log;
-    const int stage = slots[threadIdx.x].stage;
-    atomicMax(&log->iterations[stage], block_iterations[threadIdx.x]);
-    if (block_failed[threadIdx.x] != 0u) atomicMax(&log->failed[stage], 1u);
-  }
-}
-
-// out = in + (r/2) d(in) along `axis` (0: x, 1: y), Dirichlet nodes set to their value: the right
-// side of the diffusion half-step whose lines run along the other axis (a cable: axis 0, its own).
-// Along y, `in` also holds the rows row0 - 1 and row0 + rows where the sheet has them (a slab's
-// halo rows). Row j = row0 + blockIdx.y.
-__global__ void adi_rhs_kernel(const real* __restrict__ in, real* __restrict__ out,
-                               const __grid_constant__ NodeParams q,
-                               real r, int axis) {
-  const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
-  const index_t j = q.plane0 + blockIdx.y;
-  if (i >= q.n[0]) return;
-  const index_t node = sheet_index(i, j, q);
-  real held = 0.0;
-  if (sheet_dirichlet(i, j, q, held)) {
-    out[node] = held;
-    return;
-  }
-  const index_t k = axis == 0 ? i : j, m = axis == 0 ? q.n[0] : q.n[1], stride = axis == 0 ? 1 : q.n[0];
-  const real below = k > 0 ? __ldg(in + node - stride) : 0.0;
-  const real above = k + 1 < m ? __ldg(in + node + stride) : 0.0;
-  out[node] = adi_rhs(__ldg(in + node), axis_difference(below, __ldg(in + node), above, k == 0, k == m - 1), r);
 }
 
 // The same on a sheet with fields (one process; adi_point.hpp, "Sheets with a tissue mask or D
@@ -404,10 +204,6 @@ class AdiCuda final : public DeviceScheme {
     if (!fields_.slab().whole()) set_up_ranks(comm);
     set_up_launches();
   }
-  ~AdiCuda() override { cudaFreeHost(host_log_); }
-  AdiCuda(const AdiCuda&) = delete;
-  AdiCuda& operator=(const AdiCuda&) = delete;
-
   std::string name() const override {
     const Slab& slab = fields_.slab();
     std::string where = device_name_ + ", " + std::string(solvers_.along[0]->name());
@@ -442,12 +238,12 @@ class AdiCuda final : public DeviceScheme {
         else
           react({half, 0.0}, {LogSlot{logs + s, 1}, LogSlot{}}, 1);
       }
-      FHN_CUDA_CHECK(cudaMemcpyAsync(host_log_, log_device_.data(),
+      FHN_CUDA_CHECK(cudaMemcpyAsync(host_log_.data(), log_device_.data(),
                                      static_cast<std::size_t>(batch) * sizeof(ReactionLog),
                                      cudaMemcpyDeviceToHost));
       FHN_CUDA_CHECK(cudaStreamSynchronize(0));
-      if (comm_) max_over_ranks(*comm_, host_log_, batch);
-      for (index_t s = 0; s < batch; ++s) record_newton(first + s, host_log_[s]);
+      if (comm_) max_over_ranks(*comm_, host_log_.data(), batch);
+      for (index_t s = 0; s < batch; ++s) record_newton(first + s, host_log_.data()[s]);
       steps -= batch;
     }
   }
@@ -466,14 +262,13 @@ class AdiCuda final : public DeviceScheme {
     return q;
   }
 
-  // Enough reaction blocks for about 8 per SM, each striding over the rows; the pinned logs.
+  // Enough reaction blocks for about 8 per SM, each striding over the rows.
   void set_up_launches() {
     int device = 0, sms = 1;
     FHN_CUDA_CHECK(cudaGetDevice(&device));
     FHN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     const index_t row_blocks = std::min<index_t>(64, (params_.n[0] + kBlock - 1) / kBlock);
     reaction_rows_ = std::max<index_t>(1, 8 * sms / row_blocks);
-    FHN_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_log_), kLogSteps * sizeof(ReactionLog)));
   }
 
   // A sheet with fields: the nodes' rows on the device (both axes) and what the reaction
@@ -534,14 +329,15 @@ class AdiCuda final : public DeviceScheme {
       using K = std::decay_t<decltype(kin)>;
       auto pick = [&](auto halves_constant) {
         constexpr int kHalves = decltype(halves_constant)::value;
-        return setup_.medium()   ? reaction_kernel<true, false, kHalves, K>
-               : d.dims == 3     ? reaction_kernel<false, true, kHalves, K>
-                                 : reaction_kernel<false, false, kHalves, K>;
+        return setup_.medium()   ? reaction_kernel<true, false, false, kHalves, K>
+               : d.dims == 3     ? reaction_kernel<false, true, false, kHalves, K>
+                                 : reaction_kernel<false, false, false, kHalves, K>;
       };
       auto* kernel = halves == 2 ? pick(std::integral_constant<int, 2>{})
                                  : pick(std::integral_constant<int, 1>{});
       kernel<<<grid, kReactionThreads>>>(fields_.v() + owned, fields_.w() + owned, params_, kin,
-                                         medium_, setup_.reaction, table, times, slots);
+                                         medium_, AdiMembers{}, setup_.reaction, table, times,
+                                         slots);
     });
     FHN_CUDA_CHECK_LAUNCH();
   }
@@ -555,7 +351,8 @@ class AdiCuda final : public DeviceScheme {
     const auto row_blocks = static_cast<unsigned>((params_.n[0] + kBlock - 1) / kBlock);
     const auto rows = static_cast<unsigned>(params_.planes);
     auto rhs = [&](const real* in, real* out, int axis) {
-      adi_rhs_kernel<<<dim3(row_blocks, rows), kBlock>>>(in, out, params_, setup_.r, axis);
+      adi_rhs_kernel<false><<<dim3(row_blocks, rows), kBlock>>>(in, out, params_, setup_.r, axis,
+                                                                AdiMembers{});
       FHN_CUDA_CHECK_LAUNCH();
     };
     if (d.dims == 1) {
@@ -640,15 +437,8 @@ class AdiCuda final : public DeviceScheme {
   void record_newton(index_t step, const ReactionLog& entry) {
     const real t = problem_.time.t(step);
     for (int stage = 0; stage < 2; ++stage) {
-      const int iterations = static_cast<int>(entry.iterations[stage]);
       NewtonStep newton(spec_.newton, step, t, problem_.time.dt, log_, stats_, stage);
-      for (int k = 0; k < std::min(iterations, kHistory); ++k) {
-        real x = 0.0, y = 0.0;
-        std::memcpy(&x, &entry.du[stage][k], sizeof x);
-        std::memcpy(&y, &entry.g[stage][k], sizeof y);
-        newton.record(x, y);  // the iterations the slowest node took, decided on the device
-      }
-      newton.finish(entry.failed[stage] == 0);
+      newton.finish(record_reaction_stage(entry, stage, newton));
     }
   }
 
@@ -663,7 +453,7 @@ class AdiCuda final : public DeviceScheme {
   // per-node reads.
   DeviceBuffer<real> rows_[2][3];
   ReactionMedium medium_;
-  ReactionLog* host_log_ = nullptr;  // pinned, kLogSteps entries
+  PinnedBuffer<ReactionLog> host_log_{kLogSteps};
   NewtonStats stats_;
   index_t reaction_rows_ = 1;  // blocks of the reaction grid along y
   bool slab_scheme_ = false;   // built by make_cuda_slab_scheme (names its slab)

@@ -9,6 +9,7 @@
 #include "config/names.hpp"
 #include "core/cuda/block_reduce.cuh"
 #include "core/cuda/launch.hpp"
+#include "core/cuda/pinned_buffer.hpp"
 #include "schemes/cuda/member_batch_cuda.cuh"
 #include "schemes/newton.hpp"
 #include "solvers/batched_tridiagonal.hpp"
@@ -191,23 +192,6 @@ __global__ void accept_kernel(Members b, const K* __restrict__ kinetics,
 }
 
 // ---- Host side ------------------------------------------------------------------------------
-
-// Page-locked host memory (fast asynchronous copies from the device).
-template <class T>
-class PinnedBuffer {
- public:
-  explicit PinnedBuffer(std::size_t count) {
-    FHN_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), count * sizeof(T)));
-  }
-  ~PinnedBuffer() { cudaFreeHost(data_); }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  T* data() { return data_; }
-  const T* data() const { return data_; }
-
- private:
-  T* data_ = nullptr;
-};
 
 // Crank-Nicolson / Newton with the kernels above and one batched tridiagonal solve per iteration.
 class CrankNicolsonMembersCuda final : public MemberBatchCuda {

@@ -74,6 +74,8 @@
 #include <type_traits>
 
 #include "core/cuda/cuda_check.hpp"
+#include "core/cuda/launch.hpp"
+#include "core/cuda/staged.cuh"
 #include "core/error.hpp"
 
 namespace fhn::cuda {
@@ -186,23 +188,6 @@ __global__ void __launch_bounds__(kStepLanes * kStepRows)
   sheet_step(v, w, v_next, w_next, q, kin, st, t,
              j_begin + blockIdx.y * static_cast<index_t>(kStepRows), j_end, false);
 }
-
-// A member's parameters (a NodeParams, a kinetics form) staged in shared memory by its block:
-// one read of global memory per block, then shared loads (a copy per thread in registers costs
-// the one-step kernel 3x: measured 1.76 ms against the copy's 0.52 ms at 1024 x 256^2, H200).
-template <class T>
-struct Staged {
-  static_assert(sizeof(T) % sizeof(unsigned long long) == 0, "staged in 8-byte words");
-  alignas(16) unsigned long long words[sizeof(T) / sizeof(unsigned long long)];
-
-  // Every thread of the block calls it; a barrier follows before the first use.
-  __device__ void load(const T& from, int thread, int threads) {
-    const auto* source = reinterpret_cast<const unsigned long long*>(&from);
-    for (int k = thread; k < static_cast<int>(sizeof(T) / sizeof(unsigned long long)); k += threads)
-      words[k] = source[k];
-  }
-  __device__ const T& get() const { return *reinterpret_cast<const T*>(words); }
-};
 
 // The members of a sweep batch (MemberArrays): blockIdx.z = member - first_member, each block
 // moved to its member's arrays, parameters, kinetics and stimuli, and striding over the
@@ -514,14 +499,6 @@ void check_members(const real* v, const real* w, const real* v_next, const real*
                          members.members * members.pitch, 3, stimuli);
 }
 
-// launch(first_member, members in this launch) over the batch in chunks of grid.z's limit.
-template <class Launch>
-void for_member_chunks(const MemberArrays& members, Launch&& launch) {
-  constexpr index_t kMaxGridZ = 65535;
-  for (index_t first = 0; first < members.members; first += kMaxGridZ)
-    launch(first, static_cast<unsigned>(std::min(members.members - first, kMaxGridZ)));
-}
-
 }  // namespace
 
 void launch_explicit_sheet_members_step(const real* v, const real* w, real* v_next, real* w_next,
@@ -532,7 +509,7 @@ void launch_explicit_sheet_members_step(const real* v, const real* w, real* v_ne
   const dim3 block(kStepLanes, kStepRows);
   with_kinetics(form, [&](const auto& kin) {
     using K = std::decay_t<decltype(kin)>;
-    for_member_chunks(members, [&](index_t first, unsigned count) {
+    for_grid_z_chunks(members.members, [&](index_t first, unsigned count) {
       // Bands of at most kMemberBands blocks along y, each striding over the rows.
       constexpr index_t kMemberBands = 4;
       const dim3 grid(static_cast<unsigned>((shape.n[0] + 2 * kStepLanes - 1) / (2 * kStepLanes)),
@@ -557,7 +534,7 @@ void launch_explicit_sheet_members_blocked(const real* v, const real* w, real* v
   with_kinetics(form, [&](const auto& kin) {
     using K = std::decay_t<decltype(kin)>;
     const K* kinetics = static_cast<const K*>(members.kinetics);
-    for_member_chunks(members, [&](index_t first, unsigned count) {
+    for_grid_z_chunks(members.members, [&](index_t first, unsigned count) {
       for_block_rings(shape, halo, 0, shape.n[1],
                       [&](auto sides, index_t bx0, index_t by0, dim3 grid) {
                         constexpr bool kSides = decltype(sides)::value;

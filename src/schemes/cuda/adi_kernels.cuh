@@ -1,0 +1,286 @@
+#pragma once
+// The kernels of the split Crank-Nicolson scheme (adi_point.hpp) that a single run
+// (adi_cuda.cu) and the members of a sweep (adi_members_cuda.cu) share: the reaction pass with
+// its Newton log, and the right sides of a cable's or sheet's diffusion half-steps. The member
+// forms take the member from blockIdx.z and run each member with the same expressions in the
+// same order as the single form runs its problem: a member equals its single run bit for bit.
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+
+#include "core/cuda/staged.cuh"
+#include "kinetics/kinetics.hpp"
+#include "schemes/adi_point.hpp"
+#include "schemes/cuda/device_fields.cuh"
+#include "schemes/newton.hpp"
+#include "schemes/node_updates.hpp"
+
+namespace fhn::cuda {
+
+// Iterations of each reaction half-step whose largest |du| and |g| are kept for newton.csv and
+// the statistics; a half-step that needs more still counts its iterations.
+constexpr int kHistory = 8;
+
+// What the host reads back once per step: per stage the largest |du|, |g| per iteration (as
+// the bit patterns of non-negative doubles, which order like the numbers), the most iterations
+// any node needed and whether one did not converge.
+struct ReactionLog {
+  unsigned long long du[2][kHistory];
+  unsigned long long g[2][kHistory];
+  unsigned int iterations[2];
+  unsigned int failed[2];
+};
+
+// The kernels below run over the rows [row0, row0 + rows) = [q.plane0, q.plane0 + q.planes) of a
+// sheet (a slab's owned rows; the whole sheet's or a cable's row), their arrays starting at row
+// row0: node (i, j) at i + N_x (j - row0) (sheet_index).
+
+// Two values a kernel takes by value, one per half-step of a reaction pass.
+template <class T>
+struct Pair {
+  T value[2];
+  __host__ __device__ const T& operator[](int h) const { return value[h]; }
+};
+
+// Where a reaction pass records a half-step: the step's log entry and the stage (0: the first
+// half-step of the step, 1: its second).
+struct LogSlot {
+  ReactionLog* log = nullptr;
+  int stage = 0;
+};
+
+// The members of a sweep (adi_members_cuda.cu), when the kernels below run over them: member m
+// (blockIdx.z + first) owns entries [m pitch, m pitch + n) of every array, takes params[m], its
+// kinetics (one of the launcher's form's type each), its rows of the stimulus table (count
+// entries each), r[m] = k D_m / h^2 (adi_setup's) and its log entries at LogSlot::log + m; a
+// frozen member is left alone.
+struct AdiMembers {
+  index_t first = 0;
+  index_t pitch = 0;
+  const NodeParams* params = nullptr;
+  const void* kinetics = nullptr;
+  const real* r = nullptr;
+  const int* frozen = nullptr;
+  // The member a block works on (blockIdx.z) and where its arrays start.
+  __device__ index_t member() const { return first + blockIdx.z; }
+  __device__ std::size_t offset() const { return static_cast<std::size_t>(member()) * pitch; }
+  // The member's parameters copied into `shared` (block shared memory) once per block: every node
+  // then reads them there rather than from global memory. Every thread of the block calls it.
+  __device__ const NodeParams& staged_params(Staged<NodeParams>& shared) const {
+    shared.load(params[member()], threadIdx.x + blockDim.x * threadIdx.y, blockDim.x * blockDim.y);
+    __syncthreads();
+    return shared.get();
+  }
+};
+
+// kHalves reaction half-steps (1, or 2: a step's second and the next step's first, Strang
+// splitting's consecutive halves) at every node, v and w kept in registers between them: the
+// same operations per node as kHalves passes, bit for bit, for one read and one write of v and
+// w. Half-step h starts at times[h] (the currents at times[h] and times[h] + k/2) and is logged
+// in slots[h]. Dirichlet nodes are held before and after each (as AdiCpu::step: hold, react,
+// hold). A grid of a few blocks per SM strides over the rows (blockIdx.y, threadIdx.x along a
+// row: no index division on a sheet). Each thread keeps its own maxima of |du| and |g| per
+// half-step and iteration as floats rounded upwards (the log's resolution is a float's; half
+// the registers of doubles, so that two half-steps' fit), reduced over the warp, then the
+// block, then one atomic per block and entry: the log costs a few thousand atomics per kernel,
+// not one per warp. Non-negative floats order like their bit patterns, so the maxima are kept
+// and reduced as unsigned integers.
+//
+// kMedium: a sheet with fields (one process), where a node outside the tissue (quadrant byte 0)
+// keeps its state and the others take the form's parameters at the node (kinetics_at).
+// kMembers: blockIdx.z is a member of a sweep (AdiMembers); q0 and `uniform` are member 0's.
+struct ReactionMedium {
+  const std::uint8_t* quadrants = nullptr;
+  const real* kinetics[kMaxFormParameters] = {};
+};
+
+// Node i of row `row` of the rows a reaction kernel walks: a cable's or a sheet's row j (array
+// index sheet_index: a slab's rows too), or on a box (one process) the row j + N_y k, node
+// (i, j, k) at i + N_x row.
+template <bool kBox>
+struct RowNode {
+  index_t at[kMaxAxes];  // (i, j, k)
+  index_t node;          // the array index
+  // (A box's rows number N_y N_z < 2^31: its j and k by one 32-bit division.)
+  __device__ RowNode(index_t i, index_t row, const NodeParams& q)
+      : at{i, kBox ? static_cast<unsigned>(row) % static_cast<unsigned>(q.n[1]) : row,
+           kBox ? static_cast<unsigned>(row) / static_cast<unsigned>(q.n[1]) : 0},
+        node(kBox ? i + q.n[0] * row : sheet_index(i, row, q)) {}
+  // The rows of the grid: [first, end).
+  static __device__ index_t first(const NodeParams& q) { return kBox ? 0 : q.plane0; }
+  static __device__ index_t end(const NodeParams& q) { return kBox ? q.n[1] * q.n[2] : q.plane0 + q.planes; }
+  __device__ bool dirichlet(const NodeParams& q, real& value) const {
+    return dirichlet_at<kBox ? 3 : 2>(q.sides, at, q.n, value);
+  }
+  __device__ real stimulus(const StimulusTable& st, real t) const {
+    return kBox ? stimulus_current(st, at[0], at[1], at[2], t, 1.0, 0.0)
+                : stimulus_current(st, at[0], at[1], t, 1.0, 0.0);
+  }
+};
+
+constexpr int kReactionThreads = 256;
+template <bool kMedium, bool kBox, bool kMembers, int kHalves, class K>
+__global__ void __launch_bounds__(kReactionThreads, 4)
+    reaction_kernel(real* __restrict__ v, real* __restrict__ w, const __grid_constant__ NodeParams q0,
+                    const __grid_constant__ K uniform, const __grid_constant__ ReactionMedium medium,
+                    const __grid_constant__ AdiMembers members, ReactionParams rp,
+                    StimulusTable st, Pair<real> times, Pair<LogSlot> slots) {
+  static_assert(!(kMembers && (kMedium || kBox)), "members are uniform cables or sheets");
+  if (kMembers && members.frozen[members.member()]) return;  // the whole block
+  __shared__ Staged<NodeParams> member_params;
+  const NodeParams& q = kMembers ? members.staged_params(member_params) : q0;
+  const K member_kinetics = kMembers ? static_cast<const K*>(members.kinetics)[members.member()] : uniform;
+  if (kMembers) {
+    v += members.offset();
+    w += members.offset();
+    st.table += static_cast<std::size_t>(members.member()) * st.count;
+  }
+  unsigned du_max[kHalves][kHistory], g_max[kHalves][kHistory];  // float bits
+#pragma unroll
+  for (int h = 0; h < kHalves; ++h)
+#pragma unroll
+    for (int k = 0; k < kHistory; ++k) du_max[h][k] = g_max[h][k] = 0u;
+  int iterations[kHalves] = {};
+  bool failed[kHalves] = {};
+  // A value's float bits rounded upwards; NaN counts as 0 (skipped, as fmax would).
+  auto bits = [](real x) { return x == x ? __float_as_uint(__double2float_ru(x)) : 0u; };
+  using Row = RowNode<kBox>;
+  for (index_t j = Row::first(q) + blockIdx.y; j < Row::end(q); j += gridDim.y)
+    for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < q.n[0];
+         i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+      const Row at(i, j, q);
+      const index_t node = at.node;
+      if (kMedium && medium.quadrants[node] == 0) continue;
+      const K kin = kMedium ? kinetics_at(uniform, medium.kinetics, node) : member_kinetics;
+      real held = 0.0;
+      const bool is_held = at.dirichlet(q, held);
+      real v_now = is_held ? held : v[node];
+      real w_now = w[node];
+#pragma unroll
+      for (int h = 0; h < kHalves; ++h) {
+        const real i0 = st.count > 0 ? at.stimulus(st, times[h]) : 0.0;
+        const real i1 = st.count > 0 ? at.stimulus(st, times[h] + rp.h) : 0.0;
+        // reaction_half_step with its first kHistory iterations unrolled: the maxima stay in
+        // registers at fixed indices.
+        ReactionNewton<K> newton(v_now, w_now, i0, i1, rp, kin);
+        bool done = false;
+        int used = 0;
+#pragma unroll
+        for (int k = 0; k < kHistory; ++k) {
+          if (done || k >= rp.max_iterations) continue;
+          real g = 0.0;
+          const real du = newton.iterate(kin, g);
+          du_max[h][k] = max(du_max[h][k], bits(du));
+          g_max[h][k] = max(g_max[h][k], bits(g));
+          used = k + 1;
+          done = du < rp.tolerance;
+        }
+        for (int k = kHistory; !done && k < rp.max_iterations; ++k) {
+          real g = 0.0;
+          done = newton.iterate(kin, g) < rp.tolerance;
+          used = k + 1;
+        }
+        newton.confine(kin);
+        v_now = is_held ? held : newton.u;
+        w_now = newton.w();
+        iterations[h] = max(iterations[h], used);
+        failed[h] = failed[h] || !done;
+      }
+      v[node] = v_now;
+      w[node] = w_now;
+    }
+  // Warp maxima (one instruction each), then the block's in shared memory, then the log.
+  __shared__ unsigned block_du[kHalves][kHistory], block_g[kHalves][kHistory];
+  __shared__ unsigned block_iterations[kHalves], block_failed[kHalves];
+  for (int e = threadIdx.x; e < kHalves * kHistory; e += blockDim.x) {
+    block_du[e / kHistory][e % kHistory] = 0u;
+    block_g[e / kHistory][e % kHistory] = 0u;
+  }
+  if (threadIdx.x < kHalves) block_iterations[threadIdx.x] = block_failed[threadIdx.x] = 0u;
+  __syncthreads();
+  const bool leader = threadIdx.x % 32 == 0;
+#pragma unroll
+  for (int h = 0; h < kHalves; ++h) {
+#pragma unroll
+    for (int k = 0; k < kHistory; ++k) {
+      const unsigned du = __reduce_max_sync(0xffffffffu, du_max[h][k]);
+      const unsigned g = __reduce_max_sync(0xffffffffu, g_max[h][k]);
+      if (leader && du != 0u) atomicMax(&block_du[h][k], du);
+      if (leader && g != 0u) atomicMax(&block_g[h][k], g);
+    }
+    const unsigned most = __reduce_max_sync(0xffffffffu, static_cast<unsigned>(iterations[h]));
+    const bool any = __any_sync(0xffffffffu, failed[h]);
+    if (leader) {
+      atomicMax(&block_iterations[h], most);
+      if (any) atomicOr(&block_failed[h], 1u);
+    }
+  }
+  __syncthreads();
+  for (int e = threadIdx.x; e < kHalves * kHistory; e += blockDim.x) {
+    const int h = e / kHistory, k = e % kHistory;
+    ReactionLog* log = slots[h].log + (kMembers ? members.member() : 0);
+    const int stage = slots[h].stage;
+    // Non-negative doubles order like their bit patterns.
+    const real du = __uint_as_float(block_du[h][k]), g = __uint_as_float(block_g[h][k]);
+    if (du > 0.0) atomicMax(&log->du[stage][k], static_cast<unsigned long long>(__double_as_longlong(du)));
+    if (g > 0.0) atomicMax(&log->g[stage][k], static_cast<unsigned long long>(__double_as_longlong(g)));
+  }
+  if (threadIdx.x < kHalves) {
+    ReactionLog* log = slots[threadIdx.x].log + (kMembers ? members.member() : 0);
+    const int stage = slots[threadIdx.x].stage;
+    atomicMax(&log->iterations[stage], block_iterations[threadIdx.x]);
+    if (block_failed[threadIdx.x] != 0u) atomicMax(&log->failed[stage], 1u);
+  }
+}
+
+// out = in + (r/2) d(in) along `axis` (0: x, 1: y), Dirichlet nodes set to their value: the right
+// side of the diffusion half-step whose lines run along the other axis (a cable: axis 0, its own).
+// Along y, `in` also holds the rows row0 - 1 and row0 + rows where the sheet has them (a slab's
+// halo rows). Row j = row0 + blockIdx.y. kMembers: blockIdx.z is a member of a sweep
+// (AdiMembers: its arrays, parameters and r; q0 and r0 are member 0's); a frozen member's values
+// are copied through (out = in), so that its state survives the solves that leave it out.
+template <bool kMembers>
+__global__ void adi_rhs_kernel(const real* __restrict__ in, real* __restrict__ out,
+                               const __grid_constant__ NodeParams q0, real r0, int axis,
+                               const __grid_constant__ AdiMembers members) {
+  const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  const index_t j = q0.plane0 + blockIdx.y;
+  __shared__ Staged<NodeParams> member_params;
+  const NodeParams& q = kMembers ? members.staged_params(member_params) : q0;
+  if (i >= q0.n[0]) return;
+  const real r = kMembers ? members.r[members.member()] : r0;
+  if (kMembers) {
+    in += members.offset();
+    out += members.offset();
+  }
+  const index_t node = sheet_index(i, j, q);
+  if (kMembers && members.frozen[members.member()]) {
+    out[node] = in[node];
+    return;
+  }
+  real held = 0.0;
+  if (sheet_dirichlet(i, j, q, held)) {
+    out[node] = held;
+    return;
+  }
+  const index_t k = axis == 0 ? i : j, m = axis == 0 ? q.n[0] : q.n[1], stride = axis == 0 ? 1 : q.n[0];
+  const real below = k > 0 ? __ldg(in + node - stride) : 0.0;
+  const real above = k + 1 < m ? __ldg(in + node + stride) : 0.0;
+  out[node] = adi_rhs(__ldg(in + node), axis_difference(below, __ldg(in + node), above, k == 0, k == m - 1), r);
+}
+
+// Records stage `stage` (0: a step's first reaction half-step, 1: its second) of a log into
+// `newton`: the largest |du| and |g| of each iteration the slowest node took, as far as the log
+// keeps them (kHistory). Returns whether every node converged (NewtonStep::finish's argument).
+inline bool record_reaction_stage(const ReactionLog& entry, int stage, NewtonStep& newton) {
+  const int iterations = static_cast<int>(entry.iterations[stage]);
+  for (int k = 0; k < std::min(iterations, kHistory); ++k) {
+    real du = 0.0, g = 0.0;
+    std::memcpy(&du, &entry.du[stage][k], sizeof du);
+    std::memcpy(&g, &entry.g[stage][k], sizeof g);
+    newton.record(du, g);  // the iterations the slowest node took, decided on the device
+  }
+  return entry.failed[stage] == 0;
+}
+
+}  // namespace fhn::cuda
