@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -110,6 +111,31 @@ Snapshot member_state(const MemberBatch& batch, index_t m) {
   return snap;
 }
 
+// The step in which the CPU run of `config` fails (its scheme throws NumericalError), -1 when
+// none of the first `steps` does; the scheme is left where it failed.
+index_t failing_step(const Config& config, index_t steps, std::unique_ptr<fhn::Scheme>& scheme) {
+  scheme = fhn::make_scheme(config, fhn::make_problem(config));
+  for (index_t step = 0; step < steps; ++step) {
+    try {
+      scheme->advance(1);
+    } catch (const fhn::NumericalError&) {
+      return step;
+    }
+  }
+  return -1;
+}
+
+// The batch reports one failure, once: member `odd`'s Newton iteration in step `failing`.
+void check_newton_failure(MemberBatch& batch, int odd, index_t failing) {
+  const std::vector<fhn::MemberFailure> failures = batch.take_failures();
+  REQUIRE(failures.size() == 1);
+  CHECK(failures[0].member == odd);
+  CHECK(failures[0].step == failing);
+  CHECK(fhn::test::contains(failures[0].reason,
+                            "Newton did not converge in step " + std::to_string(failing)));
+  CHECK(batch.take_failures().empty());
+}
+
 bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
 }
@@ -209,27 +235,13 @@ TEST_CASE("GPU sweep: a Crank-Nicolson member whose Newton fails is frozen, the 
     const int odd = 2;
     const std::vector<std::string> huge{"stimulus[0].amplitude=1e10"};
     // The step in which the member's own CPU run fails.
-    auto single = fhn::make_scheme(member_config(33, *scheme, odd, "cpu", huge),
-                                   fhn::make_problem(member_config(33, *scheme, odd, "cpu", huge)));
-    index_t failing = -1;
-    for (index_t step = 0; step < 40 && failing < 0; ++step) {
-      try {
-        single->advance(1);
-      } catch (const fhn::NumericalError&) {
-        failing = step;
-      }
-    }
+    std::unique_ptr<fhn::Scheme> single;
+    const index_t failing = failing_step(member_config(33, *scheme, odd, "cpu", huge), 40, single);
     REQUIRE(failing > 0);
 
     Sweep s = make_sweep(33, 5, *scheme, odd, huge);
     s.batch->advance(40);
-    const std::vector<fhn::MemberFailure> failures = s.batch->take_failures();
-    REQUIRE(failures.size() == 1);
-    CHECK(failures[0].member == odd);
-    CHECK(failures[0].step == failing);
-    CHECK(fhn::test::contains(failures[0].reason,
-                              "Newton did not converge in step " + std::to_string(failing)));
-    CHECK(s.batch->take_failures().empty());
+    check_newton_failure(*s.batch, odd, failing);
     // Frozen at its last accepted state: its CPU run up to the failing step.
     const Snapshot frozen = member_state(*s.batch, odd);
     CHECK(frozen.step == failing);
@@ -302,7 +314,7 @@ TEST_CASE("GPU sweep refuses the schemes it cannot batch, naming the key") {
   CHECK(fhn::test::contains(refusal({"scheme.type=adaptive_explicit"}, true), "scheme.type"));
   CHECK(fhn::test::contains(
       refusal({"scheme.type=crank_nicolson", "scheme.crank_nicolson.formulation=adi"}, false),
-      "scheme.crank_nicolson.formulation"));
+      "scheme.crank_nicolson.tridiagonal: thomas has no batched GPU form"));
   CHECK(fhn::test::contains(refusal({"scheme.type=crank_nicolson"}, false),
                             "scheme.crank_nicolson.tridiagonal: thomas"));
 }
@@ -398,16 +410,56 @@ Config sheet_member(index_t nx, index_t ny, bool barkley, int m, const std::stri
   return fhn::load_config_text(text, "sheet.yaml", o);
 }
 
+// `all_extra` for every member (a scheme), then `odd_extra` for member `odd`.
 Sweep make_sheet_sweep(index_t nx, index_t ny, bool barkley, int members, int odd = -1,
-                       const std::vector<std::string>& odd_extra = {}) {
+                       const std::vector<std::string>& odd_extra = {},
+                       const std::vector<std::string>& all_extra = {}) {
   Sweep s;
   for (int m = 0; m < members; ++m) {
-    s.configs.push_back(sheet_member(nx, ny, barkley, m, "cuda",
-                                     m == odd ? odd_extra : std::vector<std::string>{}));
+    std::vector<std::string> extra = all_extra;
+    if (m == odd) extra.insert(extra.end(), odd_extra.begin(), odd_extra.end());
+    s.configs.push_back(sheet_member(nx, ny, barkley, m, "cuda", extra));
     s.problems.push_back(fhn::make_problem(s.configs.back()));
   }
   s.batch = fhn::make_cuda_member_batch(s.configs, s.problems);
   return s;
+}
+
+// The mean and largest Newton iterations of two runs' statistics are the same numbers.
+void check_same_stats(const fhn::NewtonStats* a, const fhn::NewtonStats* b) {
+  REQUIRE(a != nullptr);
+  REQUIRE(b != nullptr);
+  CHECK(a->steps() == b->steps());
+  CHECK(a->mean_iterations() == b->mean_iterations());
+  CHECK(a->max_iterations() == b->max_iterations());
+  CHECK(a->convergence_order() == b->convergence_order());
+}
+
+// Advances the sweep by `first`, then to `steps`, and checks every member against its CPU run
+// (the CPU config with `cpu_scheme`) to 1e-10 and its single CUDA run (`gpu_scheme`) bit for bit,
+// Newton statistics included where the scheme has them (two reaction half-steps a step).
+void check_sheet_members(Sweep& s, index_t nx, index_t ny, bool barkley,
+                         const std::vector<std::string>& gpu_scheme,
+                         const std::vector<std::string>& cpu_scheme, index_t first, index_t steps) {
+  s.batch->advance(first);
+  s.batch->advance(steps - first);
+  s.batch->check_finite();
+  CHECK(s.batch->take_failures().empty());
+  for (int m = 0; m < static_cast<int>(s.configs.size()); ++m) {
+    CAPTURE(m);
+    const Snapshot gpu = member_state(*s.batch, m);
+    CHECK(gpu.step == steps);
+    const auto cpu = run_scheme(sheet_member(nx, ny, barkley, m, "cpu", cpu_scheme), steps);
+    const auto single = run_scheme(sheet_member(nx, ny, barkley, m, "cuda", gpu_scheme), steps);
+    CHECK(max_state_difference(gpu, cpu.state) < 1e-10);
+    CHECK(same_bits(gpu.v, single.state.v));
+    CHECK(same_bits(gpu.w, single.state.w));
+    const fhn::NewtonStats* stats = s.batch->newton_stats(m);
+    REQUIRE((stats == nullptr) == (single.stats == nullptr));
+    if (!stats) continue;
+    CHECK(stats->steps() == 2 * steps);
+    check_same_stats(stats, single.stats);
+  }
 }
 
 }  // namespace
@@ -428,21 +480,8 @@ TEST_CASE("GPU sweep of sheets: every member equals its CPU run and, bit for bit
       Sweep s = make_sheet_sweep(z.nx, z.ny, barkley, z.members);
       CHECK(s.batch->name().find("on a sheet, " + std::to_string(z.members) + " member") !=
             std::string::npos);
-      const index_t steps = 123;  // passes of 6 and a shorter one
-      s.batch->advance(100);
-      s.batch->advance(steps - 100);
-      s.batch->check_finite();
-      CHECK(s.batch->take_failures().empty());
-      for (int m = 0; m < z.members; ++m) {
-        CAPTURE(m);
-        const Snapshot gpu = member_state(*s.batch, m);
-        CHECK(gpu.step == steps);
-        const auto cpu = run_scheme(sheet_member(z.nx, z.ny, barkley, m, "cpu"), steps);
-        const auto single = run_scheme(sheet_member(z.nx, z.ny, barkley, m, "cuda"), steps);
-        CHECK(max_state_difference(gpu, cpu.state) < 1e-10);
-        CHECK(same_bits(gpu.v, single.state.v));
-        CHECK(same_bits(gpu.w, single.state.w));
-      }
+      // 123 steps: passes of 6 and a shorter one.
+      check_sheet_members(s, z.nx, z.ny, barkley, {}, {}, 100, 123);
     }
   }
 }
@@ -466,12 +505,6 @@ TEST_CASE("GPU sweep of sheets: a member that blows up is frozen where it stood,
     const auto cpu = run_scheme(sheet_member(67, 45, false, m, "cpu"), 91);
     CHECK(max_state_difference(member_state(*s.batch, m), cpu.state) < 1e-10);
   }
-  // ADI on sheets is swept on the CPU for now.
-  const Config adi = sheet_member(33, 21, false, 0, "cuda", {"scheme.type=crank_nicolson"});
-  CHECK(fhn::test::contains(fhn::test::thrown_message<fhn::ConfigError>([&] {
-                              fhn::make_cuda_member_batch({adi}, {fhn::make_problem(adi)});
-                            }),
-                            "scheme.type: crank_nicolson (ADI on a sheet) cannot be swept"));
 }
 
 TEST_CASE("GPU sweep of sheets: the cells where tips may lie are the host scan's, corners and all") {
@@ -502,4 +535,101 @@ TEST_CASE("GPU sweep of sheets: the cells where tips may lie are the host scan's
   s.batch->iso_cells(everywhere, everywhere, gpu, gpu_excited);
   s.batch->MemberBatch::iso_cells(everywhere, everywhere, host, host_excited);
   for (int m = 0; m < 3; ++m) CHECK(gpu[m].size() == host[m].size());
+}
+
+namespace {
+
+// The split Crank-Nicolson scheme (formulation adi): 4x the explicit dt of the sheets above.
+const std::vector<std::string> kAdiSheet{"scheme.type=crank_nicolson", "time.dt=0.04"};
+// On a cable: member_variant's first-order no-flux ends are the explicit scheme's alone.
+const std::vector<std::string> kAdiCable{"scheme.type=crank_nicolson",
+                                         "scheme.crank_nicolson.formulation=adi",
+                                         "boundary.no_flux_order=2"};
+
+}  // namespace
+
+TEST_CASE("GPU sweep of ADI sheets: every member equals its CPU run and, bit for bit, its CUDA run") {
+  struct Size {
+    index_t nx, ny;
+    int members;
+  };
+  // Members 1 (D = 1.3) and 3 (a Dirichlet top) have line matrices of their own: the solves run
+  // over several runs of members. 300 steps span two batches of logs (256 steps each at most).
+  const Size sizes[] = {{3, 3, 3}, {33, 21, 5}, {67, 45, 4}, {130, 131, 3}};
+  for (const char* solver : {"partitioned", "cusparse"}) {
+    for (const bool barkley : {false, true}) {
+      for (const Size& z : sizes) {
+        if (barkley && z.nx < 21) continue;  // the spiral start needs room for its core
+        CAPTURE(solver);
+        CAPTURE(barkley);
+        CAPTURE(z.nx);
+        CAPTURE(z.ny);
+        std::vector<std::string> scheme = kAdiSheet;
+        scheme.push_back(std::string("scheme.crank_nicolson.tridiagonal=") + solver);
+        Sweep s = make_sheet_sweep(z.nx, z.ny, barkley, z.members, -1, {}, scheme);
+        CHECK(s.batch->name().find("Peaceman-Rachford ADI on a sheet, " +
+                                   std::to_string(z.members) + " member") != std::string::npos);
+        CHECK(s.batch->name().find(solver) != std::string::npos);
+        check_sheet_members(s, z.nx, z.ny, barkley, scheme, kAdiSheet, 37, 300);
+      }
+    }
+  }
+}
+
+TEST_CASE("GPU sweep of ADI cables: every member equals its CPU run and, bit for bit, its CUDA run") {
+  for (const auto& [nodes, members] : {std::pair<index_t, int>{3, 7}, {1001, 6}}) {
+    CAPTURE(nodes);
+    Sweep s;
+    for (int m = 0; m < members; ++m) {
+      s.configs.push_back(member_config(nodes, {}, m, "cuda", kAdiCable));
+      s.problems.push_back(fhn::make_problem(s.configs.back()));
+    }
+    s.batch = fhn::make_cuda_member_batch(s.configs, s.problems);
+    CHECK(s.batch->name().find("diffusion by Crank-Nicolson, " + std::to_string(members)) !=
+          std::string::npos);
+    s.batch->advance(60);
+    s.batch->advance(40);
+    for (int m = 0; m < members; ++m) {
+      CAPTURE(m);
+      const Snapshot gpu = member_state(*s.batch, m);
+      const auto cpu = run_scheme(member_config(nodes, {}, m, "cpu", kAdiCable), 100);
+      const auto single = run_scheme(member_config(nodes, {}, m, "cuda", kAdiCable), 100);
+      CHECK(max_state_difference(gpu, cpu.state) < 1e-10);
+      CHECK(same_bits(gpu.v, single.state.v));
+      CHECK(same_bits(gpu.w, single.state.w));
+      check_same_stats(s.batch->newton_stats(m), single.stats);
+    }
+  }
+}
+
+TEST_CASE("GPU sweep of ADI sheets: a member whose reaction Newton fails is reported and frozen") {
+  const int odd = 1;
+  const std::vector<std::string> huge{"stimulus[0].amplitude=1e10"};
+  // The step in which the member's own CPU run fails.
+  std::vector<std::string> own = kAdiSheet;
+  own.insert(own.end(), huge.begin(), huge.end());
+  std::unique_ptr<fhn::Scheme> single;
+  const index_t failing = failing_step(sheet_member(33, 21, false, odd, "cpu", own), 60, single);
+  REQUIRE(failing >= 0);
+
+  Sweep s = make_sheet_sweep(33, 21, false, 4, odd, huge, kAdiSheet);
+  s.batch->advance(60);
+  check_newton_failure(*s.batch, odd, failing);
+  // Frozen where the host read the log (the end of the call): later steps leave it alone.
+  const Snapshot frozen = member_state(*s.batch, odd);
+  CHECK(frozen.step == 60);
+  s.batch->advance(25);
+  s.batch->check_finite();
+  CHECK(s.batch->take_failures().empty());
+  const Snapshot later = member_state(*s.batch, odd);
+  CHECK(later.step == 60);
+  CHECK(same_bits(later.v, frozen.v));
+  CHECK(same_bits(later.w, frozen.w));
+  // The half-steps that converged before the failing one, as in the member's CPU run.
+  CHECK(s.batch->newton_stats(odd)->steps() == single->newton_stats()->steps());
+  for (int m : {0, 2, 3}) {
+    CAPTURE(m);
+    const auto cpu = run_scheme(sheet_member(33, 21, false, m, "cpu", kAdiSheet), 85);
+    CHECK(max_state_difference(member_state(*s.batch, m), cpu.state) < 1e-10);
+  }
 }

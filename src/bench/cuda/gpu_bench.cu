@@ -18,8 +18,10 @@
 #include "model/tissue.hpp"
 #include "core/cuda/captured_graph.hpp"
 #include "core/cuda/device_buffer.hpp"
+#include "core/cuda/pinned_buffer.hpp"
 #include "core/cuda/stream.hpp"
 #include "schemes/crank_nicolson_cpu.hpp"
+#include "schemes/cuda_schemes.hpp"
 #include "schemes/cuda/cuda_scheme_factories.hpp"
 #include "schemes/cuda/device_fields.cuh"
 #include "schemes/adi_cpu.hpp"
@@ -37,6 +39,7 @@ namespace {
 
 using cuda::CapturedGraph;
 using cuda::DeviceBuffer;
+using cuda::PinnedBuffer;
 using cuda::to_device;
 using solvers::TridiagonalBackend;
 
@@ -64,22 +67,13 @@ Timing time_gpu(int repetitions, Before before, Run run) {
   return time_gpu(repetitions, before, run, [] { return 1.0; });
 }
 
-// Pinned host memory (the fastest host-device transfers), for the "+transfers" variants.
-class PinnedArray {
- public:
-  explicit PinnedArray(const std::vector<real>& values) : size_(values.size()) {
-    FHN_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), size_ * sizeof(real)));
-    std::copy(values.begin(), values.end(), data_);
-  }
-  ~PinnedArray() { cudaFreeHost(data_); }
-  PinnedArray(const PinnedArray&) = delete;
-  PinnedArray& operator=(const PinnedArray&) = delete;
-  real* data() const { return data_; }
-
- private:
-  real* data_ = nullptr;
-  std::size_t size_ = 0;
-};
+// A copy of `values` in pinned host memory (the fastest host-device transfers), for the
+// "+transfers" variants.
+PinnedBuffer<real> pinned_copy(const std::vector<real>& values) {
+  PinnedBuffer<real> out(values.size());
+  std::copy(values.begin(), values.end(), out.data());
+  return out;
+}
 
 struct Context {
   const BenchOptions& options;
@@ -195,8 +189,9 @@ void bench_tridiagonal(Context& ctx, index_t n) {
   }
 
   // With transfers: the system from (pinned) host memory, the solution back to the host.
-  const PinnedArray h_lower(host.lower), h_diag(host.diag), h_upper(host.upper), h_rhs(host.rhs);
-  const PinnedArray h_x(host.rhs);
+  const PinnedBuffer<real> h_lower = pinned_copy(host.lower), h_diag = pinned_copy(host.diag),
+                           h_upper = pinned_copy(host.upper), h_rhs = pinned_copy(host.rhs);
+  PinnedBuffer<real> h_x = pinned_copy(host.rhs);
   for (const TridiagonalBackend backend : {TridiagonalBackend::partitioned, TridiagonalBackend::cusparse}) {
     const std::string name = std::string(variant_name(backend)) + " +transfers";
     const auto solver = solvers::make_tridiagonal_solver(backend, n);
@@ -635,6 +630,53 @@ void bench_sheet_members(Context& ctx, index_t n) {
   }
 }
 
+// ---- The split Crank-Nicolson step of a sweep's sheets ----------------------------------------
+// The members of bench_sheet_members (n / 2^16 sheets of 256 x 256) as fhn sweep runs them with
+// scheme.crank_nicolson.formulation: adi (adi_members_cuda.cu), per step of kAdiStepsPerCall a
+// call (one host synchronisation for the reaction logs), against the explicit one-step kernel of
+// the members. Two sweeps: every member with the same D (one solve of every member's rows and
+// one of every member's columns per step: the kinetics sweeps of the portraits) and D per member
+// (a solve per member and axis). Checked first: one step of the first and last members against
+// the single-sheet AdiCuda with their problems.
+void bench_sheet_members_adi(Context& ctx, index_t n) {
+  constexpr index_t kSide = 256, kNodes = kSide * kSide;
+  if (n < kNodes || n % kNodes != 0) return;
+  const index_t members = n / kNodes;
+  const Problem problem = bench_sheet_problem(kSide, 23, ctx.options.kinetics, {});
+  Config config;
+  config.scheme.type = SchemeType::crank_nicolson;
+  config.scheme.backend = Backend::cuda;
+  config.scheme.crank_nicolson.formulation = Formulation::adi;
+  config.scheme.crank_nicolson.tridiagonal = TridiagonalBackend::partitioned;
+  const std::vector<Config> configs(static_cast<std::size_t>(members), config);
+  const std::string what = std::to_string(members) + " members of 256 x 256";
+  for (const bool own_d : {false, true}) {
+    std::vector<Problem> problems(static_cast<std::size_t>(members), problem);
+    if (own_d)
+      for (index_t m = 0; m < members; ++m)
+        problems[static_cast<std::size_t>(m)].model.diffusion *= 1.0 + static_cast<real>(m) / 1024.0;
+    const std::unique_ptr<MemberBatch> batch = make_cuda_member_batch(configs, problems);
+    batch->advance(1);
+    double check = 0.0;
+    for (const index_t m : {index_t{0}, members - 1}) {
+      Snapshot member;
+      batch->snapshot(m, member);
+      const std::unique_ptr<Scheme> single = cuda::make_adi_cuda(
+          problems[static_cast<std::size_t>(m)], config.scheme.crank_nicolson, nullptr);
+      check = std::max(check, max_relative_error(member.v, v_after_one_step(*single)));
+    }
+    const Timing t = time_gpu(
+        ctx.options.repetitions, [] {}, [&] { batch->advance(kAdiStepsPerCall); },
+        [] { return static_cast<double>(kAdiStepsPerCall); });
+    ctx.add("sweep sheet step", own_d ? "adi step, D per member" : "adi step", n, t,
+            96.0 * static_cast<double>(n), check, "explicit, one step per pass",
+            what + (own_d ? ", each with its own D: a solve per member and axis"
+                          : ", one D: one solve per axis for all") +
+                "; per step of 8 a call (one host sync); floor: 1 reaction pass (32 B/node), 2 "
+                "right sides and 2 constant-matrix solves (16 B/node each) = 96 B/node");
+  }
+}
+
 // ---- The explicit step on a box -------------------------------------------------------------
 // A cube of n nodes (n a power of 8 from 2^12: 16^3 ... 512^3 at 2^27), dx = 0.5, dt at most 0.8
 // of the explicit limit, no-flux faces, the state pulse_state(n) in node order: one step per
@@ -813,7 +855,10 @@ bool run_gpu_benchmarks(const BenchOptions& options, std::vector<BenchRow>& rows
       bench_sheet_tissue(ctx, n);
       bench_sheet_adi(ctx, n);
     }
-    if (options.wanted("sweep sheet step")) bench_sheet_members(ctx, n);
+    if (options.wanted("sweep sheet step")) {
+      bench_sheet_members(ctx, n);
+      bench_sheet_members_adi(ctx, n);
+    }
     if (options.wanted("box step")) {
       bench_box_explicit(ctx, n);
       bench_box_adi(ctx, n);

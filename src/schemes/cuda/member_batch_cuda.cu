@@ -78,24 +78,17 @@ __global__ void straddling_kernel(Members b, index_t nx, index_t ny, const real*
 }
 
 // The schemes the cuda sweep batches; ConfigError naming the key otherwise.
-void check_batchable(const Config& config, const Problem& problem) {
+void check_batchable(const Config& config) {
   const std::string supported =
       "; the cuda sweep supports scheme.type explicit on cables and sheets, and crank_nicolson "
-      "with formulation newton and tridiagonal partitioned or cusparse on cables";
+      "with tridiagonal partitioned or cusparse: formulation adi on cables and sheets, newton on "
+      "cables";
   const SchemeSpec& s = config.scheme;
-  FHN_VERIFY(problem.domain.dims == 1 || s.type == SchemeType::explicit_euler, ConfigError,
-             "scheme.type: " + name_of(scheme_type_names(), s.type) +
-                 " (ADI on a sheet) cannot be swept on the cuda backend yet; sweep it with "
-                 "scheme.backend: cpu" + supported);
   FHN_VERIFY(s.type == SchemeType::explicit_euler || s.type == SchemeType::crank_nicolson,
              ConfigError,
              "scheme.type: " + name_of(scheme_type_names(), s.type) +
                  " cannot be swept on the cuda backend" + supported);
   if (s.type != SchemeType::crank_nicolson) return;
-  FHN_VERIFY(s.crank_nicolson.formulation == Formulation::newton, ConfigError,
-             "scheme.crank_nicolson.formulation: " +
-                 name_of(formulation_names(), s.crank_nicolson.formulation) +
-                 " cannot be swept on the cuda backend" + supported);
   const solvers::TridiagonalBackend backend = s.crank_nicolson.tridiagonal;
   FHN_VERIFY(backend == solvers::TridiagonalBackend::partitioned ||
                  backend == solvers::TridiagonalBackend::cusparse,
@@ -206,7 +199,7 @@ std::unique_ptr<MemberBatch> make_cuda_member_batch(const std::vector<Config>& c
   FHN_VERIFY(!configs.empty() && configs.size() == problems.size(), InternalError,
              "cuda sweep: " + std::to_string(configs.size()) + " configs for " +
                  std::to_string(problems.size()) + " problems");
-  cuda::check_batchable(configs.front(), problems.front());
+  cuda::check_batchable(configs.front());
   const index_t pitch = (problems.front().domain.node_count() + 1) / 2 * 2;
   FHN_VERIFY(static_cast<double>(pitch) * static_cast<double>(problems.size()) < 2147483648.0,
              DeviceError,
@@ -214,8 +207,11 @@ std::unique_ptr<MemberBatch> make_cuda_member_batch(const std::vector<Config>& c
                  std::to_string(problems.front().domain.node_count()) +
                  " nodes exceed 2^31 nodes in one batch; split the sweep into smaller batches");
   cuda::require_device();
-  if (configs.front().scheme.type == SchemeType::explicit_euler)
+  const SchemeSpec& scheme = configs.front().scheme;
+  if (scheme.type == SchemeType::explicit_euler)
     return cuda::make_explicit_members_cuda(configs, problems);
+  if (scheme.crank_nicolson.formulation == Formulation::adi)
+    return cuda::make_adi_members_cuda(configs, problems);
   return cuda::make_crank_nicolson_members_cuda(configs, problems);
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // The members of a sweep on the GPU (MemberBatch, schemes/member_batch.hpp): what the batches
 // share (this header, member_batch_cuda.cu: the factory and the kernels of every scheme), forward
-// Euler on cables and sheets (explicit_members_cuda.cu) and Crank-Nicolson / Newton on cables
-// (crank_nicolson_members_cuda.cu).
+// Euler on cables and sheets (explicit_members_cuda.cu), Crank-Nicolson / Newton on cables
+// (crank_nicolson_members_cuda.cu) and Crank-Nicolson by Strang splitting on cables and sheets
+// (adi_members_cuda.cu, which has its layout and bytes).
 //
 // Every member is a
 // cable or sheet of n nodes on the same grid, with its own parameters (NodeParams and its kinetics form's
@@ -109,7 +110,10 @@ class MemberBatchCuda : public MemberBatch {
         device_name_(current_device_name()) {
     std::vector<NodeParams> params;
     std::vector<NodeStimulus> table;
-    std::vector<real> v(entries(), 0.0), w(entries(), 0.0);
+    // The initial states member by member straight from the problems (no host copy of the
+    // batch: at 1024 x 256^2 that was 1 GB to fill and copy), the padding zero.
+    FHN_CUDA_CHECK(cudaMemset(v_.data(), 0, entries() * sizeof(real)));
+    FHN_CUDA_CHECK(cudaMemset(w_.data(), 0, entries() * sizeof(real)));
     for (index_t m = 0; m < members_; ++m) {
       const Problem& problem = problems[static_cast<std::size_t>(m)];
       FHN_VERIFY(problem.domain.node_count() == n_ && problem.time.dt == time_.dt &&
@@ -121,8 +125,9 @@ class MemberBatchCuda : public MemberBatch {
                      "kinetics form");
       params.push_back(node_params(problem));
       table.insert(table.end(), problem.stimuli.stimuli().begin(), problem.stimuli.stimuli().end());
-      std::copy(problem.v0.begin(), problem.v0.end(), v.begin() + m * pitch_);
-      std::copy(problem.w0.begin(), problem.w0.end(), w.begin() + m * pitch_);
+      const auto bytes = static_cast<std::size_t>(n_) * sizeof(real);
+      FHN_CUDA_CHECK(cudaMemcpy(v_.data() + m * pitch_, problem.v0.data(), bytes, cudaMemcpyHostToDevice));
+      FHN_CUDA_CHECK(cudaMemcpy(w_.data() + m * pitch_, problem.w0.data(), bytes, cudaMemcpyHostToDevice));
     }
     params_.upload(params.data(), params.size());
     with_kinetics(form_, [&](const auto& kin) {
@@ -134,8 +139,6 @@ class MemberBatchCuda : public MemberBatch {
                        kinetics.size() * sizeof(K));
     });
     if (!table.empty()) table_.upload(table.data(), table.size());
-    v_.upload(v.data(), v.size());
-    w_.upload(w.data(), w.size());
     FHN_CUDA_CHECK(cudaMemset(frozen_.data(), 0, frozen_.size() * sizeof(int)));
     stimulus_dt_ = problems.front().stimuli.dt();
     stimulus_tolerance_ = problems.front().stimuli.tolerance();
@@ -235,11 +238,13 @@ class MemberBatchCuda : public MemberBatch {
   mutable DeviceBuffer<unsigned long long> iso_excited_;
 };
 
-// The two batches (explicit_members_cuda.cu: cables and sheets; crank_nicolson_members_cuda.cu:
-// cables).
+// The batches (explicit_members_cuda.cu: cables and sheets; crank_nicolson_members_cuda.cu:
+// Newton on cables; adi_members_cuda.cu: the split scheme on cables and sheets).
 std::unique_ptr<MemberBatch> make_explicit_members_cuda(const std::vector<Config>& configs,
                                                         const std::vector<Problem>& problems);
 std::unique_ptr<MemberBatch> make_crank_nicolson_members_cuda(const std::vector<Config>& configs,
                                                               const std::vector<Problem>& problems);
+std::unique_ptr<MemberBatch> make_adi_members_cuda(const std::vector<Config>& configs,
+                                                   const std::vector<Problem>& problems);
 
 }  // namespace fhn::cuda
