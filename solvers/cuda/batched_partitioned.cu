@@ -35,15 +35,19 @@ constexpr int kSystemWarps = 2;         // 2 x 4 tiles of 16 x 33 reals: 33.8 KB
 constexpr int kInterfaceThreads = 128;  // interface kernels: one thread per system
 
 // A batch as the kernels see it, for chunks of C rows: `count` systems in all, those of several
-// planes numbered one plane after the other (BatchLayout::at).
+// planes numbered one plane after the other (BatchLayout::at). Planes that go on with the first
+// plane's system stride (plane_stride = count x system stride: a sweep's members' rows) are
+// addressed as one plane (no division per entry); per_plane still numbers the planes for a
+// solve with a matrix per plane.
 struct Batch {
   index_t n, count, es, ss;  // rows, systems, element stride, system stride
   index_t groups, chunks;    // groups of 32 systems, chunks per system
   bool contiguous;           // element stride 1: tiles load one system's rows per instruction
-  index_t per_plane, plane_stride;  // systems in a plane and the planes' distance (0: one plane)
+  index_t per_plane, plane_stride;  // systems in a plane and the planes' distance (0: as one plane)
 };
 
 Batch batch_for(const BatchLayout& l, int chunk_rows) {
+  const bool as_one_plane = l.planes == 1 || l.plane_stride == l.count * l.system_stride;
   return {l.n,
           l.systems(),
           l.element_stride,
@@ -52,7 +56,7 @@ Batch batch_for(const BatchLayout& l, int chunk_rows) {
           (l.n + chunk_rows - 1) / chunk_rows,
           l.element_stride == 1,
           l.count,
-          l.planes > 1 ? l.plane_stride : 0};
+          as_one_plane ? 0 : l.plane_stride};
 }
 
 // Where entry `row` of system s lies (BatchLayout::at).
@@ -152,10 +156,21 @@ __device__ void write_back(const Batch& b, const Tile& t, const real* tile, real
 // itself) and writes x. Bytes per unknown: read r (kernel 1), read r and write x (kernel 3):
 // 24 B, plus 4 interface values per 32 rows (kernel 1 writes 2, kernel 2 reads and writes 2,
 // kernel 3 reads 2): 2 B.
+// With a matrix per plane (set_matrices), plane p's factors lie plane_matrix[p] * matrix_stride
+// further on; for_system picks the calling lane's (a tile's 32 systems may span two planes).
 struct RowFactors {
   const real* __restrict__ mu;
   const real* __restrict__ alpha;
   const real* __restrict__ gamma;
+  const int* __restrict__ plane_matrix;  // nullptr: one matrix
+  index_t matrix_stride;
+
+  __device__ RowFactors for_system(const Batch& b, index_t s) const {
+    if (plane_matrix == nullptr) return *this;
+    const index_t plane = min(s, b.count - 1) / b.per_plane;
+    const index_t offset = plane_matrix[plane] * matrix_stride;
+    return {mu + offset, alpha + offset, gamma + offset, nullptr, 0};
+  }
 };
 
 // Forward sweep of the calling lane's column from y = carry; yh (or y) replaces r in the tile.
@@ -179,11 +194,12 @@ __global__ void __launch_bounds__(kConstantWarps* kLanes)
   stage<kConstantChunk>(b, t, r, tile, 0.0);
   wait_staged();
   real* column = tile + lane_id();
-  const real y = forward_sweep(column, f, t.row0, 0.0);
+  const index_t s = t.system0 + lane_id();
+  const RowFactors lane = f.for_system(b, s);
+  const real y = forward_sweep(column, lane, t.row0, 0.0);
   real x = 0.0;
 #pragma unroll 8
-  for (int k = kConstantChunk - 1; k >= 0; --k) x = fma(f.gamma[t.row0 + k], x, column[k * kPitch]);
-  const index_t s = t.system0 + lane_id();
+  for (int k = kConstantChunk - 1; k >= 0; --k) x = fma(lane.gamma[t.row0 + k], x, column[k * kPitch]);
   if (s < b.count) {
     y_end[t.chunk * b.count + s] = y;
     x_start[t.chunk * b.count + s] = x;
@@ -192,12 +208,16 @@ __global__ void __launch_bounds__(kConstantWarps* kLanes)
 
 // One thread per system: the carries in place (y_end -> Y_{j-1}, x_start -> X_{j+1}). The
 // loads of kAhead chunks are issued before the recurrence uses them (one latency per kAhead).
+// With a matrix per plane, plane p's chunk factors lie plane_matrix[p] * 3 chunks further on.
 constexpr int kAhead = 16;
-__global__ void constant_interface_kernel(index_t count, index_t chunks,
-                                          const real* __restrict__ chunk_factors,
+__global__ void constant_interface_kernel(Batch b, const real* __restrict__ chunk_factors,
+                                          const int* __restrict__ plane_matrix,
                                           real* __restrict__ y_end, real* __restrict__ x_start) {
   const index_t s = cuda::thread_index();
+  const index_t count = b.count, chunks = b.chunks;
   if (s >= count) return;
+  if (plane_matrix != nullptr)
+    chunk_factors += plane_matrix[s / b.per_plane] * 3 * chunks;
   const real* p = chunk_factors;
   const real* rho = chunk_factors + chunks;
   const real* q = chunk_factors + 2 * chunks;
@@ -244,11 +264,12 @@ __global__ void __launch_bounds__(kConstantWarps* kLanes)
   real* column = tile + lane_id();
   const index_t s = t.system0 + lane_id();
   const bool valid = s < b.count;
-  forward_sweep(column, f, t.row0, valid ? y_in[t.chunk * b.count + s] : 0.0);
+  const RowFactors lane = f.for_system(b, s);
+  forward_sweep(column, lane, t.row0, valid ? y_in[t.chunk * b.count + s] : 0.0);
   real x = valid ? x_in[t.chunk * b.count + s] : 0.0;
 #pragma unroll 8
   for (int k = kConstantChunk - 1; k >= 0; --k) {
-    x = fma(f.gamma[t.row0 + k], x, column[k * kPitch]);
+    x = fma(lane.gamma[t.row0 + k], x, column[k * kPitch]);
     column[k * kPitch] = x;
   }
   write_back<kConstantChunk>(b, t, tile, r);
@@ -388,42 +409,57 @@ __global__ void __launch_bounds__(kSystemWarps* kLanes)
 }  // namespace
 
 // The shared matrix's factors, padded to whole chunks (padding rows: mu = alpha = gamma = 0, so
-// they hold 0 and couple to nothing), and per chunk P_j, rho_j, Q_j (see the kernels' maths).
+// they hold 0 and couple to nothing), and per chunk P_j, rho_j, Q_j (see the kernels' maths);
+// with several matrices, each one's after the other's.
 void BatchedPartitionedSolver::set_matrix(const real* lower, const real* diag, const real* upper,
                                           index_t n) {
-  const SharedFactors f = factor_shared_matrix(lower, diag, upper, n, "partitioned");
+  set_matrices(lower, diag, upper, n, 1);
+}
+
+void BatchedPartitionedSolver::set_matrices(const real* lower, const real* diag,
+                                            const real* upper, index_t n, index_t count) {
+  FHN_VERIFY(n > 0 && count > 0, InternalError,
+             "partitioned: set_matrices needs n >= 1 and at least one matrix");
   const index_t chunks = (n + kConstantChunk - 1) / kConstantChunk;
   const auto padded = static_cast<std::size_t>(chunks * kConstantChunk);
-  std::vector<real> rows(3 * padded, 0.0);
-  real* mu = rows.data();
-  real* alpha = mu + padded;
-  real* gamma = alpha + padded;
-  for (index_t k = 0; k < n; ++k) {
-    mu[k] = f.inverse_pivot[k];
-    alpha[k] = -f.lower[k] * f.inverse_pivot[k];
-    gamma[k] = -f.c_prime[k];
-  }
-  std::vector<real> per_chunk(3 * static_cast<std::size_t>(chunks));
+  const auto per_matrix = static_cast<std::size_t>(n);
+  std::vector<real> rows(3 * padded * static_cast<std::size_t>(count), 0.0);
+  std::vector<real> per_chunk(3 * static_cast<std::size_t>(chunks * count));
   std::vector<real> beta(kConstantChunk);
-  for (index_t j = 0; j < chunks; ++j) {
-    const index_t s = j * kConstantChunk;
-    real product = 1.0, q = 1.0;
-    for (int k = 0; k < kConstantChunk; ++k) {
-      product *= alpha[s + k];
-      beta[k] = product;
-      q *= gamma[s + k];
+  for (index_t m = 0; m < count; ++m) {
+    const std::size_t at = static_cast<std::size_t>(m) * per_matrix;
+    const SharedFactors f =
+        factor_shared_matrix(lower + at, diag + at, upper + at, n, "partitioned");
+    real* mu = rows.data() + 3 * padded * static_cast<std::size_t>(m);
+    real* alpha = mu + padded;
+    real* gamma = alpha + padded;
+    for (index_t k = 0; k < n; ++k) {
+      mu[k] = f.inverse_pivot[k];
+      alpha[k] = -f.lower[k] * f.inverse_pivot[k];
+      gamma[k] = -f.c_prime[k];
     }
-    real rho = 0.0;
-    for (int k = kConstantChunk - 1; k >= 0; --k) rho = beta[k] + gamma[s + k] * rho;
-    per_chunk[j] = product;
-    per_chunk[chunks + j] = rho;
-    per_chunk[2 * chunks + j] = q;
+    real* chunk = per_chunk.data() + 3 * static_cast<std::size_t>(chunks * m);
+    for (index_t j = 0; j < chunks; ++j) {
+      const index_t s = j * kConstantChunk;
+      real product = 1.0, q = 1.0;
+      for (int k = 0; k < kConstantChunk; ++k) {
+        product *= alpha[s + k];
+        beta[k] = product;
+        q *= gamma[s + k];
+      }
+      real rho = 0.0;
+      for (int k = kConstantChunk - 1; k >= 0; --k) rho = beta[k] + gamma[s + k] * rho;
+      chunk[j] = product;
+      chunk[chunks + j] = rho;
+      chunk[2 * chunks + j] = q;
+    }
   }
   row_factors_ = cuda::DeviceBuffer<real>(rows.size(), "partitioned batch: matrix factors");
   row_factors_.upload(rows.data(), rows.size());
   chunk_factors_ = cuda::DeviceBuffer<real>(per_chunk.size(), "partitioned batch: chunk factors");
   chunk_factors_.upload(per_chunk.data(), per_chunk.size());
   n_ = n;
+  matrices_ = count;
 }
 
 real* BatchedPartitionedSolver::interface_workspace(index_t count) {
@@ -434,6 +470,13 @@ real* BatchedPartitionedSolver::interface_workspace(index_t count) {
 }
 
 void BatchedPartitionedSolver::solve(const BatchLayout& layout, real* r) {
+  FHN_VERIFY(matrices_ == 1, InternalError,
+             "partitioned: a solve without a plane's matrices after set_matrices of " +
+                 std::to_string(matrices_) + " matrices");
+  solve(layout, nullptr, r);
+}
+
+void BatchedPartitionedSolver::solve(const BatchLayout& layout, const int* plane_matrix, real* r) {
   FHN_VERIFY(n_ > 0, InternalError, "partitioned: batched solve() before set_matrix()");
   layout.verify("partitioned");
   FHN_VERIFY(layout.n == n_, InternalError,
@@ -446,13 +489,14 @@ void BatchedPartitionedSolver::solve(const BatchLayout& layout, real* r) {
   real* x_start = y_end + values;
   const auto padded = static_cast<std::size_t>(b.chunks * kConstantChunk);
   const real* rows = row_factors_.data();
-  const RowFactors f{rows, rows + padded, rows + 2 * padded};
+  const RowFactors f{rows, rows + padded, rows + 2 * padded, plane_matrix,
+                     static_cast<index_t>(3 * padded)};
   const unsigned blocks = blocks_for_tiles(b, kConstantWarps);
   constant_reduce_kernel<<<blocks, kConstantWarps * kLanes>>>(b, r, f, y_end, x_start);
   FHN_CUDA_CHECK_LAUNCH();
   const unsigned systems = cuda::blocks_for(b.count, kInterfaceThreads);
-  constant_interface_kernel<<<systems, kInterfaceThreads>>>(b.count, b.chunks,
-                                                            chunk_factors_.data(), y_end, x_start);
+  constant_interface_kernel<<<systems, kInterfaceThreads>>>(b, chunk_factors_.data(), plane_matrix,
+                                                            y_end, x_start);
   FHN_CUDA_CHECK_LAUNCH();
   constant_substitute_kernel<<<blocks, kConstantWarps * kLanes>>>(b, r, f, y_end, x_start);
   FHN_CUDA_CHECK_LAUNCH();

@@ -24,6 +24,14 @@ class BatchedPartitionedSolver final : public BatchedTridiagonalSolver {
   MemorySpace space() const override { return MemorySpace::device; }
   void set_matrix(const real* lower, const real* diag, const real* upper, index_t n) override;
   void solve(const BatchLayout& layout, real* rhs_in_solution_out) override;
+  // Constant coefficients with a matrix per plane (the members of a sweep, each with its own D):
+  // set_matrices factors `count` matrices of n rows (host arrays of count x n entries, one
+  // matrix after another); solve() then takes plane p of the layout with matrix plane_matrix[p]
+  // (a device array of layout.planes entries), in the same launches and with the same
+  // arithmetic as a solve of that plane alone.
+  void set_matrices(const real* lower, const real* diag, const real* upper, index_t n,
+                    index_t count);
+  void solve(const BatchLayout& layout, const int* plane_matrix, real* rhs_in_solution_out);
   // Reads lower[0] and upper[n-1] of each system but treats them as zero.
   void solve(const BatchLayout& layout, const real* lower, const real* diag, const real* upper,
              real* rhs_in_solution_out) override;
@@ -33,8 +41,9 @@ class BatchedPartitionedSolver final : public BatchedTridiagonalSolver {
   real* interface_workspace(index_t count);
 
   index_t n_ = 0;                         // size of the shared matrix (0: none set)
-  cuda::DeviceBuffer<real> row_factors_;   // per row of the shared matrix: 1/m, alpha, gamma
-  cuda::DeviceBuffer<real> chunk_factors_; // per chunk: P, rho, Q
+  index_t matrices_ = 0;                  // matrices set (set_matrices), each n_ rows
+  cuda::DeviceBuffer<real> row_factors_;   // per matrix and row: 1/m, alpha, gamma
+  cuda::DeviceBuffer<real> chunk_factors_; // per matrix and chunk: P, rho, Q
   cuda::DeviceBuffer<real> interface_;
 };
 

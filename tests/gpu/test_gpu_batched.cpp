@@ -18,6 +18,7 @@
 #include "core/error.hpp"
 #include "solvers/batched_tridiagonal.hpp"
 #include "solvers/cpu/thomas.hpp"
+#include "solvers/cuda/batched_partitioned.hpp"
 #include "batched_support.hpp"
 #include "schemes/cuda/device_fields.cuh"
 #include "support.hpp"
@@ -160,5 +161,50 @@ TEST_CASE("batched GPU backends check the shared matrix in set_matrix") {
     } catch (const fhn::NumericalError& e) {
       CHECK(fhn::test::contains(e.what(), "matrix is not diagonally dominant at row 31"));
     }
+  }
+}
+
+TEST_CASE("the partitioned solver with a matrix per plane solves each plane as that plane alone") {
+  std::mt19937_64 rng(29);
+  struct Shape {
+    index_t n, count, planes, gap;
+    bool columns;
+  };
+  // Rows end to end (addressed as one plane), rows and columns with gaps between the planes, a
+  // tile of 32 systems straddling two planes (40 a plane), fewer systems than a tile.
+  const Shape shapes[] = {{257, 40, 5, 0, false}, {65, 17, 4, 3, false}, {257, 40, 5, 0, true},
+                          {33, 64, 3, 2, true},   {1, 3, 4, 0, false}};
+  for (const Shape& z : shapes) {
+    CAPTURE(z.n);
+    CAPTURE(z.count);
+    CAPTURE(z.columns);
+    CAPTURE(z.gap);
+    const HostBatch h = make_batch(z.n, z.count, z.columns, z.gap, rng, z.planes);
+    // Three matrices; plane p takes matrix (2 p + 1) % 3.
+    std::vector<fhn::test::HostSystem> matrices;
+    std::vector<real> lower, diag, upper;
+    for (int m = 0; m < 3; ++m) {
+      matrices.push_back(fhn::test::random_dominant_system(z.n, rng));
+      lower.insert(lower.end(), matrices.back().lower.begin(), matrices.back().lower.end());
+      diag.insert(diag.end(), matrices.back().diag.begin(), matrices.back().diag.end());
+      upper.insert(upper.end(), matrices.back().upper.begin(), matrices.back().upper.end());
+    }
+    std::vector<int> plane_matrix;
+    for (index_t p = 0; p < z.planes; ++p) plane_matrix.push_back(static_cast<int>((2 * p + 1) % 3));
+    fhn::solvers::BatchedPartitionedSolver all;
+    all.set_matrices(lower.data(), diag.data(), upper.data(), z.n, 3);
+    const DeviceBuffer<int> map = to_device(plane_matrix);
+    DeviceBuffer<real> x = to_device(h.rhs), y = to_device(h.rhs);
+    all.solve(h.layout, map.data(), x.data());
+    for (index_t p = 0; p < z.planes; ++p) {
+      const fhn::test::HostSystem& m = matrices[static_cast<std::size_t>(plane_matrix[static_cast<std::size_t>(p)])];
+      fhn::solvers::BatchedPartitionedSolver alone;
+      alone.set_matrix(m.lower.data(), m.diag.data(), m.upper.data(), z.n);
+      alone.solve(h.layout.one_plane(), y.data() + p * h.layout.plane_stride);
+    }
+    FHN_CUDA_CHECK(cudaDeviceSynchronize());
+    CHECK(same_bits(to_host(x), to_host(y)));
+    // Without the planes' matrices the solve is refused.
+    CHECK_THROWS_AS(all.solve(h.layout, x.data()), fhn::InternalError);
   }
 }

@@ -634,10 +634,10 @@ void bench_sheet_members(Context& ctx, index_t n) {
 // The members of bench_sheet_members (n / 2^16 sheets of 256 x 256) as fhn sweep runs them with
 // scheme.crank_nicolson.formulation: adi (adi_members_cuda.cu), per step of kAdiStepsPerCall a
 // call (one host synchronisation for the reaction logs), against the explicit one-step kernel of
-// the members. Two sweeps: every member with the same D (one solve of every member's rows and
-// one of every member's columns per step: the kinetics sweeps of the portraits) and D per member
-// (a solve per member and axis). Checked first: one step of the first and last members against
-// the single-sheet AdiCuda with their problems.
+// the members. Two sweeps: every member with the same D (the kinetics sweeps of the portraits)
+// and D per member (the partitioned solver takes each member's line matrices: still one solve of
+// every member's rows and one of every member's columns per step). Checked first: one step of the
+// first and last members against the single-sheet AdiCuda with their problems.
 void bench_sheet_members_adi(Context& ctx, index_t n) {
   constexpr index_t kSide = 256, kNodes = kSide * kSide;
   if (n < kNodes || n % kNodes != 0) return;
@@ -670,8 +670,7 @@ void bench_sheet_members_adi(Context& ctx, index_t n) {
         [] { return static_cast<double>(kAdiStepsPerCall); });
     ctx.add("sweep sheet step", own_d ? "adi step, D per member" : "adi step", n, t,
             96.0 * static_cast<double>(n), check, "explicit, one step per pass",
-            what + (own_d ? ", each with its own D: a solve per member and axis"
-                          : ", one D: one solve per axis for all") +
+            what + (own_d ? ", each with its own D (line matrices)" : ", one D") +
                 "; per step of 8 a call (one host sync); floor: 1 reaction pass (32 B/node), 2 "
                 "right sides and 2 constant-matrix solves (16 B/node each) = 96 B/node");
   }

@@ -8,11 +8,13 @@
 //     v = (I + (k/2) D_m dxx) v*
 //     solve along y: the columns of every member     (I - (k/2) D_m dyy) v+ = v
 //   and on a cable one right side and one solve along x (then v and rhs_ swap).
-// The line matrices are constant but a member's D and its sides' types make its own: the
-// members that share a matrix along an axis share one factored solver, and consecutive members
-// with one matrix are solved in one call (member m's lines are a plane of the batch, pitch apart).
-// A sweep over D therefore solves member by member; a sweep over the kinetics (the common case)
-// solves every member's rows in one call and every member's columns in one call.
+// The line matrices are constant but a member's D and its sides' types make its own. Member m's
+// lines are a plane of the batch (pitch apart). With the partitioned solver every distinct matrix
+// of an axis is factored once into one solver, which takes each plane's matrix from a per-member
+// index (BatchedPartitionedSolver::set_matrices): every member's rows in one call and every
+// member's columns in one call, whatever the members' D. With cuSPARSE the members that share a
+// matrix share a solver, and consecutive members with one matrix are solved in one call (a sweep
+// over D: member by member).
 //
 // The reaction logs (adi_kernels.cuh, one per member and step) are read back once per batch of
 // log steps; the host records each member's Newton statistics from them while the device runs
@@ -37,6 +39,7 @@
 #include "schemes/cuda/adi_kernels.cuh"
 #include "schemes/cuda/member_batch_cuda.cuh"
 #include "solvers/batched_tridiagonal.hpp"
+#include "solvers/cuda/batched_partitioned.hpp"
 
 namespace fhn::cuda {
 namespace {
@@ -75,6 +78,7 @@ class AdiMembersCuda final : public MemberBatchCuda {
       for (int axis = 0; axis < domain_.dims; ++axis) add_member_matrix(axis, setup);
     }
     r_.upload(r.data(), r.size());
+    for (int axis = 0; axis < domain_.dims; ++axis) make_solvers(axis);
     int device = 0;
     FHN_CUDA_CHECK(cudaGetDevice(&device));
     FHN_CUDA_CHECK(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, device));
@@ -127,12 +131,13 @@ class AdiMembersCuda final : public MemberBatchCuda {
   }
 
  private:
-  // A line matrix of one axis and the solver that has it factored.
+  // A line matrix of one axis and (cuSPARSE) the solver that has it factored.
   struct Matrix {
     std::vector<real> lower, diag, upper;
     std::unique_ptr<solvers::BatchedTridiagonalSolver> solver;
   };
-  // Consecutive members [first, first + count) that are not frozen and share a matrix.
+  // Consecutive members [first, first + count) that are not frozen (and, with cuSPARSE, share a
+  // matrix: its solver).
   struct Run {
     index_t first, count;
     solvers::BatchedTridiagonalSolver* solver;
@@ -153,8 +158,7 @@ class AdiMembersCuda final : public MemberBatchCuda {
 
   std::size_t log_entries() const { return static_cast<std::size_t>(log_steps_ * members_); }
 
-  // Member m's matrix along `axis` (the next member): the solver of an equal matrix seen before,
-  // or a new one factored (adi_solvers' check that it works on device memory).
+  // Member m's matrix along `axis` (the next member): an equal one seen before, or a new one.
   void add_member_matrix(int axis, const AdiSetup& setup) {
     std::vector<Matrix>& known = matrices_[axis];
     const auto same = [&](const Matrix& x) {
@@ -162,16 +166,35 @@ class AdiMembersCuda final : public MemberBatchCuda {
     };
     auto found = std::find_if(known.begin(), known.end(), same);
     if (found == known.end()) {
-      Matrix x{setup.lower[axis], setup.diag[axis], setup.upper[axis], nullptr};
-      x.solver = solvers::make_batched_tridiagonal_solver(cn_.tridiagonal);
-      FHN_VERIFY(x.solver->space() == MemorySpace::device, ConfigError,
-                 "scheme.crank_nicolson.tridiagonal: '" + std::string(x.solver->name()) +
-                     "' works on host memory; the cuda sweep needs partitioned or cusparse");
-      x.solver->set_matrix(x.lower.data(), x.diag.data(), x.upper.data(), domain_.nodes[axis]);
-      known.push_back(std::move(x));
+      known.push_back({setup.lower[axis], setup.diag[axis], setup.upper[axis], nullptr});
       found = known.end() - 1;
     }
-    matrix_of_[axis].push_back(found - known.begin());
+    matrix_of_[axis].push_back(static_cast<int>(found - known.begin()));
+  }
+
+  // The solvers of `axis`, their matrices factored: the partitioned solver with every matrix and
+  // the members' indices on the device, or one cuSPARSE solver per matrix.
+  void make_solvers(int axis) {
+    const index_t n = domain_.nodes[axis];
+    std::vector<Matrix>& known = matrices_[axis];
+    if (cn_.tridiagonal == solvers::TridiagonalBackend::partitioned) {
+      std::vector<real> lower, diag, upper;
+      for (const Matrix& x : known) {
+        lower.insert(lower.end(), x.lower.begin(), x.lower.end());
+        diag.insert(diag.end(), x.diag.begin(), x.diag.end());
+        upper.insert(upper.end(), x.upper.begin(), x.upper.end());
+      }
+      shared_[axis] = std::make_unique<solvers::BatchedPartitionedSolver>();
+      shared_[axis]->set_matrices(lower.data(), diag.data(), upper.data(), n,
+                                  static_cast<index_t>(known.size()));
+      plane_matrix_[axis] = DeviceBuffer<int>(matrix_of_[axis].size(), "sweep ADI line matrices");
+      plane_matrix_[axis].upload(matrix_of_[axis].data(), matrix_of_[axis].size());
+      return;
+    }
+    for (Matrix& x : known) {  // cusparse (check_batchable refused the others)
+      x.solver = solvers::make_batched_tridiagonal_solver(cn_.tridiagonal);
+      x.solver->set_matrix(x.lower.data(), x.diag.data(), x.upper.data(), n);
+    }
   }
 
   // The runs of every axis, again when members were frozen since they were made.
@@ -183,7 +206,9 @@ class AdiMembersCuda final : public MemberBatchCuda {
       for (index_t m = 0; m < members_; ++m) {
         if (frozen_host_[m]) continue;
         solvers::BatchedTridiagonalSolver* solver =
-            matrices_[axis][static_cast<std::size_t>(matrix_of_[axis][static_cast<std::size_t>(m)])].solver.get();
+            shared_[axis] ? nullptr
+                          : matrices_[axis][static_cast<std::size_t>(matrix_of_[axis][static_cast<std::size_t>(m)])]
+                                .solver.get();
         std::vector<Run>& runs = runs_[axis];
         if (!runs.empty() && runs.back().first + runs.back().count == m && runs.back().solver == solver)
           ++runs.back().count;
@@ -227,17 +252,27 @@ class AdiMembersCuda final : public MemberBatchCuda {
     });
   }
 
-  // The lines along `axis` of the run's members, in place in `x` (member m's at m pitch): the
-  // rows of a cable or sheet (contiguous; one plane per member unless the members lie end to
-  // end), or a sheet's columns (interleaved, one plane per member).
+  // The lines along `axis` of the run's members, in place in `x` (member m's at m pitch), one
+  // plane per member: a cable's or a sheet's rows (contiguous) or a sheet's columns (interleaved).
+  // The partitioned solver takes each plane's matrix (and addresses members that lie end to end
+  // as one plane); a cuSPARSE run shares one matrix, and its rows are laid out as one batch where
+  // they can be (cuSPARSE solves a batch of planes plane by plane).
   void solve(const Run& run, int axis, real* x) const {
     const index_t nx = shape_.n[0], ny = shape_.planes;
-    solvers::BatchLayout layout =
+    const solvers::BatchLayout planes =
         axis == 0 ? solvers::BatchLayout{nx, ny, 1, nx, run.count, pitch_}
                   : solvers::BatchLayout{ny, nx, nx, 1, run.count, pitch_};
-    if (axis == 0 && pitch_ == nx * ny) layout = solvers::BatchLayout::rows(nx, ny * run.count);
-    if (run.count == 1) layout = layout.one_plane();
-    run.solver->solve(layout, x + run.first * pitch_);
+    real* first = x + run.first * pitch_;
+    if (shared_[axis]) {
+      shared_[axis]->solve(planes, plane_matrix_[axis].data() + run.first, first);
+      return;
+    }
+    if (axis == 0 && ny == 1)
+      run.solver->solve(solvers::BatchLayout{nx, run.count, 1, pitch_}, first);
+    else if (axis == 0 && pitch_ == nx * ny)
+      run.solver->solve(solvers::BatchLayout::rows(nx, ny * run.count), first);
+    else
+      run.solver->solve(planes, first);
   }
 
   // The diffusion over one step (AdiCuda::diffuse) for every member that is not frozen.
@@ -291,8 +326,11 @@ class AdiMembersCuda final : public MemberBatchCuda {
   DeviceBuffer<real> rhs_;
   DeviceBuffer<real> r_;  // per member: k D / h^2
   ReactionParams reaction_;
-  std::vector<Matrix> matrices_[2];      // per axis: the distinct line matrices
-  std::vector<std::ptrdiff_t> matrix_of_[2];  // per axis and member: its entry of matrices_
+  std::vector<Matrix> matrices_[2];  // per axis: the distinct line matrices
+  std::vector<int> matrix_of_[2];    // per axis and member: its entry of matrices_
+  // Partitioned: per axis the solver with every matrix and matrix_of_ on the device.
+  std::unique_ptr<solvers::BatchedPartitionedSolver> shared_[2];
+  DeviceBuffer<int> plane_matrix_[2];
   std::vector<Run> runs_[2];
   index_t runs_frozen_ = -1;  // frozen members when runs_ was made
   index_t log_steps_;
