@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/error.hpp"
+
 namespace fhn {
 
 namespace {
@@ -11,11 +13,28 @@ namespace {
 // of its duration, (rho, theta) the polar coordinates of (x, y). Along a ray the outer node is
 // earlier in the excursion, so the fronts run outwards, one wavelength apart; around the core
 // every phase meets.
-real spiral_value(real x, real y, real wavelength, const FormValues& form) {
+NodeState spiral_state(real x, real y, real wavelength, const Excursion& excursion) {
   const real phase = std::atan2(y, x) / kTwoPi - std::hypot(x, y) / wavelength;
-  const NodeState state = form.excursion->at(phase);
-  return form.v ? state.v : state.w;
+  return excursion.at(phase);
 }
+
+// An excursion start (spiral, scroll_ring) at position r: both fields' values.
+NodeState excursion_state(const Profile& p, const Point& r, const Excursion& excursion) {
+  if (p.type == ProfileType::spiral) {
+    // An Archimedean spiral of the form's excursion about the centre (Winfree's phase-field
+    // start).
+    return spiral_state(r[0] - p.center[0], r[1] - p.center[1], p.wavelength, excursion);
+  }
+  // scroll_ring: the spiral swept around the axis x = center_x, y = center_y: in the half-plane
+  // through the axis that holds r, with coordinates
+  //   s = sqrt((x - c_x)^2 + (y - c_y)^2) - radius (away from the axis), z' = z - c_z,
+  // the node takes the spiral's value at (s, z'). Every such half-plane holds the same spiral
+  // about (radius, c_z), so the cores form a ring of that radius in the plane z = c_z: a scroll
+  // ring whose filament starts as that circle.
+  const real s_ring = std::hypot(r[0] - p.center[0], r[1] - p.center[1]) - p.radius;
+  return spiral_state(s_ring, r[2] - p.center[2], p.wavelength, excursion);
+}
+
 
 }  // namespace
 
@@ -45,21 +64,10 @@ real evaluate_profile(const Profile& p, const Point& r, const FormValues& form) 
     }
     case ProfileType::rest:
       return form.rest;
-    case ProfileType::spiral: {
-      // An Archimedean spiral of the form's excursion about the centre (Winfree's phase-field
-      // start).
-      const real x = r[0] - p.center[0], y = r[1] - p.center[1];
-      return spiral_value(x, y, p.wavelength, form);
-    }
+    case ProfileType::spiral:
     case ProfileType::scroll_ring: {
-      // The spiral swept around the axis x = center_x, y = center_y: in the half-plane through
-      // the axis that holds r, with coordinates
-      //   s = sqrt((x - c_x)^2 + (y - c_y)^2) - radius (away from the axis), z' = z - c_z,
-      // the node takes the spiral's value at (s, z'). Every such half-plane holds the same
-      // spiral about (radius, c_z), so the cores form a ring of that radius in the plane z = c_z:
-      // a scroll ring whose filament starts as that circle.
-      const real s_ring = std::hypot(r[0] - p.center[0], r[1] - p.center[1]) - p.radius;
-      return spiral_value(s_ring, r[2] - p.center[2], p.wavelength, form);
+      const NodeState state = excursion_state(p, r, *form.excursion);
+      return form.v ? state.v : state.w;
     }
   }
   return 0.0;
@@ -71,6 +79,30 @@ std::vector<real> sample_profile(const Profile& profile, const Domain& domain,
   for (index_t node = 0; node < domain.node_count(); ++node)
     values[static_cast<std::size_t>(node)] = evaluate_profile(profile, domain.position(node), form);
   return values;
+}
+
+void sample_fields(const InitialSpec& initial, const Domain& domain, const NodeState& rest,
+                   const Excursion* excursion, std::vector<real>& v0, std::vector<real>& w0) {
+  if (excursion == nullptr) {
+    v0 = sample_profile(initial.v, domain, {rest.v, nullptr, true});
+    w0 = sample_profile(initial.w, domain, {rest.w, nullptr, false});
+    return;
+  }
+  // The loader gives an excursion start to v and w together, with one geometry.
+  const Profile& v = initial.v;
+  const Profile& w = initial.w;
+  FHN_VERIFY(excursion_start(v.type) && v.type == w.type && v.center == w.center &&
+                 v.wavelength == w.wavelength && v.radius == w.radius,
+             InternalError, "sample_fields: v and w are not one excursion start");
+  const auto n = static_cast<std::size_t>(domain.node_count());
+  v0.resize(n);
+  w0.resize(n);
+  for (std::size_t node = 0; node < n; ++node) {
+    const NodeState state =
+        excursion_state(initial.v, domain.position(static_cast<index_t>(node)), *excursion);
+    v0[node] = state.v;
+    w0[node] = state.w;
+  }
 }
 
 }  // namespace fhn

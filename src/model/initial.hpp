@@ -22,4 +22,11 @@ real evaluate_profile(const Profile& profile, const Point& r, const FormValues& 
 std::vector<real> sample_profile(const Profile& profile, const Domain& domain,
                                  const FormValues& form);
 
+// Both fields at every node (v0, w0: sample_profile of each, with the form's resting state and
+// the form's excursion, nullptr unless the start is one). An excursion start (v and w the same
+// spiral or scroll ring, as the loader makes them) finds each node's point of the excursion once
+// for both values: the same numbers in half the time (atan2 and hypot per node).
+void sample_fields(const InitialSpec& initial, const Domain& domain, const NodeState& rest,
+                   const Excursion* excursion, std::vector<real>& v0, std::vector<real>& w0);
+
 }  // namespace fhn

@@ -21,8 +21,7 @@ Problem make_problem(const Config& c) {
   std::optional<Excursion> excursion;
   if (excursion_start(c.initial.v.type)) excursion = form_excursion(c.model.kinetics);
   const Excursion* path = excursion ? &*excursion : nullptr;
-  p.v0 = sample_profile(c.initial.v, c.domain, {rest.v, path, true});
-  p.w0 = sample_profile(c.initial.w, c.domain, {rest.w, path, false});
+  sample_fields(c.initial, c.domain, rest, path, p.v0, p.w0);
   p.stimuli = StimulusSchedule(c.stimulus, c.domain, p.time.dt);
   // `fields` gives D and the form's parameters per node where an entry names them (each stays
   // uniform otherwise), `anisotropy` the diffusion tensor (per node where the fibre angle varies);

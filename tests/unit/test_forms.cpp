@@ -7,6 +7,7 @@
 // grid's pulse speed in each form is the uniform grid's.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -15,6 +16,7 @@
 #include "config/loader.hpp"
 #include "study/front_tracker.hpp"
 #include "study/spiral_tips.hpp"
+#include "model/initial.hpp"
 #include "model/problem.hpp"
 #include "schemes/scheme.hpp"
 #include "support.hpp"
@@ -384,4 +386,34 @@ TEST_CASE("initial: {type: spiral} starts one rigidly rotating spiral in every f
       fhn::test::config_error("domain: {length: [20, 20], dx: 0.5}\ntime: {dt: 0.05}\n"
                               "initial: {v: {type: spiral, wavelength: 7}, w: {type: spiral}}\n"),
       "initial.w: a spiral start needs the same center and wavelength"));
+}
+
+TEST_CASE("an excursion start's two fields are each field's profile, node by node, bit for bit") {
+  // make_problem samples v and w of a spiral or scroll-ring start in one pass (sample_fields):
+  // the numbers of evaluate_profile for each field, found once per node.
+  for (const char* yaml :
+       {"model: {form: fitzhugh}\ndomain: {length: [20, 13], dx: 0.5}\ntime: {dt: 0.01}\n"
+        "initial: {v: {type: spiral, wavelength: 9}, w: {type: spiral, wavelength: 9}}\n",
+        "model: {form: barkley}\ndomain: {length: [12, 12, 6], dx: 0.5}\ntime: {dt: 0.005}\n"
+        "initial: {v: {type: scroll_ring, radius: 3, wavelength: 8},"
+        " w: {type: scroll_ring, radius: 3, wavelength: 8}}\n"}) {
+    const fhn::Config config = fhn::test::config_from(yaml);
+    CAPTURE(fhn::kinetics_name(config.model.kinetics));
+    const fhn::Problem problem = fhn::make_problem(config);
+    const fhn::Excursion excursion = fhn::form_excursion(config.model.kinetics);
+    const fhn::NodeState rest =
+        fhn::with_kinetics(config.model.kinetics, [](const auto& k) { return k.rest(); });
+    const fhn::FormValues v_form{rest.v, &excursion, true}, w_form{rest.w, &excursion, false};
+    REQUIRE(problem.v0.size() == static_cast<std::size_t>(config.domain.node_count()));
+    bool same = true;
+    for (fhn::index_t node = 0; node < config.domain.node_count(); ++node) {
+      const fhn::Point r = config.domain.position(node);
+      const auto k = static_cast<std::size_t>(node);
+      same = same && problem.v0[k] == fhn::evaluate_profile(config.initial.v, r, v_form) &&
+             problem.w0[k] == fhn::evaluate_profile(config.initial.w, r, w_form);
+    }
+    CHECK(same);
+    // Both fields vary: the start is not a uniform state.
+    CHECK(*std::max_element(problem.v0.begin(), problem.v0.end()) > rest.v + 0.5);
+  }
 }
