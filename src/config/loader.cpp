@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "config/checks.hpp"
 #include "config/names.hpp"
@@ -898,9 +899,11 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
   return c;
 }
 
+// `checked`: the text has passed check_yaml_text (ConfigText).
 Config load(const std::string& text, const std::string& source,
-            const std::vector<std::string>& overrides, const BuildCapabilities& build) {
-  YAML::Node root = parse_yaml(text, source);
+            const std::vector<std::string>& overrides, const BuildCapabilities& build,
+            bool checked = false) {
+  YAML::Node root = checked ? parse_checked_yaml(text, source) : parse_yaml(text, source);
   Context ctx(source);
   std::vector<std::string> notes;
   for (const auto& assignment : overrides) apply_override(root, assignment, ctx, notes);
@@ -922,6 +925,16 @@ Config load_config_text(const std::string& text, const std::string& source,
 }
 
 std::string read_config_file(const std::string& path) { return read_text_file(path, "config file"); }
+
+ConfigText::ConfigText(std::string text, std::string source)
+    : text_(std::move(text)), source_(std::move(source)) {
+  parse_yaml(text_, source_);  // the limits and the syntax, once
+}
+
+Config ConfigText::load(const std::vector<std::string>& overrides,
+                        const BuildCapabilities& build) const {
+  return fhn::load(text_, source_, overrides, build, true);
+}
 
 Config load_config(const std::string& path, const std::vector<std::string>& overrides,
                    const BuildCapabilities& build) {

@@ -199,9 +199,17 @@ void check_yaml_text(const std::string& text, const std::string& source) {
 }
 
 YAML::Node parse_yaml(const std::string& text, const std::string& source) {
-  YAML::Node root;
   try {
     check_yaml_text(text, source);
+  } catch (const YAML::ParserException& e) {
+    throw ConfigError(location(source, e.mark) + ": YAML syntax error: " + e.msg);
+  }
+  return parse_checked_yaml(text, source);
+}
+
+YAML::Node parse_checked_yaml(const std::string& text, const std::string& source) {
+  YAML::Node root;
+  try {
     root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     throw ConfigError(location(source, e.mark) + ": YAML syntax error: " + e.msg);

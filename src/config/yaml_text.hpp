@@ -21,6 +21,9 @@ inline std::string location(const std::string& source, const YAML::Mark& mark) {
 // error becomes a ConfigError at source:line:column.
 YAML::Node parse_yaml(const std::string& text, const std::string& source);
 
+// The same for a text check_yaml_text has passed already (one text parsed many times).
+YAML::Node parse_checked_yaml(const std::string& text, const std::string& source);
+
 // Applies the limits above to `text`; a syntax error escapes as YAML::ParserException (--set
 // values that are not YAML are taken as plain text).
 void check_yaml_text(const std::string& text, const std::string& source);

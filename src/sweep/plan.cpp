@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 #include "core/cuda_device_select.hpp"
@@ -125,23 +126,38 @@ real cpu_member_bytes(const Config& c) { return member_host_bytes(c) + config_by
 
 // Member m's config from the base config's text: the sweep's overrides, the command line's,
 // then the member's axis values. Throws ConfigError.
-Config member_config(const SweepConfig& sweep, const SweepOptions& options,
-                     const std::string& base_text, const std::string& base_source, index_t m) {
+Config member_config(const SweepConfig& sweep, const SweepOptions& options, const ConfigText& base,
+                     index_t m) {
   std::vector<std::string> overrides = sweep.overrides;
   overrides.insert(overrides.end(), options.overrides.begin(), options.overrides.end());
   const std::vector<std::string> mine = member_assignments(sweep, m);
   overrides.insert(overrides.end(), mine.begin(), mine.end());
-  Config c = load_config_text(base_text, base_source, overrides, options.build);
+  Config c = base.load(overrides, options.build);
   c.name = sweep.name + "_" + std::to_string(m);
   return c;
 }
 
-std::string base_source_of(const SweepConfig& sweep) {
-  return sweep.base.empty() ? sweep.source + " (config:)" : sweep.base;
+// The base config's text (the sweep file's `config:` or its `base:` file), read and checked
+// once for all members. Throws ConfigError.
+ConfigText base_config(const SweepConfig& sweep) {
+  if (sweep.base.empty()) return ConfigText(sweep.base_text, sweep.source + " (config:)");
+  return ConfigText(read_config_file(sweep.base), sweep.base);
 }
 
-std::string base_text_of(const SweepConfig& sweep) {
-  return sweep.base.empty() ? sweep.base_text : read_config_file(sweep.base);
+// Member m's config refused (`e`): the same error, naming the axis whose value it refused (the
+// first one named in the message), else the sweep file, and the member.
+ConfigError refused_member(const SweepConfig& sweep, index_t m, const ConfigError& e) {
+  const std::string message = e.what();
+  std::string where = sweep.source;
+  for (const SweepAxis& axis : sweep.axes) {
+    bool named = message.find(axis.key) != std::string::npos;
+    for (const SweepLink& link : axis.with) named = named || message.find(link.key) != std::string::npos;
+    if (named) {
+      where = axis.where;
+      break;
+    }
+  }
+  return ConfigError(where + ": " + member_label(sweep, m) + " is not a valid config:\n" + message);
 }
 
 // Refuses (ConfigError) a sweep whose members the root cannot hold (its verdict stands for every
@@ -153,7 +169,7 @@ std::string base_text_of(const SweepConfig& sweep) {
 void check_sweep_fits(const SweepConfig& sweep, const SweepOptions& options, Communicator& comm) {
   Config c;
   try {
-    c = member_config(sweep, options, base_text_of(sweep), base_source_of(sweep), 0);
+    c = member_config(sweep, options, base_config(sweep), 0);
   } catch (const ConfigError&) {
     return;
   }
@@ -262,9 +278,13 @@ namespace fhn {
 
 std::vector<Config> sweep_member_configs(const SweepConfig& sweep, const SweepOptions& options) {
   using namespace sweep_detail;
-  // The base config's text, read once for all members.
-  const std::string base_source = base_source_of(sweep);
-  const std::string base_text = base_text_of(sweep);
+  // The base config's text, read and checked once for all members (an error in it is member 0's).
+  std::optional<ConfigText> base;
+  try {
+    base.emplace(base_config(sweep));
+  } catch (const ConfigError& e) {
+    throw refused_member(sweep, 0, e);
+  }
   const index_t count = sweep_member_count(sweep);
   // Each member's config is read on its own (in parallel: thousands of members), then checked
   // against member 0; the first problem in member order is reported (FirstError).
@@ -274,23 +294,9 @@ std::vector<Config> sweep_member_configs(const SweepConfig& sweep, const SweepOp
   for (index_t m = 0; m < count; ++m)
     failed.guard(m, [&] {
       try {
-        members[static_cast<std::size_t>(m)] =
-            member_config(sweep, options, base_text, base_source, m);
+        members[static_cast<std::size_t>(m)] = member_config(sweep, options, *base, m);
       } catch (const ConfigError& e) {
-        // Name the axis whose value the member's config refused (the first one named in the
-        // message), else the sweep file.
-        const std::string message = e.what();
-        std::string where = sweep.source;
-        for (const SweepAxis& axis : sweep.axes) {
-          bool named = message.find(axis.key) != std::string::npos;
-          for (const SweepLink& link : axis.with) named = named || message.find(link.key) != std::string::npos;
-          if (named) {
-            where = axis.where;
-            break;
-          }
-        }
-        throw ConfigError(where + ": " + member_label(sweep, m) + " is not a valid config:\n" +
-                          message);
+        throw refused_member(sweep, m, e);
       }
     });
   failed.rethrow();

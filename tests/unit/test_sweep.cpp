@@ -179,6 +179,13 @@ TEST_CASE("sweep members: each is the base config with its values; shared settin
     });
   };
   CHECK(contains(measure_error("  every: 0.03\n"), "sweep.yaml:4:10: measure.every = 0.03 is not a multiple of time.dt = 0.1"));
+  // The base config's text is read and checked once for all members: its mistakes are member 0's.
+  const fhn::SweepConfig broken = cable_sweep(dir, "[{key: model.a, values: [0.1, 0.2]}]");
+  fhn::test::write_text(dir / "cable.yaml", "model: {a: [0.1, 0.2\n");
+  const std::string syntax = fhn::test::thrown_message<fhn::ConfigError>(
+      [&] { fhn::sweep_member_configs(broken, {}); });
+  CHECK(contains(syntax, "sweep.yaml: member 0 (model.a=0.1) is not a valid config"));
+  CHECK(contains(syntax, "cable.yaml:2:1: YAML syntax error"));
 }
 
 TEST_CASE("every shipped sweep's members are valid configs") {
