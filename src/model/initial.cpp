@@ -35,7 +35,6 @@ NodeState excursion_state(const Profile& p, const Point& r, const Excursion& exc
   return spiral_state(s_ring, r[2] - p.center[2], p.wavelength, excursion);
 }
 
-
 }  // namespace
 
 real evaluate_profile(const Profile& p, const Point& r, const FormValues& form) {

@@ -54,11 +54,12 @@ void MemberBatch::iso_cells(const std::vector<real>& v_iso, const std::vector<re
 // (32 B); Crank-Nicolson / Newton v, w, the iterate u, p, the right side, J's three diagonals
 // and F (72 B; the leapfrog's previous w besides: 80 B) and the partitioned solver's interface
 // values (about 4 B); the split scheme (adi) v, w and the right side (24 B) and the solvers'
-// interface values (about 4 B per axis). A member's nodes are padded to an even count (16-byte aligned members).
+// interface values (about 4 B per axis). A member's nodes are padded to an even count (16-byte
+// aligned members).
 std::size_t cuda_bytes_per_node(const Config& config) {
   const CrankNicolsonSpec& cn = config.scheme.crank_nicolson;
-  if (config.scheme.type != SchemeType::crank_nicolson) return 32;
-  if (cn.formulation == Formulation::adi) return 32;
+  if (config.scheme.type != SchemeType::crank_nicolson || cn.formulation == Formulation::adi)
+    return 32;
   return cn.w_update == WUpdate::leapfrog ? 84 : 76;
 }
 

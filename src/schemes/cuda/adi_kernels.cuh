@@ -6,8 +6,8 @@
 // same order as the single form runs its problem: a member equals its single run bit for bit.
 #include <algorithm>
 #include <cstddef>
-#include <cstring>
 
+#include "core/cuda/block_reduce.cuh"
 #include "core/cuda/staged.cuh"
 #include "kinetics/kinetics.hpp"
 #include "schemes/adi_point.hpp"
@@ -274,12 +274,8 @@ __global__ void adi_rhs_kernel(const real* __restrict__ in, real* __restrict__ o
 // keeps them (kHistory). Returns whether every node converged (NewtonStep::finish's argument).
 inline bool record_reaction_stage(const ReactionLog& entry, int stage, NewtonStep& newton) {
   const int iterations = static_cast<int>(entry.iterations[stage]);
-  for (int k = 0; k < std::min(iterations, kHistory); ++k) {
-    real du = 0.0, g = 0.0;
-    std::memcpy(&du, &entry.du[stage][k], sizeof du);
-    std::memcpy(&g, &entry.g[stage][k], sizeof g);
-    newton.record(du, g);  // the iterations the slowest node took, decided on the device
-  }
+  for (int k = 0; k < std::min(iterations, kHistory); ++k)  // as the slowest node took them
+    newton.record(norm_from_bits(entry.du[stage][k]), norm_from_bits(entry.g[stage][k]));
   return entry.failed[stage] == 0;
 }
 

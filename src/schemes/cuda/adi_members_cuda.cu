@@ -28,7 +28,6 @@
 // v, w, the right side (24 B) and the partitioned solvers' interface values (about 4 B per
 // axis); besides, two buffers of reaction logs (kLogBytes each, and as much pinned host memory).
 #include <algorithm>
-#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,13 +47,6 @@ namespace {
 // steps x members entries of ReactionLog, at most this many bytes, at most kMaxLogSteps steps.
 constexpr std::size_t kLogBytes = std::size_t{16} << 20;
 constexpr index_t kMaxLogSteps = 256;
-
-// A value of a reaction log as the double it encodes.
-real logged(unsigned long long bits) {
-  real x = 0.0;
-  std::memcpy(&x, &bits, sizeof x);
-  return x;
-}
 
 class AdiMembersCuda final : public MemberBatchCuda {
  public:
@@ -296,7 +288,6 @@ class AdiMembersCuda final : public MemberBatchCuda {
     if (pending_.buffer < 0) return;
     FHN_CUDA_CHECK(cudaEventSynchronize(copied_[pending_.buffer].event));
     const ReactionLog* logs = log_host_[pending_.buffer].data();
-    std::vector<real> du;
     for (index_t m = 0; m < members_; ++m) {
       if (frozen_host_[m]) continue;
       NewtonStats& stats = stats_[static_cast<std::size_t>(m)];
@@ -304,17 +295,14 @@ class AdiMembersCuda final : public MemberBatchCuda {
         const ReactionLog& entry = logs[static_cast<std::size_t>(s * members_ + m)];
         for (int stage = 0; stage < 2; ++stage) {
           const index_t step = pending_.first_step + s;
-          if (entry.failed[stage] != 0) {
-            NewtonStep newton(cn_.newton, step, time_.t(step), time_.dt, nullptr, stats, stage);
-            record_reaction_stage(entry, stage, newton);
-            failures_.push_back({m, step, newton.failure().what()});
-            freeze(m);
-            break;
+          NewtonStep newton(cn_.newton, step, time_.t(step), time_.dt, nullptr, stats, stage);
+          if (record_reaction_stage(entry, stage, newton)) {
+            newton.finish(true);  // as AdiCuda::record_newton
+            continue;
           }
-          // A converged stage: what NewtonStep::finish adds, without building one.
-          du.resize(static_cast<std::size_t>(std::min<int>(static_cast<int>(entry.iterations[stage]), kHistory)));
-          for (std::size_t j = 0; j < du.size(); ++j) du[j] = logged(entry.du[stage][j]);
-          stats.add_step(du);
+          failures_.push_back({m, step, newton.failure().what()});
+          freeze(m);
+          break;
         }
       }
     }
