@@ -556,19 +556,41 @@ FHN_HOST_DEVICE inline index_t box_index(index_t i, index_t j, index_t k, const 
   return i + q.n[0] * (j + q.n[1] * (k - q.plane0));
 }
 
-// Forward Euler at any node (i, j, k) of a box; a Dirichlet face then holds v.
+// Forward Euler at any node (i, j, k) of a box from the values of its six neighbours (west, east
+// along x; south, north along y; front, back along z; those across a face are ignored) and its
+// own: grid_diffusion's expression, the second differences summed in axis order,
+//   D (L_h v) = r ((d_xx + d_yy) + d_zz),
+// so the same bits; a Dirichlet face then holds v. The GPU's blocked kernel passes the values
+// from registers and shared memory.
+template <class K>
+FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_box_node_of(real west, real east, real south,
+                                                                real north, real front, real back,
+                                                                real centre, real w, real current,
+                                                                index_t i, index_t j, index_t k,
+                                                                const NodeParams& q,
+                                                                const K& kin) {
+  const real d = (axis_difference(west, centre, east, i == 0, i == q.n[0] - 1) +
+                  axis_difference(south, centre, north, j == 0, j == q.n[1] - 1)) +
+                 axis_difference(front, centre, back, k == 0, k == q.n[2] - 1);
+  ExplicitPointUpdate out = explicit_point_update(centre, w, q.r * d, current, kin, q.k);
+  const index_t at[kMaxAxes] = {i, j, k};
+  real held = 0.0;
+  if (dirichlet_at<3>(q.sides, at, q.n, held)) out.v = held;
+  return out;
+}
+
+// The same at any node (i, j, k) of a box's arrays (neighbours across a face not read).
 template <class K>
 FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_box_node(const real* v, const real* w,
                                                              real current, index_t i, index_t j,
                                                              index_t k, const NodeParams& q,
                                                              const K& kin) {
-  const index_t at[kMaxAxes] = {i, j, k};
   const index_t c = box_index(i, j, k, q);
-  ExplicitPointUpdate out =
-      explicit_point_update(v[c], w[c], grid_diffusion(v, c, at, q), current, kin, q.k);
-  real held = 0.0;
-  if (dirichlet_at<3>(q.sides, at, q.n, held)) out.v = held;
-  return out;
+  const index_t sy = q.stride[1], sz = q.stride[2];
+  return explicit_box_node_of(i > 0 ? v[c - 1] : 0.0, i < q.n[0] - 1 ? v[c + 1] : 0.0,
+                              j > 0 ? v[c - sy] : 0.0, j < q.n[1] - 1 ? v[c + sy] : 0.0,
+                              k > 0 ? v[c - sz] : 0.0, k < q.n[2] - 1 ? v[c + sz] : 0.0, v[c],
+                              w[c], current, i, j, k, q, kin);
 }
 
 // The same at an interior node (no index on its axis's first or last node) from the values of

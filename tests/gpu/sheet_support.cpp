@@ -1,8 +1,54 @@
 #include "sheet_support.hpp"
 
+#include <cstring>
+#include <limits>
+#include <random>
+#include <tuple>
+
 #include "core/cuda/cuda_check.hpp"
 
 namespace fhn::test {
+
+std::pair<std::vector<double>, std::vector<double>> random_state(std::size_t n,
+                                                                 std::uint64_t seed) {
+  std::vector<double> v(n), w(n);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> value(-0.2, 1.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    v[i] = value(rng);
+    w[i] = 0.2 * value(rng);
+  }
+  return {v, w};
+}
+
+RandomStateCase::RandomStateCase(const Config& c, std::uint64_t seed)
+    : problem(make_problem(c)), q(node_params(problem)), stimuli(problem.stimuli) {
+  std::tie(v, w) = random_state(problem.v0.size(), seed + problem.v0.size());
+}
+
+RandomStateCase::SlabArrays RandomStateCase::slab_arrays(const Slab& slab) const {
+  const auto n = static_cast<std::size_t>(slab.array_nodes());
+  const auto plane = static_cast<std::size_t>(slab.plane);
+  std::vector<double> sv(n, std::numeric_limits<double>::quiet_NaN()), sw = sv;
+  for (index_t p = 0; p < slab.array_planes(); ++p) {
+    const index_t k = slab.array_first() + p;
+    if (k < 0 || k >= slab.planes) continue;
+    std::memcpy(sv.data() + p * plane, v.data() + k * plane, plane * sizeof(double));
+    std::memcpy(sw.data() + p * plane, w.data() + k * plane, plane * sizeof(double));
+  }
+  SlabArrays out{DeviceState(n), DeviceState(n), q};
+  out.in.upload(sv, sw);
+  out.out.poison();
+  out.q.plane0 = slab.array_first();
+  out.q.planes = slab.array_planes();
+  return out;
+}
+
+std::size_t bit_differences(const double* a, const double* b, std::size_t n) {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < n; ++i) count += std::memcmp(a + i, b + i, sizeof(double)) != 0;
+  return count;
+}
 
 // The second stimulus's band is one dx high, so that it holds a row of nodes on every sheet (a
 // stimulus that holds no node is refused).

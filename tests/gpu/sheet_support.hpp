@@ -1,10 +1,18 @@
 #pragma once
 // What the GPU tests share: a test sheet's and a test box's configs and device copies of a state
 // (the sheet and explicit-kernel tests).
+#include <cstddef>
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "config/config.hpp"
 #include "core/cuda/device_buffer.hpp"
+#include "model/problem.hpp"
+#include "parallel/decomposition.hpp"
+#include "schemes/cuda/device_fields.cuh"
+#include "schemes/node_updates.hpp"
 
 namespace fhn::test {
 
@@ -23,6 +31,13 @@ extern const char* const kSheetSides[4];
 // or as the scheme's overrides set.
 std::string box_yaml(const std::string& form, const std::string& scheme);
 
+// A random state of n nodes, v in [-0.2, 1] and w in [-0.04, 0.2], from a generator seeded with
+// `seed` (the same seed, the same state).
+std::pair<std::vector<double>, std::vector<double>> random_state(std::size_t n, std::uint64_t seed);
+
+// The elements of a and b (n each) that differ bitwise (NaN patterns included).
+std::size_t bit_differences(const double* a, const double* b, std::size_t n);
+
 // Device copies of a state, and the output pair (poisoned with NaN before each use).
 struct DeviceState {
   cuda::DeviceBuffer<double> v, w;
@@ -30,5 +45,25 @@ struct DeviceState {
   void upload(const std::vector<double>& hv, const std::vector<double>& hw);
   void poison();  // every byte 0xff: a NaN in every element
 };
+
+// A config's problem, its whole grid's NodeParams, its stimuli on the device and a random state
+// (random_state with seed + the node count): what the kernel tests start from.
+struct RandomStateCase {
+  Problem problem;
+  NodeParams q;
+  cuda::DeviceStimuli stimuli;
+  std::vector<double> v, w;
+  RandomStateCase(const Config& c, std::uint64_t seed);
+
+  // A rank's arrays of `slab` on the device, as a perfect halo exchange leaves them: the state's
+  // planes (rows of a sheet) inside the grid, NaN beyond (never to be read); the output pair
+  // poisoned; the NodeParams of those arrays.
+  struct SlabArrays {
+    DeviceState in, out;
+    NodeParams q;
+  };
+  SlabArrays slab_arrays(const Slab& slab) const;
+};
+
 
 }  // namespace fhn::test

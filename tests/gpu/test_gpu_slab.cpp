@@ -21,7 +21,6 @@
 #include <limits>
 #include <map>
 #include <mutex>
-#include <random>
 #include <string>
 #include <thread>
 #include <utility>
@@ -42,35 +41,12 @@
 namespace {
 
 using fhn::index_t;
+using fhn::test::bit_differences;
 using fhn::test::DeviceState;
 
-// Bitwise equality (NaN patterns included), counting the elements that differ.
-std::size_t bit_differences(const double* a, const double* b, std::size_t n) {
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < n; ++i) count += std::memcmp(a + i, b + i, sizeof(double)) != 0;
-  return count;
-}
-
 // One sheet and state, the whole-sheet launches as the reference, and slab launches to compare.
-struct SlabCase {
-  fhn::Problem problem;
-  fhn::NodeParams q;  // the whole sheet
-  fhn::cuda::DeviceStimuli stimuli;
-  std::vector<double> v, w;  // the state: random, v in [-0.2, 1], w in [-0.04, 0.2]
-
-  explicit SlabCase(const fhn::Config& c)
-      : problem(fhn::make_problem(c)),
-        q(fhn::node_params(problem)),
-        stimuli(problem.stimuli),
-        v(problem.v0.size()),
-        w(problem.v0.size()) {
-    std::mt19937_64 rng(20261207u + v.size());
-    std::uniform_real_distribution<double> value(-0.2, 1.0);
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      v[i] = value(rng);
-      w[i] = 0.2 * value(rng);
-    }
-  }
+struct SlabCase : fhn::test::RandomStateCase {
+  explicit SlabCase(const fhn::Config& c) : RandomStateCase(c, 20261207u) {}
   std::size_t row_offset(index_t j) const { return static_cast<std::size_t>(q.n[0] * j); }
 
   // The whole sheet after a blocked pass of `steps` steps (steps 0: one step of the one-step
@@ -88,20 +64,6 @@ struct SlabCase {
                                                      stimuli.view(), first, steps);
     return {fhn::cuda::to_host(out.v), fhn::cuda::to_host(out.w)};
   }
-
-  // The arrays of `slab` (slab.array_planes() rows from slab.array_first()): the state's rows
-  // inside the sheet, NaN beyond (never to be read).
-  std::pair<std::vector<double>, std::vector<double>> slab_arrays(const fhn::Slab& slab) const {
-    const auto n = static_cast<std::size_t>(slab.array_nodes());
-    std::vector<double> sv(n, std::numeric_limits<double>::quiet_NaN()), sw = sv;
-    for (index_t p = 0; p < slab.array_planes(); ++p) {
-      const index_t j = slab.array_first() + p;
-      if (j < 0 || j >= q.n[1]) continue;
-      std::memcpy(sv.data() + row_offset(p), v.data() + row_offset(j), q.n[0] * sizeof(double));
-      std::memcpy(sw.data() + row_offset(p), w.data() + row_offset(j), q.n[0] * sizeof(double));
-    }
-    return {sv, sw};
-  }
 };
 
 // How a slab's pass is launched: over its owned rows from the whole arrays, or split as
@@ -116,13 +78,9 @@ void check_slab(const SlabCase& s, const fhn::Slab& slab, index_t first_step, in
   CAPTURE(slab.rank);
   CAPTURE(slab.ranks);
   CAPTURE(static_cast<int>(how));
-  const auto [sv, sw] = s.slab_arrays(slab);
-  DeviceState in(sv.size()), out(sv.size());
-  in.upload(sv, sw);
-  out.poison();
-  fhn::NodeParams q = s.q;
-  q.plane0 = slab.array_first();
-  q.planes = slab.array_planes();
+  fhn::test::RandomStateCase::SlabArrays arrays = s.slab_arrays(slab);
+  DeviceState &in = arrays.in, &out = arrays.out;
+  const fhn::NodeParams& q = arrays.q;
   const index_t first = slab.first, end = slab.first + slab.count;
   auto launch = [&](const fhn::NodeParams& p, index_t offset, index_t j_begin, index_t j_end) {
     if (j_end <= j_begin) return;
@@ -150,7 +108,7 @@ void check_slab(const SlabCase& s, const fhn::Slab& slab, index_t first_step, in
     launch(q, 0, end - above, end);
   }
   const std::vector<double> ov = fhn::cuda::to_host(out.v), ow = fhn::cuda::to_host(out.w);
-  DeviceState poison(sv.size());
+  DeviceState poison(static_cast<std::size_t>(slab.array_nodes()));
   poison.poison();
   const std::vector<double> nan = fhn::cuda::to_host(poison.v);
   const auto owned_at = static_cast<std::size_t>(slab.owned_offset());

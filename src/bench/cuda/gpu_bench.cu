@@ -681,6 +681,8 @@ void bench_sheet_members_adi(Context& ctx, index_t n) {
 // of the explicit limit, no-flux faces, the state pulse_state(n) in node order: one step per
 // pass (read v, w, write v+, w+: 32 B/node). Checked first: one step against the CPU's node
 // update (explicit_box_node) at every node, bit for bit (the kernel has no FMA contraction).
+// Then the blocked kernel at depths 2 .. kExplicitBoxMaxSteps, time per step, each checked
+// against as many one-step passes, bit for bit.
 void bench_box_explicit(Context& ctx, index_t n) {
   const index_t side = box_side(n);
   if (side == 0) return;
@@ -702,8 +704,43 @@ void bench_box_explicit(Context& ctx, index_t n) {
     cuda::launch_explicit_box_step(v.data(), w.data(), v2.data(), w2.data(), q, kinetics, none, 0,
                                    nullptr);
   });
-  ctx.add("box step", "explicit, one step per pass", n, one, 32.0 * static_cast<double>(n), check,
-          "", "read v, w; write v+, w+: 32 B/node; 32 x 8 columns a block, 16 planes a thread");
+  const std::string baseline = "explicit, one step per pass";
+  const double model = 32.0 * static_cast<double>(n);
+  ctx.add("box step", baseline, n, one, model, check, "",
+          "read v, w; write v+, w+: 32 B/node; 32 x 8 columns a block, 16 planes a thread");
+
+  // A blocked pass of k steps against k one-step passes (v3/w3 -> v2/w2 -> v3/w3 ...), bit for
+  // bit, then timed per step.
+  DeviceBuffer<real> v3(count, "v (one-step)"), w3(count, "w (one-step)");
+  const std::size_t bytes = count * sizeof(real);
+  for (int k = 2; k <= cuda::kExplicitBoxMaxSteps; ++k) {
+    FHN_CUDA_CHECK(cudaMemcpy(v3.data(), v.data(), bytes, cudaMemcpyDeviceToDevice));
+    FHN_CUDA_CHECK(cudaMemcpy(w3.data(), w.data(), bytes, cudaMemcpyDeviceToDevice));
+    for (int s = 0; s < k; ++s) {
+      cuda::launch_explicit_box_step(v3.data(), w3.data(), v2.data(), w2.data(), q, kinetics,
+                                     none, s, nullptr);
+      std::swap(v2, v3);
+      std::swap(w2, w3);
+    }
+    FHN_CUDA_CHECK(cudaMemset(v2.data(), 0xff, bytes));
+    FHN_CUDA_CHECK(cudaMemset(w2.data(), 0xff, bytes));
+    cuda::launch_explicit_box_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q,
+                                            kinetics, none, 0, k, nullptr);
+    const double check_k = std::max(max_relative_error(cuda::to_host(v2), cuda::to_host(v3)),
+                                    max_relative_error(cuda::to_host(w2), cuda::to_host(w3)));
+    const Timing t = time_gpu(
+        ctx.options.repetitions, [] {},
+        [&] {
+          cuda::launch_explicit_box_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q,
+                                                  kinetics, none, 0, k, nullptr);
+        },
+        [k] { return static_cast<double>(k); });
+    ctx.add("box step", "explicit, " + std::to_string(k) + " steps per pass", n, t, model,
+            check_k, baseline,
+            "time per step; 2.5-D blocking: 64 x 32 column tiles streamed along z, halo " +
+                std::to_string(k) +
+                (k == cuda::kExplicitBoxStepsPerPass ? "; the scheme's depth" : ""));
+  }
 }
 
 // ---- A Crank-Nicolson step on a box ---------------------------------------------------------------

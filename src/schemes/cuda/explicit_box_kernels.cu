@@ -1,6 +1,53 @@
+// Forward Euler kernels on a box: one step per pass, and a temporally blocked kernel that
+// advances up to kExplicitBoxMaxSteps steps per pass over memory.
+//
+// The step, per node (i, j, k) and step s (t = s dt, r = D / h^2):
+//   v+ = v + dt (r ((d_xx + d_yy) + d_zz) v + f(v, w) + I(t)),   w+ = w + dt g(v, w),
+// d_xx v = v_W - 2 v + v_E (2 (v_inner - v) at a no-flux face), likewise along y and z; a
+// Dirichlet face holds its value.
+//
+// ---- Several steps per pass (2.5-D blocking) ----
+// Spatial blocking in the (x, y) plane, streaming along z, and temporal blocking on top:
+// Nguyen, Satish, Chhugani, Kim and Dubey, "3.5-D blocking optimization for stencil computations
+// on modern CPUs and GPUs", SC 2010; the streaming along z as in Micikevicius, "3D finite
+// difference computation on GPUs using CUDA", GPGPU-2, 2009.
+//
+// A block of 32 x 16 threads owns a tile of 64 x 32 columns (i, j): thread (lane, warp) the
+// columns (x0 + lane + 32 a, y0 + warp + 16 b), a, b in {0, 1} (a warp's loads are 32
+// consecutive values). It streams along z; level 0 is the state as loaded, level l the state
+// after l steps. When plane p of level 0 arrives, level l = 1 .. K computes plane p - l from
+// level l-1's planes p - l - 1, p - l and p - l + 1. Each level l < K keeps its last three planes
+// of v in shared memory (a ring of three tile planes: the x and y neighbours and the z ones come
+// from there) and its last two planes of w in the thread's registers (w has no neighbours to
+// share): 3 x 17 KB of shared memory per level, one barrier per level and plane. Level K's plane
+// is written to memory. Plane p + 1 is loaded while the levels of plane p compute (prefetched
+// into registers). Registers, not shared memory, held the v planes in a first version: in fp64
+// a level's 3 planes x 4 columns took 24 registers, and K = 2 already spilled.
+//
+// A tile's outermost columns lack neighbours (the zero pad stands in), so after l levels only the
+// columns at least l from the tile's edge are exact: the tile is the written interior plus a
+// halo of K columns per side, (64 - 2K) x (32 - 2K) columns written. Along z nothing is redone
+// between consecutive planes; a block streams a range of planes [z_lo, z_hi) of one tile column,
+// starting K planes below it (level l is computed from plane z_lo - K + l on, where it is
+// exact; from plane 0 at the box's face) and ending K planes above. Nodes outside the box are
+// zeros as loaded and never read by the nodes inside (a face node ignores its neighbour across
+// the face), so faces are handled where they fall. Each node takes explicit_box_point inside and
+// explicit_box_node_of on a face, as the one-step kernel and the CPU: the same bits.
+//
+// Work balance: the tiles' planes, tile by tile, are cut into one contiguous share per block of
+// a grid that fills the device once (the SMs times the blocks resident per SM): no tail wave, and
+// a share that spans two tile columns starts its pipeline twice.
+//
+// Cost per node and step with tiles T = 64 x 32 and written interior I = (64 - 2K)(32 - 2K):
+// DRAM (16 T / I + 16) / K bytes (read v, w of the tile, write the interior's v+, w+), against 32
+// for one step per pass; arithmetic T / I times the useful work (K = 2: I / T = 0.82, 17.7 B;
+// K = 3: 0.74, 12.6 B). Measured: see kExplicitBoxStepsPerPass (explicit_box_kernels.cuh).
 #include "schemes/cuda/explicit_box_kernels.cuh"
 
+#include <algorithm>
+#include <climits>
 #include <string>
+#include <type_traits>
 
 #include "core/cuda/cuda_check.hpp"
 #include "core/error.hpp"
@@ -47,6 +94,231 @@ __global__ void __launch_bounds__(kLanes * kRows)
   }
 }
 
+// ---- Several steps per pass (2.5-D blocking) ---------------------------------------------------
+constexpr int kTileLanes = 32, kTileWarps = 16;  // threads along x (a warp) and y
+constexpr int kPerX = 2, kPerY = 2;              // columns per thread along x and y
+constexpr int kTileX = kTileLanes * kPerX, kTileY = kTileWarps * kPerY;
+constexpr int kTileColumns = kPerX * kPerY;  // a thread's columns, n = a + kPerX b
+static_assert(kTileX - 2 * kExplicitBoxMaxSteps >= kTileX / 2 &&
+                  kTileY - 2 * kExplicitBoxMaxSteps >= kTileY / 2,
+              "the halo of the deepest pass must leave at least half the tile's edge");
+
+// A level's last three planes of v in shared memory, plane c in slot c mod 3; column (x, y) of
+// the tile at [y + 1][x + 1]: the pad around the tile (zeros, never written) stands in for the
+// neighbours of the tile's outermost columns, which are never exact anyway.
+using TilePlane = real[kTileY + 2][kTileX + 2];
+
+// The planes [z_lo, z_hi) of the tile column whose lower left column (halo included) is
+// (x0, y0), K = kSteps levels; ring[l][slot]: level l's v (l = 0 .. K - 1). Box sizes in int
+// (the launcher checks a plane has fewer than 2^31 nodes; so has an axis).
+template <int kSteps, bool kStimuli, class K>
+__device__ __forceinline__ void box_blocked_segment(
+    const real* __restrict__ v, const real* __restrict__ w, real* __restrict__ v_next,
+    real* __restrict__ w_next, const NodeParams& q, const K& kin, const StimulusTable& st,
+    index_t first_step, int x0, int y0, int z_lo, int z_hi, TilePlane (*ring)[3]) {
+  constexpr int kHalo = kSteps;
+  const int lane = threadIdx.x, warp = threadIdx.y;
+  const int nx = static_cast<int>(q.n[0]), ny = static_cast<int>(q.n[1]),
+            nz = static_cast<int>(q.n[2]);
+  const index_t plane_size = q.n[0] * q.n[1];
+  // The planes the arrays hold and the box has.
+  const int low = static_cast<int>(max(index_t{0}, q.plane0));
+  const int high = static_cast<int>(min(q.n[2], q.plane0 + q.planes));
+  // Whether every column of the tile lies off the box's x and y faces (then a node is interior
+  // where its plane is, and inside the box).
+  const bool inner_tile = x0 >= 1 && x0 + kTileX <= nx - 1 && y0 >= 1 && y0 + kTileY <= ny - 1;
+
+  // This thread's columns: global (i, j), and their index in a plane (-1 outside the box).
+  int gi[kPerX], gj[kPerY], offset[kTileColumns];
+#pragma unroll
+  for (int a = 0; a < kPerX; ++a) gi[a] = x0 + lane + kTileLanes * a;
+#pragma unroll
+  for (int b = 0; b < kPerY; ++b) gj[b] = y0 + warp + kTileWarps * b;
+#pragma unroll
+  for (int b = 0; b < kPerY; ++b)
+#pragma unroll
+    for (int a = 0; a < kPerX; ++a)
+      offset[a + kPerX * b] =
+          gi[a] >= 0 && gi[a] < nx && gj[b] >= 0 && gj[b] < ny ? gi[a] + nx * gj[b] : -1;
+
+  // Level l's w at its planes a - 1 and a (a its newest, p - l), in registers (w has no
+  // neighbours to share).
+  real qw[kSteps][2][kTileColumns];
+#pragma unroll
+  for (int l = 0; l < kSteps; ++l)
+#pragma unroll
+    for (int n = 0; n < kTileColumns; ++n) qw[l][0][n] = qw[l][1][n] = 0.0;
+  // Plane p's v and w (zeros outside the box and the arrays), loaded one plane ahead.
+  real next_v[kTileColumns], next_w[kTileColumns];
+  auto load = [&](int p) {
+    const bool held = p >= low && p < high;
+    const real* pv = v + (p - q.plane0) * plane_size;
+    const real* pw = w + (p - q.plane0) * plane_size;
+#pragma unroll
+    for (int n = 0; n < kTileColumns; ++n) {
+      next_v[n] = held && offset[n] >= 0 ? __ldg(pv + offset[n]) : 0.0;
+      next_w[n] = held && offset[n] >= 0 ? __ldg(pw + offset[n]) : 0.0;
+    }
+  };
+  const int p_first = max(z_lo - kHalo, low), p_end = z_hi + kHalo;
+  load(p_first);
+  int slot = p_first % 3;  // plane p's slot
+  for (int p = p_first; p < p_end; ++p, slot = slot == 2 ? 0 : slot + 1) {
+    // Level 0's plane p: v into its ring (the slot's plane p - 3 was last read by level 1 one
+    // plane ago, before the barriers of levels 2 .. K), w into its queue.
+#pragma unroll
+    for (int b = 0; b < kPerY; ++b)
+#pragma unroll
+      for (int a = 0; a < kPerX; ++a) {
+        const int n = a + kPerX * b;
+        ring[0][slot][warp + kTileWarps * b + 1][lane + kTileLanes * a + 1] = next_v[n];
+        qw[0][0][n] = qw[0][1][n];
+        qw[0][1][n] = next_w[n];
+      }
+    if (p + 1 < p_end) load(p + 1);
+#pragma unroll
+    for (int l = 1; l <= kSteps; ++l) {
+      const int c = p - l;  // the plane level l computes
+      __syncthreads();      // level l-1's planes c - 1, c, c + 1 are in its ring
+      // Exact from plane p_first + l on (from the face, plane 0, where the stream starts
+      // there); planes outside the box are never read by those inside.
+      const bool live = c >= (p_first == 0 ? 0 : p_first + l) && c < nz;
+      const real t = step_time(first_step + l - 1, q.k);
+      // The slots of planes c - 1, c, c + 1 (c = p - l, l <= 4).
+      const int at_c = (slot + 6 - l) % 3;
+      const TilePlane& s = ring[l - 1][at_c];
+      const TilePlane& below = ring[l - 1][(at_c + 2) % 3];
+      const TilePlane& above = ring[l - 1][(at_c + 1) % 3];
+      real out_v[kTileColumns], out_w[kTileColumns];
+      // Level l at the thread's columns; kInner: every one an interior node of the box.
+      auto step = [&](auto inner_tag) {
+        constexpr bool kInner = decltype(inner_tag)::value;
+#pragma unroll
+        for (int b = 0; b < kPerY; ++b)
+#pragma unroll
+          for (int a = 0; a < kPerX; ++a) {
+            const int n = a + kPerX * b, x = lane + kTileLanes * a + 1,
+                      y = warp + kTileWarps * b + 1;
+            const real centre = s[y][x], wc = qw[l - 1][0][n];
+            const real current =
+                kStimuli ? stimulus_current(st, gi[a], gj[b], c, t, 1.0, 0.0) : 0.0;
+            const bool inner = kInner || (gi[a] > 0 && gi[a] < nx - 1 && gj[b] > 0 &&
+                                          gj[b] < ny - 1 && c > 0 && c < nz - 1);
+            const ExplicitPointUpdate u =
+                inner ? explicit_box_point(s[y][x - 1], s[y][x + 1], s[y - 1][x], s[y + 1][x],
+                                           below[y][x], above[y][x], centre, wc, current, q,
+                                           kin)
+                      : explicit_box_node_of(s[y][x - 1], s[y][x + 1], s[y - 1][x],
+                                             s[y + 1][x], below[y][x], above[y][x], centre, wc,
+                                             current, gi[a], gj[b], c, q, kin);
+            out_v[n] = u.v;
+            out_w[n] = u.w;
+          }
+      };
+      if (!live) {  // any finite value: never read by an exact node
+#pragma unroll
+        for (int n = 0; n < kTileColumns; ++n) {
+          out_v[n] = 0.0;
+          out_w[n] = 0.0;
+        }
+      } else if (inner_tile && c > 0 && c < nz - 1) {
+        step(std::true_type{});
+      } else {
+        step(std::false_type{});
+      }
+#pragma unroll
+      for (int b = 0; b < kPerY; ++b)
+#pragma unroll
+        for (int a = 0; a < kPerX; ++a) {
+          const int n = a + kPerX * b, x = lane + kTileLanes * a, y = warp + kTileWarps * b;
+          if (l < kSteps) {
+            // Level l's plane c into its ring: the slot's plane c - 3 was last read by level
+            // l + 1 one plane ago, before this plane's barriers.
+            ring[l][at_c][y + 1][x + 1] = out_v[n];
+            qw[l][0][n] = qw[l][1][n];
+            qw[l][1][n] = out_w[n];
+          } else if (live && c >= z_lo && c < z_hi && offset[n] >= 0 && x >= kHalo &&
+                     x < kTileX - kHalo && y >= kHalo && y < kTileY - kHalo) {
+            // Level K: the tile's interior columns inside the box, to memory.
+            const index_t at = (c - q.plane0) * plane_size + offset[n];
+            v_next[at] = out_v[n];
+            w_next[at] = out_w[n];
+          }
+        }
+    }
+  }
+  __syncthreads();  // the rings' last reads before the next segment writes them
+}
+
+// The tiles (tiles_x x tiles_y, x fastest) times the planes [k_begin, k_end), cut into
+// gridDim.x contiguous shares; each share streams its planes of one or more tile columns.
+template <int kSteps, bool kStimuli, class K>
+__global__ void __launch_bounds__(kTileLanes * kTileWarps, 1)
+    box_blocked_kernel(const real* __restrict__ v, const real* __restrict__ w,
+                       real* __restrict__ v_next, real* __restrict__ w_next,
+                       const __grid_constant__ NodeParams q, const __grid_constant__ K kin,
+                       StimulusTable st, index_t first_step, index_t k_begin, index_t k_end,
+                       index_t tiles_x, index_t tiles_y) {
+  extern __shared__ real shared[];
+  TilePlane(*ring)[3] = reinterpret_cast<TilePlane(*)[3]>(shared);  // [kSteps][3]
+  // Zeros in the pads (and everywhere: finite values in every slot).
+  constexpr int kSharedValues = static_cast<int>(sizeof(TilePlane) / sizeof(real)) * 3 * kSteps;
+  for (int at = threadIdx.x + kTileLanes * threadIdx.y; at < kSharedValues;
+       at += kTileLanes * kTileWarps)
+    shared[at] = 0.0;
+  __syncthreads();
+  constexpr int kInnerX = kTileX - 2 * kSteps, kInnerY = kTileY - 2 * kSteps;
+  const index_t planes = k_end - k_begin;
+  const index_t work = tiles_x * tiles_y * planes;
+  index_t share = work * blockIdx.x / gridDim.x;
+  const index_t share_end = work * (blockIdx.x + 1) / gridDim.x;
+  while (share < share_end) {
+    const index_t tile = share / planes;
+    const index_t z_lo = k_begin + share % planes;
+    const index_t z_hi = k_begin + min(planes, share_end - tile * planes);
+    box_blocked_segment<kSteps, kStimuli>(
+        v, w, v_next, w_next, q, kin, st, first_step,
+        static_cast<int>((tile % tiles_x) * kInnerX - kSteps),
+        static_cast<int>((tile / tiles_x) * kInnerY - kSteps), static_cast<int>(z_lo),
+        static_cast<int>(z_hi), ring);
+    share = tile * planes + (z_hi - k_begin);
+  }
+}
+
+// The blocks of `kernel` resident on one SM of the current device (with `shared` bytes of
+// dynamic shared memory each) times its SMs: a grid that fills the device once.
+template <class Kernel>
+index_t device_filling_blocks(Kernel kernel, int threads, std::size_t shared) {
+  int device = 0, sms = 1, per_sm = 1;
+  FHN_CUDA_CHECK(cudaGetDevice(&device));
+  FHN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  FHN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared));
+  return static_cast<index_t>(sms) * std::max(per_sm, 1);
+}
+
+template <int kSteps, class K>
+void launch_box_blocked(const real* v, const real* w, real* v_next, real* w_next,
+                        const NodeParams& q, const K& kin, const StimulusTable& stimuli,
+                        index_t first_step, cudaStream_t stream, index_t k_begin, index_t k_end) {
+  constexpr int kInnerX = kTileX - 2 * kSteps, kInnerY = kTileY - 2 * kSteps;
+  constexpr std::size_t kShared = sizeof(TilePlane) * 3 * kSteps;
+  const index_t tiles_x = (q.n[0] + kInnerX - 1) / kInnerX;
+  const index_t tiles_y = (q.n[1] + kInnerY - 1) / kInnerY;
+  const index_t work = tiles_x * tiles_y * (k_end - k_begin);
+  auto launch = [&](auto kernel) {
+    constexpr int kThreads = kTileLanes * kTileWarps;
+    FHN_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(kShared)));
+    const index_t blocks = std::min(work, device_filling_blocks(kernel, kThreads, kShared));
+    kernel<<<static_cast<unsigned>(blocks), dim3(kTileLanes, kTileWarps), kShared, stream>>>(
+        v, w, v_next, w_next, q, kin, stimuli, first_step, k_begin, k_end, tiles_x, tiles_y);
+  };
+  if (stimuli.count > 0)
+    launch(box_blocked_kernel<kSteps, true, K>);
+  else
+    launch(box_blocked_kernel<kSteps, false, K>);
+}
+
 }  // namespace
 
 void launch_explicit_box_step(const real* v, const real* w, real* v_next, real* w_next,
@@ -60,8 +332,9 @@ void launch_explicit_box_step(const real* v, const real* w, real* v_next, real* 
   // The planes read: the range and, inside the box, one plane on each side.
   const index_t read_first = k_begin > 0 ? k_begin - 1 : 0;
   const index_t read_end = k_end < q.n[2] ? k_end + 1 : q.n[2];
-  FHN_VERIFY(q.dims == 3 && q.n[0] >= 3 && q.n[1] >= 3 && q.n[2] >= 3 && k_begin <= k_end &&
-                 read_first >= q.plane0 && read_end <= q.plane0 + q.planes,
+  FHN_VERIFY(q.dims == 3 && q.n[0] >= 3 && q.n[1] >= 3 && q.n[2] >= 3 && k_begin >= 0 &&
+                 k_begin <= k_end && k_end <= q.n[2] && read_first >= q.plane0 &&
+                 read_end <= q.plane0 + q.planes,
              InternalError,
              "box kernel: 3 x 3 x 3 nodes or more, and planes [" + std::to_string(k_begin) + ", " +
                  std::to_string(k_end) + ") with their neighbours inside the arrays' [" +
@@ -76,6 +349,53 @@ void launch_explicit_box_step(const real* v, const real* w, real* v_next, real* 
   with_kinetics(kinetics, [&](const auto& kin) {
     box_step_kernel<<<grid, dim3(kLanes, kRows), 0, stream>>>(v, w, v_next, w_next, q, kin,
                                                                stimuli, t, k_begin, k_end);
+  });
+  FHN_CUDA_CHECK_LAUNCH();
+}
+
+
+void launch_explicit_box_steps_blocked(const real* v, const real* w, real* v_next, real* w_next,
+                                       const NodeParams& q, const Kinetics& kinetics,
+                                       const StimulusTable& stimuli, index_t first_step,
+                                       int steps, cudaStream_t stream, index_t k_begin,
+                                       index_t k_end) {
+  FHN_VERIFY(steps >= 1 && steps <= kExplicitBoxMaxSteps, InternalError,
+             "blocked box kernel: 1 to " + std::to_string(kExplicitBoxMaxSteps) +
+                 " steps per pass, not " + std::to_string(steps));
+  if (steps == 1) {  // the same node updates, without the tiles' halo
+    launch_explicit_box_step(v, w, v_next, w_next, q, kinetics, stimuli, first_step, stream,
+                             k_begin, k_end);
+    return;
+  }
+  if (k_end < 0) {
+    k_begin = q.plane0;
+    k_end = q.plane0 + q.planes;
+  }
+  // The planes read: the range and, inside the box, `steps` planes on each side.
+  const index_t read_first = std::max<index_t>(k_begin - steps, 0);
+  const index_t read_end = std::min<index_t>(k_end + steps, q.n[2]);
+  FHN_VERIFY(q.dims == 3 && q.n[0] >= 3 && q.n[1] >= 3 && q.n[2] >= 3 && k_begin >= 0 &&
+                 k_begin <= k_end && k_end <= q.n[2] && read_first >= q.plane0 &&
+                 read_end <= q.plane0 + q.planes && q.n[0] * q.n[1] <= INT_MAX,
+             InternalError,
+             "blocked box kernel: 3 x 3 x 3 nodes or more, planes of fewer than 2^31 nodes, and "
+             "planes [" + std::to_string(k_begin) + ", " + std::to_string(k_end) + ") with " +
+                 std::to_string(steps) + " neighbours each side inside the arrays' [" +
+                 std::to_string(q.plane0) + ", " + std::to_string(q.plane0 + q.planes) + ")");
+  verify_explicit_arrays("blocked box kernel", v, w, v_next, w_next, q.n[0] * q.n[1] * q.planes,
+                         27, stimuli);
+  if (k_end == k_begin) return;
+  with_kinetics(kinetics, [&](const auto& kin) {
+    auto launch = [&](auto depth) {
+      launch_box_blocked<decltype(depth)::value>(v, w, v_next, w_next, q, kin, stimuli,
+                                                 first_step, stream, k_begin, k_end);
+    };
+    if (steps == 2)
+      launch(std::integral_constant<int, 2>{});
+    else if (steps == 3)
+      launch(std::integral_constant<int, 3>{});
+    else
+      launch(std::integral_constant<int, 4>{});
   });
   FHN_CUDA_CHECK_LAUNCH();
 }

@@ -1,13 +1,16 @@
 #pragma once
-// Forward Euler on a box on the GPU, one step per launch: each thread owns a column of nodes
-// (i, j) and marches along z through a chunk of planes, evaluating the CPU's node updates
-// (explicit_box_interior_node inside, explicit_box_node on the faces; schemes/node_updates.hpp).
-// Compiled without FMA contraction, as ExplicitCpu's expressions: the GPU agrees with the CPU
-// bit for bit.
+// Forward Euler on a box on the GPU: a one-step kernel and a temporally blocked one (2.5-D
+// blocking: several steps per pass over memory). Both evaluate the CPU's node updates
+// (explicit_box_point inside, explicit_box_node_of on the faces; schemes/node_updates.hpp),
+// compiled without FMA contraction as ExplicitCpu's expressions: the GPU agrees with the CPU bit
+// for bit, and a node's bits do not depend on the kernel or the tile that computes it.
 //
-// Bytes per node and step (DRAM; the six neighbours' values come from the caches: the x and y
-// ones are the block's own loads, the z ones the thread's previous and next planes): read v, w,
-// write v+, w+: 32 B, the copy of two arrays.
+// One step per pass: each thread owns a column of nodes (i, j) and marches along z through a
+// chunk of planes. Bytes per node and step (DRAM; the six neighbours' values come from the
+// caches: the x and y ones are the block's own loads, the z ones the thread's previous and next
+// planes): read v, w, write v+, w+: 32 B, the copy of two arrays.
+//
+// Several steps per pass: explicit_box_kernels.cu says how, and what it costs.
 #include <cuda_runtime.h>
 
 #include "model/stimulus.hpp"
@@ -24,5 +27,25 @@ void launch_explicit_box_step(const real* v, const real* w, real* v_next, real* 
                               const NodeParams& q, const Kinetics& kinetics,
                               const StimulusTable& stimuli, index_t step, cudaStream_t stream,
                               index_t k_begin = 0, index_t k_end = -1);
+
+// The deepest pass of the blocked kernel, and the depth the box scheme takes: one step per pass,
+// the fastest at 256^3 on an H200 (fp64, `fhn bench` rows "box step"; BENCHMARKS.md): one step
+// 0.175 ms, 2 steps per pass 0.190 ms per step, 3 0.207, 4 0.210. At 512^3 2 steps per pass
+// take 1.11 ms per step against 1.22. The blocked kernel is instruction bound (about 100
+// instructions per node update, 1.6 times the useful updates for the tiles' halos and edges),
+// not memory bound; a depth above 1 here switches the scheme (and its slabs' halos) over.
+constexpr int kExplicitBoxMaxSteps = 4;
+constexpr int kExplicitBoxStepsPerPass = 1;
+
+// `steps` (1..kExplicitBoxMaxSteps) steps from t = first_step dt in one pass over memory on the
+// planes [k_begin, k_end) (k_end < 0: every plane of the arrays); the same numbers, bit for bit,
+// as `steps` launches of launch_explicit_box_step. The arrays must hold the `steps` planes next
+// to the range on each side that lie in the box (a slab's halo of that depth). Queued on
+// `stream`, no sync.
+void launch_explicit_box_steps_blocked(const real* v, const real* w, real* v_next, real* w_next,
+                                       const NodeParams& q, const Kinetics& kinetics,
+                                       const StimulusTable& stimuli, index_t first_step,
+                                       int steps, cudaStream_t stream, index_t k_begin = 0,
+                                       index_t k_end = -1);
 
 }  // namespace fhn::cuda

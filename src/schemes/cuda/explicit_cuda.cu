@@ -1,8 +1,8 @@
 // Forward Euler on the GPU, state resident on the device: the temporally blocked kernels of
 // explicit_kernels.cu (cable) and explicit_sheet_kernels.cu (sheet) advance several steps per
-// pass over memory, stimuli computed in the kernel from the device stimulus table. A sheet also
-// runs on slabs, one rank (and GPU) each, halos exchanged between passes. A box takes one step
-// per pass (explicit_box_kernels.cu).
+// pass over memory, stimuli computed in the kernel from the device stimulus table; so does the
+// box's (explicit_box_kernels.cu). A sheet and a box also run on slabs, one rank (and GPU) each,
+// halos exchanged between passes.
 #include <algorithm>
 #include <string>
 
@@ -18,6 +18,16 @@
 
 namespace fhn::cuda {
 namespace {
+
+// Whether a stimulus of `problem` is on at t = s dt for some step s of [first, first + steps)
+// (the kernels' t and the schedule's tolerance): a pass without takes the kernel without
+// stimulus code (I = 0 either way, bit for bit).
+bool stimulus_on(const Problem& problem, index_t first, int steps) {
+  for (const NodeStimulus& s : problem.stimuli.stimuli())
+    for (index_t step = first; step < first + steps; ++step)
+      if (problem.stimuli.active(s, problem.time.t(step))) return true;
+  return false;
+}
 
 class ExplicitCuda final : public DeviceScheme {
  public:
@@ -114,7 +124,8 @@ class ExplicitSheetCuda final : public DeviceScheme {
         blocks_ = medium_blocks(tissue_quadrants(problem_.fields.node_type, problem_.domain),
                                 params_);
       for (; steps > 0; --steps, ++step_) {
-        const StimulusTable table = stimulus_on(step_, 1) ? stimuli_.view() : StimulusTable{};
+        const StimulusTable table =
+            stimulus_on(problem_, step_, 1) ? stimuli_.view() : StimulusTable{};
         if (heterogeneous_sheet)
           launch_explicit_sheet_medium_step(fields_.v(), fields_.w(), v_next_.data(),
                                             w_next_.data(), medium, blocks_, params_,
@@ -130,7 +141,8 @@ class ExplicitSheetCuda final : public DeviceScheme {
     }
     while (steps > 0) {
       const int pass = static_cast<int>(std::min<index_t>(steps, kExplicitSheetStepsPerPass));
-      const StimulusTable table = stimulus_on(step_, pass) ? stimuli_.view() : StimulusTable{};
+      const StimulusTable table =
+          stimulus_on(problem_, step_, pass) ? stimuli_.view() : StimulusTable{};
       const index_t below = slab.below() != kNoRank ? pass : 0;
       const index_t above = slab.above() != kNoRank ? pass : 0;
       // 2. (and 1. started first) The rows that need no halo, from the owned arrays alone.
@@ -195,15 +207,6 @@ class ExplicitSheetCuda final : public DeviceScheme {
                                         j_end, compute_);
   }
 
-  // Whether a stimulus is on at t = s dt for some step s of [first, first + steps) (the kernels'
-  // t and the schedule's tolerance).
-  bool stimulus_on(index_t first, int steps) const {
-    for (const NodeStimulus& s : problem_.stimuli.stimuli())
-      for (index_t step = first; step < first + steps; ++step)
-        if (problem_.stimuli.active(s, problem_.time.t(step))) return true;
-    return false;
-  }
-
   NodeParams params_;        // the arrays: every row they hold
   NodeParams owned_params_;  // the owned rows only
   bool slab_scheme_ = false;  // built by make_cuda_slab_scheme (names its slab)
@@ -214,11 +217,14 @@ class ExplicitSheetCuda final : public DeviceScheme {
   std::unique_ptr<DeviceHaloExchange> exchange_;  // none on the whole sheet
 };
 
-// A box: one step per launch of the box kernel, on the whole box or on one rank's slab of z
-// planes. A slab holds one halo plane on each side (the 7-point stencil's reach along z); before
-// each step the halo planes of v are refreshed (w is read at the node only), then the kernel
-// steps the owned planes. Every node takes the same expression as on the whole box, so the slabs
-// gathered equal the one-rank run bit for bit.
+// A box: passes of kExplicitBoxStepsPerPass steps (one step per pass: the one-step kernel; more:
+// the blocked kernel; the rest by one shorter pass), on the whole box or on one rank's slab of z
+// planes. A slab holds halo = kExplicitBoxStepsPerPass planes on each side. Before a pass of K
+// steps the K halo planes of v (and of w when K > 1: a halo plane's v at step s + 1 reads its w
+// at step s) next to each neighbour are refreshed, then the kernel steps the owned planes, which
+// are exact when the K planes beyond them are (explicit_box_kernels.cuh). Every node takes the
+// same expression in every pass and tile, so the result does not depend on how the steps are
+// split (restarts exact) and the slabs gathered equal the one-rank run bit for bit.
 class ExplicitBoxCuda final : public DeviceScheme {
  public:
   explicit ExplicitBoxCuda(const Problem& problem)
@@ -226,14 +232,17 @@ class ExplicitBoxCuda final : public DeviceScheme {
     allocate_next();
   }
 
-  // Rank comm.rank()'s slab; the device is chosen (use_rank_device) before this runs.
+  // Rank comm.rank()'s slab; the device is chosen (use_rank_device) before this runs. Every rank
+  // owns at least a halo's planes (a pass reaches no further than the neighbour's slab).
   ExplicitBoxCuda(const Problem& problem, Communicator& comm)
-      : DeviceScheme(problem, make_slab(problem.domain, comm.rank(), comm.size(), 1)),
+      : DeviceScheme(problem, make_slab(problem.domain, comm.rank(), comm.size(), kHalo, kHalo)),
         params_(slab_params(problem, fields_.slab())),
         slab_scheme_(true) {
     allocate_next();
-    if (!fields_.slab().whole()) exchange_ = make_device_halo_exchange(fields_.slab(), comm, 1);
+    if (!fields_.slab().whole()) exchange_ = make_device_halo_exchange(fields_.slab(), comm, 2);
   }
+
+  index_t steps_per_pass() const override { return kExplicitBoxStepsPerPass; }
 
   std::string name() const override {
     const Slab& slab = fields_.slab();
@@ -245,21 +254,28 @@ class ExplicitBoxCuda final : public DeviceScheme {
   }
 
   void advance(index_t steps) override {
-    const StimulusTable table = stimuli_.view();
     const Slab& slab = fields_.slab();
-    for (index_t s = 0; s < steps; ++s) {
-      if (exchange_) exchange_->exchange({fields_.v()}, 1, nullptr);
-      launch_explicit_box_step(fields_.v(), fields_.w(), v_next_.data(), w_next_.data(), params_,
-                               problem_.model.kinetics, table, step_, nullptr, slab.first,
-                               slab.first + slab.count);
+    while (steps > 0) {
+      const int pass = static_cast<int>(std::min<index_t>(steps, kExplicitBoxStepsPerPass));
+      const StimulusTable table =
+          stimulus_on(problem_, step_, pass) ? stimuli_.view() : StimulusTable{};
+      // A pass of one step reads w at the node only: the halos of v alone.
+      if (exchange_ && pass > 1) exchange_->exchange({fields_.v(), fields_.w()}, pass, nullptr);
+      if (exchange_ && pass == 1) exchange_->exchange({fields_.v()}, 1, nullptr);
+      launch_explicit_box_steps_blocked(fields_.v(), fields_.w(), v_next_.data(), w_next_.data(),
+                                        params_, problem_.model.kinetics, table, step_, pass,
+                                        nullptr, slab.first, slab.first + slab.count);
       std::swap(fields_.v_buffer(), v_next_);
       std::swap(fields_.w_buffer(), w_next_);
-      ++step_;
+      step_ += pass;
+      steps -= pass;
     }
   }
 
  private:
-  // The arrays of a slab hold its planes [first - 1, first + count + 1) (those in the box).
+  static constexpr index_t kHalo = kExplicitBoxStepsPerPass;  // a full pass: one exchange
+
+  // The arrays of a slab hold its planes [first - halo, first + count + halo) (those in the box).
   static NodeParams slab_params(const Problem& problem, const Slab& slab) {
     NodeParams q = node_params(problem);
     q.plane0 = slab.array_first();
