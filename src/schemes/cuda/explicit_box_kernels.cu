@@ -128,8 +128,11 @@ __device__ __forceinline__ void box_blocked_segment(
   // where its plane is, and inside the box).
   const bool inner_tile = x0 >= 1 && x0 + kTileX <= nx - 1 && y0 >= 1 && y0 + kTileY <= ny - 1;
 
-  // This thread's columns: global (i, j), and their index in a plane (-1 outside the box).
+  // This thread's columns: global (i, j), their index in a plane (-1 outside the box), and
+  // whether they lie on an x or y face (bit n of on_face; columns outside the box do not: any
+  // finite value will do there, and the interior expression gives one).
   int gi[kPerX], gj[kPerY], offset[kTileColumns];
+  unsigned on_face = 0;
 #pragma unroll
   for (int a = 0; a < kPerX; ++a) gi[a] = x0 + lane + kTileLanes * a;
 #pragma unroll
@@ -137,9 +140,12 @@ __device__ __forceinline__ void box_blocked_segment(
 #pragma unroll
   for (int b = 0; b < kPerY; ++b)
 #pragma unroll
-    for (int a = 0; a < kPerX; ++a)
-      offset[a + kPerX * b] =
-          gi[a] >= 0 && gi[a] < nx && gj[b] >= 0 && gj[b] < ny ? gi[a] + nx * gj[b] : -1;
+    for (int a = 0; a < kPerX; ++a) {
+      const int n = a + kPerX * b;
+      offset[n] = gi[a] >= 0 && gi[a] < nx && gj[b] >= 0 && gj[b] < ny ? gi[a] + nx * gj[b] : -1;
+      if (offset[n] >= 0 && (gi[a] == 0 || gi[a] == nx - 1 || gj[b] == 0 || gj[b] == ny - 1))
+        on_face |= 1u << n;
+    }
 
   // Level l's w at its planes a - 1 and a (a its newest, p - l), in registers (w has no
   // neighbours to share).
@@ -190,7 +196,10 @@ __device__ __forceinline__ void box_blocked_segment(
       const TilePlane& below = ring[l - 1][(at_c + 2) % 3];
       const TilePlane& above = ring[l - 1][(at_c + 1) % 3];
       real out_v[kTileColumns], out_w[kTileColumns];
-      // Level l at the thread's columns; kInner: every one an interior node of the box.
+      // Level l at the thread's columns; kInner: every one an interior node of the box. Else
+      // each takes the interior expression, and the few on a face (a warp-divergent branch)
+      // then the face expression instead.
+      const bool plane_face = c == 0 || c == nz - 1;
       auto step = [&](auto inner_tag) {
         constexpr bool kInner = decltype(inner_tag)::value;
 #pragma unroll
@@ -202,15 +211,13 @@ __device__ __forceinline__ void box_blocked_segment(
             const real centre = s[y][x], wc = qw[l - 1][0][n];
             const real current =
                 kStimuli ? stimulus_current(st, gi[a], gj[b], c, t, 1.0, 0.0) : 0.0;
-            const bool inner = kInner || (gi[a] > 0 && gi[a] < nx - 1 && gj[b] > 0 &&
-                                          gj[b] < ny - 1 && c > 0 && c < nz - 1);
-            const ExplicitPointUpdate u =
-                inner ? explicit_box_point(s[y][x - 1], s[y][x + 1], s[y - 1][x], s[y + 1][x],
-                                           below[y][x], above[y][x], centre, wc, current, q,
-                                           kin)
-                      : explicit_box_node_of(s[y][x - 1], s[y][x + 1], s[y - 1][x],
-                                             s[y + 1][x], below[y][x], above[y][x], centre, wc,
-                                             current, gi[a], gj[b], c, q, kin);
+            ExplicitPointUpdate u =
+                explicit_box_point(s[y][x - 1], s[y][x + 1], s[y - 1][x], s[y + 1][x],
+                                   below[y][x], above[y][x], centre, wc, current, q, kin);
+            if (!kInner && (plane_face || (on_face >> n & 1u) != 0))
+              u = explicit_box_node_of(s[y][x - 1], s[y][x + 1], s[y - 1][x], s[y + 1][x],
+                                       below[y][x], above[y][x], centre, wc, current, gi[a],
+                                       gj[b], c, q, kin);
             out_v[n] = u.v;
             out_w[n] = u.w;
           }

@@ -28,14 +28,13 @@ void launch_explicit_box_step(const real* v, const real* w, real* v_next, real* 
                               const StimulusTable& stimuli, index_t step, cudaStream_t stream,
                               index_t k_begin = 0, index_t k_end = -1);
 
-// The deepest pass of the blocked kernel, and the depth the box scheme takes: one step per pass,
-// the fastest at 256^3 on an H200 (fp64, `fhn bench` rows "box step"; BENCHMARKS.md): one step
-// 0.175 ms, 2 steps per pass 0.190 ms per step, 3 0.207, 4 0.210. At 512^3 2 steps per pass
-// take 1.11 ms per step against 1.22. The blocked kernel is instruction bound (about 100
-// instructions per node update, 1.6 times the useful updates for the tiles' halos and edges),
-// not memory bound; a depth above 1 here switches the scheme (and its slabs' halos) over.
+// The deepest pass of the blocked kernel, and the depth the box scheme takes: 2 steps per pass,
+// the fastest per step at 256^3 and 512^3 on an H200 (fp64, `fhn bench` rows "box step";
+// BENCHMARKS.md): 1.11x and 1.20x the one-step kernel. The blocked kernel is instruction bound
+// (about 86 instructions per node update, 1.6 times the useful updates for the tiles' halos and
+// edges), not memory bound.
 constexpr int kExplicitBoxMaxSteps = 4;
-constexpr int kExplicitBoxStepsPerPass = 1;
+constexpr int kExplicitBoxStepsPerPass = 2;
 
 // `steps` (1..kExplicitBoxMaxSteps) steps from t = first_step dt in one pass over memory on the
 // planes [k_begin, k_end) (k_end < 0: every plane of the arrays); the same numbers, bit for bit,
