@@ -32,6 +32,7 @@
 #include "config/names.hpp"
 #include "core/cuda/block_reduce.cuh"
 #include "core/cuda/captured_graph.hpp"
+#include "core/cuda/pinned_buffer.hpp"
 #include "core/format.hpp"
 #include "parallel/cuda/device_halo_exchange.hpp"
 #include "parallel/ranks_tridiagonal.hpp"
@@ -379,9 +380,6 @@ class CrankNicolsonCuda final : public Scheme {
                           make_slab(problem.domain, comm.rank(), comm.size(), 1, 2), &comm) {
     FHN_VERIFY(problem.domain.dims == 1, InternalError, "CrankNicolsonCuda: slabs of a cable only");
   }
-  ~CrankNicolsonCuda() override { cudaFreeHost(host_state_); }
-  CrankNicolsonCuda(const CrankNicolsonCuda&) = delete;
-  CrankNicolsonCuda& operator=(const CrankNicolsonCuda&) = delete;
 
   std::string name() const override {
     const Slab& slab = fields_.slab();
@@ -450,6 +448,7 @@ class CrankNicolsonCuda final : public Scheme {
         slab_iteration_(comm_ ? 1 : 0, "slab Newton iteration"),
         exchange_(comm_ ? make_device_halo_exchange(slab, *comm_, 1) : nullptr),
         reduced_(comm_ ? std::make_unique<RanksReducedSystem>(*comm_) : nullptr),
+        host_state_(comm_ ? 0 : 1),
         device_name_(current_device_name()) {
     FHN_VERIFY(solvers::runs_on_device(spec.tridiagonal), ConfigError,
                "scheme.crank_nicolson.tridiagonal: 'thomas' works on host memory; the cuda backend "
@@ -469,8 +468,6 @@ class CrankNicolsonCuda final : public Scheme {
       lower_.upload(lower.data(), m);
       upper_.upload(upper.data(), m);
     }
-    if (!comm_)
-      FHN_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_state_), sizeof(NewtonState)));
   }
 
   std::size_t separate_size() const { return fused_ ? 0 : static_cast<std::size_t>(nodes_.count); }
@@ -548,6 +545,7 @@ class CrankNicolsonCuda final : public Scheme {
     const int max_iterations = static_cast<int>(spec_.newton.max_iterations);
     int launched = 0;
     int batch = std::max(1, last_iterations_);
+    const NewtonState& read = *host_state_.data();  // as read_state leaves it
     for (;;) {
       for (int j = 0; j < batch && launched < max_iterations; ++j, ++launched) {
         if (fused_) {
@@ -558,19 +556,19 @@ class CrankNicolsonCuda final : public Scheme {
         }
       }
       read_state(launched);  // the one synchronisation of the step
-      if (host_state_->bad_row < static_cast<unsigned long long>(n))
-        throw newton.not_dominant(static_cast<index_t>(host_state_->bad_row));
-      if (host_state_->converged || launched >= max_iterations) break;
+      if (read.bad_row < static_cast<unsigned long long>(n))
+        throw newton.not_dominant(static_cast<index_t>(read.bad_row));
+      if (read.converged || launched >= max_iterations) break;
       batch = 1;
     }
 
     // The history the device decided on (check_kernel: converged when ||du||_inf < tolerance;
     // non-finite norms run on to max_iterations and fail).
-    const int iterations = host_state_->iterations;
+    const int iterations = read.iterations;
     for (int i = 0; i < iterations; ++i)
-      newton.record(norm_from_bits(host_state_->norms[i].du_bits),
-                    norm_from_bits(host_state_->norms[i].residual_bits));
-    newton.finish(host_state_->converged != 0);
+      newton.record(norm_from_bits(read.norms[i].du_bits),
+                    norm_from_bits(read.norms[i].residual_bits));
+    newton.finish(read.converged != 0);
     last_iterations_ = iterations;
     return !fused_ || u_in != fields_.v();
   }
@@ -641,7 +639,8 @@ class CrankNicolsonCuda final : public Scheme {
   void read_state(int iterations) {
     const std::size_t bytes = offsetof(NewtonState, norms) +
                               static_cast<std::size_t>(iterations) * sizeof(NewtonState::Norms);
-    FHN_CUDA_CHECK(cudaMemcpyAsync(host_state_, state_.data(), bytes, cudaMemcpyDeviceToHost));
+    FHN_CUDA_CHECK(
+        cudaMemcpyAsync(host_state_.data(), state_.data(), bytes, cudaMemcpyDeviceToHost));
     FHN_CUDA_CHECK(cudaStreamSynchronize(0));
   }
 
@@ -672,7 +671,7 @@ class CrankNicolsonCuda final : public Scheme {
   std::unique_ptr<DeviceHaloExchange> exchange_;       // a slab
   std::unique_ptr<RanksReducedSystem> reduced_;  // a slab
   Couplings coupling_;
-  NewtonState* host_state_ = nullptr;  // pinned; the whole cable
+  PinnedBuffer<NewtonState> host_state_;  // the whole cable
   NewtonStats stats_;
   std::string device_name_;
   index_t step_ = 0;
