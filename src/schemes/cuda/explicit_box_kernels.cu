@@ -110,7 +110,7 @@ using TilePlane = real[kTileY + 2][kTileX + 2];
 
 // The planes [z_lo, z_hi) of the tile column whose lower left column (halo included) is
 // (x0, y0), K = kSteps levels; ring[l][slot]: level l's v (l = 0 .. K - 1). Box sizes in int
-// (the launcher checks a plane has fewer than 2^31 nodes; so has an axis).
+// (the launcher checks a plane has fewer than 2^31 nodes, and so has the z axis).
 template <int kSteps, bool kStimuli, class K>
 __device__ __forceinline__ void box_blocked_segment(
     const real* __restrict__ v, const real* __restrict__ w, real* __restrict__ v_next,
@@ -383,10 +383,12 @@ void launch_explicit_box_steps_blocked(const real* v, const real* w, real* v_nex
   const index_t read_end = std::min<index_t>(k_end + steps, q.n[2]);
   FHN_VERIFY(q.dims == 3 && q.n[0] >= 3 && q.n[1] >= 3 && q.n[2] >= 3 && k_begin >= 0 &&
                  k_begin <= k_end && k_end <= q.n[2] && read_first >= q.plane0 &&
-                 read_end <= q.plane0 + q.planes && q.n[0] * q.n[1] <= INT_MAX,
+                 read_end <= q.plane0 + q.planes && q.n[0] * q.n[1] <= INT_MAX &&
+                 q.n[2] <= INT_MAX,
              InternalError,
-             "blocked box kernel: 3 x 3 x 3 nodes or more, planes of fewer than 2^31 nodes, and "
-             "planes [" + std::to_string(k_begin) + ", " + std::to_string(k_end) + ") with " +
+             "blocked box kernel: 3 x 3 x 3 nodes or more, planes and the z axis of fewer than "
+             "2^31 nodes, and planes [" +
+                 std::to_string(k_begin) + ", " + std::to_string(k_end) + ") with " +
                  std::to_string(steps) + " neighbours each side inside the arrays' [" +
                  std::to_string(q.plane0) + ", " + std::to_string(q.plane0 + q.planes) + ")");
   verify_explicit_arrays("blocked box kernel", v, w, v_next, w_next, q.n[0] * q.n[1] * q.planes,
