@@ -67,6 +67,30 @@ Timing time_gpu(int repetitions, Before before, Run run) {
   return time_gpu(repetitions, before, run, [] { return 1.0; });
 }
 
+// A blocked pass of k steps against k one-step passes from the same state (v, w): the largest
+// relative difference in v and w. one_step(in_v, in_w, out_v, out_w, s) runs step s (v3/w3 ->
+// v2/w2 -> v3/w3 ..., the result ending in v3/w3); blocked(out_v, out_w) runs the pass from
+// (v, w) into v2/w2, poisoned first (NaN: a node the pass leaves unwritten shows).
+template <class OneStep, class Blocked>
+double blocked_against_one_steps(const DeviceBuffer<real>& v, const DeviceBuffer<real>& w,
+                                 DeviceBuffer<real>& v2, DeviceBuffer<real>& w2,
+                                 DeviceBuffer<real>& v3, DeviceBuffer<real>& w3, int k,
+                                 OneStep one_step, Blocked blocked) {
+  const std::size_t bytes = v.size() * sizeof(real);
+  FHN_CUDA_CHECK(cudaMemcpy(v3.data(), v.data(), bytes, cudaMemcpyDeviceToDevice));
+  FHN_CUDA_CHECK(cudaMemcpy(w3.data(), w.data(), bytes, cudaMemcpyDeviceToDevice));
+  for (int s = 0; s < k; ++s) {
+    one_step(v3.data(), w3.data(), v2.data(), w2.data(), s);
+    std::swap(v2, v3);
+    std::swap(w2, w3);
+  }
+  FHN_CUDA_CHECK(cudaMemset(v2.data(), 0xff, bytes));
+  FHN_CUDA_CHECK(cudaMemset(w2.data(), 0xff, bytes));
+  blocked(v2.data(), w2.data());
+  return std::max(max_relative_error(cuda::to_host(v2), cuda::to_host(v3)),
+                  max_relative_error(cuda::to_host(w2), cuda::to_host(w3)));
+}
+
 // A copy of `values` in pinned host memory (the fastest host-device transfers), for the
 // "+transfers" variants.
 PinnedBuffer<real> pinned_copy(const std::vector<real>& values) {
@@ -308,18 +332,15 @@ void bench_explicit(Context& ctx, index_t n) {
   const double check_one = std::max(max_relative_error(cuda::to_host(v2), cpu.v),
                                     max_relative_error(cuda::to_host(w2), cpu.w));
   const int k = cuda::kStepsPerPass;
-  FHN_CUDA_CHECK(cudaMemcpy(v3.data(), v.data(), bytes, cudaMemcpyDeviceToDevice));
-  FHN_CUDA_CHECK(cudaMemcpy(w3.data(), w.data(), bytes, cudaMemcpyDeviceToDevice));
-  for (int s = 0; s < k; ++s) {  // v3/w3 -> v2/w2 -> v3/w3 ...
-    cuda::launch_explicit_step(v3.data(), w3.data(), v2.data(), w2.data(), q, kinetics, no_stimuli, s);
-    std::swap(v2, v3);
-    std::swap(w2, w3);
-  }
-  FHN_CUDA_CHECK(cudaMemset(v2.data(), 0xff, bytes));
-  cuda::launch_explicit_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q, kinetics, no_stimuli, 0, k);
-  const double check_blocked = std::max(
-      max_relative_error(cuda::to_host(v2), cuda::to_host(v3)),
-      max_relative_error(cuda::to_host(w2), cuda::to_host(w3)));
+  const double check_blocked = blocked_against_one_steps(
+      v, w, v2, w2, v3, w3, k,
+      [&](const real* iv, const real* iw, real* ov, real* ow, int s) {
+        cuda::launch_explicit_step(iv, iw, ov, ow, q, kinetics, no_stimuli, s);
+      },
+      [&](real* ov, real* ow) {
+        cuda::launch_explicit_steps_blocked(v.data(), w.data(), ov, ow, q, kinetics, no_stimuli, 0,
+                                            k);
+      });
 
   // Every call reads v, w and writes the other pair; up to 2^20 nodes (32 MB) the arrays stay in
   // the L2 cache, as they do between the steps of a run of that size.
@@ -500,19 +521,15 @@ void bench_sheet_explicit(Context& ctx, index_t n) {
 
   // A blocked pass of k steps against k one-step passes (v3/w3 -> v2/w2 -> v3/w3 ...).
   auto check_blocked = [&](int k, const StimulusTable& table) {
-    FHN_CUDA_CHECK(cudaMemcpy(v3.data(), v.data(), bytes, cudaMemcpyDeviceToDevice));
-    FHN_CUDA_CHECK(cudaMemcpy(w3.data(), w.data(), bytes, cudaMemcpyDeviceToDevice));
-    for (int s = 0; s < k; ++s) {
-      cuda::launch_explicit_sheet_step(v3.data(), w3.data(), v2.data(), w2.data(), q, kinetics, table, s);
-      std::swap(v2, v3);
-      std::swap(w2, w3);
-    }
-    FHN_CUDA_CHECK(cudaMemset(v2.data(), 0xff, bytes));
-    FHN_CUDA_CHECK(cudaMemset(w2.data(), 0xff, bytes));
-    cuda::launch_explicit_sheet_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q, kinetics, table,
-                                              0, k);
-    return std::max(max_relative_error(cuda::to_host(v2), cuda::to_host(v3)),
-                    max_relative_error(cuda::to_host(w2), cuda::to_host(w3)));
+    return blocked_against_one_steps(
+        v, w, v2, w2, v3, w3, k,
+        [&](const real* iv, const real* iw, real* ov, real* ow, int s) {
+          cuda::launch_explicit_sheet_step(iv, iw, ov, ow, q, kinetics, table, s);
+        },
+        [&](real* ov, real* ow) {
+          cuda::launch_explicit_sheet_steps_blocked(v.data(), w.data(), ov, ow, q, kinetics, table,
+                                                    0, k);
+        });
   };
   auto time_blocked = [&](int k, const StimulusTable& table) {
     return time_gpu(
@@ -604,19 +621,15 @@ void bench_sheet_members(Context& ctx, index_t n) {
           what + "; read v, w; write v+, w+: 32 B/node");
 
   for (const int k : {4, cuda::kExplicitSheetStepsPerPass, 8}) {
-    // A blocked pass of k steps against k one-step passes (v3/w3 -> v2/w2 -> v3/w3 ...).
-    FHN_CUDA_CHECK(cudaMemcpy(v3.data(), v.data(), bytes, cudaMemcpyDeviceToDevice));
-    FHN_CUDA_CHECK(cudaMemcpy(w3.data(), w.data(), bytes, cudaMemcpyDeviceToDevice));
-    for (int s = 0; s < k; ++s) {
-      cuda::launch_explicit_sheet_members_step(v3.data(), w3.data(), v2.data(), w2.data(), q, batch, form, none, s);
-      std::swap(v2, v3);
-      std::swap(w2, w3);
-    }
-    FHN_CUDA_CHECK(cudaMemset(v2.data(), 0xff, bytes));
-    FHN_CUDA_CHECK(cudaMemset(w2.data(), 0xff, bytes));
-    cuda::launch_explicit_sheet_members_blocked(v.data(), w.data(), v2.data(), w2.data(), q, batch, form, none, 0, k);
-    const double check = std::max(max_relative_error(cuda::to_host(v2), cuda::to_host(v3)),
-                                  max_relative_error(cuda::to_host(w2), cuda::to_host(w3)));
+    const double check = blocked_against_one_steps(
+        v, w, v2, w2, v3, w3, k,
+        [&](const real* iv, const real* iw, real* ov, real* ow, int s) {
+          cuda::launch_explicit_sheet_members_step(iv, iw, ov, ow, q, batch, form, none, s);
+        },
+        [&](real* ov, real* ow) {
+          cuda::launch_explicit_sheet_members_blocked(v.data(), w.data(), ov, ow, q, batch, form,
+                                                      none, 0, k);
+        });
     const Timing t = time_gpu(
         ctx.options.repetitions, [] {},
         [&] {
@@ -709,25 +722,19 @@ void bench_box_explicit(Context& ctx, index_t n) {
   ctx.add("box step", baseline, n, one, model, check, "",
           "read v, w; write v+, w+: 32 B/node; 32 x 8 columns a block, 16 planes a thread");
 
-  // A blocked pass of k steps against k one-step passes (v3/w3 -> v2/w2 -> v3/w3 ...), bit for
-  // bit, then timed per step.
+  // The blocked kernel at each depth, checked against as many one-step passes, then timed per
+  // step.
   DeviceBuffer<real> v3(count, "v (one-step)"), w3(count, "w (one-step)");
-  const std::size_t bytes = count * sizeof(real);
   for (int k = 2; k <= cuda::kExplicitBoxMaxSteps; ++k) {
-    FHN_CUDA_CHECK(cudaMemcpy(v3.data(), v.data(), bytes, cudaMemcpyDeviceToDevice));
-    FHN_CUDA_CHECK(cudaMemcpy(w3.data(), w.data(), bytes, cudaMemcpyDeviceToDevice));
-    for (int s = 0; s < k; ++s) {
-      cuda::launch_explicit_box_step(v3.data(), w3.data(), v2.data(), w2.data(), q, kinetics,
-                                     none, s, nullptr);
-      std::swap(v2, v3);
-      std::swap(w2, w3);
-    }
-    FHN_CUDA_CHECK(cudaMemset(v2.data(), 0xff, bytes));
-    FHN_CUDA_CHECK(cudaMemset(w2.data(), 0xff, bytes));
-    cuda::launch_explicit_box_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q,
-                                            kinetics, none, 0, k, nullptr);
-    const double check_k = std::max(max_relative_error(cuda::to_host(v2), cuda::to_host(v3)),
-                                    max_relative_error(cuda::to_host(w2), cuda::to_host(w3)));
+    const double check_k = blocked_against_one_steps(
+        v, w, v2, w2, v3, w3, k,
+        [&](const real* iv, const real* iw, real* ov, real* ow, int s) {
+          cuda::launch_explicit_box_step(iv, iw, ov, ow, q, kinetics, none, s, nullptr);
+        },
+        [&](real* ov, real* ow) {
+          cuda::launch_explicit_box_steps_blocked(v.data(), w.data(), ov, ow, q, kinetics, none,
+                                                  0, k, nullptr);
+        });
     const Timing t = time_gpu(
         ctx.options.repetitions, [] {},
         [&] {

@@ -220,9 +220,9 @@ class ExplicitSheetCuda final : public DeviceScheme {
 // A box: passes of kExplicitBoxStepsPerPass steps (one step per pass: the one-step kernel; more:
 // the blocked kernel; the rest by one shorter pass), on the whole box or on one rank's slab of z
 // planes. A slab holds halo = kExplicitBoxStepsPerPass planes on each side. Before a pass of K
-// steps the K halo planes of v (and of w when K > 1: a halo plane's v at step s + 1 reads its w
-// at step s) next to each neighbour are refreshed, then the kernel steps the owned planes, which
-// are exact when the K planes beyond them are (explicit_box_kernels.cuh). Every node takes the
+// steps the K halo planes of v and w next to each neighbour are refreshed (w too: a halo plane's
+// v at step s + 1 reads its w at step s), as the sheet's, then the kernel steps the owned planes,
+// which are exact when the K planes beyond them are (explicit_box_kernels.cuh). Every node takes the
 // same expression in every pass and tile, so the result does not depend on how the steps are
 // split (restarts exact) and the slabs gathered equal the one-rank run bit for bit.
 class ExplicitBoxCuda final : public DeviceScheme {
@@ -259,9 +259,7 @@ class ExplicitBoxCuda final : public DeviceScheme {
       const int pass = static_cast<int>(std::min<index_t>(steps, kExplicitBoxStepsPerPass));
       const StimulusTable table =
           stimulus_on(problem_, step_, pass) ? stimuli_.view() : StimulusTable{};
-      // A pass of one step reads w at the node only: the halos of v alone.
-      if (exchange_ && pass > 1) exchange_->exchange({fields_.v(), fields_.w()}, pass, nullptr);
-      if (exchange_ && pass == 1) exchange_->exchange({fields_.v()}, 1, nullptr);
+      if (exchange_) exchange_->exchange({fields_.v(), fields_.w()}, pass, nullptr);
       launch_explicit_box_steps_blocked(fields_.v(), fields_.w(), v_next_.data(), w_next_.data(),
                                         params_, problem_.model.kinetics, table, step_, pass,
                                         nullptr, slab.first, slab.first + slab.count);
