@@ -52,14 +52,15 @@ MemoryItem host_scheme_arrays(const Config& c) {
 // Device bytes per node of the CUDA schemes (src/schemes/cuda/): explicit and Crank-Nicolson/
 // Newton cables hold the arrays of a sweep member (cuda_bytes_per_node); the ADI scheme v, w, its
 // right side and the batched solver's workspace (cuSPARSE: the replicated matrix and a copy of
-// its upper diagonal, 4 values; the partitioned solver: about one).
-real device_bytes_per_node(const Config& c) {
+// its upper diagonal, 4 values; the partitioned solver: about one); on several ranks also the
+// transpose's packed blocks and whole lines (2 values).
+real device_bytes_per_node(const Config& c, int ranks) {
   if (c.scheme.type == SchemeType::crank_nicolson &&
       c.scheme.crank_nicolson.formulation == Formulation::adi) {
     const bool cusparse =
         c.scheme.crank_nicolson.tridiagonal == solvers::TridiagonalBackend::cusparse ||
         c.scheme.crank_nicolson.tridiagonal == solvers::TridiagonalBackend::cusparse_pivot;
-    return (3.0 + (cusparse ? 4.0 : 1.0)) * kValue;
+    return (3.0 + (cusparse ? 4.0 : 1.0) + (ranks > 1 ? 2.0 : 0.0)) * kValue;
   }
   return static_cast<real>(cuda_bytes_per_node(c));
 }
@@ -182,9 +183,9 @@ MemoryEstimate estimate_run_memory(const Config& c, int ranks, MemoryEstimate* w
                           ") in the problem and the scheme's copy",
                       2.0 * field_bytes * n});
   if (cuda) {
+    const real per_node = device_bytes_per_node(c, ranks);
     e.device.push_back(
-        {"scheme arrays on the device (" + format_exact(device_bytes_per_node(c)) + " B per node)",
-         device_bytes_per_node(c) * share});
+        {"scheme arrays on the device (" + format_exact(per_node) + " B per node)", per_node * share});
     if (field_bytes > 0.0)
       e.device.push_back({"per-node parameter fields on the device (" + field_arrays + ", " +
                               format_exact(field_bytes) + " B per node)",

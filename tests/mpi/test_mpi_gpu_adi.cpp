@@ -1,11 +1,11 @@
-// ADI (scheme.crank_nicolson.formulation: adi) on GPU slabs, one rank a GPU (or ranks sharing
-// one): the slabs gathered equal the one-rank GPU run bit for bit (v, w, every Newton log row and
-// statistic), on 2 ranks (ctest) or 3 (mpirun -np 3); `fhn run` over the ranks writes the
+// ADI (scheme.crank_nicolson.formulation: adi) on GPU slabs of a sheet or a box, one rank a GPU
+// (or ranks sharing one): the slabs gathered equal the one-rank GPU run bit for bit (v, w, every
+// Newton log row and statistic), on 2 ranks (ctest) or 3 (mpirun -np 3); `fhn run` over the ranks writes the
 // probes, newton.csv and checkpoints of one process; a Newton failure on one rank's slab stops
 // every rank alike. Where some rank sees no CUDA device the executable exits 77 on every rank
 // before any case (tests/mpi/gpu_world.cpp).
 //
-// Bit for bit: every node takes the same kernels' expressions as on the whole sheet, and the
+// Bit for bit: every node takes the same kernels' expressions as on the whole domain, and the
 // batched solvers solve each line by itself (the partitioned solver's arithmetic depends on the
 // line's length only, not on how many lines a batch holds; cuSPARSE's batched routines solve
 // each system alone too).
@@ -24,6 +24,7 @@
 #include "parallel/cuda/device_halo_exchange.hpp"
 #include "run/run.hpp"
 #include "schemes/cuda_schemes.hpp"
+#include "sheet_support.hpp"
 #include "support.hpp"
 #include "tests/mpi/world.hpp"
 
@@ -70,8 +71,54 @@ std::string adi_sheet(const std::string& boundary) {
          "output: {vtk: false, probes: []}\n";
 }
 
-TEST_CASE("ADI on GPU slabs, gathered, equals the one-rank GPU run bit for bit") {
+// Config `c` on GPU slabs over the ranks against the one-rank GPU run, both advanced by
+// `pieces` steps: the gathered v and w, every Newton log row and statistic bit for bit.
+void check_slabs_against_one_rank(const Config& c, const std::vector<index_t>& pieces) {
   Communicator& comm = test::world();
+  const Problem problem = make_problem(c);
+  RecordingLog slab_log;
+  auto slab = make_cuda_slab_scheme(c, problem, comm, comm.root() ? &slab_log : nullptr);
+  test::check_slab_share(*slab, problem.domain.node_count());
+  if (comm.size() > 1) CHECK(test::contains(slab->name(), expected_transport(comm)));
+  for (const index_t steps : pieces) slab->advance(steps);
+  Snapshot part;
+  slab->snapshot(part);
+  CHECK(slab->first_non_finite() == -1);
+  // Every rank agrees on the Newton statistics (the maxima are taken over the ranks).
+  const NewtonStats* stats = slab->newton_stats();
+  REQUIRE(stats != nullptr);
+  CHECK(same_on_every_rank(comm, static_cast<double>(stats->steps())));
+  CHECK(same_on_every_rank(comm, static_cast<double>(stats->max_iterations())));
+  CHECK(same_on_every_rank(comm, stats->mean_iterations()));
+  CHECK(same_on_every_rank(comm, stats->convergence_order()));
+  const std::vector<real> v = comm.gather(part.v), w = comm.gather(part.w);
+  if (!comm.root()) return;
+  RecordingLog whole_log;
+  auto whole = make_cuda_scheme(c, problem, &whole_log);
+  for (const index_t steps : pieces) whole->advance(steps);
+  Snapshot expected;
+  whole->snapshot(expected);
+  CHECK(part.step == expected.step);
+  CHECK(*std::max_element(expected.v.begin(), expected.v.end()) > 0.5);  // a wave is on
+  CHECK(v == expected.v);
+  CHECK(w == expected.w);
+  REQUIRE(slab_log.rows.size() == whole_log.rows.size());
+  for (std::size_t k = 0; k < whole_log.rows.size(); ++k) {
+    CAPTURE(k);
+    CHECK(slab_log.rows[k].step == whole_log.rows[k].step);
+    CHECK(slab_log.rows[k].iteration == whole_log.rows[k].iteration);
+    CHECK(slab_log.rows[k].stage == whole_log.rows[k].stage);
+    CHECK(slab_log.rows[k].du_inf == whole_log.rows[k].du_inf);
+    CHECK(slab_log.rows[k].residual_inf == whole_log.rows[k].residual_inf);
+  }
+  const NewtonStats& one = *whole->newton_stats();
+  CHECK(stats->steps() == one.steps());
+  CHECK(stats->max_iterations() == one.max_iterations());
+  CHECK(stats->mean_iterations() == one.mean_iterations());
+  CHECK(stats->convergence_order() == one.convergence_order());
+}
+
+TEST_CASE("ADI on GPU slabs, gathered, equals the one-rank GPU run bit for bit") {
   // Dirichlet left and bottom (the first slab's rows); right and top (the last slab's).
   const char* sides[] = {
       "{left: {type: dirichlet, value: 0.3}, bottom: {type: dirichlet, value: 0.8}}",
@@ -80,52 +127,26 @@ TEST_CASE("ADI on GPU slabs, gathered, equals the one-rank GPU run bit for bit")
     for (const char* solver : {"partitioned", "cusparse"}) {
       CAPTURE(boundary);
       CAPTURE(solver);
-      const Config c = test::config_from(
-          adi_sheet(boundary), {std::string("scheme.crank_nicolson.tridiagonal=") + solver});
-      const Problem problem = make_problem(c);
       // 357 steps in pieces that cross the logs' batches of 256 steps inside a piece.
-      const std::vector<index_t> pieces = {100, 200, 57};
-      RecordingLog slab_log;
-      auto slab = make_cuda_slab_scheme(c, problem, comm, comm.root() ? &slab_log : nullptr);
-      test::check_slab_share(*slab, problem.domain.node_count());
-      if (comm.size() > 1) CHECK(test::contains(slab->name(), expected_transport(comm)));
-      for (const index_t steps : pieces) slab->advance(steps);
-      Snapshot part;
-      slab->snapshot(part);
-      CHECK(slab->first_non_finite() == -1);
-      // Every rank agrees on the Newton statistics (the maxima are taken over the ranks).
-      const NewtonStats* stats = slab->newton_stats();
-      REQUIRE(stats != nullptr);
-      CHECK(same_on_every_rank(comm, static_cast<double>(stats->steps())));
-      CHECK(same_on_every_rank(comm, static_cast<double>(stats->max_iterations())));
-      CHECK(same_on_every_rank(comm, stats->mean_iterations()));
-      CHECK(same_on_every_rank(comm, stats->convergence_order()));
-      const std::vector<real> v = comm.gather(part.v), w = comm.gather(part.w);
-      if (!comm.root()) continue;
-      RecordingLog whole_log;
-      auto whole = make_cuda_scheme(c, problem, &whole_log);
-      for (const index_t steps : pieces) whole->advance(steps);
-      Snapshot expected;
-      whole->snapshot(expected);
-      CHECK(part.step == expected.step);
-      CHECK(*std::max_element(expected.v.begin(), expected.v.end()) > 0.5);  // a wave is on
-      CHECK(v == expected.v);
-      CHECK(w == expected.w);
-      REQUIRE(slab_log.rows.size() == whole_log.rows.size());
-      for (std::size_t k = 0; k < whole_log.rows.size(); ++k) {
-        CAPTURE(k);
-        CHECK(slab_log.rows[k].step == whole_log.rows[k].step);
-        CHECK(slab_log.rows[k].iteration == whole_log.rows[k].iteration);
-        CHECK(slab_log.rows[k].stage == whole_log.rows[k].stage);
-        CHECK(slab_log.rows[k].du_inf == whole_log.rows[k].du_inf);
-        CHECK(slab_log.rows[k].residual_inf == whole_log.rows[k].residual_inf);
-      }
-      const NewtonStats& one = *whole->newton_stats();
-      CHECK(stats->steps() == one.steps());
-      CHECK(stats->max_iterations() == one.max_iterations());
-      CHECK(stats->mean_iterations() == one.mean_iterations());
-      CHECK(stats->convergence_order() == one.convergence_order());
+      check_slabs_against_one_rank(
+          test::config_from(adi_sheet(boundary),
+                            {std::string("scheme.crank_nicolson.tridiagonal=") + solver}),
+          {100, 200, 57});
     }
+}
+
+TEST_CASE("Douglas ADI on a box's GPU slabs of z planes, gathered, equals the one-rank GPU run") {
+  // The GPU tests' box (33 x 21 x 19 nodes: 10 + 9 planes on 2 ranks, 7 + 6 + 6 on 3; its 693
+  // z lines as 347 + 346 and 231 each; Dirichlet left and back faces, the back one the last
+  // slab's), at dt = 0.05: the stimulus block across the middle planes is on at steps 200..240.
+  // 357 steps in pieces that cross the logs' batches of 256 steps.
+  for (const char* solver : {"partitioned", "cusparse"}) {
+    CAPTURE(solver);
+    check_slabs_against_one_rank(
+        test::config_from(test::box_yaml("cubic", "{type: crank_nicolson, backend: cuda}"),
+                          {"time.dt=0.05", std::string("scheme.crank_nicolson.tridiagonal=") + solver}),
+        {100, 200, 57});
+  }
 }
 
 TEST_CASE("a GPU ADI sheet over the ranks writes what one GPU process writes, bit for bit") {

@@ -15,16 +15,20 @@
 // same expressions in the same kernels as on the whole sheet and the batched solvers solve each
 // line alone, so the slabs gathered equal the one-rank run bit for bit.
 //
-// A box (one process) takes Douglas's three solves (adi_point.hpp; AdiCpu::diffuse_box): along x
-// (rows, contiguous), along y (each plane's columns: one batch in planes) and along z (the
-// plane's nodes as interleaved systems), the right sides from douglas_kernel.
+// A box takes Douglas's three solves (adi_point.hpp; AdiCpu::diffuse_box): along x (rows,
+// contiguous), along y (each plane's columns: one batch in planes) and along z (the plane's nodes
+// as interleaved systems), the right sides from douglas_kernel. It runs as one rank's slab of z
+// planes too, as AdiCpu's box slabs: the x and y lines are the slab's own, the right sides read
+// one halo plane of v on each side (d_z v), and the z lines cross the slabs, solved after the
+// same device transpose as a sheet's columns (a sheet's rows and a box's planes are both the
+// slab's planes; the lines along the slab axis start at a plane's nodes).
 //
 // Bytes per node and step on a sheet: the reaction pass 32 (read and write v, w), right sides
 // 2 x 16 (read one array, write another), solves 2 x 16 (read the right side, write x): 96 B,
 // against the explicit step's 32 B. On a box: the reaction 32, right sides 16 + 2 x 24 (the
 // first reads v and writes u, the corrections read u and v and write u), solves 3 x 16: 144 B,
 // 4.5 times the explicit step's. A slab of several adds the transpose's pack and unpack
-// (2 x 16 B) and its exchanges (solve_columns_across_ranks). A sheet with a tissue mask or D per
+// (2 x 16 B) and its exchanges (solve_lines_across_ranks). A sheet with a tissue mask or D per
 // node (one process) solves with every node's own row: right sides 2 x 32 B, solves with
 // per-system coefficients (the partitioned solver: 72 B per unknown, cuSPARSE 40 B).
 #include <algorithm>
@@ -94,8 +98,9 @@ __global__ void adi_medium_rhs_kernel(const real* __restrict__ in, real* __restr
                   : adi_medium_rhs(in, node, stride, __ldg(lower + node), __ldg(upper + node));
 }
 
-// Douglas's right sides on a box (one process; adi_point.hpp, AdiCpu::diffuse_box): axis < 0
-// the first,
+// Douglas's right sides on a box (adi_point.hpp, AdiCpu::diffuse_box) over its planes
+// [q.plane0, q.plane0 + q.planes) (all of them, or a slab's owned planes; v and u from the first
+// of them on, v's halo planes below and above): axis < 0 the first,
 //   u = v + (r/2) d_x v + r (d_y v + d_z v),
 // axis 1 or 2 the correction before the solve along that axis, u = u - (r/2) d_axis v; the d_a
 // are second differences of v, the step's start (axis_difference). A Dirichlet node takes its
@@ -110,10 +115,11 @@ __global__ void __launch_bounds__(kDouglasLanes * kDouglasRows)
   const index_t i = blockIdx.x * static_cast<index_t>(kDouglasLanes) + threadIdx.x;
   const index_t j = blockIdx.y * static_cast<index_t>(kDouglasRows) + threadIdx.y;
   if (i >= q.n[0] || j >= q.n[1]) return;
-  const index_t k0 = blockIdx.z * static_cast<index_t>(kDouglasPlanes);
-  const index_t k1 = k0 + kDouglasPlanes < q.n[2] ? k0 + kDouglasPlanes : q.n[2];
+  const index_t k_end = q.plane0 + q.planes;
+  const index_t k0 = q.plane0 + blockIdx.z * static_cast<index_t>(kDouglasPlanes);
+  const index_t k1 = k0 + kDouglasPlanes < k_end ? k0 + kDouglasPlanes : k_end;
   const index_t sy = q.stride[1], sz = q.stride[2];
-  index_t c = i + q.n[0] * (j + q.n[1] * k0);
+  index_t c = box_index(i, j, k0, q);
   real below = k0 > 0 && axis != 1 ? __ldg(v + c - sz) : 0.0;
   real centre = __ldg(v + c);
   // The second difference along x or y from the caches.
@@ -141,35 +147,37 @@ __global__ void __launch_bounds__(kDouglasLanes * kDouglasRows)
   }
 }
 
-// The transpose of a slab's rows into whole columns (AdiCuda::solve_columns_across_ranks): rank s
-// takes the columns [first_s, first_s + width_s) (split_range of N_x). Its block, the slab's
-// `count` rows of those columns one after the other, starts at count first_s in the packed
-// array, so node (i, j) of the slab (j counted from its first owned row) lies at
+// The transpose of a slab's planes into whole lines along the slab axis
+// (AdiCuda::solve_lines_across_ranks; a sheet's columns, a box's z lines). The lines start at
+// the P nodes of a plane (P = N_x on a sheet, N_x N_y on a box); rank s takes the lines
+// [first_s, first_s + width_s) (split_range of P). Its block, the slab's `count` planes of those
+// lines one after the other, starts at count first_s in the packed array, so node i of the
+// slab's plane j (counted from its first owned plane) lies at
 //   base_i + width_i j,   base_i = count first_s + (i - first_s),   width_i = width_s.
-struct ColumnSlot {
+struct LineSlot {
   index_t base;
   index_t width;
 };
 
-// packed[base_i + width_i j] = v[i + N_x j] over the slab's rows, j = blockIdx.y (v from its
-// first owned row on). Reads and writes 8 B per node (the slots, N_x of them, stay in cache).
-__global__ void pack_columns_kernel(const real* __restrict__ v, real* __restrict__ packed,
-                                    const ColumnSlot* __restrict__ slots, index_t nx) {
+// packed[base_i + width_i j] = u[i + P j] over the slab's planes, j = blockIdx.y (u from its
+// first owned plane on). Reads and writes 8 B per node (the slots, P of them, stay in L2).
+__global__ void pack_lines_kernel(const real* __restrict__ u, real* __restrict__ packed,
+                                  const LineSlot* __restrict__ slots, index_t plane) {
   const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
   const index_t j = blockIdx.y;
-  if (i >= nx) return;
-  const ColumnSlot slot = slots[i];
-  packed[slot.base + slot.width * j] = v[i + nx * j];
+  if (i >= plane) return;
+  const LineSlot slot = slots[i];
+  packed[slot.base + slot.width * j] = u[i + plane * j];
 }
 
-// The reverse: v[i + N_x j] = packed[base_i + width_i j].
-__global__ void unpack_columns_kernel(const real* __restrict__ packed, real* __restrict__ v,
-                                      const ColumnSlot* __restrict__ slots, index_t nx) {
+// The reverse: u[i + P j] = packed[base_i + width_i j].
+__global__ void unpack_lines_kernel(const real* __restrict__ packed, real* __restrict__ u,
+                                    const LineSlot* __restrict__ slots, index_t plane) {
   const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
   const index_t j = blockIdx.y;
-  if (i >= nx) return;
-  const ColumnSlot slot = slots[i];
-  v[i + nx * j] = packed[slot.base + slot.width * j];
+  if (i >= plane) return;
+  const LineSlot slot = slots[i];
+  u[i + plane * j] = packed[slot.base + slot.width * j];
 }
 
 class AdiCuda final : public DeviceScheme {
@@ -187,20 +195,24 @@ class AdiCuda final : public DeviceScheme {
     set_up_launches();
   }
 
-  // Rank comm.rank()'s slab of a sheet, with kHalo halo rows (`log`: the root's, nullptr on the
-  // other ranks); the device is chosen (use_rank_device) before this runs. The kernels run over
-  // the owned rows, the right sides and the row solves in rhs_ (the owned rows alone).
+  // Rank comm.rank()'s slab of a sheet's rows or a box's z planes, with kHalo halo planes
+  // (`log`: the root's, nullptr on the other ranks); the device is chosen (use_rank_device)
+  // before this runs. The kernels run over the owned planes. rhs_ is laid out as v (zero where
+  // nothing writes it): a sheet's right sides and row solves use its first owned_nodes() values;
+  // a box's use its owned planes, and on one rank v+ then takes v's place.
   AdiCuda(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log, Communicator& comm)
       : DeviceScheme(problem, make_slab(problem.domain, comm.rank(), comm.size(), kHalo)),
         spec_(spec),
         log_(log),
         setup_(adi_setup(problem, spec)),
         params_(owned_rows(problem, fields_.slab())),
-        rhs_(static_cast<std::size_t>(fields_.owned_nodes()), "ADI right side"),
+        rhs_(static_cast<std::size_t>(fields_.slab().array_nodes()), "ADI right side"),
         log_device_(kLogSteps, "reaction Newton log"),
         solvers_(adi_solvers(setup_, problem.domain, spec.tridiagonal, MemorySpace::device)),
         slab_scheme_(true) {
-    FHN_VERIFY(problem.domain.dims == 2, InternalError, "AdiCuda: slabs of a sheet only");
+    FHN_VERIFY(problem.domain.dims >= 2 && !setup_.medium(), InternalError,
+               "AdiCuda: slabs of a sheet or a box without fields only");
+    FHN_CUDA_CHECK(cudaMemset(rhs_.data(), 0, rhs_.size() * sizeof(real)));
     if (!fields_.slab().whole()) set_up_ranks(comm);
     set_up_launches();
   }
@@ -250,11 +262,11 @@ class AdiCuda final : public DeviceScheme {
   const NewtonStats* newton_stats() const override { return &stats_; }
 
  private:
-  // One halo row each side (d_yy's reach). The kernels load one double at a time and the row
-  // solves run in rhs_, so the owned rows need no alignment beyond 8 bytes (any halo does).
+  // One halo plane each side (the reach of a sheet's d_yy, a box's d_zz). The kernels load one
+  // double at a time, so the owned planes need no alignment beyond 8 bytes (any halo does).
   static constexpr index_t kHalo = 1;
 
-  // The slab's owned rows [first, first + count) (the arrays from the slab's owned offset on).
+  // The slab's owned planes [first, first + count) (the arrays from the slab's owned offset on).
   static NodeParams owned_rows(const Problem& problem, const Slab& slab) {
     NodeParams q = node_params(problem);
     q.plane0 = slab.first;
@@ -290,23 +302,24 @@ class AdiCuda final : public DeviceScheme {
   }
 
   // A slab of several: the transport (collective), v's halo exchange and the transpose. Rank s
-  // takes the columns split_range(N_x, s, P) of every row: this slab sends count x width_s values
-  // to rank s and receives count_s x width values from it (count_s: rank s's rows).
+  // takes the lines split_range(P, s, ranks) of every plane (P the plane's nodes): this slab
+  // sends count x width_s values to rank s and receives count_s x width values from it
+  // (count_s: rank s's planes).
   void set_up_ranks(Communicator& comm) {
     const Slab& slab = fields_.slab();
     const int ranks = comm.size();
-    width_ = split_range(params_.n[0], comm.rank(), ranks).count;
-    std::vector<ColumnSlot> slots;
+    width_ = split_range(slab.plane, comm.rank(), ranks).count;
+    std::vector<LineSlot> slots;
     for (int s = 0; s < ranks; ++s) {
-      const Range c = split_range(params_.n[0], s, ranks);
+      const Range c = split_range(slab.plane, s, ranks);
       for (index_t i = c.first; i < c.end(); ++i) slots.push_back({slab.count * c.first + (i - c.first), c.count});
       to_.push_back(static_cast<std::size_t>(slab.count * c.count));
-      from_.push_back(static_cast<std::size_t>(split_range(params_.n[1], s, ranks).count * width_));
+      from_.push_back(static_cast<std::size_t>(split_range(slab.planes, s, ranks).count * width_));
     }
-    slots_ = DeviceBuffer<ColumnSlot>(slots.size(), "transpose slots");
+    slots_ = DeviceBuffer<LineSlot>(slots.size(), "transpose slots");
     slots_.upload(slots.data(), slots.size());
     packed_ = DeviceBuffer<real>(static_cast<std::size_t>(slab.owned_nodes()), "transpose blocks");
-    columns_ = DeviceBuffer<real>(static_cast<std::size_t>(width_ * params_.n[1]), "whole columns");
+    lines_ = DeviceBuffer<real>(static_cast<std::size_t>(width_ * slab.planes), "whole lines");
     const std::unique_ptr<DeviceTransport> transport = make_device_transport(comm);
     transport_ = transport->describe();
     halo_ = transport->halo_exchange(slab, 1);
@@ -316,12 +329,12 @@ class AdiCuda final : public DeviceScheme {
 
   // Enqueues a reaction pass of `halves` half-steps (1 or 2) from times[0] (and times[1]), logged
   // in slots (reaction_kernel). On a sheet the kernels run over params_'s rows: all of them, or
-  // a slab's owned rows; on a box over its N_y N_z rows.
+  // a slab's owned rows; on a box over the N_y rows of each of params_'s planes.
   void react(Pair<real> times, Pair<LogSlot> slots, int halves) {
     const Domain& d = problem_.domain;
     const index_t owned = fields_.slab().owned_offset();  // 0 unless a slab of several
     const auto row_blocks = static_cast<unsigned>((params_.n[0] + kBlock - 1) / kBlock);
-    const index_t reaction_rows = d.dims == 3 ? d.nodes[1] * d.nodes[2] : params_.planes;
+    const index_t reaction_rows = params_.planes * (d.dims == 3 ? d.nodes[1] : 1);
     const dim3 grid(std::min(row_blocks, 64u),
                     static_cast<unsigned>(std::min<index_t>(reaction_rows, reaction_rows_)));
     const StimulusTable table = stimuli_.view();
@@ -384,52 +397,63 @@ class AdiCuda final : public DeviceScheme {
       solvers_.along[0]->solve(solvers::BatchLayout::rows(params_.n[0], params_.planes), rhs_.data());
       rhs(rhs_.data(), v, 0);  // (I - (k/2) D dyy) v+ = (I + (k/2) D dxx) v*
       if (transpose_)
-        solve_columns_across_ranks(v);
+        solve_lines_across_ranks(v, v);
       else
         solvers_.along[1]->solve(solvers::BatchLayout::columns(d.nodes[0], d.nodes[1]), v);
     }
   }
 
-  // Douglas's diffusion step of a box (AdiCpu::diffuse_box): u1 along x, u2 along y (the planes'
-  // columns, one batch), v+ along z (the plane's nodes as interleaved systems), each right side
-  // from douglas_kernel; v, the step's start, stays put until v+ replaces it.
+  // Douglas's diffusion step of a box (AdiCpu::diffuse_box) over params_'s planes (the whole
+  // box's, or a slab's owned ones after v's halo exchange): u1 along x, u2 along y (the planes'
+  // columns, one batch), v+ along z (the plane's nodes as interleaved systems; a slab's after the
+  // transpose), each right side from douglas_kernel; v, the step's start, stays put until v+
+  // replaces it.
   void diffuse_box() {
     const Domain& d = problem_.domain;
-    const index_t nx = d.nodes[0], ny = d.nodes[1], nz = d.nodes[2];
+    const index_t nx = d.nodes[0], ny = d.nodes[1], nz = d.nodes[2], planes = params_.planes;
+    const index_t owned = fields_.slab().owned_offset();  // 0 unless a slab scheme
     const dim3 grid(static_cast<unsigned>((nx + kDouglasLanes - 1) / kDouglasLanes),
                     static_cast<unsigned>((ny + kDouglasRows - 1) / kDouglasRows),
-                    static_cast<unsigned>((nz + kDouglasPlanes - 1) / kDouglasPlanes));
-    const real* v = fields_.v();
-    real* u = rhs_.data();
+                    static_cast<unsigned>((planes + kDouglasPlanes - 1) / kDouglasPlanes));
+    if (halo_) halo_->exchange({fields_.v()}, 1, nullptr);  // planes first - 1, first + count
+    real* v = fields_.v() + owned;
+    real* u = rhs_.data() + owned;
     auto right_side = [&](int axis) {
       douglas_kernel<<<grid, dim3(kDouglasLanes, kDouglasRows)>>>(v, u, params_, setup_.r, axis);
       FHN_CUDA_CHECK_LAUNCH();
     };
     right_side(-1);  // (I - (k/2) A_x) u1 = v + (r/2) d_x v + r (d_y v + d_z v)
-    solvers_.along[0]->solve(solvers::BatchLayout::rows(nx, ny * nz), u);
+    solvers_.along[0]->solve(solvers::BatchLayout::rows(nx, ny * planes), u);
     right_side(1);  // (I - (k/2) A_y) u2 = u1 - (r/2) d_y v
-    solvers_.along[1]->solve(solvers::BatchLayout::plane_columns(nx, ny, nz), u);
+    solvers_.along[1]->solve(solvers::BatchLayout::plane_columns(nx, ny, planes), u);
     right_side(2);  // (I - (k/2) A_z) v+ = u2 - (r/2) d_z v
-    solvers_.along[2]->solve(solvers::BatchLayout::columns(nx * ny, nz), u);
-    std::swap(fields_.v_buffer(), rhs_);
+    if (transpose_) {
+      solve_lines_across_ranks(u, v);  // v+ into v's owned planes
+    } else {
+      solvers_.along[2]->solve(solvers::BatchLayout::columns(nx * ny, nz), u);
+      std::swap(fields_.v_buffer(), rhs_);
+    }
   }
 
-  // The column solves of a slab, as AdiCpu::solve_columns_across_ranks: the owned rows `v` packed
-  // into one block per rank (its columns, row by row), the all-to-all; the blocks arrive in rank
-  // order, i.e. in row order, so columns_ holds node (i, j) at (i - first) + width j: the column
-  // layout of a sheet `width` columns wide, solved exactly as the whole sheet's columns are. Back:
-  // the same blocks return into packed_ and are unpacked into v.
-  // Bytes per owned node and step: pack and unpack 2 x 16, the exchanges 2 x 8 x (P - 1)/P sent
-  // and 2 x 8 x (P - 1)/P received (through host memory: each value copied out and back too).
-  void solve_columns_across_ranks(real* v) {
-    const dim3 grid(static_cast<unsigned>((params_.n[0] + kBlock - 1) / kBlock), static_cast<unsigned>(params_.planes));
-    pack_columns_kernel<<<grid, kBlock>>>(v, packed_.data(), slots_.data(), params_.n[0]);
+  // The solves along the slab axis of a slab of several (a sheet's columns, a box's z lines), as
+  // AdiCpu::solve_lines_across_ranks: the right sides `from` (the owned planes) packed into one
+  // block per rank (its lines, plane by plane), the all-to-all; the blocks arrive in rank order,
+  // i.e. in plane order, so lines_ holds node i of plane j at (i - first) + width j: the
+  // interleaved layout of `width` lines, solved exactly as the whole domain's lines are. Back:
+  // the same blocks return into packed_ and are unpacked into `to` (the owned planes; `from`
+  // itself on a sheet). Bytes per owned node and step: pack and unpack 2 x 16, the exchanges
+  // 2 x 8 x (P - 1)/P sent and 2 x 8 x (P - 1)/P received (P ranks; through host memory: each
+  // value copied out and back too).
+  void solve_lines_across_ranks(const real* from, real* to) {
+    const Slab& slab = fields_.slab();
+    const dim3 grid(static_cast<unsigned>((slab.plane + kBlock - 1) / kBlock), static_cast<unsigned>(slab.count));
+    pack_lines_kernel<<<grid, kBlock>>>(from, packed_.data(), slots_.data(), slab.plane);
     FHN_CUDA_CHECK_LAUNCH();
-    transpose_->exchange(packed_.data(), to_, columns_.data(), from_, nullptr);
+    transpose_->exchange(packed_.data(), to_, lines_.data(), from_, nullptr);
     if (width_ > 0)
-      solvers_.along[1]->solve(solvers::BatchLayout::columns(width_, params_.n[1]), columns_.data());
-    transpose_->exchange(columns_.data(), from_, packed_.data(), to_, nullptr);
-    unpack_columns_kernel<<<grid, kBlock>>>(packed_.data(), v, slots_.data(), params_.n[0]);
+      solvers_.along[slab.axis]->solve(solvers::BatchLayout::columns(width_, slab.planes), lines_.data());
+    transpose_->exchange(lines_.data(), from_, packed_.data(), to_, nullptr);
+    unpack_lines_kernel<<<grid, kBlock>>>(packed_.data(), to, slots_.data(), slab.plane);
     FHN_CUDA_CHECK_LAUNCH();
   }
 
@@ -458,16 +482,16 @@ class AdiCuda final : public DeviceScheme {
   index_t reaction_rows_ = 1;  // blocks of the reaction grid along y
   bool slab_scheme_ = false;   // built by make_cuda_slab_scheme (names its slab)
   // A slab of several ranks' (none on one rank): the communicator, the transport's description,
-  // v's halo exchange, and the transpose: its all-to-all, the slot of every column, the values
-  // to and from every rank, this rank's columns, the packed blocks and the whole columns.
+  // v's halo exchange, and the transpose: its all-to-all, the slot of every line, the values to
+  // and from every rank, this rank's lines, the packed blocks and the whole lines.
   Communicator* comm_ = nullptr;
   std::string transport_;
   std::unique_ptr<DeviceHaloExchange> halo_;
   std::unique_ptr<DeviceAllToAll> transpose_;
-  DeviceBuffer<ColumnSlot> slots_;
+  DeviceBuffer<LineSlot> slots_;
   std::vector<std::size_t> to_, from_;
   index_t width_ = 0;
-  DeviceBuffer<real> packed_, columns_;
+  DeviceBuffer<real> packed_, lines_;
 };
 
 }  // namespace

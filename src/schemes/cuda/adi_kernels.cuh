@@ -33,7 +33,8 @@ struct ReactionLog {
 
 // The kernels below run over the rows [row0, row0 + rows) = [q.plane0, q.plane0 + q.planes) of a
 // sheet (a slab's owned rows; the whole sheet's or a cable's row), their arrays starting at row
-// row0: node (i, j) at i + N_x (j - row0) (sheet_index).
+// row0: node (i, j) at i + N_x (j - row0) (sheet_index); on a box the reaction runs over the
+// planes [q.plane0, q.plane0 + q.planes) alike (RowNode).
 
 // Two values a kernel takes by value, one per half-step of a reaction pass.
 template <class T>
@@ -95,8 +96,8 @@ struct ReactionMedium {
 };
 
 // Node i of row `row` of the rows a reaction kernel walks: a cable's or a sheet's row j (array
-// index sheet_index: a slab's rows too), or on a box (one process) the row j + N_y k, node
-// (i, j, k) at i + N_x row.
+// index sheet_index: a slab's rows too), or on a box the row j + N_y k, node (i, j, k) at
+// i + N_x (row - N_y plane0) (box_index: a slab's planes [plane0, plane0 + planes) too).
 template <bool kBox>
 struct RowNode {
   index_t at[kMaxAxes];  // (i, j, k)
@@ -105,10 +106,12 @@ struct RowNode {
   __device__ RowNode(index_t i, index_t row, const NodeParams& q)
       : at{i, kBox ? static_cast<unsigned>(row) % static_cast<unsigned>(q.n[1]) : row,
            kBox ? static_cast<unsigned>(row) / static_cast<unsigned>(q.n[1]) : 0},
-        node(kBox ? i + q.n[0] * row : sheet_index(i, row, q)) {}
-  // The rows of the grid: [first, end).
-  static __device__ index_t first(const NodeParams& q) { return kBox ? 0 : q.plane0; }
-  static __device__ index_t end(const NodeParams& q) { return kBox ? q.n[1] * q.n[2] : q.plane0 + q.planes; }
+        node(kBox ? i + q.n[0] * (row - q.n[1] * q.plane0) : sheet_index(i, row, q)) {}
+  // The rows of the grid (of a slab's planes on a box): [first, end).
+  static __device__ index_t first(const NodeParams& q) { return kBox ? q.n[1] * q.plane0 : q.plane0; }
+  static __device__ index_t end(const NodeParams& q) {
+    return kBox ? q.n[1] * (q.plane0 + q.planes) : q.plane0 + q.planes;
+  }
   __device__ bool dirichlet(const NodeParams& q, real& value) const {
     return dirichlet_at<kBox ? 3 : 2>(q.sides, at, q.n, value);
   }

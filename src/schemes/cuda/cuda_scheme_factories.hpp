@@ -25,8 +25,8 @@ std::unique_ptr<Scheme> make_crank_nicolson_slab_cuda(const Problem& problem,
 // scheme.crank_nicolson.formulation: adi (adi_cuda.cu).
 std::unique_ptr<Scheme> make_adi_cuda(const Problem& problem, const CrankNicolsonSpec& spec,
                                       NewtonLog* newton_log);
-// The same on rank comm.rank()'s slab of a sheet, on the current device; newton_log: the root's,
-// nullptr on the other ranks. Collective (the device transport).
+// The same on rank comm.rank()'s slab of a sheet (rows) or a box (z planes), on the current
+// device; newton_log: the root's, nullptr on the other ranks. Collective (the device transport).
 std::unique_ptr<Scheme> make_adi_slab_cuda(const Problem& problem, const CrankNicolsonSpec& spec,
                                            NewtonLog* newton_log, Communicator& comm);
 

@@ -25,35 +25,33 @@ std::unique_ptr<Scheme> make_cuda_scheme(const Config& config, const Problem& pr
                       name_of(scheme_type_names(), config.scheme.type) + "'");
 }
 
-// The explicit scheme and ADI (crank_nicolson with formulation: adi) on a sheet, the explicit
-// scheme on a box, and Crank-Nicolson/Newton on a cable, run on slabs; the rest is refused before
-// any device is touched. Then this rank takes its GPU, and only then allocates.
+// The explicit scheme and ADI (crank_nicolson with formulation: adi) on a sheet or a box, and
+// Crank-Nicolson/Newton on a cable, run on slabs; the rest is refused before any device is
+// touched. Then this rank takes its GPU, and only then allocates.
 std::unique_ptr<Scheme> make_cuda_slab_scheme(const Config& config, const Problem& problem,
                                               Communicator& comm, NewtonLog* newton_log) {
-  const bool sheet = problem.domain.dims == 2;
-  const bool box = problem.domain.dims == 3;
+  const int dims = problem.domain.dims;
   const bool cn = config.scheme.type == SchemeType::crank_nicolson;
   const bool adi = cn && config.scheme.crank_nicolson.formulation == Formulation::adi;
+  const char* domain = dims == 1 ? "cable" : dims == 2 ? "sheet" : "box";
   std::string what;
-  if (box && cn)
-    what = "crank_nicolson on a box";
-  else if (cn && adi != sheet)
+  if (cn && adi != (dims >= 2))
     what = "crank_nicolson (formulation: " +
            name_of(formulation_names(), config.scheme.crank_nicolson.formulation) + ") on a " +
-           (sheet ? "sheet" : "cable");
+           domain;
   else if (config.scheme.type == SchemeType::adaptive_explicit)
     what = name_of(scheme_type_names(), config.scheme.type);
-  else if (!cn && !sheet && !box)
+  else if (!cn && dims == 1)
     what = "explicit on a cable";
   if (!what.empty())  // located by make_slab_scheme
     throw ConfigError("scheme.type",
                       what + " with scheme.backend: cuda does not run on several ranks yet "
-                             "(explicit on a sheet or a box, crank_nicolson with formulation: adi "
-                             "on a sheet, crank_nicolson with formulation: newton on a cable do); "
-                             "run it as one process, without mpirun");
+                             "(explicit and crank_nicolson with formulation: adi on a sheet or a "
+                             "box, crank_nicolson with formulation: newton on a cable do); run it "
+                             "as one process, without mpirun");
   cuda::use_rank_device(comm);
-  if (box) return cuda::make_explicit_box_slab_cuda(problem, comm);
   if (adi) return cuda::make_adi_slab_cuda(problem, config.scheme.crank_nicolson, newton_log, comm);
+  if (dims == 3) return cuda::make_explicit_box_slab_cuda(problem, comm);
   if (cn)
     return cuda::make_crank_nicolson_slab_cuda(problem, config.scheme.crank_nicolson, newton_log,
                                                comm);
