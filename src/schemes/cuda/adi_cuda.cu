@@ -274,13 +274,13 @@ class AdiCuda final : public DeviceScheme {
     return q;
   }
 
-  // Enough reaction blocks for about 8 per SM, each striding over the rows.
+  // Enough reaction blocks for about kReactionBlocksPerSm per SM, each striding over the rows.
   void set_up_launches() {
     int device = 0, sms = 1;
     FHN_CUDA_CHECK(cudaGetDevice(&device));
     FHN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     const index_t row_blocks = std::min<index_t>(64, (params_.n[0] + kBlock - 1) / kBlock);
-    reaction_rows_ = std::max<index_t>(1, 8 * sms / row_blocks);
+    reaction_rows_ = std::max<index_t>(1, kReactionBlocksPerSm * sms / row_blocks);
   }
 
   // A sheet with fields: the nodes' rows on the device (both axes) and what the reaction

@@ -83,9 +83,8 @@ struct AdiMembers {
 // row: no index division on a sheet). Each thread keeps its own maxima of |du| and |g| per
 // half-step and iteration as floats rounded upwards (the log's resolution is a float's; half
 // the registers of doubles, so that two half-steps' fit), reduced over the warp, then the
-// block, then one atomic per block and entry: the log costs a few thousand atomics per kernel,
-// not one per warp. Non-negative floats order like their bit patterns, so the maxima are kept
-// and reduced as unsigned integers.
+// block, then one atomic per block and entry (at most 34 a block). Non-negative floats order
+// like their bit patterns, so the maxima are kept and reduced as unsigned integers.
 //
 // kMedium: a sheet with fields (one process), where a node outside the tissue (quadrant byte 0)
 // keeps its state and the others take the form's parameters at the node (kinetics_at).
@@ -97,33 +96,50 @@ struct ReactionMedium {
 
 // Node i of row `row` of the rows a reaction kernel walks: a cable's or a sheet's row j (array
 // index sheet_index: a slab's rows too), or on a box the row j + N_y k, node (i, j, k) at
-// i + N_x (row - N_y plane0) (box_index: a slab's planes [plane0, plane0 + planes) too).
+// i + N_x (row - N_y plane0) (box_index: a slab's planes [plane0, plane0 + planes) too). The
+// node's indices along each axis are found only where asked (a Dirichlet side, a stimulus): a
+// box's j and k take a division.
 template <bool kBox>
 struct RowNode {
-  index_t at[kMaxAxes];  // (i, j, k)
-  index_t node;          // the array index
-  // (A box's rows number N_y N_z < 2^31: its j and k by one 32-bit division.)
-  __device__ RowNode(index_t i, index_t row, const NodeParams& q)
-      : at{i, kBox ? static_cast<unsigned>(row) % static_cast<unsigned>(q.n[1]) : row,
-           kBox ? static_cast<unsigned>(row) / static_cast<unsigned>(q.n[1]) : 0},
-        node(kBox ? i + q.n[0] * (row - q.n[1] * q.plane0) : sheet_index(i, row, q)) {}
+  index_t i, row;
+  index_t node;  // the array index
+  __device__ RowNode(index_t i_, index_t row_, const NodeParams& q)
+      : i(i_), row(row_), node(kBox ? i_ + q.n[0] * (row_ - q.n[1] * q.plane0) : sheet_index(i_, row_, q)) {}
   // The rows of the grid (of a slab's planes on a box): [first, end).
   static __device__ index_t first(const NodeParams& q) { return kBox ? q.n[1] * q.plane0 : q.plane0; }
   static __device__ index_t end(const NodeParams& q) {
     return kBox ? q.n[1] * (q.plane0 + q.planes) : q.plane0 + q.planes;
   }
+  // (i, j, k). (A box's rows number N_y N_z < 2^31: its j and k by one 32-bit division.)
+  __device__ void indices(const NodeParams& q, index_t (&at)[kMaxAxes]) const {
+    at[0] = i;
+    at[1] = kBox ? static_cast<unsigned>(row) % static_cast<unsigned>(q.n[1]) : row;
+    at[2] = kBox ? static_cast<unsigned>(row) / static_cast<unsigned>(q.n[1]) : 0;
+  }
   __device__ bool dirichlet(const NodeParams& q, real& value) const {
+    index_t at[kMaxAxes];
+    indices(q, at);
     return dirichlet_at<kBox ? 3 : 2>(q.sides, at, q.n, value);
   }
-  __device__ real stimulus(const StimulusTable& st, real t) const {
+  __device__ real stimulus(const NodeParams& q, const StimulusTable& st, real t) const {
+    index_t at[kMaxAxes];
+    indices(q, at);
     return kBox ? stimulus_current(st, at[0], at[1], at[2], t, 1.0, 0.0)
                 : stimulus_current(st, at[0], at[1], t, 1.0, 0.0);
   }
 };
 
-constexpr int kReactionThreads = 256;
+// Blocks of 2 warps, 16 resident per SM (64 registers a thread), launched 32 per SM (two waves;
+// the grid strides over the rows). A block's warps wait for each other only at the log's
+// reduction at the end; in small blocks a block that is done leaves room for the next sooner.
+// Measured on an H200 (a pass of two half-steps, 2^24 nodes, nodes at rest): blocks of 8 warps,
+// 4 resident and 8 launched per SM took 362 us on a 256^3 box and 365 us on a 4096^2 sheet;
+// these take 292 and 317 us.
+constexpr int kReactionThreads = 64;
+constexpr int kReactionResident = 16;   // blocks per SM
+constexpr int kReactionBlocksPerSm = 32;  // blocks launched per SM
 template <bool kMedium, bool kBox, bool kMembers, int kHalves, class K>
-__global__ void __launch_bounds__(kReactionThreads, 4)
+__global__ void __launch_bounds__(kReactionThreads, kReactionResident)
     reaction_kernel(real* __restrict__ v, real* __restrict__ w, const __grid_constant__ NodeParams q0,
                     const __grid_constant__ K uniform, const __grid_constant__ ReactionMedium medium,
                     const __grid_constant__ AdiMembers members, ReactionParams rp,
@@ -148,6 +164,11 @@ __global__ void __launch_bounds__(kReactionThreads, 4)
   // A value's float bits rounded upwards; NaN counts as 0 (skipped, as fmax would).
   auto bits = [](real x) { return x == x ? __float_as_uint(__double2float_ru(x)) : 0u; };
   using Row = RowNode<kBox>;
+  // Whether any side holds v (else no node needs its indices for it).
+  bool any_dirichlet = false;
+  for (int axis = 0; axis < (kBox ? 3 : 2); ++axis)
+    any_dirichlet = any_dirichlet || q.sides.type[axis][0] == BoundaryType::dirichlet ||
+                    q.sides.type[axis][1] == BoundaryType::dirichlet;
   for (index_t j = Row::first(q) + blockIdx.y; j < Row::end(q); j += gridDim.y)
     for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < q.n[0];
          i += static_cast<index_t>(gridDim.x) * blockDim.x) {
@@ -156,21 +177,21 @@ __global__ void __launch_bounds__(kReactionThreads, 4)
       if (kMedium && medium.quadrants[node] == 0) continue;
       const K kin = kMedium ? kinetics_at(uniform, medium.kinetics, node) : member_kinetics;
       real held = 0.0;
-      const bool is_held = at.dirichlet(q, held);
+      const bool is_held = any_dirichlet && at.dirichlet(q, held);
       real v_now = is_held ? held : v[node];
       real w_now = w[node];
 #pragma unroll
       for (int h = 0; h < kHalves; ++h) {
-        const real i0 = st.count > 0 ? at.stimulus(st, times[h]) : 0.0;
-        const real i1 = st.count > 0 ? at.stimulus(st, times[h] + rp.h) : 0.0;
+        const real i0 = st.count > 0 ? at.stimulus(q, st, times[h]) : 0.0;
+        const real i1 = st.count > 0 ? at.stimulus(q, st, times[h] + rp.h) : 0.0;
         // reaction_half_step with its first kHistory iterations unrolled: the maxima stay in
-        // registers at fixed indices.
+        // registers at fixed indices; a converged node leaves the loop at once.
         ReactionNewton<K> newton(v_now, w_now, i0, i1, rp, kin);
         bool done = false;
         int used = 0;
 #pragma unroll
         for (int k = 0; k < kHistory; ++k) {
-          if (done || k >= rp.max_iterations) continue;
+          if (done || k >= rp.max_iterations) break;
           real g = 0.0;
           const real du = newton.iterate(kin, g);
           du_max[h][k] = max(du_max[h][k], bits(du));
