@@ -98,6 +98,15 @@ TEST_CASE("the memory estimate counts each scheme's own arrays") {
   CHECK(device.device_total() == 32 * 41);
   CHECK(device.host.size() == 4);  // problem, its copy, frame, kymograph
   CHECK(fhn::estimate_run_memory(gpu, 2).device_total() == 32 * 41 / 2.0);
+  // ADI on GPUs: v, w, the right side and the partitioned solver's workspace (4 values per
+  // node); over several ranks also the transpose's packed blocks and whole lines (2 more).
+  const fhn::Config adi_gpu = fhn::test::config_from(
+      "domain: {length: [10, 5], dx: 1}\ntime: {end: 1, dt: 0.1}\n"
+      "scheme: {type: crank_nicolson, backend: cuda}\n");
+  CHECK(item(fhn::estimate_run_memory(adi_gpu), "scheme arrays on the device (32 B per node)") ==
+        32 * 66);
+  CHECK(item(fhn::estimate_run_memory(adi_gpu, 2), "scheme arrays on the device (48 B per node)") ==
+        48 * 66 / 2.0);
 }
 
 TEST_CASE("per-node parameter fields are counted only when a run holds them") {
