@@ -12,7 +12,14 @@
 //        (I - (k/2) A_x) u1 = (I + (k/2) A_x + k A_y + k A_z) v
 //        (I - (k/2) A_y) u2 = u1 - (k/2) A_y v
 //        (I - (k/2) A_z) v+ = u2 - (k/2) A_z v
-// second order and unconditionally stable in three dimensions (Peaceman-Rachford is not).
+// second order and unconditionally stable in three dimensions (Peaceman-Rachford is not). The
+// GPU takes the same step in its increment form (the "delta form" of Douglas and Gunn 1964):
+// with d1 = u1 - v, d2 = u2 - v, d3 = v+ - v, each line's (I - (k/2) A_a) v subtracted,
+//        (I - (k/2) A_x) d1 = k (A_x + A_y + A_z) v
+//        (I - (k/2) A_y) d2 = d1
+//        (I - (k/2) A_z) d3 = d2,      v+ = v + d3:
+// one right side instead of three, the same solution up to rounding (a Dirichlet node, held at
+// its value, takes d = 0).
 //
 // Strang splitting keeps second order in time; every sub-step is second order and A-stable, the
 // diffusion unconditionally stable. The diffusion matrices have constant coefficients (factored
@@ -108,6 +115,12 @@ FHN_HOST_DEVICE inline real douglas_rhs(real centre, real dx, real dy, real dz, 
 // axis about to be solved.
 FHN_HOST_DEVICE inline real douglas_correction(real u, real difference, real r) {
   return u - 0.5 * r * difference;
+}
+
+// The increment form's right side (above): r (d_x + d_y + d_z), the d_a the second differences
+// of v along each axis.
+FHN_HOST_DEVICE inline real douglas_increment_rhs(real dx, real dy, real dz, real r) {
+  return r * (dx + dy + dz);
 }
 
 // Row `i` of I - (k/2) D d on a line of n nodes (r = k D / h^2): interior (-r/2, 1 + r, -r/2);

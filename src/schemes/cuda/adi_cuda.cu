@@ -15,9 +15,11 @@
 // same expressions in the same kernels as on the whole sheet and the batched solvers solve each
 // line alone, so the slabs gathered equal the one-rank run bit for bit.
 //
-// A box takes Douglas's three solves (adi_point.hpp; AdiCpu::diffuse_box): along x (rows,
-// contiguous), along y (each plane's columns: one batch in planes) and along z (the plane's nodes
-// as interleaved systems), the right sides from douglas_kernel. It runs as one rank's slab of z
+// A box takes Douglas's three solves in their increment form (adi_point.hpp: the same step as
+// AdiCpu::diffuse_box up to rounding): one right side (douglas_increment_kernel), then the solves
+// along x (rows, contiguous), along y (each plane's columns: one batch in planes) and along z
+// (the plane's nodes as interleaved systems) in place; the reaction pass that follows adds the
+// increment to v as it reads it (reaction_kernel's `increment`). It runs as one rank's slab of z
 // planes too, as AdiCpu's box slabs: the x and y lines are the slab's own, the right sides read
 // one halo plane of v on each side (d_z v), and the z lines cross the slabs, solved after the
 // same device transpose as a sheet's columns (a sheet's rows and a box's planes are both the
@@ -25,9 +27,9 @@
 //
 // Bytes per node and step on a sheet: the reaction pass 32 (read and write v, w), right sides
 // 2 x 16 (read one array, write another), solves 2 x 16 (read the right side, write x): 96 B,
-// against the explicit step's 32 B. On a box: the reaction 32, right sides 16 + 2 x 24 (the
-// first reads v and writes u, the corrections read u and v and write u), solves 3 x 16: 144 B,
-// 4.5 times the explicit step's. A slab of several adds the transpose's pack and unpack
+// against the explicit step's 32 B. On a box: the reaction 40 (it reads the increment too), the
+// right side 16 (read v, write the increment), solves 3 x 16: 104 B, 3.25 times the explicit
+// step's (the three right sides of Douglas's first form: 144 B). A slab of several adds the transpose's pack and unpack
 // (2 x 16 B) and its exchanges (solve_lines_across_ranks). A sheet with a tissue mask or D per
 // node (one process) solves with every node's own row: right sides 2 x 32 B, solves with
 // per-system coefficients (the partitioned solver: 72 B per unknown, cuSPARSE 40 B).
@@ -98,20 +100,19 @@ __global__ void adi_medium_rhs_kernel(const real* __restrict__ in, real* __restr
                   : adi_medium_rhs(in, node, stride, __ldg(lower + node), __ldg(upper + node));
 }
 
-// Douglas's right sides on a box (adi_point.hpp, AdiCpu::diffuse_box) over its planes
-// [q.plane0, q.plane0 + q.planes) (all of them, or a slab's owned planes; v and u from the first
-// of them on, v's halo planes below and above): axis < 0 the first,
-//   u = v + (r/2) d_x v + r (d_y v + d_z v),
-// axis 1 or 2 the correction before the solve along that axis, u = u - (r/2) d_axis v; the d_a
-// are second differences of v, the step's start (axis_difference). A Dirichlet node takes its
-// value. As the explicit box kernel: a block is 32 x 8 columns (i, j), each thread marching
-// through kDouglasPlanes planes along z with v below, at and above the node in registers (each
-// plane's v loaded once), the x and y neighbours from the caches. DRAM bytes per node: read v
-// (and u for a correction), write u: 16 B for the first, 24 B for a correction.
+// The right side of Douglas's step on a box in its increment form (adi_point.hpp) over its
+// planes [q.plane0, q.plane0 + q.planes) (all of them, or a slab's owned planes; v and u from
+// the first of them on, v's halo planes below and above):
+//   u = r (d_x v + d_y v + d_z v),
+// the d_a second differences of v, the step's start (axis_difference); 0 at a Dirichlet node. As
+// the explicit box kernel: a block is 32 x 8 columns (i, j), each thread marching through
+// kDouglasPlanes planes along z with v below, at and above the node in registers (each plane's
+// v loaded once), the x and y neighbours from the caches. DRAM bytes per node: read v, write u:
+// 16 B.
 constexpr int kDouglasLanes = 32, kDouglasRows = 8, kDouglasPlanes = 16;
 __global__ void __launch_bounds__(kDouglasLanes * kDouglasRows)
-    douglas_kernel(const real* __restrict__ v, real* __restrict__ u,
-                   const __grid_constant__ NodeParams q, real r, int axis) {
+    douglas_increment_kernel(const real* __restrict__ v, real* __restrict__ u,
+                             const __grid_constant__ NodeParams q, real r) {
   const index_t i = blockIdx.x * static_cast<index_t>(kDouglasLanes) + threadIdx.x;
   const index_t j = blockIdx.y * static_cast<index_t>(kDouglasRows) + threadIdx.y;
   if (i >= q.n[0] || j >= q.n[1]) return;
@@ -120,7 +121,7 @@ __global__ void __launch_bounds__(kDouglasLanes * kDouglasRows)
   const index_t k1 = k0 + kDouglasPlanes < k_end ? k0 + kDouglasPlanes : k_end;
   const index_t sy = q.stride[1], sz = q.stride[2];
   index_t c = box_index(i, j, k0, q);
-  real below = k0 > 0 && axis != 1 ? __ldg(v + c - sz) : 0.0;
+  real below = k0 > 0 ? __ldg(v + c - sz) : 0.0;
   real centre = __ldg(v + c);
   // The second difference along x or y from the caches.
   auto across = [&](index_t at, index_t n, index_t stride) {
@@ -129,21 +130,15 @@ __global__ void __launch_bounds__(kDouglasLanes * kDouglasRows)
                            last ? 0.0 : __ldg(v + c + stride), first, last);
   };
   for (index_t k = k0; k < k1; ++k, c += sz) {
-    const real above = k + 1 < q.n[2] && axis != 1 ? __ldg(v + c + sz) : 0.0;
+    const real above = k + 1 < q.n[2] ? __ldg(v + c + sz) : 0.0;
     const index_t at[kMaxAxes] = {i, j, k};
     real held = 0.0;
-    if (dirichlet_at<3>(q.sides, at, q.n, held)) {
-      u[c] = held;
-    } else {
-      const real dz = axis == 1 ? 0.0 : axis_difference(below, centre, above, k == 0, k == q.n[2] - 1);
-      if (axis < 0)
-        u[c] = douglas_rhs(centre, across(i, q.n[0], 1), across(j, q.n[1], sy), dz, r);
-      else
-        u[c] = douglas_correction(u[c], axis == 1 ? across(j, q.n[1], sy) : dz, r);
-    }
+    u[c] = dirichlet_at<3>(q.sides, at, q.n, held)
+               ? 0.0
+               : douglas_increment_rhs(across(i, q.n[0], 1), across(j, q.n[1], sy),
+                                       axis_difference(below, centre, above, k == 0, k == q.n[2] - 1), r);
     below = centre;
     centre = above;
-    if (axis == 1 && k + 1 < k1) centre = __ldg(v + c + sz);
   }
 }
 
@@ -197,22 +192,20 @@ class AdiCuda final : public DeviceScheme {
 
   // Rank comm.rank()'s slab of a sheet's rows or a box's z planes, with kHalo halo planes
   // (`log`: the root's, nullptr on the other ranks); the device is chosen (use_rank_device)
-  // before this runs. The kernels run over the owned planes. rhs_ is laid out as v (zero where
-  // nothing writes it): a sheet's right sides and row solves use its first owned_nodes() values;
-  // a box's use its owned planes, and on one rank v+ then takes v's place.
+  // before this runs. The kernels run over the owned planes, the right sides and the slab's own
+  // solves in rhs_ (the owned planes alone).
   AdiCuda(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log, Communicator& comm)
       : DeviceScheme(problem, make_slab(problem.domain, comm.rank(), comm.size(), kHalo)),
         spec_(spec),
         log_(log),
         setup_(adi_setup(problem, spec)),
         params_(owned_rows(problem, fields_.slab())),
-        rhs_(static_cast<std::size_t>(fields_.slab().array_nodes()), "ADI right side"),
+        rhs_(static_cast<std::size_t>(fields_.owned_nodes()), "ADI right side"),
         log_device_(kLogSteps, "reaction Newton log"),
         solvers_(adi_solvers(setup_, problem.domain, spec.tridiagonal, MemorySpace::device)),
         slab_scheme_(true) {
     FHN_VERIFY(problem.domain.dims >= 2 && !setup_.medium(), InternalError,
                "AdiCuda: slabs of a sheet or a box without fields only");
-    FHN_CUDA_CHECK(cudaMemset(rhs_.data(), 0, rhs_.size() * sizeof(real)));
     if (!fields_.slab().whole()) set_up_ranks(comm);
     set_up_launches();
   }
@@ -239,16 +232,19 @@ class AdiCuda final : public DeviceScheme {
       // Strang splitting: each step is a reaction half-step, the diffusion, a reaction half-step.
       // A step's second half and the next step's first run in one pass (react: the same
       // operations per node, bit for bit), so a batch of s steps makes s + 1 reaction passes.
+      // On a box the pass after the diffusion adds its increment v+ - v to v first.
       ReactionLog* logs = log_device_.data();
       const real k = problem_.time.dt;
-      react({problem_.time.t(step_), 0.0}, {LogSlot{logs, 0}, LogSlot{}}, 1);
+      const real* increment = problem_.domain.dims == 3 ? rhs_.data() : nullptr;
+      react({problem_.time.t(step_), 0.0}, {LogSlot{logs, 0}, LogSlot{}}, 1, nullptr);
       for (index_t s = 0; s < batch; ++s, ++step_) {
         diffuse();
         const real half = problem_.time.t(step_) + 0.5 * k;  // the second half-step's start
         if (s + 1 < batch)
-          react({half, problem_.time.t(step_ + 1)}, {LogSlot{logs + s, 1}, LogSlot{logs + s + 1, 0}}, 2);
+          react({half, problem_.time.t(step_ + 1)}, {LogSlot{logs + s, 1}, LogSlot{logs + s + 1, 0}}, 2,
+                increment);
         else
-          react({half, 0.0}, {LogSlot{logs + s, 1}, LogSlot{}}, 1);
+          react({half, 0.0}, {LogSlot{logs + s, 1}, LogSlot{}}, 1, increment);
       }
       FHN_CUDA_CHECK(cudaMemcpyAsync(host_log_.data(), log_device_.data(),
                                      static_cast<std::size_t>(batch) * sizeof(ReactionLog),
@@ -328,9 +324,10 @@ class AdiCuda final : public DeviceScheme {
   }
 
   // Enqueues a reaction pass of `halves` half-steps (1 or 2) from times[0] (and times[1]), logged
-  // in slots (reaction_kernel). On a sheet the kernels run over params_'s rows: all of them, or
-  // a slab's owned rows; on a box over the N_y rows of each of params_'s planes.
-  void react(Pair<real> times, Pair<LogSlot> slots, int halves) {
+  // in slots (reaction_kernel), v + increment its start where `increment` is given (a box's
+  // diffusion, laid out as params_'s nodes). On a sheet the kernels run over params_'s rows: all
+  // of them, or a slab's owned rows; on a box over the N_y rows of each of params_'s planes.
+  void react(Pair<real> times, Pair<LogSlot> slots, int halves, const real* increment) {
     const Domain& d = problem_.domain;
     const index_t owned = fields_.slab().owned_offset();  // 0 unless a slab of several
     const auto row_blocks = static_cast<unsigned>((params_.n[0] + kBlock - 1) / kBlock);
@@ -348,9 +345,9 @@ class AdiCuda final : public DeviceScheme {
       };
       auto* kernel = halves == 2 ? pick(std::integral_constant<int, 2>{})
                                  : pick(std::integral_constant<int, 1>{});
-      kernel<<<grid, kReactionThreads>>>(fields_.v() + owned, fields_.w() + owned, params_, kin,
-                                         medium_, AdiMembers{}, setup_.reaction, table, times,
-                                         slots);
+      kernel<<<grid, kReactionThreads>>>(fields_.v() + owned, fields_.w() + owned, increment,
+                                         params_, kin, medium_, AdiMembers{}, setup_.reaction,
+                                         table, times, slots);
     });
     FHN_CUDA_CHECK_LAUNCH();
   }
@@ -397,63 +394,57 @@ class AdiCuda final : public DeviceScheme {
       solvers_.along[0]->solve(solvers::BatchLayout::rows(params_.n[0], params_.planes), rhs_.data());
       rhs(rhs_.data(), v, 0);  // (I - (k/2) D dyy) v+ = (I + (k/2) D dxx) v*
       if (transpose_)
-        solve_lines_across_ranks(v, v);
+        solve_lines_across_ranks(v);
       else
         solvers_.along[1]->solve(solvers::BatchLayout::columns(d.nodes[0], d.nodes[1]), v);
     }
   }
 
-  // Douglas's diffusion step of a box (AdiCpu::diffuse_box) over params_'s planes (the whole
-  // box's, or a slab's owned ones after v's halo exchange): u1 along x, u2 along y (the planes'
-  // columns, one batch), v+ along z (the plane's nodes as interleaved systems; a slab's after the
-  // transpose), each right side from douglas_kernel; v, the step's start, stays put until v+
-  // replaces it.
+  // Douglas's diffusion step of a box in its increment form (adi_point.hpp) over params_'s
+  // planes (the whole box's, or a slab's owned ones after v's halo exchange): the right side
+  // into rhs_, then in place d1 along x, d2 along y (the planes' columns, one batch) and
+  // d3 = v+ - v along z (the plane's nodes as interleaved systems; a slab's after the
+  // transpose). v stays the step's start; the next reaction pass adds d3 (react's increment).
   void diffuse_box() {
     const Domain& d = problem_.domain;
     const index_t nx = d.nodes[0], ny = d.nodes[1], nz = d.nodes[2], planes = params_.planes;
-    const index_t owned = fields_.slab().owned_offset();  // 0 unless a slab scheme
     const dim3 grid(static_cast<unsigned>((nx + kDouglasLanes - 1) / kDouglasLanes),
                     static_cast<unsigned>((ny + kDouglasRows - 1) / kDouglasRows),
                     static_cast<unsigned>((planes + kDouglasPlanes - 1) / kDouglasPlanes));
     if (halo_) halo_->exchange({fields_.v()}, 1, nullptr);  // planes first - 1, first + count
-    real* v = fields_.v() + owned;
-    real* u = rhs_.data() + owned;
-    auto right_side = [&](int axis) {
-      douglas_kernel<<<grid, dim3(kDouglasLanes, kDouglasRows)>>>(v, u, params_, setup_.r, axis);
-      FHN_CUDA_CHECK_LAUNCH();
-    };
-    right_side(-1);  // (I - (k/2) A_x) u1 = v + (r/2) d_x v + r (d_y v + d_z v)
+    real* u = rhs_.data();
+    // (I - (k/2) A_x) d1 = k (A_x + A_y + A_z) v
+    douglas_increment_kernel<<<grid, dim3(kDouglasLanes, kDouglasRows)>>>(
+        fields_.v() + fields_.slab().owned_offset(), u, params_, setup_.r);
+    FHN_CUDA_CHECK_LAUNCH();
     solvers_.along[0]->solve(solvers::BatchLayout::rows(nx, ny * planes), u);
-    right_side(1);  // (I - (k/2) A_y) u2 = u1 - (r/2) d_y v
+    // (I - (k/2) A_y) d2 = d1
     solvers_.along[1]->solve(solvers::BatchLayout::plane_columns(nx, ny, planes), u);
-    right_side(2);  // (I - (k/2) A_z) v+ = u2 - (r/2) d_z v
-    if (transpose_) {
-      solve_lines_across_ranks(u, v);  // v+ into v's owned planes
-    } else {
+    // (I - (k/2) A_z) d3 = d2
+    if (transpose_)
+      solve_lines_across_ranks(u);
+    else
       solvers_.along[2]->solve(solvers::BatchLayout::columns(nx * ny, nz), u);
-      std::swap(fields_.v_buffer(), rhs_);
-    }
   }
 
   // The solves along the slab axis of a slab of several (a sheet's columns, a box's z lines), as
-  // AdiCpu::solve_lines_across_ranks: the right sides `from` (the owned planes) packed into one
-  // block per rank (its lines, plane by plane), the all-to-all; the blocks arrive in rank order,
-  // i.e. in plane order, so lines_ holds node i of plane j at (i - first) + width j: the
+  // AdiCpu::solve_lines_across_ranks: the right sides (`owned`, the owned planes) packed into
+  // one block per rank (its lines, plane by plane), the all-to-all; the blocks arrive in rank
+  // order, i.e. in plane order, so lines_ holds node i of plane j at (i - first) + width j: the
   // interleaved layout of `width` lines, solved exactly as the whole domain's lines are. Back:
-  // the same blocks return into packed_ and are unpacked into `to` (the owned planes; `from`
-  // itself on a sheet). Bytes per owned node and step: pack and unpack 2 x 16, the exchanges
-  // 2 x 8 x (P - 1)/P sent and 2 x 8 x (P - 1)/P received (P ranks; through host memory: each
-  // value copied out and back too).
-  void solve_lines_across_ranks(const real* from, real* to) {
+  // the same blocks return into packed_ and are unpacked into `owned`. Bytes per owned node and
+  // step: pack and unpack 2 x 16, the exchanges 2 x 8 x (P - 1)/P sent and 2 x 8 x (P - 1)/P
+  // received (P ranks; through host memory: each value copied out and back too).
+  void solve_lines_across_ranks(real* owned) {
     const Slab& slab = fields_.slab();
     const dim3 grid(static_cast<unsigned>((slab.plane + kBlock - 1) / kBlock), static_cast<unsigned>(slab.count));
-    pack_lines_kernel<<<grid, kBlock>>>(from, packed_.data(), slots_.data(), slab.plane);
+    pack_lines_kernel<<<grid, kBlock>>>(owned, packed_.data(), slots_.data(), slab.plane);
     FHN_CUDA_CHECK_LAUNCH();
     transpose_->exchange(packed_.data(), to_, lines_.data(), from_, nullptr);
     if (width_ > 0)
       solvers_.along[slab.axis]->solve(solvers::BatchLayout::columns(width_, slab.planes), lines_.data());
     transpose_->exchange(lines_.data(), from_, packed_.data(), to_, nullptr);
-    unpack_lines_kernel<<<grid, kBlock>>>(packed_.data(), to, slots_.data(), slab.plane);
+    unpack_lines_kernel<<<grid, kBlock>>>(packed_.data(), owned, slots_.data(), slab.plane);
     FHN_CUDA_CHECK_LAUNCH();
   }
 

@@ -86,6 +86,8 @@ struct AdiMembers {
 // block, then one atomic per block and entry (at most 34 a block). Non-negative floats order
 // like their bit patterns, so the maxima are kept and reduced as unsigned integers.
 //
+// `increment` (nullptr but after a box's diffusion, laid out as v): added to v before the first
+// half-step (adi_cuda.cu: Douglas's increment form), the box's step completed as the pass reads v.
 // kMedium: a sheet with fields (one process), where a node outside the tissue (quadrant byte 0)
 // keeps its state and the others take the form's parameters at the node (kinetics_at).
 // kMembers: blockIdx.z is a member of a sweep (AdiMembers); q0 and `uniform` are member 0's.
@@ -140,7 +142,8 @@ constexpr int kReactionResident = 16;   // blocks per SM
 constexpr int kReactionBlocksPerSm = 32;  // blocks launched per SM
 template <bool kMedium, bool kBox, bool kMembers, int kHalves, class K>
 __global__ void __launch_bounds__(kReactionThreads, kReactionResident)
-    reaction_kernel(real* __restrict__ v, real* __restrict__ w, const __grid_constant__ NodeParams q0,
+    reaction_kernel(real* __restrict__ v, real* __restrict__ w, const real* __restrict__ increment,
+                    const __grid_constant__ NodeParams q0,
                     const __grid_constant__ K uniform, const __grid_constant__ ReactionMedium medium,
                     const __grid_constant__ AdiMembers members, ReactionParams rp,
                     StimulusTable st, Pair<real> times, Pair<LogSlot> slots) {
@@ -178,7 +181,7 @@ __global__ void __launch_bounds__(kReactionThreads, kReactionResident)
       const K kin = kMedium ? kinetics_at(uniform, medium.kinetics, node) : member_kinetics;
       real held = 0.0;
       const bool is_held = any_dirichlet && at.dirichlet(q, held);
-      real v_now = is_held ? held : v[node];
+      real v_now = is_held ? held : increment != nullptr ? v[node] + increment[node] : v[node];
       real w_now = w[node];
 #pragma unroll
       for (int h = 0; h < kHalves; ++h) {

@@ -227,8 +227,8 @@ class AdiMembersCuda final : public MemberBatchCuda {
                                  : reaction_kernel<false, false, true, 1, K>;
       for_grid_z_chunks(members_, [&](index_t first, unsigned count) {
         kernel<<<dim3(row_blocks, static_cast<unsigned>(per_member), count), kReactionThreads>>>(
-            v_.data(), w_.data(), shape_, kin, ReactionMedium{}, members_view(first), reaction_,
-            table, times, slots);
+            v_.data(), w_.data(), nullptr, shape_, kin, ReactionMedium{}, members_view(first),
+            reaction_, table, times, slots);
         FHN_CUDA_CHECK_LAUNCH();
       });
     });
