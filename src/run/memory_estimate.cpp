@@ -185,7 +185,8 @@ MemoryEstimate estimate_run_memory(const Config& c, int ranks, MemoryEstimate* w
   if (cuda) {
     const real per_node = device_bytes_per_node(c, ranks);
     e.device.push_back(
-        {"scheme arrays on the device (" + format_exact(per_node) + " B per node)", per_node * share});
+        {"scheme arrays on the device (" + format_exact(per_node) + " B per node)",
+         per_node * share});
     if (field_bytes > 0.0)
       e.device.push_back({"per-node parameter fields on the device (" + field_arrays + ", " +
                               format_exact(field_bytes) + " B per node)",

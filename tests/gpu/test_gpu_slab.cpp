@@ -310,8 +310,8 @@ TEST_CASE("Slab kernels: rows outside the sheet or the arrays are refused") {
 
 TEST_CASE("Slab scheme of a one-rank run equals the whole-domain scheme bit for bit") {
   // Explicit sheets (all no-flux, all Dirichlet), an ADI sheet and an ADI box: the slab's arrays
-  // hold a halo plane (explicit: rows) beyond each end of the domain; on the ADI box the step's
-  // v+ takes v's place (the right sides' array laid out as v's).
+  // hold halo planes (rows) beyond each end of the domain, the ADI right sides the owned planes
+  // alone.
   const auto comm = fhn::make_serial_communicator();
   std::vector<fhn::Config> configs;
   for (const char* sides : {fhn::test::kSheetSides[0], fhn::test::kSheetSides[3]})
@@ -326,7 +326,8 @@ TEST_CASE("Slab scheme of a one-rank run equals the whole-domain scheme bit for 
     auto whole = fhn::make_cuda_scheme(c, problem, nullptr);
     auto slab = fhn::make_cuda_slab_scheme(c, problem, *comm, nullptr);
     CAPTURE(slab->name());
-    CHECK(fhn::test::contains(slab->name(), whole->name().substr(0, whole->name().find("(cuda, "))));
+    const std::string scheme = whole->name().substr(0, whole->name().find("(cuda, "));
+    CHECK(fhn::test::contains(slab->name(), scheme));
     CHECK(fhn::test::contains(slab->name(), ", slab 1 of 1)"));
     CHECK(slab->node_count() == problem.domain.node_count());
     for (const index_t steps : {37, 1, 250}) {

@@ -6,7 +6,7 @@
 // kernel pass (the same operations per node, v and w kept in registers between them), so a
 // batch of s steps reads and writes v and w in s + 1 reaction passes, not 2 s. Same per-node
 // functions (adi_point.hpp, node_updates.hpp) and the same order of operations as AdiCpu, so
-// GPU = CPU to rounding.
+// GPU = CPU to rounding (a box's diffusion in Douglas's increment form, below).
 //
 // A sheet also runs as one rank's slab of rows (make_cuda_slab_scheme), laid out as AdiCpu's
 // slabs: the rows along x are the slab's own; the right side along y reads one halo row of v on
@@ -20,7 +20,7 @@
 // along x (rows, contiguous), along y (each plane's columns: one batch in planes) and along z
 // (the plane's nodes as interleaved systems) in place; the reaction pass that follows adds the
 // increment to v as it reads it (reaction_kernel's `increment`). It runs as one rank's slab of z
-// planes too, as AdiCpu's box slabs: the x and y lines are the slab's own, the right sides read
+// planes too, as AdiCpu's box slabs: the x and y lines are the slab's own, the right side reads
 // one halo plane of v on each side (d_z v), and the z lines cross the slabs, solved after the
 // same device transpose as a sheet's columns (a sheet's rows and a box's planes are both the
 // slab's planes; the lines along the slab axis start at a plane's nodes).
@@ -29,10 +29,11 @@
 // 2 x 16 (read one array, write another), solves 2 x 16 (read the right side, write x): 96 B,
 // against the explicit step's 32 B. On a box: the reaction 40 (it reads the increment too), the
 // right side 16 (read v, write the increment), solves 3 x 16: 104 B, 3.25 times the explicit
-// step's (the three right sides of Douglas's first form: 144 B). A slab of several adds the transpose's pack and unpack
-// (2 x 16 B) and its exchanges (solve_lines_across_ranks). A sheet with a tissue mask or D per
-// node (one process) solves with every node's own row: right sides 2 x 32 B, solves with
-// per-system coefficients (the partitioned solver: 72 B per unknown, cuSPARSE 40 B).
+// step's (the three right sides of Douglas's first form: 144 B). A slab of several adds the
+// transpose's pack and unpack (2 x 16 B) and its exchanges (solve_lines_across_ranks). A sheet
+// with a tissue mask or D per node (one process) solves with every node's own row: right sides
+// 2 x 32 B, solves with per-system coefficients (the partitioned solver: 72 B per unknown,
+// cuSPARSE 40 B).
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -133,10 +134,10 @@ __global__ void __launch_bounds__(kDouglasLanes * kDouglasRows)
     const real above = k + 1 < q.n[2] ? __ldg(v + c + sz) : 0.0;
     const index_t at[kMaxAxes] = {i, j, k};
     real held = 0.0;
+    const real dz = axis_difference(below, centre, above, k == 0, k == q.n[2] - 1);
     u[c] = dirichlet_at<3>(q.sides, at, q.n, held)
                ? 0.0
-               : douglas_increment_rhs(across(i, q.n[0], 1), across(j, q.n[1], sy),
-                                       axis_difference(below, centre, above, k == 0, k == q.n[2] - 1), r);
+               : douglas_increment_rhs(across(i, q.n[0], 1), across(j, q.n[1], sy), dz, r);
     below = centre;
     centre = above;
   }
@@ -241,8 +242,8 @@ class AdiCuda final : public DeviceScheme {
         diffuse();
         const real half = problem_.time.t(step_) + 0.5 * k;  // the second half-step's start
         if (s + 1 < batch)
-          react({half, problem_.time.t(step_ + 1)}, {LogSlot{logs + s, 1}, LogSlot{logs + s + 1, 0}}, 2,
-                increment);
+          react({half, problem_.time.t(step_ + 1)},
+                {LogSlot{logs + s, 1}, LogSlot{logs + s + 1, 0}}, 2, increment);
         else
           react({half, 0.0}, {LogSlot{logs + s, 1}, LogSlot{}}, 1, increment);
       }
@@ -437,12 +438,14 @@ class AdiCuda final : public DeviceScheme {
   // received (P ranks; through host memory: each value copied out and back too).
   void solve_lines_across_ranks(real* owned) {
     const Slab& slab = fields_.slab();
-    const dim3 grid(static_cast<unsigned>((slab.plane + kBlock - 1) / kBlock), static_cast<unsigned>(slab.count));
+    const dim3 grid(static_cast<unsigned>((slab.plane + kBlock - 1) / kBlock),
+                    static_cast<unsigned>(slab.count));
     pack_lines_kernel<<<grid, kBlock>>>(owned, packed_.data(), slots_.data(), slab.plane);
     FHN_CUDA_CHECK_LAUNCH();
     transpose_->exchange(packed_.data(), to_, lines_.data(), from_, nullptr);
     if (width_ > 0)
-      solvers_.along[slab.axis]->solve(solvers::BatchLayout::columns(width_, slab.planes), lines_.data());
+      solvers_.along[slab.axis]->solve(solvers::BatchLayout::columns(width_, slab.planes),
+                                       lines_.data());
     transpose_->exchange(lines_.data(), from_, packed_.data(), to_, nullptr);
     unpack_lines_kernel<<<grid, kBlock>>>(packed_.data(), owned, slots_.data(), slab.plane);
     FHN_CUDA_CHECK_LAUNCH();

@@ -106,9 +106,13 @@ struct RowNode {
   index_t i, row;
   index_t node;  // the array index
   __device__ RowNode(index_t i_, index_t row_, const NodeParams& q)
-      : i(i_), row(row_), node(kBox ? i_ + q.n[0] * (row_ - q.n[1] * q.plane0) : sheet_index(i_, row_, q)) {}
+      : i(i_),
+        row(row_),
+        node(kBox ? i_ + q.n[0] * (row_ - q.n[1] * q.plane0) : sheet_index(i_, row_, q)) {}
   // The rows of the grid (of a slab's planes on a box): [first, end).
-  static __device__ index_t first(const NodeParams& q) { return kBox ? q.n[1] * q.plane0 : q.plane0; }
+  static __device__ index_t first(const NodeParams& q) {
+    return kBox ? q.n[1] * q.plane0 : q.plane0;
+  }
   static __device__ index_t end(const NodeParams& q) {
     return kBox ? q.n[1] * (q.plane0 + q.planes) : q.plane0 + q.planes;
   }

@@ -219,7 +219,8 @@ class AdiMembersCuda final : public MemberBatchCuda {
   // many as make about kReactionBlocksPerSm blocks per SM over the batch, the members along z.
   void react(Pair<real> times, Pair<LogSlot> slots, int halves) {
     const auto row_blocks = static_cast<unsigned>(std::min<index_t>(64, (shape_.n[0] + kBlock - 1) / kBlock));
-    const index_t per_member = std::clamp<index_t>(kReactionBlocksPerSm * sms_ / (row_blocks * members_), 1, shape_.planes);
+    const index_t per_member = std::clamp<index_t>(
+        kReactionBlocksPerSm * sms_ / (row_blocks * members_), 1, shape_.planes);
     const StimulusTable table = view().stimuli;
     with_kinetics(form_, [&](const auto& kin) {
       using K = std::decay_t<decltype(kin)>;
