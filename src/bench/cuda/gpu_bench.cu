@@ -67,15 +67,19 @@ Timing time_gpu(int repetitions, Before before, Run run) {
   return time_gpu(repetitions, before, run, [] { return 1.0; });
 }
 
-// A blocked pass of k steps against k one-step passes from the same state (v, w): the largest
-// relative difference in v and w. one_step(in_v, in_w, out_v, out_w, s) runs step s (v3/w3 ->
-// v2/w2 -> v3/w3 ..., the result ending in v3/w3); blocked(out_v, out_w) runs the pass from
-// (v, w) into v2/w2, poisoned first (NaN: a node the pass leaves unwritten shows).
+// A bench row of a blocked pass of k steps: its check, the largest relative difference in v and
+// w from k one-step passes from the same state (v, w), and its time per step.
+// one_step(in_v, in_w, out_v, out_w, s) runs step s (v3/w3 -> v2/w2 -> v3/w3 ..., the result
+// ending in v3/w3); blocked(out_v, out_w) runs the pass from (v, w), checked into v2/w2
+// poisoned first (NaN: a node the pass leaves unwritten shows), then timed.
+struct BlockedRow {
+  double check;
+  Timing time;
+};
 template <class OneStep, class Blocked>
-double blocked_against_one_steps(const DeviceBuffer<real>& v, const DeviceBuffer<real>& w,
-                                 DeviceBuffer<real>& v2, DeviceBuffer<real>& w2,
-                                 DeviceBuffer<real>& v3, DeviceBuffer<real>& w3, int k,
-                                 OneStep one_step, Blocked blocked) {
+BlockedRow blocked_row(int repetitions, const DeviceBuffer<real>& v, const DeviceBuffer<real>& w,
+                       DeviceBuffer<real>& v2, DeviceBuffer<real>& w2, DeviceBuffer<real>& v3,
+                       DeviceBuffer<real>& w3, int k, OneStep one_step, Blocked blocked) {
   const std::size_t bytes = v.size() * sizeof(real);
   FHN_CUDA_CHECK(cudaMemcpy(v3.data(), v.data(), bytes, cudaMemcpyDeviceToDevice));
   FHN_CUDA_CHECK(cudaMemcpy(w3.data(), w.data(), bytes, cudaMemcpyDeviceToDevice));
@@ -87,8 +91,10 @@ double blocked_against_one_steps(const DeviceBuffer<real>& v, const DeviceBuffer
   FHN_CUDA_CHECK(cudaMemset(v2.data(), 0xff, bytes));
   FHN_CUDA_CHECK(cudaMemset(w2.data(), 0xff, bytes));
   blocked(v2.data(), w2.data());
-  return std::max(max_relative_error(cuda::to_host(v2), cuda::to_host(v3)),
-                  max_relative_error(cuda::to_host(w2), cuda::to_host(w3)));
+  const double check = std::max(max_relative_error(cuda::to_host(v2), cuda::to_host(v3)),
+                                max_relative_error(cuda::to_host(w2), cuda::to_host(w3)));
+  return {check, time_gpu(repetitions, [] {}, [&] { blocked(v2.data(), w2.data()); },
+                          [k] { return static_cast<double>(k); })};
 }
 
 // A copy of `values` in pinned host memory (the fastest host-device transfers), for the
@@ -332,8 +338,8 @@ void bench_explicit(Context& ctx, index_t n) {
   const double check_one = std::max(max_relative_error(cuda::to_host(v2), cpu.v),
                                     max_relative_error(cuda::to_host(w2), cpu.w));
   const int k = cuda::kStepsPerPass;
-  const double check_blocked = blocked_against_one_steps(
-      v, w, v2, w2, v3, w3, k,
+  const BlockedRow blocked = blocked_row(
+      ctx.options.repetitions, v, w, v2, w2, v3, w3, k,
       [&](const real* iv, const real* iw, real* ov, real* ow, int s) {
         cuda::launch_explicit_step(iv, iw, ov, ow, q, kinetics, no_stimuli, s);
       },
@@ -349,12 +355,8 @@ void bench_explicit(Context& ctx, index_t n) {
   });
   ctx.add("explicit step", "one step per pass", n, one, 32.0 * static_cast<double>(n), check_one,
           "", "read v, w; write v, w: 32 B/node");
-  const Timing blocked = time_gpu(
-      ctx.options.repetitions, [] {},
-      [&] { cuda::launch_explicit_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q, kinetics, no_stimuli, 0, k); },
-      [&] { return static_cast<double>(k); });
-  ctx.add("explicit step", std::to_string(k) + " steps per pass", n, blocked,
-          32.0 * static_cast<double>(n), check_blocked, "one step per pass",
+  ctx.add("explicit step", std::to_string(k) + " steps per pass", n, blocked.time,
+          32.0 * static_cast<double>(n), blocked.check, "one step per pass",
           "time per step; temporal blocking in shared memory");
 }
 
@@ -519,10 +521,10 @@ void bench_sheet_explicit(Context& ctx, index_t n) {
   ctx.add("sheet step", baseline, n, one, model, check_one, "",
           "read v, w; write v+, w+: 32 B/node; 32 x 8 threads over 64 x 8 nodes");
 
-  // A blocked pass of k steps against k one-step passes (v3/w3 -> v2/w2 -> v3/w3 ...).
-  auto check_blocked = [&](int k, const StimulusTable& table) {
-    return blocked_against_one_steps(
-        v, w, v2, w2, v3, w3, k,
+  // A blocked pass of k steps against k one-step passes (v3/w3 -> v2/w2 -> v3/w3 ...), timed.
+  auto blocked = [&](int k, const StimulusTable& table) {
+    return blocked_row(
+        ctx.options.repetitions, v, w, v2, w2, v3, w3, k,
         [&](const real* iv, const real* iw, real* ov, real* ow, int s) {
           cuda::launch_explicit_sheet_step(iv, iw, ov, ow, q, kinetics, table, s);
         },
@@ -531,26 +533,17 @@ void bench_sheet_explicit(Context& ctx, index_t n) {
                                                     0, k);
         });
   };
-  auto time_blocked = [&](int k, const StimulusTable& table) {
-    return time_gpu(
-        ctx.options.repetitions, [] {},
-        [&] {
-          cuda::launch_explicit_sheet_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q, kinetics,
-                                                    table, 0, k);
-        },
-        [k] { return static_cast<double>(k); });
-  };
   for (int k = 2; k <= cuda::kExplicitSheetMaxSteps; k += 2) {
-    const double check = check_blocked(k, none);
-    ctx.add("sheet step", "explicit, " + std::to_string(k) + " steps per pass", n, time_blocked(k, none),
-            model, check, baseline,
+    const BlockedRow row = blocked(k, none);
+    ctx.add("sheet step", "explicit, " + std::to_string(k) + " steps per pass", n, row.time,
+            model, row.check, baseline,
             "time per step; 64 x 64 regions in registers, halo " + std::to_string(k) +
                 (k == cuda::kExplicitSheetStepsPerPass ? "; the scheme's depth" : ""));
   }
   const int k = cuda::kExplicitSheetStepsPerPass;
-  const double check = check_blocked(k, stimuli.view());
+  const BlockedRow row = blocked(k, stimuli.view());
   ctx.add("sheet step", "explicit, " + std::to_string(k) + " steps per pass, stimulus on", n,
-          time_blocked(k, stimuli.view()), model, check, baseline,
+          row.time, model, row.check, baseline,
           "time per step; a stimulus on a quarter of the sheet (the kernel's stimulus variant)");
 }
 
@@ -621,8 +614,8 @@ void bench_sheet_members(Context& ctx, index_t n) {
           what + "; read v, w; write v+, w+: 32 B/node");
 
   for (const int k : {4, cuda::kExplicitSheetStepsPerPass, 8}) {
-    const double check = blocked_against_one_steps(
-        v, w, v2, w2, v3, w3, k,
+    const BlockedRow row = blocked_row(
+        ctx.options.repetitions, v, w, v2, w2, v3, w3, k,
         [&](const real* iv, const real* iw, real* ov, real* ow, int s) {
           cuda::launch_explicit_sheet_members_step(iv, iw, ov, ow, q, batch, form, none, s);
         },
@@ -630,14 +623,8 @@ void bench_sheet_members(Context& ctx, index_t n) {
           cuda::launch_explicit_sheet_members_blocked(v.data(), w.data(), ov, ow, q, batch, form,
                                                       none, 0, k);
         });
-    const Timing t = time_gpu(
-        ctx.options.repetitions, [] {},
-        [&] {
-          cuda::launch_explicit_sheet_members_blocked(v.data(), w.data(), v2.data(), w2.data(), q, batch, form,
-                                                      none, 0, k);
-        },
-        [k] { return static_cast<double>(k); });
-    ctx.add("sweep sheet step", "explicit, " + std::to_string(k) + " steps per pass", n, t, model, check,
+    ctx.add("sweep sheet step", "explicit, " + std::to_string(k) + " steps per pass", n,
+            row.time, model, row.check,
             baseline,
             what + "; time per step" + (k == cuda::kExplicitSheetStepsPerPass ? "; the batch's depth" : ""));
   }
@@ -726,8 +713,8 @@ void bench_box_explicit(Context& ctx, index_t n) {
   // step.
   DeviceBuffer<real> v3(count, "v (one-step)"), w3(count, "w (one-step)");
   for (int k = 2; k <= cuda::kExplicitBoxMaxSteps; ++k) {
-    const double check_k = blocked_against_one_steps(
-        v, w, v2, w2, v3, w3, k,
+    const BlockedRow row = blocked_row(
+        ctx.options.repetitions, v, w, v2, w2, v3, w3, k,
         [&](const real* iv, const real* iw, real* ov, real* ow, int s) {
           cuda::launch_explicit_box_step(iv, iw, ov, ow, q, kinetics, none, s, nullptr);
         },
@@ -735,15 +722,8 @@ void bench_box_explicit(Context& ctx, index_t n) {
           cuda::launch_explicit_box_steps_blocked(v.data(), w.data(), ov, ow, q, kinetics, none,
                                                   0, k, nullptr);
         });
-    const Timing t = time_gpu(
-        ctx.options.repetitions, [] {},
-        [&] {
-          cuda::launch_explicit_box_steps_blocked(v.data(), w.data(), v2.data(), w2.data(), q,
-                                                  kinetics, none, 0, k, nullptr);
-        },
-        [k] { return static_cast<double>(k); });
-    ctx.add("box step", "explicit, " + std::to_string(k) + " steps per pass", n, t, model,
-            check_k, baseline,
+    ctx.add("box step", "explicit, " + std::to_string(k) + " steps per pass", n, row.time, model,
+            row.check, baseline,
             "time per step; 2.5-D blocking: 64 x 32 column tiles streamed along z, halo " +
                 std::to_string(k) +
                 (k == cuda::kExplicitBoxStepsPerPass ? "; the scheme's depth" : ""));
