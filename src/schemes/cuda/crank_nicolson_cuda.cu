@@ -13,6 +13,10 @@
 //   the launch gaps between its kernels.
 // - separate kernels (cyclic_reduction, cusparse, cusparse_pivot): assemble F and J's diagonal,
 //   solve, update u in place.
+// Between the steps of one advance() the whole cable skips the accept w+ = p + c u (read p, u,
+// write w: 24 B per node): the next step's start forms w^n from p and v as it reads them
+// (WSource), and advance() writes w once at its end (settle_w). A step costs prepare (32 B per
+// node) and its iterations; a form that confines u (Barkley's) accepts every step.
 //
 // A cable also runs as one rank's slab of nodes (make_cuda_slab_scheme), as the CPU scheme does
 // (crank_nicolson_cpu.cpp): one halo node each side, v's halo exchanged before the right side
@@ -67,12 +71,24 @@ struct OwnedNodes {
   index_t count;
 };
 
-// Start of a step from t over `nodes`: w+ = p + c u (p here), the explicit half
+// Where a step's start finds w^n: in w, or, when the last step's accept was deferred (the
+// whole cable), as the accept would have written it, w^n = p + c' v, from p (which the start then
+// overwrites, each node by the thread that read it) and that step's c'.
+struct WSource {
+  const real* w;    // w^n, or p of the last step when `deferred`
+  real deferred_c;  // the last step's c'
+  bool deferred;
+  real* w_out;      // where w^n is written when deferred (a leapfrog run's w buffers rotate);
+                    // nullptr: nowhere
+  __device__ real at(index_t a, real v) const { return deferred ? w[a] + deferred_c * v : w[a]; }
+};
+
+// Start of a step from t over `nodes`: w^n (WSource), w+ = p + c u (p here), the explicit half
 //   rhs_i = v_i/k + 1/2 [D (L_h v)_i + f(v_i, w_i)] + 1/2 (I^n_i + I^{n+1}_i),
 // u = v (when u is given: the fused path reads its first iterate from v); resets the flags (when
 // state is given: a slab keeps its own per iteration).
 template <class K>
-__global__ void prepare_kernel(const real* v, const real* w, const real* w_previous,
+__global__ void prepare_kernel(const real* v, WSource w_source, const real* w_previous,
                                StimulusTable stimuli, real t, real* p, real* rhs, real* u,
                                bool leapfrog, typename K::Trapezoidal trap, NodeParams q, K kin,
                                OwnedNodes nodes, NewtonState* state) {
@@ -86,8 +102,10 @@ __global__ void prepare_kernel(const real* v, const real* w, const real* w_previ
   }
   if (k >= nodes.count) return;
   const index_t a = nodes.offset + k, i = nodes.first + k;
-  p[a] = cn_w_offset(v[a], w[a], leapfrog ? w_previous[a] : 0.0, leapfrog, trap, q, kin);
-  rhs[a] = cn_rhs(v[a], w[a], stencil_diffusion(array_stencil(v, a, i, q), i, q),
+  const real w = w_source.at(a, v[a]);
+  if (w_source.w_out) w_source.w_out[a] = w;
+  p[a] = cn_w_offset(v[a], w, leapfrog ? w_previous[a] : 0.0, leapfrog, trap, q, kin);
+  rhs[a] = cn_rhs(v[a], w, stencil_diffusion(array_stencil(v, a, i, q), i, q),
                   stimulus_current(stimuli, i, t, 0.5, 0.5), kin, q.k);
   if (u) u[a] = v[a];
 }
@@ -395,8 +413,10 @@ class CrankNicolsonCuda final : public Scheme {
   }
   index_t node_count() const override { return nodes_.count; }
   index_t steps_done() const override { return step_; }
+  // The state after advance() is whole (settle_w): snapshots and checkpoints read v and w.
   void advance(index_t steps) override {
     for (index_t s = 0; s < steps; ++s) step();
+    settle_w();
   }
   void snapshot(Snapshot& out) const override { fields_.download(problem_, step_, out); }
   index_t first_non_finite() const override { return fields_.first_non_finite(); }
@@ -413,6 +433,7 @@ class CrankNicolsonCuda final : public Scheme {
     fields_.restore(state);
     if (w_previous_.size() > 0) fields_.restore_array(state, "w_previous", w_previous_);
     step_ = state.step;
+    w_deferred_ = false;
   }
 
  private:
@@ -511,26 +532,51 @@ class CrankNicolsonCuda final : public Scheme {
 
     // A slab: v's halo from the neighbours first (the rhs' stencils reach it), and u = v with the
     // halos (no exchange of u before the first residual).
+    // After a deferred accept w^n is formed from p (WSource); a leapfrog step keeps w^n as the
+    // next one's w^{n-1}, so then it is written to w's buffer too.
     if (comm_) exchange_->exchange({fields_.v()}, 1, nullptr);
+    const WSource w_source{w_deferred_ ? p_.data() : fields_.w(), deferred_c_, w_deferred_,
+                           w_deferred_ && spec_.w_update == WUpdate::leapfrog ? fields_.w()
+                                                                               : nullptr};
     prepare_kernel<<<blocks_for(nodes_.count), kBlock>>>(
-        fields_.v(), fields_.w(), w_previous_.data(), stimuli_.view(), t, p_.data(), rhs_.data(),
+        fields_.v(), w_source, w_previous_.data(), stimuli_.view(), t, p_.data(), rhs_.data(),
         fused_ || comm_ ? nullptr : u_.data(), leapfrog, trap, params_, kin_, nodes_,
         comm_ ? nullptr : state_.data());
+    w_deferred_ = false;
     FHN_CUDA_CHECK_LAUNCH();
     if (comm_)
       FHN_CUDA_CHECK(cudaMemcpyAsync(u_.data(), fields_.v(), u_.size() * sizeof(real),
                                      cudaMemcpyDeviceToDevice));
 
     // Newton; then accept: v+ = u (a buffer swap unless the fused path ended in v's own buffer),
-    // w+ = p + c u; leapfrog keeps w^n as the previous w.
+    // w+ = p + c u; leapfrog keeps w^n as the previous w. The whole cable defers w+ to the next
+    // step's start or the end of advance() (settle_w), unless its form confines u first: 24 B per
+    // node and step less.
     const bool iterate_in_u = comm_ ? slab_newton(c, t) : device_newton(c, t);
     if (iterate_in_u) std::swap(fields_.v_buffer(), u_);
     if (spec_.w_update == WUpdate::leapfrog) std::swap(fields_.w_buffer(), w_previous_);
+    if (!comm_ && !K::kConfined) {
+      w_deferred_ = true;
+      deferred_c_ = c;
+    } else {
+      accept(c);
+    }
+    ++step_;
+  }
+
+  // w+ = p + c u over the owned nodes (v+ = u already in place).
+  void accept(real c) {
     const index_t a = nodes_.offset;
     accept_kernel<<<blocks_for(nodes_.count), kBlock>>>(p_.data() + a, fields_.v() + a, c,
                                                          fields_.w() + a, nodes_.count, kin_);
     FHN_CUDA_CHECK_LAUNCH();
-    ++step_;
+  }
+
+  // The deferred accept, done when the caller may read the state.
+  void settle_w() {
+    if (!w_deferred_) return;
+    accept(deferred_c_);
+    w_deferred_ = false;
   }
 
   // Newton on the whole cable, decided on the device: launch a batch of iterations (as many as
@@ -676,6 +722,8 @@ class CrankNicolsonCuda final : public Scheme {
   std::string device_name_;
   index_t step_ = 0;
   int last_iterations_ = 3;
+  bool w_deferred_ = false;  // w = p + deferred_c_ v not yet written (settle_w)
+  real deferred_c_ = 0.0;
 };
 
 }  // namespace
