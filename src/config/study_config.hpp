@@ -20,7 +20,7 @@ namespace fhn {
 
 enum class StudyKind { convergence, stability, newton, adaptive, work_precision };
 // What a work-precision study measures of each run.
-enum class StudyQuantity { spiral_period, pulse_speed };
+enum class StudyQuantity { spiral_period, pulse_speed, field_rmse };
 
 // One line of a work-precision diagram: a label, the overrides that pick the scheme (and
 // backend, solver...), and the time steps to run it at.

@@ -24,9 +24,11 @@ void read_work_precision(Section& top, const YAML::Node& root, StudyConfig& st) 
   Context& ctx = top.context();
   st.quantity = top.choice("quantity", st.quantity,
                            NameTable<StudyQuantity>{{"spiral_period", StudyQuantity::spiral_period},
-                                                    {"pulse_speed", StudyQuantity::pulse_speed}});
+                                                    {"pulse_speed", StudyQuantity::pulse_speed},
+                                                    {"field_rmse", StudyQuantity::field_rmse}});
   if (!top.has("quantity"))
-    ctx.error("quantity", root.Mark(), "missing required key 'quantity' (spiral_period or pulse_speed)");
+    ctx.error("quantity", root.Mark(),
+              "missing required key 'quantity' (spiral_period, pulse_speed or field_rmse)");
   st.quantity_where = ctx.where("quantity");
   const YAML::Node reference = top.raw("reference");
   if (!reference.IsMap()) {
@@ -39,6 +41,11 @@ void read_work_precision(Section& top, const YAML::Node& root, StudyConfig& st) 
     if (r.has("value")) {
       r.forbid("dt", "a reference is a value or a run (dt and set), not both");
       r.forbid("set", "a reference is a value or a run (dt and set), not both");
+      if (st.quantity == StudyQuantity::field_rmse)
+        ctx.error("reference.value", reference["value"].Mark(),
+                  "reference.value: quantity field_rmse compares each run's v at time.end with "
+                  "a reference run's; give the run instead, e.g. reference: {dt: 0.001, set: "
+                  "{scheme.type: crank_nicolson}}");
       st.reference_exact = r.required_number("value", any_number());
     } else {
       st.reference_dt = r.required_number("dt", positive());

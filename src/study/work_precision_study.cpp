@@ -13,6 +13,7 @@
 #include "core/format.hpp"
 #include "io/atomic_file.hpp"
 #include "model/problem.hpp"
+#include "study/convergence.hpp"
 #include "study/front_tracker.hpp"
 #include "study/spiral_tips.hpp"
 #include "study/study.hpp"
@@ -23,17 +24,23 @@ namespace study_detail {
 namespace {
 
 const char* quantity_name(StudyQuantity q) {
-  return q == StudyQuantity::spiral_period ? "spiral_period" : "pulse_speed";
+  switch (q) {
+    case StudyQuantity::spiral_period: return "spiral_period";
+    case StudyQuantity::pulse_speed: return "pulse_speed";
+    case StudyQuantity::field_rmse: return "field_rmse";
+  }
+  return "";
 }
 
 // One run: `config` from its start to time.end, frames every output.every handed to the
-// quantity's sink (a TipTracker writing `tips_file`, or a FrontTracker). Its time is that of
-// the stepping and of fetching the frames (Scheme::advance and snapshot, what the scheme costs
-// on its backend), not of the sink's analysis.
+// quantity's sink (a TipTracker writing `tips_file`, or a FrontTracker; field_rmse keeps the
+// last frame). Its time is that of the stepping and of fetching the frames (Scheme::advance and
+// snapshot, what the scheme costs on its backend), not of the sink's analysis.
 struct Measured {
   std::optional<real> value;  // nullopt: the run did not show the quantity (e.g. < 2 turns)
   double seconds = 0.0;
   index_t steps = 0;
+  Snapshot last;  // the state at time.end (field_rmse)
 };
 Measured measure(const Config& config, StudyQuantity quantity,
                  const std::filesystem::path& tips_file) {
@@ -46,7 +53,7 @@ Measured measure(const Config& config, StudyQuantity quantity,
     tips = std::make_unique<TipTracker>(tips_file, config.output.tips.v_iso, config.output.tips.w_iso,
                                         false, cut_off_nodes(problem.fields));
     sink = tips.get();
-  } else {
+  } else if (quantity == StudyQuantity::pulse_speed) {
     front = std::make_unique<FrontTracker>(config.domain.length[0], config.output.activation.threshold);
     sink = front.get();
   }
@@ -61,13 +68,22 @@ Measured measure(const Config& config, StudyQuantity quantity,
     scheme->advance(step - scheme->steps_done());
     scheme->snapshot(snap);
     m.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
-    FrameView view = frame_view(snap, frame++);
-    view.outside = outside;
-    sink->write(view);
+    if (sink) {
+      FrameView view = frame_view(snap, frame++);
+      view.outside = outside;
+      sink->write(view);
+    }
     if (step == config.time.steps) break;
   }
-  sink->finish();
+  if (sink) sink->finish();
   m.steps = config.time.steps;
+  if (quantity == StudyQuantity::field_rmse) {
+    // The run's value: v's RMS value at time.end, RMS(v) = sqrt(sum v_i^2 / N).
+    real sum = 0.0;
+    for (const real v : snap.v) sum += v * v;
+    m.value = std::sqrt(sum / static_cast<real>(snap.v.size()));
+    m.last = std::move(snap);
+  }
   if (tips) m.value = tips->period();
   if (front)
     if (const std::optional<FrontSpeed> speed = front->speed()) m.value = speed->speed;
@@ -102,17 +118,21 @@ std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptio
       extra.push_back(assign("time.dt", dt));
       configs.push_back(study_run(st, extra, options.build));
     }
-  const bool sheet = configs.front().domain.dims == 2;
-  if (st.quantity == StudyQuantity::spiral_period && !sheet)
-    throw ConfigError(st.quantity_where +
-                      ": quantity: spiral_period needs a sheet with a spiral (the base config, " +
-                      st.base + ", is a cable; pulse_speed measures a cable)");
-  if (st.quantity == StudyQuantity::pulse_speed && sheet)
-    throw ConfigError(st.quantity_where + ": quantity: pulse_speed needs a cable (the base config, " +
-                      st.base +
-                      ", is a sheet; spiral_period measures a sheet)");
+  const int dims = configs.front().domain.dims;
+  const std::string base_is =
+      " (the base config, " + st.base + ", is a " +
+      (dims == 1 ? "cable" : dims == 2 ? "sheet" : "box") + "; field_rmse measures any domain)";
+  if (st.quantity == StudyQuantity::spiral_period && dims != 2)
+    throw ConfigError(st.quantity_where + ": quantity: spiral_period needs a sheet with a spiral" +
+                      base_is);
+  if (st.quantity == StudyQuantity::pulse_speed && dims != 1)
+    throw ConfigError(st.quantity_where + ": quantity: pulse_speed needs a cable" + base_is);
   if (st.quantity == StudyQuantity::spiral_period) std::filesystem::create_directories(dir / "tips");
-  // The reference: the value given, or a fine run measured the same way.
+  // The reference: the value given, or a fine run measured the same way. field_rmse: the run's
+  // v at time.end; a run's value is then its RMSE from it over the nodes (the grids are the
+  // base's), and the relative error that over the reference's RMS value (`reference`).
+  const bool field = st.quantity == StudyQuantity::field_rmse;
+  Snapshot reference_state;
   real reference = 0.0;
   std::string reference_text;
   if (st.reference_exact) {
@@ -130,7 +150,9 @@ std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptio
     reference_text = "a run with dt = " + format_exact(st.reference_dt) + " (" +
                      (st.reference_overrides.empty() ? std::string("the base config's scheme")
                                                       : joined(st.reference_overrides)) +
-                     "): " + format_exact(reference) + ", " + number(m.seconds, 3) + " s";
+                     "): " + (field ? "v at t = " + format_exact(m.last.t) + ", RMS " : "") +
+                     format_exact(reference) + ", " + number(m.seconds, 3) + " s";
+    reference_state = std::move(m.last);
   }
 
   struct Row {
@@ -148,10 +170,22 @@ std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptio
       Row row{method.label, method.dts[k], {}};
       row.m = measure_repeated(configs[run++], st,
                                dir / "tips" / (method.label + "_" + std::to_string(k) + ".csv"));
-      if (row.m.value) {
+      if (field) {
+        // Over the run's nodes (an adaptive grid's current ones), on the same base grid.
+        const Domain& grid = row.m.last.domain;
+        FHN_VERIFY(grid.dims == reference_state.domain.dims &&
+                       grid.nodes == reference_state.domain.nodes,
+                   ConfigError,
+                   "work_precision: method '" + method.label + "' runs on " + grid.summary() +
+                       ", the reference on " + reference_state.domain.summary() +
+                       "; field_rmse compares runs on the base config's grid (leave domain keys "
+                       "out of methods[].set)");
+        row.m.value = distance_on_common_nodes(row.m.last, reference_state, Norm::rmse);
+        row.error = *row.m.value;
+      } else if (row.m.value) {
         row.error = std::abs(*row.m.value - reference);
-        row.relative = row.error / std::abs(reference);
       }
+      if (row.m.value) row.relative = row.error / std::abs(reference);
       rows.push_back(row);
     }
 

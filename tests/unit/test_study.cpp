@@ -278,6 +278,41 @@ std::vector<std::map<std::string, std::string>> read_csv(const std::filesystem::
   return rows;
 }
 
+// The text of a work-precision study of configs/<base> with `set`, the quantity and reference,
+// and two methods (each "{label: ..., set: {...}, dt: [...]}").
+std::string work_precision_text(const std::string& base, const std::string& set,
+                                const std::string& quantity, const std::string& reference,
+                                const std::string& first, const std::string& second,
+                                const std::string& targets) {
+  return "study: work_precision\nbase: " + fhn::test::source_path("configs/" + base) +
+         "\nset: " + set + "\nquantity: " + quantity + "\nreference: " + reference +
+         "\nmethods:\n  - " + first + "\n  - " + second + "\ntargets: " + targets + "\n";
+}
+
+// A work-precision study given as text, run into dir/out: what it printed and the rows of its
+// work_precision.csv.
+struct WorkPrecisionRun {
+  std::string printed;
+  std::vector<std::map<std::string, std::string>> rows;
+};
+WorkPrecisionRun run_work_precision(const std::string& study, const std::filesystem::path& dir) {
+  fhn::StudyOptions options;
+  options.output_dir = dir / "out";
+  std::ostringstream out;
+  fhn::run_study(fhn::load_study_text(study, (dir / "s.yaml").string()), options, out);
+  return {out.str(), read_csv(dir / "out" / "work_precision.csv")};
+}
+
+// Rows 0-1: a first-order method at dt and dt/2; rows 2-4: a second-order one at dt', dt'/2,
+// dt'/4. Halving dt halves the first one's error and quarters the second one's.
+void check_first_then_second_order(const std::vector<std::map<std::string, std::string>>& rows) {
+  REQUIRE(rows.size() == 5);
+  auto error = [&](std::size_t k) { return std::stod(rows[k].at("error")); };
+  CHECK(error(0) / error(1) == doctest::Approx(2.0).epsilon(0.1));
+  CHECK(error(2) / error(3) == doctest::Approx(4.0).epsilon(0.15));
+  CHECK(error(3) / error(4) == doctest::Approx(4.0).epsilon(0.15));
+}
+
 }  // namespace
 
 TEST_CASE("study: work_precision on a cable pulse: forward Euler first order in dt, "
@@ -285,22 +320,17 @@ TEST_CASE("study: work_precision on a cable pulse: forward Euler first order in 
   // FitzHugh's pulse (configs/fitzhugh_pulse.yaml) on 80 space units for 70 time units; the
   // reference a Crank-Nicolson run at dt = 0.005.
   fhn::test::TempDir dir;
-  const std::string study =
-      "study: work_precision\nbase: " + fhn::test::source_path("configs/fitzhugh_pulse.yaml") +
-      "\nset: {domain.length: 80, time.end: 70, output.probes: []}\nquantity: pulse_speed\n"
-      "reference: {dt: 0.005, set: {scheme.type: crank_nicolson}}\n"
-      "methods:\n"
-      "  - {label: explicit, set: {scheme.type: explicit}, dt: [0.0125, 0.00625]}\n"
-      "  - {label: cn, set: {scheme.type: crank_nicolson}, dt: [0.25, 0.125, 0.0625]}\n"
-      "targets: [1.0e-3, 2.0e-4, 1.0e-9]\n";
-  fhn::StudyOptions options;
-  options.output_dir = dir / "out";
-  std::ostringstream out;
-  fhn::run_study(fhn::load_study_text(study, (dir / "s.yaml").string()), options, out);
-  CHECK(contains(out.str(), "work-precision study"));
-  const auto rows = read_csv(dir / "out" / "work_precision.csv");
-  REQUIRE(rows.size() == 5);
-  auto error = [&](std::size_t k) { return std::stod(rows[k].at("error")); };
+  const WorkPrecisionRun run = run_work_precision(
+      work_precision_text("fitzhugh_pulse.yaml",
+                          "{domain.length: 80, time.end: 70, output.probes: []}", "pulse_speed",
+                          "{dt: 0.005, set: {scheme.type: crank_nicolson}}",
+                          "{label: explicit, set: {scheme.type: explicit}, dt: [0.0125, 0.00625]}",
+                          "{label: cn, set: {scheme.type: crank_nicolson}, dt: [0.25, 0.125, 0.0625]}",
+                          "[1.0e-3, 2.0e-4, 1.0e-9]"),
+      dir.path());
+  CHECK(contains(run.printed, "work-precision study"));
+  const auto& rows = run.rows;
+  check_first_then_second_order(rows);
   for (std::size_t k = 0; k < rows.size(); ++k) {
     CAPTURE(k);
     CHECK(std::abs(std::stod(rows[k].at("pulse_speed")) - 0.81) < 0.01);  // fitzhugh_pulse: 0.8105
@@ -308,10 +338,6 @@ TEST_CASE("study: work_precision on a cable pulse: forward Euler first order in 
   }
   CHECK(rows[0].at("method") == "explicit");
   CHECK(rows[0].at("steps") == "5600");
-  // Halving dt halves forward Euler's error and quarters Crank-Nicolson's.
-  CHECK(error(0) / error(1) == doctest::Approx(2.0).epsilon(0.1));
-  CHECK(error(2) / error(3) == doctest::Approx(4.0).epsilon(0.15));
-  CHECK(error(3) / error(4) == doctest::Approx(4.0).epsilon(0.15));
   // Each target's choice reaches it and no run that reaches it is faster; 1e-9 none reaches.
   const auto choice = read_csv(dir / "out" / "work_precision_choice.csv");
   REQUIRE(choice.size() == 3);
@@ -330,7 +356,7 @@ TEST_CASE("study: work_precision on a cable pulse: forward Euler first order in 
     CHECK(std::stod(c.at("seconds")) == fastest);
   }
   CHECK(choice[2].at("method").empty());
-  CHECK(contains(out.str(), "no run reaches it"));
+  CHECK(contains(run.printed, "no run reaches it"));
 }
 
 TEST_CASE("study loader: work_precision's keys and mistakes") {
@@ -341,7 +367,10 @@ TEST_CASE("study loader: work_precision's keys and mistakes") {
   const std::string head = "study: work_precision\nbase: b.yaml\n";
   const std::string methods = "methods: [{label: e, set: {scheme.type: explicit}, dt: [0.1]}]\n";
   CHECK(contains(error(head + "reference: {value: 1}\n" + methods),
-                 "missing required key 'quantity' (spiral_period or pulse_speed)"));
+                 "missing required key 'quantity' (spiral_period, pulse_speed or field_rmse)"));
+  CHECK(contains(error(head + "quantity: field_rmse\nreference: {value: 1}\n" + methods),
+                 "s.yaml:4:20: reference.value: quantity field_rmse compares each run's v at "
+                 "time.end with a reference run's"));
   CHECK(contains(error(head + "quantity: pulse_speed\n" + methods),
                  "reference: expected {value: <the exact quantity>} or {dt: <a fine time step>"));
   CHECK(contains(error(head + "quantity: pulse_speed\nreference: {value: 1, dt: 0.1}\n" + methods),
@@ -376,5 +405,57 @@ TEST_CASE("study loader: work_precision's keys and mistakes") {
       (dir / "s.yaml").string());
   CHECK(contains(fhn::test::thrown_message<fhn::ConfigError>(
                      [&] { fhn::run_study(on_cable, options, out); }),
-                 "s.yaml:3:11: quantity: spiral_period needs a sheet with a spiral"));
+                 "s.yaml:3:11: quantity: spiral_period needs a sheet with a spiral (the base "
+                 "config, " + fhn::test::source_path("configs/fitzhugh_pulse.yaml") +
+                 ", is a cable; field_rmse measures any domain)"));
+  const fhn::StudyConfig on_box = fhn::load_study_text(
+      "study: work_precision\nbase: " + fhn::test::source_path("configs/planar_3d.yaml") +
+          "\nquantity: pulse_speed\nreference: {value: 1}\n"
+          "methods: [{label: e, dt: [0.04]}]\n",
+      (dir / "s.yaml").string());
+  CHECK(contains(fhn::test::thrown_message<fhn::ConfigError>(
+                     [&] { fhn::run_study(on_box, options, out); }),
+                 "quantity: pulse_speed needs a cable (the base config, "));
+  CHECK(contains(fhn::test::thrown_message<fhn::ConfigError>(
+                     [&] { fhn::run_study(on_box, options, out); }),
+                 "is a box; field_rmse measures any domain)"));
+}
+
+TEST_CASE("study: work_precision of the field (field_rmse) on a sheet: forward Euler first order "
+          "in dt, ADI second, against a reference run") {
+  // A Gaussian excitation on a 41 x 41 sheet (target_2d's model, dx = 0.5) to t = 4; v at
+  // t = 4 of each run against ADI at dt = 0.0125.
+  fhn::test::TempDir dir;
+  const WorkPrecisionRun run = run_work_precision(
+      work_precision_text("target_2d.yaml",
+                          "{domain.length: [20, 20], stimulus: [], output.probes: [], "
+                          "output.every: 0.4, initial.v: {type: gaussian, center: [10, 10], "
+                          "width2: 10}, time.end: 4}",
+                          "field_rmse", "{dt: 0.0125, set: {scheme.type: crank_nicolson}}",
+                          "{label: explicit, set: {scheme.type: explicit}, dt: [0.05, 0.025]}",
+                          "{label: adi, set: {scheme.type: crank_nicolson}, dt: [0.4, 0.2, 0.1]}",
+                          "[1.0e-2, 1.0e-4]"),
+      dir.path());
+  CHECK(contains(run.printed, "field_rmse against a run with dt = 0.0125 "
+                              "(scheme.type=crank_nicolson): v at t = 4, RMS "));
+  const auto& rows = run.rows;
+  check_first_then_second_order(rows);  // forward Euler, then ADI
+  for (const auto& row : rows) {
+    // The csv's quantity is the RMSE itself, and relative_error that over the reference's RMS.
+    const double error = std::stod(row.at("error"));
+    CHECK(std::stod(row.at("field_rmse")) == error);
+    CHECK(error > 0.0);
+    CHECK(std::stod(row.at("relative_error")) > error);  // the RMS of v is below 1
+  }
+  CHECK(rows[1].at("steps") == "160");
+  // A method on another grid is refused with the grids named.
+  const std::string other_grid =
+      "study: work_precision\nbase: " + fhn::test::source_path("configs/target_2d.yaml") +
+      "\nset: {domain.length: [20, 20], stimulus: [], output.probes: [], output.every: 0.4,"
+      " time.end: 0.4}\nquantity: field_rmse\nreference: {dt: 0.05}\n"
+      "methods: [{label: coarse, set: {domain.dx: 1}, dt: [0.05]}]\n";
+  CHECK(contains(fhn::test::thrown_message<fhn::ConfigError>(
+                     [&] { run_work_precision(other_grid, dir / "other"); }),
+                 "work_precision: method 'coarse' runs on 21 x 21 = 441 nodes, dx = 1, [0, 20] x "
+                 "[0, 20], the reference on 41 x 41 = 1681 nodes"));
 }
