@@ -110,13 +110,30 @@ std::string joined(const std::vector<std::string>& items) {
 std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptions& options,
                                          const std::filesystem::path& dir, std::ostream& out) {
   const std::string quantity = quantity_name(st.quantity);
-  // Every run's config first, so that a dt the config refuses stops the study before it runs.
+  const bool field = st.quantity == StudyQuantity::field_rmse;
+  // Every run's config first (the reference run's too), so that a dt the config refuses, or a
+  // method off the reference's grid where field_rmse compares the runs node by node, stops the
+  // study before it runs.
+  std::optional<Config> reference_run;
+  if (!st.reference_exact) {
+    std::vector<std::string> extra = st.reference_overrides;
+    extra.push_back(assign("time.dt", st.reference_dt));
+    reference_run = study_run(st, extra, options.build);
+  }
   std::vector<Config> configs;
   for (const WorkMethod& method : st.methods)
     for (const real dt : method.dts) {
       std::vector<std::string> extra = method.overrides;
       extra.push_back(assign("time.dt", dt));
       configs.push_back(study_run(st, extra, options.build));
+      const Domain& grid = configs.back().domain;
+      if (field && reference_run &&
+          (grid.dims != reference_run->domain.dims || grid.nodes != reference_run->domain.nodes))
+        throw ConfigError("work_precision: method '" + method.label + "' runs on " +
+                          grid.summary() + ", the reference on " +
+                          reference_run->domain.summary() +
+                          "; field_rmse compares runs on the base config's grid (leave domain "
+                          "keys out of methods[].set)");
     }
   const int dims = configs.front().domain.dims;
   const std::string base_is =
@@ -129,9 +146,9 @@ std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptio
     throw ConfigError(st.quantity_where + ": quantity: pulse_speed needs a cable" + base_is);
   if (st.quantity == StudyQuantity::spiral_period) std::filesystem::create_directories(dir / "tips");
   // The reference: the value given, or a fine run measured the same way. field_rmse: the run's
-  // v at time.end; a run's value is then its RMSE from it over the nodes (the grids are the
-  // base's), and the relative error that over the reference's RMS value (`reference`).
-  const bool field = st.quantity == StudyQuantity::field_rmse;
+  // v at time.end; a run's value is then its RMSE from it over the run's nodes (an adaptive
+  // grid's current ones, on the same base grid), and the relative error that over the
+  // reference's RMS value (`reference`).
   Snapshot reference_state;
   real reference = 0.0;
   std::string reference_text;
@@ -139,10 +156,7 @@ std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptio
     reference = *st.reference_exact;
     reference_text = "the value " + format_exact(reference);
   } else {
-    std::vector<std::string> extra = st.reference_overrides;
-    extra.push_back(assign("time.dt", st.reference_dt));
-    const Config c = study_run(st, extra, options.build);
-    const Measured m = measure(c, st.quantity, dir / "tips" / "reference.csv");
+    Measured m = measure(*reference_run, st.quantity, dir / "tips" / "reference.csv");
     FHN_VERIFY(m.value.has_value(), NumericalError,
                "work_precision: the reference run (dt = " + format_exact(st.reference_dt) +
                    ") shows no " + quantity + "; run it longer or check the base config");
@@ -171,15 +185,6 @@ std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptio
       row.m = measure_repeated(configs[run++], st,
                                dir / "tips" / (method.label + "_" + std::to_string(k) + ".csv"));
       if (field) {
-        // Over the run's nodes (an adaptive grid's current ones), on the same base grid.
-        const Domain& grid = row.m.last.domain;
-        FHN_VERIFY(grid.dims == reference_state.domain.dims &&
-                       grid.nodes == reference_state.domain.nodes,
-                   ConfigError,
-                   "work_precision: method '" + method.label + "' runs on " + grid.summary() +
-                       ", the reference on " + reference_state.domain.summary() +
-                       "; field_rmse compares runs on the base config's grid (leave domain keys "
-                       "out of methods[].set)");
         row.m.value = distance_on_common_nodes(row.m.last, reference_state, Norm::rmse);
         row.error = *row.m.value;
       } else if (row.m.value) {

@@ -379,8 +379,8 @@ void bench_newton(Context& ctx, index_t n) {
     CrankNicolsonCpu cpu(problem, spec, nullptr);
     reference = v_after_one_step(cpu);
   }
-  // steps: per timed call. A run advances a frame's steps per call; the fused path defers each
-  // step's w+ = p + c u into the next step's first pass, and writes it once at the call's end.
+  // steps: per timed call. A run advances a frame's steps per call; the whole cable defers each
+  // step's w+ = p + c u to the next step's start, and writes it once at the call's end.
   struct Variant {
     const char* name;
     TridiagonalBackend solver;

@@ -532,9 +532,9 @@ class CrankNicolsonCuda final : public Scheme {
 
     // A slab: v's halo from the neighbours first (the rhs' stencils reach it), and u = v with the
     // halos (no exchange of u before the first residual).
+    if (comm_) exchange_->exchange({fields_.v()}, 1, nullptr);
     // After a deferred accept w^n is formed from p (WSource); a leapfrog step keeps w^n as the
     // next one's w^{n-1}, so then it is written to w's buffer too.
-    if (comm_) exchange_->exchange({fields_.v()}, 1, nullptr);
     const WSource w_source{w_deferred_ ? p_.data() : fields_.w(), deferred_c_, w_deferred_,
                            w_deferred_ && spec_.w_update == WUpdate::leapfrog ? fields_.w()
                                                                                : nullptr};
@@ -542,8 +542,8 @@ class CrankNicolsonCuda final : public Scheme {
         fields_.v(), w_source, w_previous_.data(), stimuli_.view(), t, p_.data(), rhs_.data(),
         fused_ || comm_ ? nullptr : u_.data(), leapfrog, trap, params_, kin_, nodes_,
         comm_ ? nullptr : state_.data());
-    w_deferred_ = false;
     FHN_CUDA_CHECK_LAUNCH();
+    w_deferred_ = false;
     if (comm_)
       FHN_CUDA_CHECK(cudaMemcpyAsync(u_.data(), fields_.v(), u_.size() * sizeof(real),
                                      cudaMemcpyDeviceToDevice));
