@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Work-precision diagram of a work-precision study: relative error of the measured quantity
-against the time each run took, log-log, one line per method, each point labelled with its dt.
+against the time each run took, log-log, one line per method, each point labelled with its dt
+(and its dx where the method's runs differ in dx).
 Down and to the left is better; where two lines cross, the faster method changes.
 
     tools/plot_work_precision.py output/<study>/work_precision.csv [more.csv ...] [-o OUT.png]
@@ -43,12 +44,14 @@ def main():
         for row in rows:
             if row["relative_error"]:  # a run without the quantity has no point
                 methods.setdefault(row["method"], []).append(
-                    (float(row["seconds"]), float(row["relative_error"]), row["dt"]))
+                    (float(row["seconds"]), float(row["relative_error"]), row["dt"], row.get("dx") or ""))
         for index, (method, points) in enumerate(methods.items()):
             points.sort()
             line, = ax.loglog([p[0] for p in points], [p[1] for p in points], "o-", label=prefix + method)
-            for seconds, error, dt in points:
-                ax.annotate(f"dt {float(dt):g}", (seconds, error), textcoords="offset points",
+            show_dx = len({p[3] for p in points}) > 1  # CSVs before the dx column have none
+            for seconds, error, dt, dx in points:
+                label = f"dt {float(dt):g}" + (f", dx {float(dx):g}" if show_dx else "")
+                ax.annotate(label, (seconds, error), textcoords="offset points",
                             xytext=(4, 3 - 9 * (index % 3)), fontsize=7, color=line.get_color())
     ax.set_xlabel("seconds (stepping and fetching frames)")
     ax.set_ylabel(f"relative error of {quantity}")

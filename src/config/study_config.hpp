@@ -23,11 +23,12 @@ enum class StudyKind { convergence, stability, newton, adaptive, work_precision 
 enum class StudyQuantity { spiral_period, pulse_speed, field_rmse };
 
 // One line of a work-precision diagram: a label, the overrides that pick the scheme (and
-// backend, solver...), and the time steps to run it at.
+// backend, solver...), and the time steps to run it at, each with its grid spacing where given.
 struct WorkMethod {
   std::string label;
   std::vector<std::string> overrides;
   std::vector<real> dts;
+  std::vector<real> dxs;  // empty: every run on the base's grid; else dxs[k] goes with dts[k]
 };
 enum class ReferenceKind { finest, value, richardson };
 enum class Norm { rmse, max };
@@ -73,6 +74,7 @@ struct StudyConfig {
   std::optional<real> reference_exact;           // reference: {value: ...}
   std::vector<std::string> reference_overrides;  // reference: {set: [...], dt: ...}, a fine run
   real reference_dt = 0.0;
+  real reference_dx = 0.0;                       // the reference run's domain.dx; 0: the base's
   index_t repeats = 1;                           // each run's time is the least of this many
   std::vector<real> targets{1e-2, 1e-3, 1e-4};   // relative errors to recommend a method for
 };

@@ -18,7 +18,7 @@ const NameTable<StudyKind>& study_kind_names() {
   return table;
 }
 
-// work_precision: quantity, reference ({value} or {set, dt}), methods [{label, set, dt}],
+// work_precision: quantity, reference ({value} or {set, dt, dx}), methods [{label, set, dt, dx}],
 // repeats, targets.
 void read_work_precision(Section& top, const YAML::Node& root, StudyConfig& st) {
   Context& ctx = top.context();
@@ -49,6 +49,7 @@ void read_work_precision(Section& top, const YAML::Node& root, StudyConfig& st) 
       st.reference_exact = r.required_number("value", any_number());
     } else {
       st.reference_dt = r.required_number("dt", positive());
+      st.reference_dx = r.number("dx", st.reference_dx, positive());
       st.reference_overrides = set_assignments(ctx, r.raw("set"), "reference.set");
     }
   }
@@ -75,6 +76,12 @@ void read_work_precision(Section& top, const YAML::Node& root, StudyConfig& st) 
       if (method.dts.empty())
         ctx.error(path, methods[i].Mark(), "missing required key '" + path + ".dt' (the time "
                                            "steps to run the method at, e.g. [0.1, 0.05])");
+      method.dxs = m.numbers("dx", positive(), false, "[0.5, 0.25]").value_or(method.dxs);
+      if (!method.dxs.empty() && !method.dts.empty() && method.dxs.size() != method.dts.size())
+        ctx.error(path + ".dx", path + ".dx: " + std::to_string(method.dxs.size()) +
+                                    " grid spacings for " + std::to_string(method.dts.size()) +
+                                    " time steps; give one dx for each dt (run k takes dt[k] "
+                                    "and dx[k])");
       st.methods.push_back(method);
     }
   }

@@ -99,6 +99,21 @@ Measured measure_repeated(const Config& config, const StudyConfig& st,
   return best;
 }
 
+// field_rmse compares a run with the reference at the run's nodes: each must be a node of the
+// reference's grid (the same lengths, the reference's cells a whole division of the run's).
+void check_on_reference_grid(const std::string& label, const Domain& run, const Domain& reference) {
+  bool nested = run.dims == reference.dims;
+  for (int a = 0; nested && a < run.dims; ++a)
+    nested = run.length[a] == reference.length[a] &&
+             (reference.nodes[a] - 1) % (run.nodes[a] - 1) == 0;
+  if (!nested)
+    throw ConfigError("work_precision: method '" + label + "' runs on " + run.summary() +
+                      ", the reference on " + reference.summary() +
+                      "; field_rmse compares each run with the reference at the run's nodes, "
+                      "which must be nodes of the reference's grid (the same lengths, the "
+                      "reference's dx the run's divided by a whole number)");
+}
+
 std::string joined(const std::vector<std::string>& items) {
   std::string text;
   for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
@@ -111,29 +126,25 @@ std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptio
                                          const std::filesystem::path& dir, std::ostream& out) {
   const std::string quantity = quantity_name(st.quantity);
   const bool field = st.quantity == StudyQuantity::field_rmse;
-  // Every run's config first (the reference run's too), so that a dt the config refuses, or a
-  // method off the reference's grid where field_rmse compares the runs node by node, stops the
-  // study before it runs.
+  // Every run's config first (the reference run's too), so that a dt or dx the config refuses,
+  // or a run whose nodes are not the reference's where field_rmse compares them node by node,
+  // stops the study before it runs.
   std::optional<Config> reference_run;
   if (!st.reference_exact) {
     std::vector<std::string> extra = st.reference_overrides;
     extra.push_back(assign("time.dt", st.reference_dt));
+    if (st.reference_dx > 0.0) extra.push_back(assign("domain.dx", st.reference_dx));
     reference_run = study_run(st, extra, options.build);
   }
   std::vector<Config> configs;
   for (const WorkMethod& method : st.methods)
-    for (const real dt : method.dts) {
+    for (std::size_t k = 0; k < method.dts.size(); ++k) {
       std::vector<std::string> extra = method.overrides;
-      extra.push_back(assign("time.dt", dt));
+      extra.push_back(assign("time.dt", method.dts[k]));
+      if (!method.dxs.empty()) extra.push_back(assign("domain.dx", method.dxs[k]));
       configs.push_back(study_run(st, extra, options.build));
-      const Domain& grid = configs.back().domain;
-      if (field && reference_run &&
-          (grid.dims != reference_run->domain.dims || grid.nodes != reference_run->domain.nodes))
-        throw ConfigError("work_precision: method '" + method.label + "' runs on " +
-                          grid.summary() + ", the reference on " +
-                          reference_run->domain.summary() +
-                          "; field_rmse compares runs on the base config's grid (leave domain "
-                          "keys out of methods[].set)");
+      if (field && reference_run) check_on_reference_grid(method.label, configs.back().domain,
+                                                          reference_run->domain);
     }
   const int dims = configs.front().domain.dims;
   const std::string base_is =
@@ -161,7 +172,9 @@ std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptio
                "work_precision: the reference run (dt = " + format_exact(st.reference_dt) +
                    ") shows no " + quantity + "; run it longer or check the base config");
     reference = *m.value;
-    reference_text = "a run with dt = " + format_exact(st.reference_dt) + " (" +
+    reference_text = "a run with dt = " + format_exact(st.reference_dt) +
+                     (st.reference_dx > 0.0 ? ", dx = " + format_exact(st.reference_dx) : "") +
+                     " (" +
                      (st.reference_overrides.empty() ? std::string("the base config's scheme")
                                                       : joined(st.reference_overrides)) +
                      "): " + (field ? "v at t = " + format_exact(m.last.t) + ", RMS " : "") +
@@ -172,6 +185,7 @@ std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptio
   struct Row {
     std::string method;
     real dt = 0.0;
+    real dx = 0.0;
     Measured m;
     real error = kNaN;     // |value - reference| (NaN: no value)
     real relative = kNaN;  // error / |reference|
@@ -181,7 +195,7 @@ std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptio
   std::size_t run = 0;
   for (const WorkMethod& method : st.methods)
     for (std::size_t k = 0; k < method.dts.size(); ++k) {
-      Row row{method.label, method.dts[k], {}};
+      Row row{method.label, method.dts[k], configs[run].domain.dx, {}};
       row.m = measure_repeated(configs[run++], st,
                                dir / "tips" / (method.label + "_" + std::to_string(k) + ".csv"));
       if (field) {
@@ -194,41 +208,48 @@ std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptio
       rows.push_back(row);
     }
 
+  // The table names each run's dx where some run leaves the base's grid; the CSVs always do.
+  const bool grids = st.reference_dx > 0.0 ||
+                     std::any_of(st.methods.begin(), st.methods.end(),
+                                 [](const WorkMethod& m) { return !m.dxs.empty(); });
   out << "work-precision study '" << st.name << "': " << quantity << " against " << reference_text
       << "; time: stepping and fetching the frames, the least of " << st.repeats
       << (st.repeats == 1 ? " run" : " runs") << "\n\n  " << pad("method", 20) << pad("dt", 12)
-      << pad(quantity, 16) << pad("error", 12) << pad("relative", 12) << "seconds\n";
-  std::string csv = "method,dt," + quantity + ",error,relative_error,seconds,steps\n";
+      << (grids ? pad("dx", 10) : "") << pad(quantity, 16) << pad("error", 12)
+      << pad("relative", 12) << "seconds\n";
+  std::string csv = "method,dt," + quantity + ",error,relative_error,seconds,steps,dx\n";
   for (const Row& r : rows) {
     const real error = r.error, relative = r.relative;
     out << "  " << pad(r.method, 20) << pad(number(r.dt, 6), 12)
+        << (grids ? pad(number(r.dx, 6), 10) : "")
         << pad(r.m.value ? number(*r.m.value, 8) : "-", 16) << pad(number(error, 3), 12)
         << pad(number(relative, 3), 12) << number(r.m.seconds, 4) << "\n";
     csv += r.method + "," + format_exact(r.dt) + "," + (r.m.value ? format_exact(*r.m.value) : "") +
            "," + (std::isnan(error) ? "" : format_exact(error)) + "," +
            (std::isnan(relative) ? "" : format_exact(relative)) + "," + format_exact(r.m.seconds) +
-           "," + std::to_string(r.m.steps) + "\n";
+           "," + std::to_string(r.m.steps) + "," + format_exact(r.dx) + "\n";
   }
   write_file_atomically(dir / "work_precision.csv", csv);
 
   // For each target, the fastest run whose relative error is at most the target.
   out << "\n  the fastest run within each target (relative error):\n";
-  std::string choice = "target,method,dt,relative_error,seconds\n";
+  std::string choice = "target,method,dt,relative_error,seconds,dx\n";
   for (const real target : st.targets) {
     const Row* best = nullptr;
     for (const Row& r : rows)
       if (r.relative <= target && (!best || r.m.seconds < best->m.seconds))
         best = &r;
     out << "  " << pad(number(target, 3), 10)
-        << (best ? best->method + " at dt = " + format_exact(best->dt) + ", " +
+        << (best ? best->method + " at dt = " + format_exact(best->dt) +
+                       (grids ? ", dx = " + format_exact(best->dx) : std::string()) + ", " +
                        number(best->m.seconds, 4) + " s"
                  : std::string("no run reaches it"))
         << "\n";
     choice += format_exact(target) + "," +
               (best ? best->method + "," + format_exact(best->dt) + "," +
                           format_exact(best->relative) + "," +
-                          format_exact(best->m.seconds)
-                    : std::string(",,,")) +
+                          format_exact(best->m.seconds) + "," + format_exact(best->dx)
+                    : std::string(",,,,")) +
               "\n";
   }
   write_file_atomically(dir / "work_precision_choice.csv", choice);

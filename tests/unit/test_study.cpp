@@ -381,6 +381,9 @@ TEST_CASE("study loader: work_precision's keys and mistakes") {
   CHECK(contains(error(head + "quantity: pulse_speed\nreference: {value: 1}\n"
                               "methods: [{label: e, set: {scheme.type: explicit}}]\n"),
                  "missing required key 'methods[0].dt'"));
+  CHECK(contains(error(head + "quantity: pulse_speed\nreference: {value: 1}\n"
+                              "methods: [{label: e, dt: [0.1, 0.05], dx: [0.5]}]\n"),
+                 "methods[0].dx: 1 grid spacings for 2 time steps; give one dx for each dt"));
   CHECK(contains(error(head + "quantity: period\nreference: {value: 1}\n" + methods),
                  "quantity: 'period' is not allowed"));
   const fhn::StudyConfig st = fhn::load_study_text(
@@ -451,9 +454,43 @@ TEST_CASE("study: work_precision of the field (field_rmse) on a sheet: forward E
       "study: work_precision\nbase: " + fhn::test::source_path("configs/target_2d.yaml") +
       "\nset: {domain.length: [20, 20], stimulus: [], output.probes: [], output.every: 0.4,"
       " time.end: 0.4}\nquantity: field_rmse\nreference: {dt: 0.05}\n"
-      "methods: [{label: coarse, set: {domain.dx: 1}, dt: [0.05]}]\n";
+      "methods: [{label: off, dt: [0.02], dx: [0.4]}]\n";
   CHECK(contains(fhn::test::thrown_message<fhn::ConfigError>(
                      [&] { run_work_precision(other_grid, dir / "other"); }),
-                 "work_precision: method 'coarse' runs on 21 x 21 = 441 nodes, dx = 1, [0, 20] x "
-                 "[0, 20], the reference on 41 x 41 = 1681 nodes"));
+                 "work_precision: method 'off' runs on 51 x 51 = 2601 nodes, dx = 0.4, [0, 20] x "
+                 "[0, 20], the reference on 41 x 41 = 1681 nodes, dx = 0.5, [0, 20] x [0, 20]; "
+                 "field_rmse compares each run with the reference at the run's nodes"));
+}
+
+TEST_CASE("study: work_precision with dx paired to dt: the grid refined with the time step, "
+          "the field compared at each run's nodes") {
+  // pulse_split_cn's Gaussian impulse to t = 10; Crank-Nicolson with dt and dx halved together
+  // and forward Euler with dt quartered as dx halves: both errors fall as dx^2 (4x a level),
+  // against Crank-Nicolson at dx = 0.0625, dt = 0.0125 (its own error 1/16 of the finest run's).
+  fhn::test::TempDir dir;
+  const WorkPrecisionRun run = run_work_precision(
+      work_precision_text("pulse_split_cn.yaml",
+                          "{time.end: 10, output.probes: [], output.every: 1}", "field_rmse",
+                          "{dt: 0.0125, dx: 0.0625}",
+                          "{label: cn, dt: [0.2, 0.1, 0.05], dx: [1, 0.5, 0.25]}",
+                          "{label: explicit, set: {scheme.type: explicit}, dt: [0.05, 0.0125], "
+                          "dx: [0.5, 0.25]}",
+                          "[1.0e-2, 1.0e-3]"),
+      dir.path());
+  CHECK(contains(run.printed, "against a run with dt = 0.0125, dx = 0.0625 (the base config's "
+                              "scheme)"));
+  CHECK(contains(run.printed, "explicit at dt = 0.0125, dx = 0.25, "));
+  const auto& rows = run.rows;
+  REQUIRE(rows.size() == 5);
+  auto error = [&](std::size_t k) { return std::stod(rows[k].at("error")); };
+  CHECK(error(0) / error(1) == doctest::Approx(4.0).epsilon(0.1));
+  CHECK(error(1) / error(2) == doctest::Approx(4.0).epsilon(0.1));
+  CHECK(error(3) / error(4) == doctest::Approx(4.0).epsilon(0.1));
+  const std::vector<std::string> dxs{"1", "0.5", "0.25", "0.5", "0.25"};
+  const std::vector<std::string> steps{"50", "100", "200", "200", "800"};
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    CAPTURE(k);
+    CHECK(rows[k].at("dx") == dxs[k]);
+    CHECK(rows[k].at("steps") == steps[k]);
+  }
 }
