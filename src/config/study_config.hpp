@@ -20,7 +20,7 @@ namespace fhn {
 
 enum class StudyKind { convergence, stability, newton, adaptive, work_precision };
 // What a work-precision study measures of each run.
-enum class StudyQuantity { spiral_period, pulse_speed, field_rmse };
+enum class StudyQuantity { spiral_period, pulse_speed, field_rmse, activation_time };
 
 // One line of a work-precision diagram: a label, the overrides that pick the scheme (and
 // backend, solver...), and the time steps to run it at, each with its grid spacing where given.
@@ -70,6 +70,8 @@ struct StudyConfig {
   // work_precision
   StudyQuantity quantity = StudyQuantity::spiral_period;
   std::string quantity_where;                    // "file:line:col" of `quantity`, for messages
+  std::vector<real> probe;                       // activation_time: the point, one coordinate
+  std::string probe_where;                       // per axis of the base's domain
   std::vector<WorkMethod> methods;
   std::optional<real> reference_exact;           // reference: {value: ...}
   std::vector<std::string> reference_overrides;  // reference: {set: [...], dt: ...}, a fine run

@@ -18,18 +18,38 @@ const NameTable<StudyKind>& study_kind_names() {
   return table;
 }
 
-// work_precision: quantity, reference ({value} or {set, dt, dx}), methods [{label, set, dt, dx}],
-// repeats, targets.
+// work_precision: quantity (and probe), reference ({value} or {set, dt, dx}), methods [{label,
+// set, dt, dx}], repeats, targets.
 void read_work_precision(Section& top, const YAML::Node& root, StudyConfig& st) {
   Context& ctx = top.context();
   st.quantity = top.choice("quantity", st.quantity,
                            NameTable<StudyQuantity>{{"spiral_period", StudyQuantity::spiral_period},
                                                     {"pulse_speed", StudyQuantity::pulse_speed},
-                                                    {"field_rmse", StudyQuantity::field_rmse}});
+                                                    {"field_rmse", StudyQuantity::field_rmse},
+                                                    {"activation_time", StudyQuantity::activation_time}});
   if (!top.has("quantity"))
     ctx.error("quantity", root.Mark(),
-              "missing required key 'quantity' (spiral_period, pulse_speed or field_rmse)");
+              "missing required key 'quantity' (spiral_period, pulse_speed, field_rmse or "
+              "activation_time)");
   st.quantity_where = ctx.where("quantity");
+  // probe: x, or [x], [x, y], [x, y, z] (checked against the base's domain when the study runs).
+  const bool activation = st.quantity == StudyQuantity::activation_time;
+  if (top.has("probe")) {
+    if (top.raw("probe").IsSequence())
+      st.probe = top.numbers("probe", any_number(), false, "[100.0, 50.0]").value_or(st.probe);
+    else
+      st.probe = {top.required_number("probe", any_number())};
+    st.probe_where = ctx.where("probe");
+    if (!activation)
+      ctx.error("probe", "probe: only quantity activation_time reads it");
+    else if (st.probe.size() > 3)
+      ctx.error("probe", "probe: " + std::to_string(st.probe.size()) +
+                             " coordinates; a point has at most 3 (x, y, z)");
+  } else if (activation) {
+    ctx.error("probe", root.Mark(),
+              "missing required key 'probe' (quantity activation_time: the point whose first "
+              "activation is timed, x on a cable, [x, y] on a sheet, [x, y, z] in a box)");
+  }
   const YAML::Node reference = top.raw("reference");
   if (!reference.IsMap()) {
     ctx.error("reference", reference.IsDefined() ? reference.Mark() : root.Mark(),

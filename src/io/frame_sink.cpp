@@ -1,8 +1,13 @@
 #include "io/frame_sink.hpp"
 
+#include "grid/interpolation.hpp"
 #include "schemes/scheme.hpp"
 
 namespace fhn {
+
+real FrameView::at(const real* values, const Point& p) const {
+  return sheet() ? multilinear_at(*domain, values, p) : interpolate_at(x(), values, n, p[0]);
+}
 
 FrameView frame_view(const Snapshot& snap, index_t index) {
   FrameView view;

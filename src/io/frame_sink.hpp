@@ -29,6 +29,9 @@ struct FrameView {
   bool sheet() const { return domain->dims >= 2; }
   // Where the values of a cable sit along x.
   CablePositions x() const { return {domain, nodes}; }
+  // `values` (v or w) at p, as the probes read them: linear between a cable's nodes (an
+  // adaptive grid's too), bilinear on a sheet, trilinear in a box (grid/interpolation.hpp).
+  real at(const real* values, const Point& p) const;
 };
 
 // Named arrays a checkpoint carries, and a host snapshot (schemes/scheme.hpp).

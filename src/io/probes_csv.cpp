@@ -6,7 +6,6 @@
 
 #include "core/error.hpp"
 #include "core/format.hpp"
-#include "grid/interpolation.hpp"
 #include "io/csv_resume.hpp"
 
 namespace fhn {
@@ -22,11 +21,8 @@ class ProbeWriter final : public FrameSink {
 
   void write(const FrameView& f) override {
     std::string row = format_exact(f.t);
-    const bool sheet = f.sheet();
     for (const Point& p : positions_)
-      for (const real* values : {f.v, f.w})
-        row += "," + format_exact(sheet ? multilinear_at(*f.domain, values, p)
-                                        : interpolate_at(f.x(), values, f.n, p[0]));
+      for (const real* values : {f.v, f.w}) row += "," + format_exact(f.at(values, p));
     put(row);
   }
 

@@ -14,6 +14,22 @@ constexpr real kNaN = std::numeric_limits<real>::quiet_NaN();
 
 }  // namespace
 
+real upward_crossing(real t0, real v0, real t1, real v1, real threshold) {
+  if (!(v0 < threshold && v1 >= threshold)) return kNaN;
+  // t* = t0 + (threshold - v0) / (v1 - v0) (t1 - t0)
+  return t0 + (threshold - v0) / (v1 - v0) * (t1 - t0);
+}
+
+void PointActivation::write(const FrameView& f) {
+  const real v = f.at(f.v, point_);
+  if (!time_ && previous_t_ && f.t > *previous_t_) {
+    const real crossing = upward_crossing(*previous_t_, *previous_v_, f.t, v, threshold_);
+    if (!std::isnan(crossing)) time_ = crossing;
+  }
+  previous_t_ = f.t;
+  previous_v_ = v;
+}
+
 ActivationMap::ActivationMap(const Domain& domain, real threshold, bool keep_last)
     : domain_(domain),
       threshold_(threshold),
@@ -25,14 +41,9 @@ void ActivationMap::add_frame(real t, const real* v) {
   const std::size_t n = first_.size();
   if (frames_ > 0 && t <= previous_t_) return;
   if (frames_ > 0) {
-    const real t0 = previous_t_;
-    const real dt = t - t0;
     for (std::size_t i = 0; i < n; ++i) {
-      const real v0 = previous_v_[i];
-      const real v1 = v[i];
-      if (!(v0 < threshold_ && v1 >= threshold_)) continue;
-      // t* = t0 + (threshold - v0) / (v1 - v0) (t1 - t0)
-      const real crossing = t0 + (threshold_ - v0) / (v1 - v0) * dt;
+      const real crossing = upward_crossing(previous_t_, previous_v_[i], t, v[i], threshold_);
+      if (std::isnan(crossing)) continue;
       if (std::isnan(first_[i])) first_[i] = crossing;
       if (keep_last_) last_[i] = crossing;
     }

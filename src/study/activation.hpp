@@ -13,11 +13,16 @@
 // |grad t_act| = 0. Nodes that never activated hold NaN.
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "io/frame_sink.hpp"
 
 namespace fhn {
+
+// The upward crossing of `threshold` between (t0, v0) and (t1, v1) as above, NaN where there is
+// none (a crossing: v0 < threshold <= v1).
+real upward_crossing(real t0, real v0, real t1, real v1, real threshold);
 
 class ActivationMap {
  public:
@@ -60,5 +65,22 @@ class ActivationMap {
 // needs VTK). Its state rides in checkpoints (arrays "activation.*").
 std::unique_ptr<FrameSink> make_activation_writer(const std::filesystem::path& file,
                                                   const Domain& domain, real threshold, bool last);
+
+// The first activation at one point of any domain (a work-precision study's activation_time):
+// v at p in each frame as a probe reads it (FrameView::at), the first upward crossing of the
+// threshold between frames (upward_crossing).
+class PointActivation final : public FrameSink {
+ public:
+  PointActivation(const Point& p, real threshold) : point_(p), threshold_(threshold) {}
+  void write(const FrameView& f) override;
+  // nullopt: v at p never crossed the threshold upwards.
+  std::optional<real> time() const { return time_; }
+
+ private:
+  Point point_;
+  real threshold_;
+  std::optional<real> previous_t_, previous_v_;
+  std::optional<real> time_;
+};
 
 }  // namespace fhn

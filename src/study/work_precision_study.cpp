@@ -13,6 +13,7 @@
 #include "core/format.hpp"
 #include "io/atomic_file.hpp"
 #include "model/problem.hpp"
+#include "study/activation.hpp"
 #include "study/convergence.hpp"
 #include "study/front_tracker.hpp"
 #include "study/spiral_tips.hpp"
@@ -28,13 +29,14 @@ const char* quantity_name(StudyQuantity q) {
     case StudyQuantity::spiral_period: return "spiral_period";
     case StudyQuantity::pulse_speed: return "pulse_speed";
     case StudyQuantity::field_rmse: return "field_rmse";
+    case StudyQuantity::activation_time: return "activation_time";
   }
   return "";
 }
 
 // One run: `config` from its start to time.end, frames every output.every handed to the
-// quantity's sink (a TipTracker writing `tips_file`, or a FrontTracker; field_rmse keeps the
-// last frame). Its time is that of the stepping and of fetching the frames (Scheme::advance and
+// quantity's sink (a TipTracker writing `tips_file`, a FrontTracker, or a PointActivation at
+// `probe`; field_rmse keeps the last frame). Its time is that of the stepping and of fetching the frames (Scheme::advance and
 // snapshot, what the scheme costs on its backend), not of the sink's analysis.
 struct Measured {
   std::optional<real> value;  // nullopt: the run did not show the quantity (e.g. < 2 turns)
@@ -42,12 +44,13 @@ struct Measured {
   index_t steps = 0;
   Snapshot last;  // the state at time.end (field_rmse)
 };
-Measured measure(const Config& config, StudyQuantity quantity,
+Measured measure(const Config& config, StudyQuantity quantity, const Point& probe,
                  const std::filesystem::path& tips_file) {
   const Problem problem = make_problem(config);
   std::unique_ptr<Scheme> scheme = make_scheme(config, problem);
   std::unique_ptr<TipTracker> tips;
   std::unique_ptr<FrontTracker> front;
+  std::unique_ptr<PointActivation> activation;
   FrameSink* sink = nullptr;
   if (quantity == StudyQuantity::spiral_period) {
     tips = std::make_unique<TipTracker>(tips_file, config.output.tips.v_iso, config.output.tips.w_iso,
@@ -56,6 +59,9 @@ Measured measure(const Config& config, StudyQuantity quantity,
   } else if (quantity == StudyQuantity::pulse_speed) {
     front = std::make_unique<FrontTracker>(config.domain.length[0], config.output.activation.threshold);
     sink = front.get();
+  } else if (quantity == StudyQuantity::activation_time) {
+    activation = std::make_unique<PointActivation>(probe, config.output.activation.threshold);
+    sink = activation.get();
   }
   using Clock = std::chrono::steady_clock;
   Measured m;
@@ -87,16 +93,38 @@ Measured measure(const Config& config, StudyQuantity quantity,
   if (tips) m.value = tips->period();
   if (front)
     if (const std::optional<FrontSpeed> speed = front->speed()) m.value = speed->speed;
+  if (activation) m.value = activation->time();
   return m;
 }
 
 // `config` measured st.repeats times: the value of the first run, the least of the times.
-Measured measure_repeated(const Config& config, const StudyConfig& st,
+Measured measure_repeated(const Config& config, const StudyConfig& st, const Point& probe,
                           const std::filesystem::path& tips_file) {
-  Measured best = measure(config, st.quantity, tips_file);
+  Measured best = measure(config, st.quantity, probe, tips_file);
   for (index_t r = 1; r < st.repeats; ++r)
-    best.seconds = std::min(best.seconds, measure(config, st.quantity, tips_file).seconds);
+    best.seconds = std::min(best.seconds, measure(config, st.quantity, probe, tips_file).seconds);
   return best;
+}
+
+// activation_time's point: one coordinate per axis of `domain`, inside it.
+Point study_probe(const StudyConfig& st, const Domain& domain) {
+  Point p{0.0, 0.0, 0.0};
+  if (st.quantity != StudyQuantity::activation_time) return p;
+  const auto dims = static_cast<std::size_t>(domain.dims);
+  const char* form = dims == 1 ? "x" : dims == 2 ? "[x, y]" : "[x, y, z]";
+  if (st.probe.size() != dims)
+    throw ConfigError(st.probe_where + ": probe: " + std::to_string(st.probe.size()) +
+                      (st.probe.size() == 1 ? " coordinate" : " coordinates") +
+                      "; the base config's domain has " + std::to_string(dims) +
+                      (dims == 1 ? " axis" : " axes") + " (expected " + form + ")");
+  for (std::size_t a = 0; a < dims; ++a) {
+    if (!(st.probe[a] >= 0.0 && st.probe[a] <= domain.length[a]))
+      throw ConfigError(st.probe_where + ": probe: " + format_exact(st.probe[a]) +
+                        " lies outside the domain's [0, " + format_exact(domain.length[a]) +
+                        "] along " + axis_name(static_cast<int>(a)));
+    p[a] = st.probe[a];
+  }
+  return p;
 }
 
 // field_rmse compares a run with the reference at the run's nodes: each must be a node of the
@@ -149,12 +177,13 @@ std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptio
   const int dims = configs.front().domain.dims;
   const std::string base_is =
       " (the base config, " + st.base + ", is a " +
-      (dims == 1 ? "cable" : dims == 2 ? "sheet" : "box") + "; field_rmse measures any domain)";
+      (dims == 1 ? "cable" : dims == 2 ? "sheet" : "box") + "; field_rmse and activation_time measure any domain)";
   if (st.quantity == StudyQuantity::spiral_period && dims != 2)
     throw ConfigError(st.quantity_where + ": quantity: spiral_period needs a sheet with a spiral" +
                       base_is);
   if (st.quantity == StudyQuantity::pulse_speed && dims != 1)
     throw ConfigError(st.quantity_where + ": quantity: pulse_speed needs a cable" + base_is);
+  const Point probe = study_probe(st, configs.front().domain);
   if (st.quantity == StudyQuantity::spiral_period) std::filesystem::create_directories(dir / "tips");
   // The reference: the value given, or a fine run measured the same way. field_rmse: the run's
   // v at time.end; a run's value is then its RMSE from it over the run's nodes (an adaptive
@@ -167,7 +196,7 @@ std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptio
     reference = *st.reference_exact;
     reference_text = "the value " + format_exact(reference);
   } else {
-    Measured m = measure(*reference_run, st.quantity, dir / "tips" / "reference.csv");
+    Measured m = measure(*reference_run, st.quantity, probe, dir / "tips" / "reference.csv");
     FHN_VERIFY(m.value.has_value(), NumericalError,
                "work_precision: the reference run (dt = " + format_exact(st.reference_dt) +
                    ") shows no " + quantity + "; run it longer or check the base config");
@@ -196,7 +225,7 @@ std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptio
   for (const WorkMethod& method : st.methods)
     for (std::size_t k = 0; k < method.dts.size(); ++k) {
       Row row{method.label, method.dts[k], configs[run].domain.dx, {}};
-      row.m = measure_repeated(configs[run++], st,
+      row.m = measure_repeated(configs[run++], st, probe,
                                dir / "tips" / (method.label + "_" + std::to_string(k) + ".csv"));
       if (field) {
         row.m.value = distance_on_common_nodes(row.m.last, reference_state, Norm::rmse);

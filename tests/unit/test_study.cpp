@@ -367,7 +367,8 @@ TEST_CASE("study loader: work_precision's keys and mistakes") {
   const std::string head = "study: work_precision\nbase: b.yaml\n";
   const std::string methods = "methods: [{label: e, set: {scheme.type: explicit}, dt: [0.1]}]\n";
   CHECK(contains(error(head + "reference: {value: 1}\n" + methods),
-                 "missing required key 'quantity' (spiral_period, pulse_speed or field_rmse)"));
+                 "missing required key 'quantity' (spiral_period, pulse_speed, field_rmse or "
+                 "activation_time)"));
   CHECK(contains(error(head + "quantity: field_rmse\nreference: {value: 1}\n" + methods),
                  "s.yaml:4:20: reference.value: quantity field_rmse compares each run's v at "
                  "time.end with a reference run's"));
@@ -381,6 +382,15 @@ TEST_CASE("study loader: work_precision's keys and mistakes") {
   CHECK(contains(error(head + "quantity: pulse_speed\nreference: {value: 1}\n"
                               "methods: [{label: e, set: {scheme.type: explicit}}]\n"),
                  "missing required key 'methods[0].dt'"));
+  CHECK(contains(error(head + "quantity: activation_time\nreference: {value: 1}\n" + methods),
+                 "missing required key 'probe' (quantity activation_time: the point whose first "
+                 "activation is timed"));
+  CHECK(contains(error(head + "quantity: pulse_speed\nprobe: 10\nreference: {value: 1}\n" +
+                       methods),
+                 "s.yaml:4:8: probe: only quantity activation_time reads it"));
+  CHECK(contains(error(head + "quantity: activation_time\nprobe: [1, 2, 3, 4]\n"
+                              "reference: {value: 1}\n" + methods),
+                 "probe: 4 coordinates; a point has at most 3 (x, y, z)"));
   CHECK(contains(error(head + "quantity: pulse_speed\nreference: {value: 1}\n"
                               "methods: [{label: e, dt: [0.1, 0.05], dx: [0.5]}]\n"),
                  "methods[0].dx: 1 grid spacings for 2 time steps; give one dx for each dt"));
@@ -410,7 +420,7 @@ TEST_CASE("study loader: work_precision's keys and mistakes") {
                      [&] { fhn::run_study(on_cable, options, out); }),
                  "s.yaml:3:11: quantity: spiral_period needs a sheet with a spiral (the base "
                  "config, " + fhn::test::source_path("configs/fitzhugh_pulse.yaml") +
-                 ", is a cable; field_rmse measures any domain)"));
+                 ", is a cable; field_rmse and activation_time measure any domain)"));
   const fhn::StudyConfig on_box = fhn::load_study_text(
       "study: work_precision\nbase: " + fhn::test::source_path("configs/planar_3d.yaml") +
           "\nquantity: pulse_speed\nreference: {value: 1}\n"
@@ -419,7 +429,7 @@ TEST_CASE("study loader: work_precision's keys and mistakes") {
   const std::string box_error = fhn::test::thrown_message<fhn::ConfigError>(
       [&] { fhn::run_study(on_box, options, out); });
   CHECK(contains(box_error, "quantity: pulse_speed needs a cable (the base config, "));
-  CHECK(contains(box_error, "is a box; field_rmse measures any domain)"));
+  CHECK(contains(box_error, "is a box; field_rmse and activation_time measure any domain)"));
 }
 
 TEST_CASE("study: work_precision of the field (field_rmse) on a sheet: forward Euler first order "
@@ -460,6 +470,35 @@ TEST_CASE("study: work_precision of the field (field_rmse) on a sheet: forward E
                  "work_precision: method 'off' runs on 51 x 51 = 2601 nodes, dx = 0.4, [0, 20] x "
                  "[0, 20], the reference on 41 x 41 = 1681 nodes, dx = 0.5, [0, 20] x [0, 20]; "
                  "field_rmse compares each run with the reference at the run's nodes"));
+}
+
+TEST_CASE("study: work_precision of an activation time at a point (activation_time): forward "
+          "Euler first order, Crank-Nicolson second") {
+  // pulse_split_cn's Gaussian impulse (a smooth start: no stimulus switching on or off) splits
+  // into two pulses; the right one reaches x = 150 at t = 76.35. Frames every 0.4.
+  fhn::test::TempDir dir;
+  const WorkPrecisionRun run = run_work_precision(
+      work_precision_text("pulse_split_cn.yaml",
+                          "{time.end: 100, output.probes: [], output.every: 0.4}\nprobe: 150",
+                          "activation_time", "{dt: 0.0125}",
+                          "{label: explicit, set: {scheme.type: explicit}, dt: [0.05, 0.025]}",
+                          "{label: cn, dt: [0.4, 0.2, 0.1]}", "[1.0e-3, 1.0e-4]"),
+      dir.path());
+  CHECK(contains(run.printed, "activation_time against a run with dt = 0.0125"));
+  check_first_then_second_order(run.rows);
+  for (const auto& row : run.rows) CHECK(std::abs(std::stod(row.at("activation_time")) - 76.35) < 0.3);
+  // The point must fit the domain: its axes, and inside it.
+  for (const auto& [probe, message] : std::vector<std::pair<std::string, std::string>>{
+           {"[150, 10]", "probe: 2 coordinates; the base config's domain has 1 axis (expected x)"},
+           {"250", "probe: 250 lies outside the domain's [0, 200] along x"}}) {
+    CAPTURE(probe);
+    const std::string study = work_precision_text(
+        "pulse_split_cn.yaml", "{time.end: 1, output.probes: []}\nprobe: " + probe,
+        "activation_time", "{dt: 0.1}", "{label: a, dt: [0.2]}", "{label: b, dt: [0.1]}", "[1.0e-3]");
+    CHECK(contains(fhn::test::thrown_message<fhn::ConfigError>(
+                       [&] { run_work_precision(study, dir / probe); }),
+                   message));
+  }
 }
 
 TEST_CASE("study: work_precision with dx paired to dt: the grid refined with the time step, "
