@@ -70,8 +70,8 @@ struct StudyConfig {
   // work_precision
   StudyQuantity quantity = StudyQuantity::spiral_period;
   std::string quantity_where;                    // "file:line:col" of `quantity`, for messages
-  std::vector<real> probe;                       // activation_time: the point, one coordinate
-  std::string probe_where;                       // per axis of the base's domain
+  std::vector<real> probe;                       // activation_time's point: x, [x, y], [x, y, z]
+  std::string probe_where;                       // "file:line:col" of `probe`
   std::vector<WorkMethod> methods;
   std::optional<real> reference_exact;           // reference: {value: ...}
   std::vector<std::string> reference_overrides;  // reference: {set: [...], dt: ...}, a fine run

@@ -22,11 +22,12 @@ const NameTable<StudyKind>& study_kind_names() {
 // set, dt, dx}], repeats, targets.
 void read_work_precision(Section& top, const YAML::Node& root, StudyConfig& st) {
   Context& ctx = top.context();
-  st.quantity = top.choice("quantity", st.quantity,
-                           NameTable<StudyQuantity>{{"spiral_period", StudyQuantity::spiral_period},
-                                                    {"pulse_speed", StudyQuantity::pulse_speed},
-                                                    {"field_rmse", StudyQuantity::field_rmse},
-                                                    {"activation_time", StudyQuantity::activation_time}});
+  st.quantity =
+      top.choice("quantity", st.quantity,
+                 NameTable<StudyQuantity>{{"spiral_period", StudyQuantity::spiral_period},
+                                          {"pulse_speed", StudyQuantity::pulse_speed},
+                                          {"field_rmse", StudyQuantity::field_rmse},
+                                          {"activation_time", StudyQuantity::activation_time}});
   if (!top.has("quantity"))
     ctx.error("quantity", root.Mark(),
               "missing required key 'quantity' (spiral_period, pulse_speed, field_rmse or "

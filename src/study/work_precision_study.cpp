@@ -36,8 +36,9 @@ const char* quantity_name(StudyQuantity q) {
 
 // One run: `config` from its start to time.end, frames every output.every handed to the
 // quantity's sink (a TipTracker writing `tips_file`, a FrontTracker, or a PointActivation at
-// `probe`; field_rmse keeps the last frame). Its time is that of the stepping and of fetching the frames (Scheme::advance and
-// snapshot, what the scheme costs on its backend), not of the sink's analysis.
+// `probe`; field_rmse keeps the last frame). Its time is that of the stepping and of fetching
+// the frames (Scheme::advance and snapshot, what the scheme costs on its backend), not of the
+// sink's analysis.
 struct Measured {
   std::optional<real> value;  // nullopt: the run did not show the quantity (e.g. < 2 turns)
   double seconds = 0.0;
@@ -175,9 +176,9 @@ std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptio
                                                           reference_run->domain);
     }
   const int dims = configs.front().domain.dims;
-  const std::string base_is =
-      " (the base config, " + st.base + ", is a " +
-      (dims == 1 ? "cable" : dims == 2 ? "sheet" : "box") + "; field_rmse and activation_time measure any domain)";
+  const std::string base_is = " (the base config, " + st.base + ", is a " +
+                              (dims == 1 ? "cable" : dims == 2 ? "sheet" : "box") +
+                              "; field_rmse and activation_time measure any domain)";
   if (st.quantity == StudyQuantity::spiral_period && dims != 2)
     throw ConfigError(st.quantity_where + ": quantity: spiral_period needs a sheet with a spiral" +
                       base_is);

@@ -216,7 +216,8 @@ TEST_CASE("GPU Crank-Nicolson advanced in pieces equals one advance bit for bit"
             std::string("model: {form: ") + form + "}\n" + "domain: {length: " + grid.length +
             ", nodes: " + grid.nodes + "}\n"
             "boundary: {right: {type: dirichlet, value: 0}}\n"
-            "initial: {v: {type: gaussian, width2: 4, amplitude: 1}, w: {type: constant, value: 0}}\n"
+            "initial: {v: {type: gaussian, width2: 4, amplitude: 1},"
+            " w: {type: constant, value: 0}}\n"
             "stimulus: [{x_min: 20, x_max: 30, start: 1.005, duration: 1, amplitude: 0.5}]\n"
             "time: {end: 100, dt: 0.01}\n"
             "scheme: {type: crank_nicolson, backend: cuda, crank_nicolson: {w_update: " +

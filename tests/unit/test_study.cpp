@@ -325,7 +325,8 @@ TEST_CASE("study: work_precision on a cable pulse: forward Euler first order in 
                           "{domain.length: 80, time.end: 70, output.probes: []}", "pulse_speed",
                           "{dt: 0.005, set: {scheme.type: crank_nicolson}}",
                           "{label: explicit, set: {scheme.type: explicit}, dt: [0.0125, 0.00625]}",
-                          "{label: cn, set: {scheme.type: crank_nicolson}, dt: [0.25, 0.125, 0.0625]}",
+                          "{label: cn, set: {scheme.type: crank_nicolson}, "
+                          "dt: [0.25, 0.125, 0.0625]}",
                           "[1.0e-3, 2.0e-4, 1.0e-9]"),
       dir.path());
   CHECK(contains(run.printed, "work-precision study"));
@@ -486,7 +487,8 @@ TEST_CASE("study: work_precision of an activation time at a point (activation_ti
       dir.path());
   CHECK(contains(run.printed, "activation_time against a run with dt = 0.0125"));
   check_first_then_second_order(run.rows);
-  for (const auto& row : run.rows) CHECK(std::abs(std::stod(row.at("activation_time")) - 76.35) < 0.3);
+  for (const auto& row : run.rows)
+    CHECK(std::abs(std::stod(row.at("activation_time")) - 76.35) < 0.3);
   // The point must fit the domain: its axes, and inside it.
   for (const auto& [probe, message] : std::vector<std::pair<std::string, std::string>>{
            {"[150, 10]", "probe: 2 coordinates; the base config's domain has 1 axis (expected x)"},
@@ -494,7 +496,8 @@ TEST_CASE("study: work_precision of an activation time at a point (activation_ti
     CAPTURE(probe);
     const std::string study = work_precision_text(
         "pulse_split_cn.yaml", "{time.end: 1, output.probes: []}\nprobe: " + probe,
-        "activation_time", "{dt: 0.1}", "{label: a, dt: [0.2]}", "{label: b, dt: [0.1]}", "[1.0e-3]");
+        "activation_time", "{dt: 0.1}", "{label: a, dt: [0.2]}", "{label: b, dt: [0.1]}",
+        "[1.0e-3]");
     CHECK(contains(fhn::test::thrown_message<fhn::ConfigError>(
                        [&] { run_work_precision(study, dir / probe); }),
                    message));
