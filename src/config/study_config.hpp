@@ -29,6 +29,7 @@ struct WorkMethod {
   std::vector<std::string> overrides;
   std::vector<real> dts;
   std::vector<real> dxs;  // empty: every run on the base's grid; else dxs[k] goes with dts[k]
+  std::string where;      // "file:line:col" of the method (of its dx where given), for messages
 };
 enum class ReferenceKind { finest, value, richardson };
 enum class Norm { rmse, max };

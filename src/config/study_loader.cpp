@@ -98,6 +98,8 @@ void read_work_precision(Section& top, const YAML::Node& root, StudyConfig& st) 
         ctx.error(path, methods[i].Mark(), "missing required key '" + path + ".dt' (the time "
                                            "steps to run the method at, e.g. [0.1, 0.05])");
       method.dxs = m.numbers("dx", positive(), false, "[0.5, 0.25]").value_or(method.dxs);
+      method.where = method.dxs.empty() ? ctx.where(path, methods[i].Mark())
+                                        : ctx.where(path + ".dx");
       if (!method.dxs.empty() && !method.dts.empty() && method.dxs.size() != method.dts.size())
         ctx.error(path + ".dx", path + ".dx: " + std::to_string(method.dxs.size()) +
                                     " grid spacings for " + std::to_string(method.dts.size()) +

@@ -63,6 +63,8 @@ struct Domain {
   std::string describe_node(index_t node) const;
   // "401 nodes, dx = 0.5, length = 200" or "401 x 201 nodes, dx = 0.5, [0, 200] x [0, 100]".
   std::string summary() const;
+  // What the domain is called in messages: "cable", "sheet" or "box".
+  const char* kind() const { return dims == 1 ? "cable" : dims == 2 ? "sheet" : "box"; }
 };
 
 // Where a cable's values sit along x: value i on node i of `domain`, or, on the adaptive grid, on

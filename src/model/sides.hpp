@@ -45,4 +45,13 @@ FHN_HOST_DEVICE inline bool dirichlet_at(const Sides& s, const index_t (&at)[kMa
   return false;
 }
 
+// Whether any end of the first kAxes axes is Dirichlet (if not, dirichlet_at holds no node).
+template <int kAxes = kMaxAxes>
+FHN_HOST_DEVICE inline bool any_dirichlet(const Sides& s) {
+  for (int axis = 0; axis < kAxes; ++axis)
+    for (int end = 0; end < 2; ++end)
+      if (s.type[axis][end] == BoundaryType::dirichlet) return true;
+  return false;
+}
+
 }  // namespace fhn

@@ -61,8 +61,7 @@ void ExplicitCpu::set_up_fields() {
 
 std::string ExplicitCpu::name() const {
   if (problem_.domain.dims == 1) return "explicit forward Euler (cpu)";
-  return std::string("explicit forward Euler on a ") +
-         (problem_.domain.dims == 2 ? "sheet" : "box") + " (cpu, " +
+  return std::string("explicit forward Euler on a ") + problem_.domain.kind() + " (cpu, " +
          std::to_string(omp_get_max_threads()) +
          (omp_get_max_threads() == 1 ? " thread)" : " threads)");
 }

@@ -132,11 +132,7 @@ std::unique_ptr<Scheme> build_slab_scheme(const Config& config, const Problem& p
       return std::make_unique<AdiCpu>(problem, config.scheme.crank_nicolson, newton_log, comm);
   }
   throw ConfigError("scheme.type",
-                    scheme_kind(config) + " on a " +
-                        (config.domain.dims == 1   ? "cable"
-                         : config.domain.dims == 2 ? "sheet"
-                                                   : "box") +
-                        " with the " +
+                    scheme_kind(config) + " on a " + config.domain.kind() + " with the " +
                         name_of(backend_names(), config.scheme.backend) +
                         " backend does not run on several ranks yet (sheets and Crank-Nicolson "
                         "cables do); run it without mpirun, as one process");

@@ -130,13 +130,15 @@ Point study_probe(const StudyConfig& st, const Domain& domain) {
 
 // field_rmse compares a run with the reference at the run's nodes: each must be a node of the
 // reference's grid (the same lengths, the reference's cells a whole division of the run's).
-void check_on_reference_grid(const std::string& label, const Domain& run, const Domain& reference) {
+void check_on_reference_grid(const WorkMethod& method, const Domain& run,
+                             const Domain& reference) {
   bool nested = run.dims == reference.dims;
   for (int a = 0; nested && a < run.dims; ++a)
     nested = run.length[a] == reference.length[a] &&
              (reference.nodes[a] - 1) % (run.nodes[a] - 1) == 0;
   if (!nested)
-    throw ConfigError("work_precision: method '" + label + "' runs on " + run.summary() +
+    throw ConfigError(method.where + ": work_precision: method '" + method.label + "' runs on " +
+                      run.summary() +
                       ", the reference on " + reference.summary() +
                       "; field_rmse compares each run with the reference at the run's nodes, "
                       "which must be nodes of the reference's grid (the same lengths, the "
@@ -172,12 +174,12 @@ std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptio
       extra.push_back(assign("time.dt", method.dts[k]));
       if (!method.dxs.empty()) extra.push_back(assign("domain.dx", method.dxs[k]));
       configs.push_back(study_run(st, extra, options.build));
-      if (field && reference_run) check_on_reference_grid(method.label, configs.back().domain,
-                                                          reference_run->domain);
+      if (field && reference_run)
+        check_on_reference_grid(method, configs.back().domain, reference_run->domain);
     }
   const int dims = configs.front().domain.dims;
   const std::string base_is = " (the base config, " + st.base + ", is a " +
-                              (dims == 1 ? "cable" : dims == 2 ? "sheet" : "box") +
+                              configs.front().domain.kind() +
                               "; field_rmse and activation_time measure any domain)";
   if (st.quantity == StudyQuantity::spiral_period && dims != 2)
     throw ConfigError(st.quantity_where + ": quantity: spiral_period needs a sheet with a spiral" +

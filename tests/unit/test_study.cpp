@@ -289,18 +289,20 @@ std::string work_precision_text(const std::string& base, const std::string& set,
          "\nmethods:\n  - " + first + "\n  - " + second + "\ntargets: " + targets + "\n";
 }
 
-// A work-precision study given as text, run into dir/out: what it printed and the rows of its
-// work_precision.csv.
+// A work-precision study given as text (read as s.yaml), run into a temporary folder: what it
+// printed and the rows of its work_precision.csv and work_precision_choice.csv.
 struct WorkPrecisionRun {
   std::string printed;
-  std::vector<std::map<std::string, std::string>> rows;
+  std::vector<std::map<std::string, std::string>> rows, choice;
 };
-WorkPrecisionRun run_work_precision(const std::string& study, const std::filesystem::path& dir) {
+WorkPrecisionRun run_work_precision(const std::string& study) {
+  fhn::test::TempDir dir;
   fhn::StudyOptions options;
   options.output_dir = dir / "out";
   std::ostringstream out;
   fhn::run_study(fhn::load_study_text(study, (dir / "s.yaml").string()), options, out);
-  return {out.str(), read_csv(dir / "out" / "work_precision.csv")};
+  return {out.str(), read_csv(dir / "out" / "work_precision.csv"),
+          read_csv(dir / "out" / "work_precision_choice.csv")};
 }
 
 // Rows 0-1: a first-order method at dt and dt/2; rows 2-4: a second-order one at dt', dt'/2,
@@ -319,7 +321,6 @@ TEST_CASE("study: work_precision on a cable pulse: forward Euler first order in 
           "Crank-Nicolson second, and the choice is the fastest run within each target") {
   // FitzHugh's pulse (configs/fitzhugh_pulse.yaml) on 80 space units for 70 time units; the
   // reference a Crank-Nicolson run at dt = 0.005.
-  fhn::test::TempDir dir;
   const WorkPrecisionRun run = run_work_precision(
       work_precision_text("fitzhugh_pulse.yaml",
                           "{domain.length: 80, time.end: 70, output.probes: []}", "pulse_speed",
@@ -327,8 +328,7 @@ TEST_CASE("study: work_precision on a cable pulse: forward Euler first order in 
                           "{label: explicit, set: {scheme.type: explicit}, dt: [0.0125, 0.00625]}",
                           "{label: cn, set: {scheme.type: crank_nicolson}, "
                           "dt: [0.25, 0.125, 0.0625]}",
-                          "[1.0e-3, 2.0e-4, 1.0e-9]"),
-      dir.path());
+                          "[1.0e-3, 2.0e-4, 1.0e-9]"));
   CHECK(contains(run.printed, "work-precision study"));
   const auto& rows = run.rows;
   check_first_then_second_order(rows);
@@ -340,7 +340,7 @@ TEST_CASE("study: work_precision on a cable pulse: forward Euler first order in 
   CHECK(rows[0].at("method") == "explicit");
   CHECK(rows[0].at("steps") == "5600");
   // Each target's choice reaches it and no run that reaches it is faster; 1e-9 none reaches.
-  const auto choice = read_csv(dir / "out" / "work_precision_choice.csv");
+  const auto& choice = run.choice;
   REQUIRE(choice.size() == 3);
   for (const auto& c : choice) {
     const double target = std::stod(c.at("target"));
@@ -437,7 +437,6 @@ TEST_CASE("study: work_precision of the field (field_rmse) on a sheet: forward E
           "in dt, ADI second, against a reference run") {
   // A Gaussian excitation on a 41 x 41 sheet (target_2d's model, dx = 0.5) to t = 4; v at
   // t = 4 of each run against ADI at dt = 0.0125.
-  fhn::test::TempDir dir;
   const WorkPrecisionRun run = run_work_precision(
       work_precision_text("target_2d.yaml",
                           "{domain.length: [20, 20], stimulus: [], output.probes: [], "
@@ -446,8 +445,7 @@ TEST_CASE("study: work_precision of the field (field_rmse) on a sheet: forward E
                           "field_rmse", "{dt: 0.0125, set: {scheme.type: crank_nicolson}}",
                           "{label: explicit, set: {scheme.type: explicit}, dt: [0.05, 0.025]}",
                           "{label: adi, set: {scheme.type: crank_nicolson}, dt: [0.4, 0.2, 0.1]}",
-                          "[1.0e-2, 1.0e-4]"),
-      dir.path());
+                          "[1.0e-2, 1.0e-4]"));
   CHECK(contains(run.printed, "field_rmse against a run with dt = 0.0125 "
                               "(scheme.type=crank_nicolson): v at t = 4, RMS "));
   const auto& rows = run.rows;
@@ -460,31 +458,32 @@ TEST_CASE("study: work_precision of the field (field_rmse) on a sheet: forward E
     CHECK(std::stod(row.at("relative_error")) > error);  // the RMS of v is below 1
   }
   CHECK(rows[1].at("steps") == "160");
-  // A method on another grid is refused with the grids named.
+  // A method on another grid is refused with the grids named, at its dx's line.
   const std::string other_grid =
       "study: work_precision\nbase: " + fhn::test::source_path("configs/target_2d.yaml") +
       "\nset: {domain.length: [20, 20], stimulus: [], output.probes: [], output.every: 0.4,"
       " time.end: 0.4}\nquantity: field_rmse\nreference: {dt: 0.05}\n"
       "methods: [{label: off, dt: [0.02], dx: [0.4]}]\n";
   CHECK(contains(fhn::test::thrown_message<fhn::ConfigError>(
-                     [&] { run_work_precision(other_grid, dir / "other"); }),
+                     [&] { run_work_precision(other_grid); }),
                  "work_precision: method 'off' runs on 51 x 51 = 2601 nodes, dx = 0.4, [0, 20] x "
                  "[0, 20], the reference on 41 x 41 = 1681 nodes, dx = 0.5, [0, 20] x [0, 20]; "
                  "field_rmse compares each run with the reference at the run's nodes"));
+  CHECK(contains(fhn::test::thrown_message<fhn::ConfigError>(
+                     [&] { run_work_precision(other_grid); }),
+                 "s.yaml:6:40: work_precision: method 'off'"));
 }
 
 TEST_CASE("study: work_precision of an activation time at a point (activation_time): forward "
           "Euler first order, Crank-Nicolson second") {
   // pulse_split_cn's Gaussian impulse (a smooth start: no stimulus switching on or off) splits
   // into two pulses; the right one reaches x = 150 at t = 76.35. Frames every 0.4.
-  fhn::test::TempDir dir;
   const WorkPrecisionRun run = run_work_precision(
       work_precision_text("pulse_split_cn.yaml",
                           "{time.end: 100, output.probes: [], output.every: 0.4}\nprobe: 150",
                           "activation_time", "{dt: 0.0125}",
                           "{label: explicit, set: {scheme.type: explicit}, dt: [0.05, 0.025]}",
-                          "{label: cn, dt: [0.4, 0.2, 0.1]}", "[1.0e-3, 1.0e-4]"),
-      dir.path());
+                          "{label: cn, dt: [0.4, 0.2, 0.1]}", "[1.0e-3, 1.0e-4]"));
   CHECK(contains(run.printed, "activation_time against a run with dt = 0.0125"));
   check_first_then_second_order(run.rows);
   for (const auto& row : run.rows)
@@ -499,7 +498,7 @@ TEST_CASE("study: work_precision of an activation time at a point (activation_ti
         "activation_time", "{dt: 0.1}", "{label: a, dt: [0.2]}", "{label: b, dt: [0.1]}",
         "[1.0e-3]");
     CHECK(contains(fhn::test::thrown_message<fhn::ConfigError>(
-                       [&] { run_work_precision(study, dir / probe); }),
+                       [&] { run_work_precision(study); }),
                    message));
   }
 }
@@ -509,7 +508,6 @@ TEST_CASE("study: work_precision with dx paired to dt: the grid refined with the
   // pulse_split_cn's Gaussian impulse to t = 10; Crank-Nicolson with dt and dx halved together
   // and forward Euler with dt quartered as dx halves: both errors fall as dx^2 (4x a level),
   // against Crank-Nicolson at dx = 0.0625, dt = 0.0125 (its own error 1/16 of the finest run's).
-  fhn::test::TempDir dir;
   const WorkPrecisionRun run = run_work_precision(
       work_precision_text("pulse_split_cn.yaml",
                           "{time.end: 10, output.probes: [], output.every: 1}", "field_rmse",
@@ -517,8 +515,7 @@ TEST_CASE("study: work_precision with dx paired to dt: the grid refined with the
                           "{label: cn, dt: [0.2, 0.1, 0.05], dx: [1, 0.5, 0.25]}",
                           "{label: explicit, set: {scheme.type: explicit}, dt: [0.05, 0.0125], "
                           "dx: [0.5, 0.25]}",
-                          "[1.0e-2, 1.0e-3]"),
-      dir.path());
+                          "[1.0e-2, 1.0e-3]"));
   CHECK(contains(run.printed, "against a run with dt = 0.0125, dx = 0.0625 (the base config's "
                               "scheme)"));
   CHECK(contains(run.printed, "explicit at dt = 0.0125, dx = 0.25, "));

@@ -276,8 +276,8 @@ class AdiCuda final : public DeviceScheme {
     int device = 0, sms = 1;
     FHN_CUDA_CHECK(cudaGetDevice(&device));
     FHN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const index_t row_blocks = std::min<index_t>(64, (params_.n[0] + kBlock - 1) / kBlock);
-    reaction_rows_ = std::max<index_t>(1, kReactionBlocksPerSm * sms / row_blocks);
+    reaction_rows_ =
+        std::max<index_t>(1, kReactionBlocksPerSm * sms / reaction_row_blocks(params_.n[0]));
   }
 
   // A sheet with fields: the nodes' rows on the device (both axes) and what the reaction
@@ -331,9 +331,8 @@ class AdiCuda final : public DeviceScheme {
   void react(Pair<real> times, Pair<LogSlot> slots, int halves, const real* increment) {
     const Domain& d = problem_.domain;
     const index_t owned = fields_.slab().owned_offset();  // 0 unless a slab of several
-    const auto row_blocks = static_cast<unsigned>((params_.n[0] + kBlock - 1) / kBlock);
     const index_t reaction_rows = params_.planes * (d.dims == 3 ? d.nodes[1] : 1);
-    const dim3 grid(std::min(row_blocks, 64u),
+    const dim3 grid(reaction_row_blocks(params_.n[0]),
                     static_cast<unsigned>(std::min<index_t>(reaction_rows, reaction_rows_)));
     const StimulusTable table = stimuli_.view();
     with_kinetics(problem_.model.kinetics, [&](const auto& kin) {

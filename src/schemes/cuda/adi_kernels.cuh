@@ -144,6 +144,11 @@ struct RowNode {
 constexpr int kReactionThreads = 64;
 constexpr int kReactionResident = 16;   // blocks per SM
 constexpr int kReactionBlocksPerSm = 32;  // blocks launched per SM
+// A reaction grid's blocks along a row of n nodes: one per kBlock nodes (its kReactionThreads
+// threads stride over them), at most 64; the rows then take the rest of the launch.
+inline unsigned reaction_row_blocks(index_t n) {
+  return static_cast<unsigned>(std::min<index_t>(64, (n + kBlock - 1) / kBlock));
+}
 template <bool kMedium, bool kBox, bool kMembers, int kHalves, class K>
 __global__ void __launch_bounds__(kReactionThreads, kReactionResident)
     reaction_kernel(real* __restrict__ v, real* __restrict__ w, const real* __restrict__ increment,
@@ -172,10 +177,7 @@ __global__ void __launch_bounds__(kReactionThreads, kReactionResident)
   auto bits = [](real x) { return x == x ? __float_as_uint(__double2float_ru(x)) : 0u; };
   using Row = RowNode<kBox>;
   // Whether any side holds v (else no node needs its indices for it).
-  bool any_dirichlet = false;
-  for (int axis = 0; axis < (kBox ? 3 : 2); ++axis)
-    any_dirichlet = any_dirichlet || q.sides.type[axis][0] == BoundaryType::dirichlet ||
-                    q.sides.type[axis][1] == BoundaryType::dirichlet;
+  const bool held_sides = any_dirichlet<kBox ? 3 : 2>(q.sides);
   for (index_t j = Row::first(q) + blockIdx.y; j < Row::end(q); j += gridDim.y)
     for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < q.n[0];
          i += static_cast<index_t>(gridDim.x) * blockDim.x) {
@@ -184,7 +186,7 @@ __global__ void __launch_bounds__(kReactionThreads, kReactionResident)
       if (kMedium && medium.quadrants[node] == 0) continue;
       const K kin = kMedium ? kinetics_at(uniform, medium.kinetics, node) : member_kinetics;
       real held = 0.0;
-      const bool is_held = any_dirichlet && at.dirichlet(q, held);
+      const bool is_held = held_sides && at.dirichlet(q, held);
       real v_now = is_held ? held : increment != nullptr ? v[node] + increment[node] : v[node];
       real w_now = w[node];
 #pragma unroll

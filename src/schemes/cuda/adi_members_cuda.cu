@@ -218,7 +218,7 @@ class AdiMembersCuda final : public MemberBatchCuda {
   // A reaction pass over every member (AdiCuda::react): blocks of a member's rows along y, as
   // many as make about kReactionBlocksPerSm blocks per SM over the batch, the members along z.
   void react(Pair<real> times, Pair<LogSlot> slots, int halves) {
-    const auto row_blocks = static_cast<unsigned>(std::min<index_t>(64, (shape_.n[0] + kBlock - 1) / kBlock));
+    const unsigned row_blocks = reaction_row_blocks(shape_.n[0]);
     const index_t per_member = std::clamp<index_t>(
         kReactionBlocksPerSm * sms_ / (row_blocks * members_), 1, shape_.planes);
     const StimulusTable table = view().stimuli;

@@ -33,12 +33,11 @@ std::unique_ptr<Scheme> make_cuda_slab_scheme(const Config& config, const Proble
   const int dims = problem.domain.dims;
   const bool cn = config.scheme.type == SchemeType::crank_nicolson;
   const bool adi = cn && config.scheme.crank_nicolson.formulation == Formulation::adi;
-  const char* domain = dims == 1 ? "cable" : dims == 2 ? "sheet" : "box";
   std::string what;
   if (cn && adi != (dims >= 2))
     what = "crank_nicolson (formulation: " +
            name_of(formulation_names(), config.scheme.crank_nicolson.formulation) + ") on a " +
-           domain;
+           problem.domain.kind();
   else if (config.scheme.type == SchemeType::adaptive_explicit)
     what = name_of(scheme_type_names(), config.scheme.type);
   else if (!cn && dims == 1)
