@@ -20,6 +20,7 @@
 #include "solvers/cpu/thomas.hpp"
 #include "solvers/cuda/batched_partitioned.hpp"
 #include "batched_support.hpp"
+#include "formed_right.hpp"
 #include "schemes/cuda/device_fields.cuh"
 #include "support.hpp"
 
@@ -207,4 +208,49 @@ TEST_CASE("the partitioned solver with a matrix per plane solves each plane as t
     // Without the planes' matrices the solve is refused.
     CHECK_THROWS_AS(all.solve(h.layout, x.data()), fhn::InternalError);
   }
+}
+
+TEST_CASE("the partitioned solver forms right sides as it reads them: the stored solve's bits") {
+  // d(s, row) from `in` at the entry and in the systems beside it (test_form), formed on the
+  // host and solved from memory, against the solver forming it in its tiles (solve_formed):
+  // partial tiles and groups, the first and last systems without a neighbour, both layouts.
+  // Multiples of 1/64 in [-1, 1] and test_form's dyadic weights keep every value of d exact, so
+  // the host's d and the device's (which may contract to fused multiply-adds) agree bit for bit.
+  std::mt19937_64 random(2026);
+  std::uniform_int_distribution<int> sixty_fourths(-64, 64);
+  auto value = [&](std::mt19937_64& g) { return sixty_fourths(g) / 64.0; };
+  for (const index_t n : {1, 31, 33, 1025})
+    for (const index_t count : {1, 3, 33, 70})
+      for (const bool columns : {false, true}) {
+        CAPTURE(n);
+        CAPTURE(count);
+        CAPTURE(layout_name(columns));
+        const BatchLayout layout =
+            columns ? BatchLayout::columns(count, n) : BatchLayout::rows(n, count);
+        std::vector<real> lower(n), diag(n), upper(n);
+        for (index_t k = 0; k < n; ++k) {
+          lower[k] = k > 0 ? value(random) : 0.0;
+          upper[k] = k + 1 < n ? value(random) : 0.0;
+          diag[k] = 2.5 + value(random);
+        }
+        std::vector<real> in(static_cast<std::size_t>(layout.span()));
+        for (real& x : in) x = value(random);
+        std::vector<real> formed(in.size());
+        for (index_t s = 0; s < count; ++s)
+          for (index_t row = 0; row < n; ++row) {
+            const real below = s > 0 ? in[layout.at(s - 1, row)] : 0.0;
+            const real above = s + 1 < count ? in[layout.at(s + 1, row)] : 0.0;
+            formed[layout.at(s, row)] =
+                fhn::test::test_form(s, row, below, in[layout.at(s, row)], above);
+          }
+        fhn::solvers::BatchedPartitionedSolver stored;
+        stored.set_matrix(lower.data(), diag.data(), upper.data(), n);
+        DeviceBuffer<real> x = to_device(formed);
+        stored.solve(layout, x.data());
+        const std::vector<real> expected = to_host(x);
+        const std::vector<real> got =
+            fhn::test::solve_formed_on_device(layout, lower, diag, upper, in);
+        CHECK(same_bits(got, expected));
+        CHECK(std::abs(expected[layout.at(count - 1, n - 1)]) > 0.0);
+      }
 }

@@ -27,10 +27,12 @@
 //
 // Bytes per node and step on a sheet: the reaction pass 32 (read and write v, w), right sides
 // 2 x 16 (read one array, write another), solves 2 x 16 (read the right side, write x): 96 B,
-// against the explicit step's 32 B. On a box: the reaction 40 (it reads the increment too), the
-// right side 16 (read v, write the increment), solves 3 x 16: 104 B, 3.25 times the explicit
-// step's (the three right sides of Douglas's first form: 144 B). A slab of several adds the
-// transpose's pack and unpack (2 x 16 B) and its exchanges (solve_lines_across_ranks). A sheet
+// against the explicit step's 32 B. On one process with the partitioned solvers the right sides
+// are formed inside the solves as they stage v (SheetAcrossRight; solve_formed): 64 B. On a
+// box: the reaction 40 (it reads the increment too), the right side 16 (read v, write the
+// increment), solves 3 x 16: 104 B, 3.25 times the explicit step's (the three right sides of
+// Douglas's first form: 144 B). A slab of several adds the transpose's pack and unpack
+// (2 x 16 B) and its exchanges (solve_lines_across_ranks). A sheet
 // with a tissue mask or D per node (one process) solves with every node's own row: right sides
 // 2 x 32 B, solves with per-system coefficients (the partitioned solver: 72 B per unknown,
 // cuSPARSE 40 B).
@@ -49,6 +51,7 @@
 #include "schemes/cuda/cuda_scheme_factories.hpp"
 #include "schemes/cuda/device_fields.cuh"
 #include "schemes/node_updates.hpp"
+#include "solvers/cuda/batched_partitioned.cuh"
 
 namespace fhn::cuda {
 namespace {
@@ -189,6 +192,7 @@ class AdiCuda final : public DeviceScheme {
         solvers_(adi_solvers(setup_, problem.domain, spec.tridiagonal, MemorySpace::device)) {
     if (setup_.medium()) set_up_medium();
     set_up_launches();
+    set_up_formed_right_sides();
   }
 
   // Rank comm.rank()'s slab of a sheet's rows or a box's z planes, with kHalo halo planes
@@ -209,6 +213,7 @@ class AdiCuda final : public DeviceScheme {
                "AdiCuda: slabs of a sheet or a box without fields only");
     if (!fields_.slab().whole()) set_up_ranks(comm);
     set_up_launches();
+    set_up_formed_right_sides();
   }
   std::string name() const override {
     const Slab& slab = fields_.slab();
@@ -324,6 +329,16 @@ class AdiCuda final : public DeviceScheme {
     comm_ = &comm;
   }
 
+  // A sheet of one process without fields, on the partitioned solvers: its two half-steps'
+  // right sides are formed inside the solves (formed_; SheetAcrossRight), not by adi_rhs_kernel
+  // (the same values: the same bits).
+  void set_up_formed_right_sides() {
+    if (problem_.domain.dims != 2 || setup_.medium() || halo_ || transpose_) return;
+    for (int a = 0; a < 2; ++a)
+      formed_[a] = dynamic_cast<solvers::BatchedPartitionedSolver*>(solvers_.along[a].get());
+    if (formed_[0] == nullptr || formed_[1] == nullptr) formed_[0] = formed_[1] = nullptr;
+  }
+
   // Enqueues a reaction pass of `halves` half-steps (1 or 2) from times[0] (and times[1]), logged
   // in slots (reaction_kernel), v + increment its start where `increment` is given (a box's
   // diffusion, laid out as params_'s nodes). On a sheet the kernels run over params_'s rows: all
@@ -389,6 +404,14 @@ class AdiCuda final : public DeviceScheme {
       diffuse_box();
     } else {
       real* v = fields_.v() + owned;  // the rows of params_
+      if (formed_[0] != nullptr) {  // the two half-steps below, the right sides in the solves
+        const index_t nx = d.nodes[0], ny = d.nodes[1];
+        formed_[0]->solve_formed(solvers::BatchLayout::rows(nx, ny), v,
+                                 SheetAcrossRight{params_, setup_.r, 1}, rhs_.data());
+        formed_[1]->solve_formed(solvers::BatchLayout::columns(nx, ny), rhs_.data(),
+                                 SheetAcrossRight{params_, setup_.r, 0}, v);
+        return;
+      }
       if (halo_) halo_->exchange({fields_.v()}, 1, nullptr);  // rows first - 1, first + count
       rhs(v, rhs_.data(), 1);  // (I - (k/2) D dxx) v* = (I + (k/2) D dyy) v
       solvers_.along[0]->solve(solvers::BatchLayout::rows(params_.n[0], params_.planes), rhs_.data());
@@ -481,6 +504,7 @@ class AdiCuda final : public DeviceScheme {
   std::string transport_;
   std::unique_ptr<DeviceHaloExchange> halo_;
   std::unique_ptr<DeviceAllToAll> transpose_;
+  solvers::BatchedPartitionedSolver* formed_[2] = {};  // set_up_formed_right_sides
   DeviceBuffer<LineSlot> slots_;
   std::vector<std::size_t> to_, from_;
   index_t width_ = 0;

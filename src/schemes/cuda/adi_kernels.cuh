@@ -302,6 +302,22 @@ __global__ void adi_rhs_kernel(const real* __restrict__ in, real* __restrict__ o
   out[node] = adi_rhs(__ldg(in + node), axis_difference(below, __ldg(in + node), above, k == 0, k == m - 1), r);
 }
 
+// adi_rhs_kernel's value on a whole sheet (one process) as a right side formed by the batched
+// solver as it reads v (BatchedPartitionedSolver::solve_formed): `axis` is the difference's, the
+// lines run along the other one. Entry `row` of system s is node (row, s) for axis 1 (the rows'
+// solve) and (s, row) for axis 0 (the columns'); below and above are v in the systems s -+ 1.
+struct SheetAcrossRight {
+  NodeParams q;
+  real r;
+  int axis;
+  __device__ real operator()(index_t s, index_t row, real below, real centre, real above) const {
+    const index_t i = axis == 1 ? row : s, j = axis == 1 ? s : row;
+    real held = 0.0;
+    if (sheet_dirichlet(i, j, q, held)) return held;
+    return adi_rhs(centre, axis_difference(below, centre, above, s == 0, s == q.n[axis] - 1), r);
+  }
+};
+
 // Records stage `stage` (0: a step's first reaction half-step, 1: its second) of a log into
 // `newton`: the largest |du| and |g| of each iteration the slowest node took, as far as the log
 // keeps them (kHistory). Returns whether every node converged (NewtonStep::finish's argument).
