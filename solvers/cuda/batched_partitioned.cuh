@@ -18,6 +18,7 @@
 #include "core/cuda/cuda_check.hpp"
 #include "core/cuda/launch.hpp"
 #include "core/cuda/thread_index.cuh"
+#include "core/error.hpp"
 #include "solvers/cuda/batched_partitioned.hpp"
 #include "solvers/cuda/partitioned.cuh"
 
@@ -314,6 +315,8 @@ template <class Form>
 void BatchedPartitionedSolver::solve_formed(const BatchLayout& layout, const real* in,
                                             const Form& form, real* x) {
   check_constant(layout, 1);
+  FHN_VERIFY(in != x, InternalError,
+             "partitioned: solve_formed writes x over the field it forms the right sides from");
   if (layout.count == 0) return;
   solve_constant(layout, nullptr, batched::FormedRight<Form>{in, form, x});
 }
