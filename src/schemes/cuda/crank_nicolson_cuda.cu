@@ -102,8 +102,8 @@ __global__ void prepare_kernel(const real* v, WSource w_source, const real* w_pr
   }
   if (k >= nodes.count) return;
   const index_t a = nodes.offset + k, i = nodes.first + k;
-  // Every load before the first store: a store may alias v (for all the compiler knows), and a
-  // load after it would wait for it (a round trip per array, 47% of DRAM bandwidth when it did).
+  // Every load before the first store: a store may alias v (for all the compiler knows), so a
+  // load of v after it would wait for the store.
   const Stencil around = array_stencil(v, a, i, q);
   const real w = w_source.at(a, around.centre);
   const real w_before = leapfrog ? w_previous[a] : 0.0;
