@@ -266,6 +266,17 @@ __global__ void __launch_bounds__(kReactionThreads, kReactionResident)
   }
 }
 
+// The right side at node (i, j) of a sheet (or cable) from u there and its neighbours along
+// `axis` (0 where the sheet has none): a Dirichlet node's value, else u + (r/2) d(u) along
+// `axis` (axis_difference: mirrored at the sheet's ends).
+__device__ inline real sheet_right_side(index_t i, index_t j, int axis, real below, real centre,
+                                        real above, const NodeParams& q, real r) {
+  real held = 0.0;
+  if (sheet_dirichlet(i, j, q, held)) return held;
+  const index_t k = axis == 0 ? i : j;
+  return adi_rhs(centre, axis_difference(below, centre, above, k == 0, k == q.n[axis] - 1), r);
+}
+
 // out = in + (r/2) d(in) along `axis` (0: x, 1: y), Dirichlet nodes set to their value: the right
 // side of the diffusion half-step whose lines run along the other axis (a cable: axis 0, its own).
 // Along y, `in` also holds the rows row0 - 1 and row0 + rows where the sheet has them (a slab's
@@ -291,18 +302,13 @@ __global__ void adi_rhs_kernel(const real* __restrict__ in, real* __restrict__ o
     out[node] = in[node];
     return;
   }
-  real held = 0.0;
-  if (sheet_dirichlet(i, j, q, held)) {
-    out[node] = held;
-    return;
-  }
-  const index_t k = axis == 0 ? i : j, m = axis == 0 ? q.n[0] : q.n[1], stride = axis == 0 ? 1 : q.n[0];
+  const index_t k = axis == 0 ? i : j, stride = axis == 0 ? 1 : q.n[0];
   const real below = k > 0 ? __ldg(in + node - stride) : 0.0;
-  const real above = k + 1 < m ? __ldg(in + node + stride) : 0.0;
-  out[node] = adi_rhs(__ldg(in + node), axis_difference(below, __ldg(in + node), above, k == 0, k == m - 1), r);
+  const real above = k + 1 < q.n[axis] ? __ldg(in + node + stride) : 0.0;
+  out[node] = sheet_right_side(i, j, axis, below, __ldg(in + node), above, q, r);
 }
 
-// adi_rhs_kernel's value on a whole sheet (one process) as a right side formed by the batched
+// sheet_right_side on a whole sheet (one process) as a right side formed by the batched
 // solver as it reads v (BatchedPartitionedSolver::solve_formed): `axis` is the difference's, the
 // lines run along the other one. Entry `row` of system s is node (row, s) for axis 1 (the rows'
 // solve) and (s, row) for axis 0 (the columns'); below and above are v in the systems s -+ 1.
@@ -311,10 +317,8 @@ struct SheetAcrossRight {
   real r;
   int axis;
   __device__ real operator()(index_t s, index_t row, real below, real centre, real above) const {
-    const index_t i = axis == 1 ? row : s, j = axis == 1 ? s : row;
-    real held = 0.0;
-    if (sheet_dirichlet(i, j, q, held)) return held;
-    return adi_rhs(centre, axis_difference(below, centre, above, s == 0, s == q.n[axis] - 1), r);
+    return axis == 1 ? sheet_right_side(row, s, axis, below, centre, above, q, r)
+                     : sheet_right_side(s, row, axis, below, centre, above, q, r);
   }
 };
 
