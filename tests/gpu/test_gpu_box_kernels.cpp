@@ -2,8 +2,8 @@
 // explicit_box_kernels.cu) against K launches of the one-step kernel, bit for bit, over every
 // node: boxes smaller than a tile and boxes of many tiles whose work shares cut tile columns
 // part way, no-flux and Dirichlet faces, the cubic and Barkley forms, a stimulus on and none;
-// then a slab's planes (arrays holding only the slab and its halo planes, as a rank's) against
-// the whole box, and the arguments the launcher refuses.
+// then a slab's planes (arrays holding only the slab and its halo planes, as a rank's), of one step
+// and of each depth, against the whole box, and the arguments the launcher refuses.
 #include <doctest/doctest.h>
 
 #include <cuda_runtime.h>
@@ -125,6 +125,14 @@ void check_box(int nx, int ny, int nz) {
       const BoxCase s(fhn::test::config_from(box_case_yaml(nx, ny, nz, faces, form)));
       // Steps 499..: the stimulus comes on at t = 5 (step 500) inside every pass.
       const index_t first_step = 499;
+      // The one-step kernel (a pass of depth 1) over slabs of 2 and 3 ranks, halo 1, against
+      // its run over the whole box: arrays that start at a halo plane, and chunks of planes
+      // cut by the slab's ends.
+      const Fields one_step = s.whole(first_step, 1, false, s.stimuli.view());
+      for (int ranks : {2, 3})
+        for (int rank = 0; rank < ranks; ++rank)
+          check_slab(s, fhn::make_slab(s.problem.domain, rank, ranks, 1), first_step, 1,
+                     one_step);
       for (int steps = 2; steps <= fhn::cuda::kExplicitBoxMaxSteps; ++steps) {
         CAPTURE(steps);
         for (bool stimulus : {true, false}) {

@@ -720,7 +720,8 @@ void bench_box_explicit(Context& ctx, index_t n) {
   const std::string baseline = "explicit, one step per pass";
   const double model = 32.0 * static_cast<double>(n);
   ctx.add("box step", baseline, n, one, model, check, "",
-          "read v, w; write v+, w+: 32 B/node; 32 x 8 columns a block, 16 planes a thread");
+          "read v, w; write v+, w+: 32 B/node; 32 x 16 columns a block streamed 16 planes "
+          "along z, copied ahead into shared memory (cp.async)");
 
   // The blocked kernel at each depth, checked against as many one-step passes, then timed per
   // step.

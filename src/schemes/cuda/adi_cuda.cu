@@ -108,8 +108,8 @@ __global__ void adi_medium_rhs_kernel(const real* __restrict__ in, real* __restr
 // planes [q.plane0, q.plane0 + q.planes) (all of them, or a slab's owned planes; v and u from
 // the first of them on, v's halo planes below and above):
 //   u = r (d_x v + d_y v + d_z v),
-// the d_a second differences of v, the step's start (axis_difference); 0 at a Dirichlet node. As
-// the explicit box kernel: a block is 32 x 8 columns (i, j), each thread marching through
+// the d_a second differences of v, the step's start (axis_difference); 0 at a Dirichlet node. A
+// block is 32 x 8 columns (i, j), each thread marching through
 // kDouglasPlanes planes along z with v below, at and above the node in registers (each plane's
 // v loaded once), the x and y neighbours from the caches. DRAM bytes per node: read v, write u:
 // 16 B.

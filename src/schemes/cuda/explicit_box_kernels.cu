@@ -49,6 +49,8 @@
 #include <string>
 #include <type_traits>
 
+#include <cuda_pipeline.h>
+
 #include "core/cuda/cuda_check.hpp"
 #include "core/error.hpp"
 #include "schemes/cuda/explicit_kernels.cuh"
@@ -56,41 +58,129 @@
 namespace fhn::cuda {
 namespace {
 
-// A block is 32 x 8 columns (i, j), each thread marching through kPlanes planes along z: enough
-// blocks to fill the device at 256^3 (4096).
-constexpr int kLanes = 32, kRows = 8, kPlanes = 16;
+// ---- One step per pass ----
+// A block of 32 x 8 threads owns a tile of 32 x 16 columns (i, j) and streams a chunk of
+// kPlanes planes along z; thread (lane, warp) computes the columns (x0 + lane, y0 + warp + 8 b),
+// b in {0, 1}. The planes arrive in shared memory by asynchronous copies (cp.async) kAhead
+// planes before they are needed: v in a ring of kAhead + 3 tile planes with a one-column halo
+// (the x and y neighbours; the z ones are the ring's planes below and above), w in a ring of
+// kAhead + 2 plane tiles. Copies in flight take no registers, so each thread keeps
+// 2 (kAhead + 1) values of each array in flight at full occupancy. Per plane k: wait for this
+// thread's copies up to plane k + 1; a barrier (everyone's copies have landed, and every read
+// of plane k - 2's slots is done); issue plane k + kAhead + 1 into those slots; compute plane k.
+// DRAM: 32 B per node (the halo's values are the neighbouring tiles' and come from the L2
+// cache), plus v and w of one plane below and above each chunk of kPlanes.
+//
+// Measured on an H200 (fp64, 256^3, `fhn bench` rows "box step", BENCHMARKS.md): 0.161 to 0.164
+// ms, 86 to 88% of the copy bandwidth. The kernel before it marched each thread's column with
+// the node above and w loaded a plane at a time and the x and y neighbours read from the caches:
+// 0.177 ms in the same runs, bound by the latency of those loads. 60 registers, 4 blocks an SM.
+// Tried: kPlanes = 32 (half the blocks, a tail wave) 0.169 to 0.172 ms; kAhead = 1 0.159 to
+// 0.164; 5 blocks an SM (__launch_bounds__(256, 5): spills) 0.22.
+constexpr int kLanes = 32, kWarps = 8, kPerThread = 2;
+constexpr int kTileRows = kWarps * kPerThread;  // tile rows (j) a block computes
+constexpr int kPlanes = 16;                     // planes (k) a block streams
+constexpr int kAhead = 2;                       // planes in flight beyond the next
+constexpr int kRingV = kAhead + 3, kRingW = kAhead + 2;
+
+struct StreamTiles {
+  real v[kRingV][kTileRows + 2][kLanes + 2];  // column (x, y) at [y + 1][x + 1]
+  real w[kRingW][kTileRows][kLanes];
+};
 
 template <class K>
-__global__ void __launch_bounds__(kLanes * kRows)
+__global__ void __launch_bounds__(kLanes * kWarps)
     box_step_kernel(const real* __restrict__ v, const real* __restrict__ w,
                     real* __restrict__ v_next, real* __restrict__ w_next,
                     const __grid_constant__ NodeParams q, const __grid_constant__ K kin,
                     StimulusTable st, real t, index_t k_begin, index_t k_end) {
-  const index_t i = blockIdx.x * static_cast<index_t>(kLanes) + threadIdx.x;
-  const index_t j = blockIdx.y * static_cast<index_t>(kRows) + threadIdx.y;
-  if (i >= q.n[0] || j >= q.n[1]) return;
+  __shared__ StreamTiles tiles;
+  const int lane = threadIdx.x, warp = threadIdx.y;
+  const index_t nx = q.n[0], ny = q.n[1], nz = q.n[2], plane_size = q.stride[2];
+  const index_t x0 = blockIdx.x * static_cast<index_t>(kLanes);
+  const index_t y0 = blockIdx.y * static_cast<index_t>(kTileRows);
   const index_t k0 = k_begin + blockIdx.z * static_cast<index_t>(kPlanes);
   const index_t k1 = k0 + kPlanes < k_end ? k0 + kPlanes : k_end;
-  // Off the x and y faces the column's nodes are interior but for the first and last plane.
-  // The column's values below, at and above the node ride along in registers: each plane's v is
-  // loaded once as `above` (the x and y neighbours come from the caches).
-  const bool inner_column = i > 0 && i < q.n[0] - 1 && j > 0 && j < q.n[1] - 1;
-  const index_t sy = q.stride[1], sz = q.stride[2];
-  index_t c = box_index(i, j, k0, q);
-  real below = k0 > 0 ? v[c - sz] : 0.0;
-  real centre = v[c];
-  for (index_t k = k0; k < k1; ++k, c += sz) {
-    const real above = k + 1 < q.n[2] ? v[c + sz] : 0.0;
-    const real current = st.count > 0 ? stimulus_current(st, i, j, k, t, 1.0, 0.0) : 0.0;
-    const ExplicitPointUpdate out =
-        inner_column && k > 0 && k < q.n[2] - 1
-            ? explicit_box_point(v[c - 1], v[c + 1], v[c - sy], v[c + sy], below, above, centre,
-                                 w[c], current, q, kin)
-            : explicit_box_node(v, w, current, i, j, k, q, kin);
-    v_next[c] = out.v;
-    w_next[c] = out.w;
+
+  // The values this thread copies into each plane's slots: v and w at its columns, and for
+  // warps 0 to 2 one value of the halo (warp 0: row -1, warp 1: row kTileRows, warp 2: column
+  // -1 or kLanes). In-plane offset, -1 outside the box (a zero then stands in: a face node
+  // never reads across its face).
+  auto in_plane = [&](index_t i, index_t j) { return i >= 0 && i < nx && j >= 0 && j < ny
+                                                        ? i + nx * j : index_t{-1}; };
+  index_t own[kPerThread];
+#pragma unroll
+  for (int b = 0; b < kPerThread; ++b) own[b] = in_plane(x0 + lane, y0 + warp + kWarps * b);
+  int halo_x = lane + 1, halo_y = 0;  // the halo value's slot position [halo_y][halo_x]
+  index_t halo = -1;
+  if (warp == 0 || warp == 1) {
+    halo_y = warp == 0 ? 0 : kTileRows + 1;
+    halo = in_plane(x0 + lane, y0 + (warp == 0 ? -1 : kTileRows));
+  } else if (warp == 2) {
+    const int row = lane % kTileRows, side = lane / kTileRows;  // kTileRows = 16: two sides
+    halo_x = side == 0 ? 0 : kLanes + 1;
+    halo_y = row + 1;
+    halo = in_plane(x0 + (side == 0 ? -1 : kLanes), y0 + row);
+  }
+  const bool has_halo = warp <= 2;
+
+  // Plane p (k0 - 1 <= p <= k1) into slots (sv, sw), one commit group per plane (an empty one
+  // past k1, so that the count of groups in flight is the same at every plane).
+  int issue_v = 0, issue_w = 0;
+  auto issue = [&](index_t p) {
+    if (p <= k1) {
+      const bool held = p >= 0 && p < nz;
+      const std::size_t base = static_cast<std::size_t>(p - q.plane0) * plane_size;
+      auto copy = [&](real& slot, const real* a, index_t at) {
+        if (held && at >= 0)
+          __pipeline_memcpy_async(&slot, a + base + at, sizeof(real));
+        else
+          slot = 0.0;
+      };
+#pragma unroll
+      for (int b = 0; b < kPerThread; ++b) {
+        copy(tiles.v[issue_v][warp + kWarps * b + 1][lane + 1], v, own[b]);
+        copy(tiles.w[issue_w][warp + kWarps * b][lane], w, own[b]);
+      }
+      if (has_halo) copy(tiles.v[issue_v][halo_y][halo_x], v, halo);
+    }
+    __pipeline_commit();
+    issue_v = issue_v + 1 == kRingV ? 0 : issue_v + 1;
+    issue_w = issue_w + 1 == kRingW ? 0 : issue_w + 1;
+  };
+#pragma unroll
+  for (int d = 0; d < kAhead + 2; ++d) issue(k0 - 1 + d);  // planes k0 - 1 .. k0 + kAhead
+
+  const bool inner_tile = x0 > 0 && x0 + kLanes < nx && y0 > 0 && y0 + kTileRows < ny;
+  int below = 0, at_w = 1;  // the slots of plane k - 1 (v) and k (w); k0 - 1 took slots 0
+  for (index_t k = k0; k < k1; ++k) {
+    __pipeline_wait_prior(kAhead - 1);  // this thread's copies up to plane k + 1 have landed
+    __syncthreads();
+    issue(k + kAhead + 1);  // into the slots of plane k - 2
+    const int centre = below + 1 == kRingV ? 0 : below + 1;
+    const int above = centre + 1 == kRingV ? 0 : centre + 1;
+    const bool inner_plane = inner_tile && k > 0 && k < nz - 1;
+#pragma unroll
+    for (int b = 0; b < kPerThread; ++b) {
+      if (own[b] < 0) continue;
+      const int x = lane + 1, y = warp + kWarps * b + 1;
+      const real(&s)[kTileRows + 2][kLanes + 2] = tiles.v[centre];
+      const index_t i = x0 + lane, j = y0 + y - 1;
+      const real current = st.count > 0 ? stimulus_current(st, i, j, k, t, 1.0, 0.0) : 0.0;
+      const real west = s[y][x - 1], east = s[y][x + 1], south = s[y - 1][x],
+                 north = s[y + 1][x], front = tiles.v[below][y][x], back = tiles.v[above][y][x],
+                 c = s[y][x], wc = tiles.w[at_w][y - 1][lane];
+      const ExplicitPointUpdate out =
+          inner_plane || (i > 0 && i < nx - 1 && j > 0 && j < ny - 1 && k > 0 && k < nz - 1)
+              ? explicit_box_point(west, east, south, north, front, back, c, wc, current, q, kin)
+              : explicit_box_node_of(west, east, south, north, front, back, c, wc, current, i, j,
+                                     k, q, kin);
+      const std::size_t at = static_cast<std::size_t>(k - q.plane0) * plane_size + own[b];
+      v_next[at] = out.v;
+      w_next[at] = out.w;
+    }
     below = centre;
-    centre = above;
+    at_w = at_w + 1 == kRingW ? 0 : at_w + 1;
   }
 }
 
@@ -350,11 +440,11 @@ void launch_explicit_box_step(const real* v, const real* w, real* v_next, real* 
                          stimuli);
   if (k_end == k_begin) return;
   const dim3 grid(static_cast<unsigned>((q.n[0] + kLanes - 1) / kLanes),
-                  static_cast<unsigned>((q.n[1] + kRows - 1) / kRows),
+                  static_cast<unsigned>((q.n[1] + kTileRows - 1) / kTileRows),
                   static_cast<unsigned>((k_end - k_begin + kPlanes - 1) / kPlanes));
   const real t = step_time(step, q.k);
   with_kinetics(kinetics, [&](const auto& kin) {
-    box_step_kernel<<<grid, dim3(kLanes, kRows), 0, stream>>>(v, w, v_next, w_next, q, kin,
+    box_step_kernel<<<grid, dim3(kLanes, kWarps), 0, stream>>>(v, w, v_next, w_next, q, kin,
                                                                stimuli, t, k_begin, k_end);
   });
   FHN_CUDA_CHECK_LAUNCH();

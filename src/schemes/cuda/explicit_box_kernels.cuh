@@ -5,10 +5,9 @@
 // compiled without FMA contraction as ExplicitCpu's expressions: the GPU agrees with the CPU bit
 // for bit, and a node's bits do not depend on the kernel or the tile that computes it.
 //
-// One step per pass: each thread owns a column of nodes (i, j) and marches along z through a
-// chunk of planes. Bytes per node and step (DRAM; the six neighbours' values come from the
-// caches: the x and y ones are the block's own loads, the z ones the thread's previous and next
-// planes): read v, w, write v+, w+: 32 B, the copy of two arrays.
+// One step per pass: a block streams a tile of columns along z, the planes copied ahead into a
+// ring in shared memory (cp.async), where each node finds its six neighbours. Bytes per node
+// and step (DRAM): read v, w, write v+, w+: 32 B, the copy of two arrays.
 //
 // Several steps per pass: explicit_box_kernels.cu says how, and what it costs.
 #include <cuda_runtime.h>
