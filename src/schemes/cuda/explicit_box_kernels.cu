@@ -83,6 +83,8 @@ constexpr int kPlanes = 16;                     // planes (k) a block streams
 constexpr int kAhead = 2;                       // planes in flight beyond the next
 constexpr int kRingV = kAhead + 3, kRingW = kAhead + 2;
 
+static_assert(2 * kTileRows == kLanes, "warp 2 copies the halo's two columns, a lane a row");
+
 struct StreamTiles {
   real v[kRingV][kTileRows + 2][kLanes + 2];  // column (x, y) at [y + 1][x + 1]
   real w[kRingW][kTileRows][kLanes];
@@ -106,8 +108,9 @@ __global__ void __launch_bounds__(kLanes * kWarps)
   // warps 0 to 2 one value of the halo (warp 0: row -1, warp 1: row kTileRows, warp 2: column
   // -1 or kLanes). In-plane offset, -1 outside the box (a zero then stands in: a face node
   // never reads across its face).
-  auto in_plane = [&](index_t i, index_t j) { return i >= 0 && i < nx && j >= 0 && j < ny
-                                                        ? i + nx * j : index_t{-1}; };
+  auto in_plane = [&](index_t i, index_t j) {
+    return i >= 0 && i < nx && j >= 0 && j < ny ? i + nx * j : index_t{-1};
+  };
   index_t own[kPerThread];
 #pragma unroll
   for (int b = 0; b < kPerThread; ++b) own[b] = in_plane(x0 + lane, y0 + warp + kWarps * b);
@@ -117,15 +120,15 @@ __global__ void __launch_bounds__(kLanes * kWarps)
     halo_y = warp == 0 ? 0 : kTileRows + 1;
     halo = in_plane(x0 + lane, y0 + (warp == 0 ? -1 : kTileRows));
   } else if (warp == 2) {
-    const int row = lane % kTileRows, side = lane / kTileRows;  // kTileRows = 16: two sides
+    const int row = lane % kTileRows, side = lane / kTileRows;  // lanes 0-15: -1, 16-31: kLanes
     halo_x = side == 0 ? 0 : kLanes + 1;
     halo_y = row + 1;
     halo = in_plane(x0 + (side == 0 ? -1 : kLanes), y0 + row);
   }
   const bool has_halo = warp <= 2;
 
-  // Plane p (k0 - 1 <= p <= k1) into slots (sv, sw), one commit group per plane (an empty one
-  // past k1, so that the count of groups in flight is the same at every plane).
+  // Plane p (k0 - 1 <= p <= k1) into the slots issue_v, issue_w, one commit group per plane (an
+  // empty one past k1, so that the count of groups in flight is the same at every plane).
   int issue_v = 0, issue_w = 0;
   auto issue = [&](index_t p) {
     if (p <= k1) {
