@@ -71,10 +71,11 @@ namespace {
 // DRAM: 32 B per node (the halo's values are the neighbouring tiles' and come from the L2
 // cache), plus v and w of one plane below and above each chunk of kPlanes.
 //
-// Measured on an H200 (fp64, 256^3, `fhn bench` rows "box step", BENCHMARKS.md): 0.161 to 0.164
-// ms, 86 to 88% of the copy bandwidth. The kernel before it marched each thread's column with
-// the node above and w loaded a plane at a time and the x and y neighbours read from the caches:
-// 0.177 ms in the same runs, bound by the latency of those loads. 60 registers, 4 blocks an SM.
+// Measured on an H200 (fp64, `fhn bench` rows "box step", BENCHMARKS.md): 0.161 to 0.164 ms at
+// 256^3 (86 to 88% of the copy bandwidth), 1.14 ms at 512^3 (90%). The kernel before it marched
+// each thread's column with the node above and w loaded a plane at a time and the x and y
+// neighbours read from the caches: 0.177 and 1.23 ms, bound by the latency of those loads.
+// 60 registers, 4 blocks an SM.
 // Tried: kPlanes = 32 (half the blocks, a tail wave) 0.169 to 0.172 ms; kAhead = 1 0.159 to
 // 0.164; 5 blocks an SM (__launch_bounds__(256, 5): spills) 0.22.
 constexpr int kLanes = 32, kWarps = 8, kPerThread = 2;

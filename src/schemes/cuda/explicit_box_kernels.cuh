@@ -29,7 +29,7 @@ void launch_explicit_box_step(const real* v, const real* w, real* v_next, real* 
 
 // The deepest pass of the blocked kernel, and the depth the box scheme takes: 2 steps per pass,
 // the fastest per step from 32^3 to 512^3 on an H200 (fp64, `fhn bench` rows "box step";
-// BENCHMARKS.md): 1.11x and 1.20x the one-step kernel at 256^3 and 512^3, more on small boxes
+// BENCHMARKS.md): 1.03x and 1.13x the one-step kernel at 256^3 and 512^3, more on small boxes
 // (half the launches). The blocked kernel is instruction bound
 // (about 86 instructions per node update, 1.6 times the useful updates for the tiles' halos and
 // edges), not memory bound.
