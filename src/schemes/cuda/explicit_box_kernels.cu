@@ -72,7 +72,7 @@ namespace {
 // cache), plus v and w of one plane below and above each chunk of kPlanes.
 //
 // Measured on an H200 (fp64, `fhn bench` rows "box step", BENCHMARKS.md): 0.161 to 0.164 ms at
-// 256^3 (86 to 88% of the copy bandwidth), 1.14 ms at 512^3 (90%). The kernel before it marched
+// 256^3 (85 to 88% of the copy bandwidth), 1.14 ms at 512^3 (90%). The kernel before it marched
 // each thread's column with the node above and w loaded a plane at a time and the x and y
 // neighbours read from the caches: 0.177 and 1.23 ms, bound by the latency of those loads.
 // 60 registers, 4 blocks an SM.
