@@ -596,7 +596,7 @@ FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_box_node(const real* v, cons
 // The same at an interior node (no index on its axis's first or last node) from the values of
 // its six neighbours (west, east along x; south, north along y; front, back along z) and its
 // own: the three second differences without tests, the same expression as grid_diffusion's, so
-// the same bits. The GPU kernel passes the z neighbours from registers.
+// the same bits. The GPU kernels pass the values from their tiles in shared memory.
 template <class K>
 FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_box_point(real west, real east, real south,
                                                               real north, real front, real back,
