@@ -31,14 +31,17 @@ real gradient_value(const FieldSpec& field, const Point& r) {
 }
 
 // The distance from r to the segment from a to b (x, y): the nearest point a + t (b - a),
-// t = clamp((r - a).(b - a) / |b - a|^2, 0, 1) (t = 0 for a segment of no length).
-real segment_distance(const Point& a, const Point& b, const Point& r) {
+// t = clamp((r - a).(b - a) / |b - a|^2, 0, 1) (t = 0 for a segment of no length), formed from
+// the scaled points (scaled_edge, model/tissue.hpp) so that no square overflows, and scaled back.
+real segment_distance(const Point& a_in, const Point& b_in, const Point& r_in) {
+  const ScaledEdge scaled = scaled_edge(a_in, b_in, r_in);
+  const Point &a = scaled.a, &b = scaled.b, &r = scaled.r;
   const real ex = b[0] - a[0], ey = b[1] - a[1];
   const real length2 = ex * ex + ey * ey;
   const real t = length2 > 0.0
                      ? std::clamp(((r[0] - a[0]) * ex + (r[1] - a[1]) * ey) / length2, 0.0, 1.0)
                      : 0.0;
-  return std::hypot(r[0] - (a[0] + t * ex), r[1] - (a[1] + t * ey));
+  return std::ldexp(std::hypot(r[0] - (a[0] + t * ex), r[1] - (a[1] + t * ey)), scaled.exponent);
 }
 
 // cos and sin of an angle in degrees: theta = degrees pi / 180, exact (0, +-1) at a multiple of

@@ -16,13 +16,16 @@ bool region_contains(const TissueRegion& region, const Point& r) {
       return r[0] >= region.x_min && r[0] <= region.x_max && r[1] >= region.y_min &&
              r[1] <= region.y_max;
     case TissueShape::polygon: {
-      // Even-odd rule: a ray from r along +x crosses the boundary an odd number of times.
+      // Even-odd rule: a ray from r along +x crosses the boundary an odd number of times. An
+      // edge (p_j, p_i) that straddles the ray's y crosses it at
+      // x = x_j + (y - y_j) (x_i - x_j) / (y_i - y_j), formed from the scaled points (scaled_edge)
+      // so that no product overflows.
       bool inside = false;
       const std::vector<Point>& p = region.points;
       for (std::size_t i = 0, j = p.size() - 1; i < p.size(); j = i++) {
-        const bool straddles = (p[i][1] > r[1]) != (p[j][1] > r[1]);
-        if (straddles &&
-            r[0] < p[j][0] + (r[1] - p[j][1]) * (p[i][0] - p[j][0]) / (p[i][1] - p[j][1]))
+        if ((p[i][1] > r[1]) == (p[j][1] > r[1])) continue;
+        const ScaledEdge e = scaled_edge(p[j], p[i], r);
+        if (e.r[0] < e.a[0] + (e.r[1] - e.a[1]) * (e.b[0] - e.a[0]) / (e.b[1] - e.a[1]))
           inside = !inside;
       }
       return inside;
@@ -34,6 +37,20 @@ bool region_contains(const TissueRegion& region, const Point& r) {
     }
   }
   return false;
+}
+
+ScaledEdge scaled_edge(const Point& a, const Point& b, const Point& r) {
+  const real largest = std::max({std::abs(a[0]), std::abs(a[1]), std::abs(b[0]), std::abs(b[1]),
+                                 std::abs(r[0]), std::abs(r[1])});
+  ScaledEdge e;
+  e.exponent = largest > 0.0 ? std::ilogb(largest) : 0;
+  auto scaled = [&](const Point& q) {
+    return Point{std::ldexp(q[0], -e.exponent), std::ldexp(q[1], -e.exponent), 0.0};
+  };
+  e.a = scaled(a);
+  e.b = scaled(b);
+  e.r = scaled(r);
+  return e;
 }
 
 std::optional<real> picture_value(const TissueRegion& region, const Point& r) {

@@ -15,6 +15,19 @@ namespace fhn {
 // region's side of its threshold (config/config.hpp).
 bool region_contains(const TissueRegion& region, const Point& r);
 
+// An edge's corners a, b and a point r (x, y) scaled by one power of two, 2^-exponent, the
+// exponent that of their largest coordinate, so that the largest scaled coordinate lies in
+// [1, 2): the differences and products the polygon's tests form from them (at most 16) cannot
+// overflow for any finite coordinates, as they do unscaled beyond about 1e154. A power of two
+// scales exactly, so a test of the scaled points decides as the unscaled one does wherever that
+// one does not overflow (a coordinate below 2^-1022 of the largest may lose bits, far below the
+// largest's round-off).
+struct ScaledEdge {
+  Point a, b, r;
+  int exponent = 0;
+};
+ScaledEdge scaled_edge(const Point& a, const Point& b, const Point& r);
+
 // The sample of an image region's picture that the point r takes (config/config.hpp, Picture):
 // the pixel or cell it falls in, or the nearest point of a picture sampled at points; nullopt
 // off the rectangle the picture covers (for points: beyond half a spacing from its edge points)
