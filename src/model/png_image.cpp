@@ -9,11 +9,9 @@
 #include <array>
 #include <cstdint>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 
 #include "core/error.hpp"
+#include "core/regular_file.hpp"
 
 namespace fhn {
 namespace {
@@ -80,15 +78,8 @@ real luma(real r, real g, real b) { return 0.299 * r + 0.587 * g + 0.114 * b; }
 bool png_supported() { return true; }
 
 Picture read_png(const std::string& path) {
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error))
-    throw ConfigError(path + ": cannot open the image file (no such file)");
-  if (std::filesystem::file_size(path, error) > (std::uintmax_t{1} << 30))
-    fail(path, "larger than 1 GiB");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path + ": cannot open the image file");
-  const std::vector<unsigned char> file((std::istreambuf_iterator<char>(in)),
-                                        std::istreambuf_iterator<char>());
+  const std::vector<unsigned char> file =
+      read_regular_file(path, "the image file", std::uintmax_t{1} << 30);
   static constexpr unsigned char kSignature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
   if (file.size() < 8 || !std::equal(kSignature, kSignature + 8, file.begin()))
     fail(path, "no PNG signature");

@@ -13,11 +13,11 @@
 #include <vtkXMLImageDataReader.h>
 
 #include <cmath>
-#include <filesystem>
 #include <limits>
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/regular_file.hpp"
 #include "core/vtk_error_capture.hpp"
 
 namespace fhn {
@@ -46,8 +46,7 @@ std::string array_names(vtkFieldData* data, const std::string& kind) {
 bool vti_supported() { return true; }
 
 Picture read_vti(const std::string& path, const std::string& array) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) fail(path, "no such file");
+  if (const std::string why = not_regular_file(path); !why.empty()) fail(path, why);
   vtkNew<vtkXMLImageDataReader> reader;
   if (reader->CanReadFile(path.c_str()) == 0)
     fail(path, "not VTK XML ImageData (a .vti file as VTK and ParaView write it)");
