@@ -50,9 +50,11 @@ Picture read_vti(const std::string& path, const std::string& array) {
   vtkNew<vtkXMLImageDataReader> reader;
   if (reader->CanReadFile(path.c_str()) == 0)
     fail(path, "not VTK XML ImageData (a .vti file as VTK and ParaView write it)");
-  // VTK's messages are captured (kept off stderr) and become the ConfigError's reason.
+  // VTK's messages are captured (kept off stderr) and become the ConfigError's reason: the
+  // reader's, its XML parser's (a malformed file) and its pipeline's.
   vtkNew<VtkErrorCapture> errors;
   reader->AddObserver(vtkCommand::ErrorEvent, errors);
+  reader->SetParserErrorObserver(errors);
   vtkNew<VtkErrorCapture> pipeline_errors;
   reader->GetExecutive()->AddObserver(vtkCommand::ErrorEvent, pipeline_errors);
   reader->SetFileName(path.c_str());
