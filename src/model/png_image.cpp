@@ -11,6 +11,7 @@
 #include <cstdlib>
 
 #include "core/error.hpp"
+#include "core/host_memory.hpp"
 #include "core/regular_file.hpp"
 
 namespace fhn {
@@ -143,10 +144,20 @@ Picture read_png(const std::string& path) {
                    " pixels (1 to 2^28 pixels are read)");
   if (colour == 3 && palette.empty()) fail(path, "a palette image without PLTE");
 
-  // 3. Inflate: each row is a filter byte and ceil(width channels depth / 8) bytes.
+  // 3. Inflate: each row is a filter byte and ceil(width channels depth / 8) bytes. What the
+  // header declares is checked against the memory there is before anything that size is
+  // allocated: the inflated rows and the picture's value per pixel.
   const std::size_t row_bytes = (std::size_t{width} * channels * depth + 7) / 8;
   const std::size_t bpp = std::max<std::size_t>(1, static_cast<std::size_t>(channels * depth) / 8);
-  std::vector<unsigned char> raw(std::size_t{height} * (row_bytes + 1));
+  const std::size_t raw_bytes = std::size_t{height} * (row_bytes + 1);
+  check_host_memory(static_cast<real>(raw_bytes) +
+                        static_cast<real>(sizeof(real)) * width * static_cast<real>(height),
+                    path + ": decoding its " + std::to_string(width) + " x " +
+                        std::to_string(height) + " pixels (" + std::to_string(channels) +
+                        " channels of " + std::to_string(depth) + " bits)",
+                    "A picture of fewer pixels would fit (one pixel per node of the grid is "
+                    "as fine as a mask or field can use).");
+  std::vector<unsigned char> raw(raw_bytes);
   uLongf produced = static_cast<uLongf>(raw.size());
   if (uncompress(raw.data(), &produced, compressed.data(), static_cast<uLong>(compressed.size())) !=
           Z_OK ||

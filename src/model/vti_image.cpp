@@ -7,16 +7,22 @@
 #include <vtkDataArray.h>
 #include <vtkExecutive.h>
 #include <vtkImageData.h>
+#include <vtkInformation.h>
+#include <vtkInformationInformationVectorKey.h>
+#include <vtkInformationVector.h>
 #include <vtkMatrix3x3.h>
 #include <vtkNew.h>
 #include <vtkPointData.h>
+#include <vtkStreamingDemandDrivenPipeline.h>
 #include <vtkXMLImageDataReader.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/host_memory.hpp"
 #include "core/regular_file.hpp"
 #include "core/vtk_error_capture.hpp"
 
@@ -41,6 +47,22 @@ std::string array_names(vtkFieldData* data, const std::string& kind) {
   return names;
 }
 
+// Bytes per sample of the arrays the header declares for one kind of data (`kind`: the point or
+// cell data's vector of array information): the sum of components times bytes per value.
+real array_bytes(vtkInformation* header, vtkInformationInformationVectorKey* kind) {
+  vtkInformationVector* arrays = header->Get(kind);
+  real bytes = 0.0;
+  for (int k = 0; arrays != nullptr && k < arrays->GetNumberOfInformationObjects(); ++k) {
+    vtkInformation* info = arrays->GetInformationObject(k);
+    const int components = info->Has(vtkDataObject::FIELD_NUMBER_OF_COMPONENTS())
+                               ? info->Get(vtkDataObject::FIELD_NUMBER_OF_COMPONENTS())
+                               : 1;
+    bytes += static_cast<real>(components) *
+             vtkDataArray::GetDataTypeSize(info->Get(vtkDataObject::FIELD_ARRAY_TYPE()));
+  }
+  return bytes;
+}
+
 }  // namespace
 
 bool vti_supported() { return true; }
@@ -48,8 +70,6 @@ bool vti_supported() { return true; }
 Picture read_vti(const std::string& path, const std::string& array) {
   if (const std::string why = not_regular_file(path); !why.empty()) fail(path, why);
   vtkNew<vtkXMLImageDataReader> reader;
-  if (reader->CanReadFile(path.c_str()) == 0)
-    fail(path, "not VTK XML ImageData (a .vti file as VTK and ParaView write it)");
   // VTK's messages are captured (kept off stderr) and become the ConfigError's reason: the
   // reader's, its XML parser's (a malformed file) and its pipeline's.
   vtkNew<VtkErrorCapture> errors;
@@ -57,16 +77,28 @@ Picture read_vti(const std::string& path, const std::string& array) {
   reader->SetParserErrorObserver(errors);
   vtkNew<VtkErrorCapture> pipeline_errors;
   reader->GetExecutive()->AddObserver(vtkCommand::ErrorEvent, pipeline_errors);
+  auto check_errors = [&] {
+    if (!errors->messages().empty()) fail(path, errors->messages());
+    if (!pipeline_errors->messages().empty()) fail(path, pipeline_errors->messages());
+  };
+  if (reader->CanReadFile(path.c_str()) == 0) {
+    check_errors();
+    fail(path, "not VTK XML ImageData (a .vti file as VTK and ParaView write it)");
+  }
   reader->SetFileName(path.c_str());
-  reader->Update();
-  if (!errors->messages().empty()) fail(path, errors->messages());
-  vtkImageData* image = reader->GetOutput();
-  if (image == nullptr || !pipeline_errors->messages().empty())
-    fail(path, pipeline_errors->messages().empty() ? std::string("VTK read no image")
-                                                   : pipeline_errors->messages());
 
-  int dims[3];
-  image->GetDimensions(dims);
+  // 1. The header: the points it declares and the arrays' types, checked before VTK allocates
+  // them (a file of a few kB may declare 10^10 points).
+  reader->UpdateInformation();
+  check_errors();
+  vtkInformation* header = reader->GetOutputInformation(0);
+  if (header == nullptr || !header->Has(vtkStreamingDemandDrivenPipeline::WHOLE_EXTENT()))
+    fail(path, "VTK read no image extent");
+  int extent[6];
+  header->Get(vtkStreamingDemandDrivenPipeline::WHOLE_EXTENT(), extent);
+  const std::array<index_t, 3> dims{index_t{extent[1]} - extent[0] + 1,
+                                    index_t{extent[3]} - extent[2] + 1,
+                                    index_t{extent[5]} - extent[4] + 1};
   const auto describe = std::to_string(dims[0]) + " x " + std::to_string(dims[1]) + " x " +
                         std::to_string(dims[2]) + " points";
   if (dims[2] != 1)
@@ -75,16 +107,30 @@ Picture read_vti(const std::string& path, const std::string& array) {
   if (dims[0] < 2 || dims[1] < 2)
     fail(path, "a picture needs at least 2 x 2 points (an area in x and y), this one has " +
                    describe);
-  if (static_cast<index_t>(dims[0]) * dims[1] > kMaxSamples)
+  if (dims[0] * dims[1] > kMaxSamples)
     fail(path, describe + " is more than the 2^28 samples a picture may have");
-  if (!image->GetDirectionMatrix()->IsIdentity())
-    fail(path, "its direction matrix is not the identity (a rotated image); resample it onto "
-               "axis-aligned points first (ParaView: Resample To Image)");
+  // VTK's arrays at their own types, and the picture's value per sample.
+  const auto point_count = static_cast<real>(dims[0] * dims[1]);
+  const auto cell_count = static_cast<real>((dims[0] - 1) * (dims[1] - 1));
+  check_host_memory(point_count * array_bytes(header, vtkDataObject::POINT_DATA_VECTOR()) +
+                        cell_count * array_bytes(header, vtkDataObject::CELL_DATA_VECTOR()) +
+                        point_count * static_cast<real>(sizeof(real)),
+                    path + ": reading its " + describe,
+                    "A picture of fewer points would fit (one point per node of the grid is as "
+                    "fine as a mask or field can use).");
+
+  // 2. The image.
+  reader->Update();
+  check_errors();
+  vtkImageData* image = reader->GetOutput();
+  if (image == nullptr) fail(path, "VTK read no image");
   double origin[3], spacing[3];
-  int extent[6];
   image->GetOrigin(origin);
   image->GetSpacing(spacing);
   image->GetExtent(extent);
+  if (!image->GetDirectionMatrix()->IsIdentity())
+    fail(path, "its direction matrix is not the identity (a rotated image); resample it onto "
+               "axis-aligned points first (ParaView: Resample To Image)");
   if (!(spacing[0] > 0.0 && spacing[1] > 0.0))
     fail(path, "its spacing in x and y must be positive");
 
@@ -146,8 +192,9 @@ Picture read_vti(const std::string& path, const std::string& array) {
           std::isfinite(v) ? v : std::numeric_limits<real>::quiet_NaN();
     }
   const real x0 = origin[0] + extent[0] * spacing[0], y0 = origin[1] + extent[2] * spacing[1];
-  picture.own_bounds = std::array<real, 4>{x0, x0 + (dims[0] - 1) * spacing[0], y0,
-                                           y0 + (dims[1] - 1) * spacing[1]};
+  picture.own_bounds =
+      std::array<real, 4>{x0, x0 + static_cast<real>(dims[0] - 1) * spacing[0], y0,
+                          y0 + static_cast<real>(dims[1] - 1) * spacing[1]};
   return picture;
 }
 

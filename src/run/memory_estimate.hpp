@@ -3,13 +3,13 @@
 // allocate, and whether this machine has it: `fhn validate` prints the estimate, `fhn run` and
 // `fhn sweep` refuse a config that does not fit before allocating anything.
 //
-// Host memory available: /proc/meminfo's MemAvailable, lowered to what a cgroup memory limit
-// leaves (v2 memory.max, v1 memory.limit_in_bytes, less the usage that cannot be reclaimed).
+// Host memory available: core/host_memory.hpp.
 // Device memory: the free memory of the CUDA device (cudaMemGetInfo, core/cuda/cuda_devices.cpp).
 #include <string>
 #include <vector>
 
 #include "config/config.hpp"
+#include "core/host_memory.hpp"
 #include "model/parameter_fields.hpp"
 
 namespace fhn {
@@ -36,15 +36,6 @@ struct MemoryEstimate {
 MemoryEstimate estimate_run_memory(const Config& c, int ranks = 1,
                                    MemoryEstimate* worker = nullptr, FieldArrays fields = {});
 
-// Host memory this process may still take, in bytes, and where the figure comes from: the
-// smallest of MemAvailable, what the cgroup memory limit leaves and what this process's
-// address-space or data limits (ulimit -v, -d) leave; a negative figure when none can be read.
-struct AvailableMemory {
-  real bytes = -1.0;
-  std::string source;
-};
-AvailableMemory available_host_memory();
-
 // What `fhn validate` prints: the estimate for `c` on `ranks` ranks item by item, and what this
 // machine has available ("host memory: 1.2 GiB at most", "  800 MiB  the problem: ...", ...).
 std::vector<std::string> describe_run_memory(const Config& c, int ranks);
@@ -55,11 +46,6 @@ real config_bytes(const Config& c);
 // Host bytes of a run's problem, the scheme's copy of it and the scheme's host arrays: what a
 // sweep member holds in a batch, and each rank of a distributed run besides its frames.
 real member_host_bytes(const Config& c);
-
-// Throws ConfigError (exit 2) when `bytes` exceed the host memory available: "<what> needs
-// about 12.0 GB of host memory but this machine has 3.1 GB available (<source>); refused before
-// allocating it. <remedy>". Does nothing when the available memory cannot be read.
-void check_host_memory(real bytes, const std::string& what, const std::string& remedy);
 
 // Throws when the run cannot fit: ConfigError (exit 2) naming the bytes needed against those
 // available on the host (`host_processes` processes of the run on this machine: one, or the

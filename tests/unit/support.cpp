@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -192,6 +193,22 @@ int wait_exit_code(int pid) {
   int status = 0;
   waitpid(pid, &status, 0);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+}
+
+int run_with_address_space(const std::vector<std::string>& args,
+                           const std::filesystem::path& err_file, std::uint64_t headroom) {
+  // The child's limit, read by the capture-free function spawn_cli calls there.
+  static std::uint64_t limit_headroom = 0;
+  limit_headroom = headroom;
+  return wait_exit_code(spawn_cli(args, err_file, [] {
+    std::ifstream status("/proc/self/status");
+    rlim_t mapped_kb = 0;
+    for (std::string key; status >> key;)
+      if (key == "VmSize:" && status >> mapped_kb) break;
+    const rlim_t bytes = (mapped_kb << 10) + static_cast<rlim_t>(limit_headroom);
+    const rlimit limit{bytes, bytes};
+    setrlimit(RLIMIT_AS, &limit);
+  }));
 }
 
 bool wait_until(const std::function<bool()>& done, int tries, std::chrono::milliseconds step) {

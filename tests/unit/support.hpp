@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the unit tests.
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <random>
@@ -128,6 +129,13 @@ int spawn_cli(const std::vector<std::string>& args, const std::filesystem::path&
               void (*prepare)() = nullptr);
 // Waits for a child; its exit code, or minus the signal that killed it.
 int wait_exit_code(int pid);
+
+// `fhn args...` in a child process allowed `headroom` bytes of address space beyond what it has
+// mapped (ulimit -v; relative, since AddressSanitizer reserves terabytes up front), so that an
+// allocation the program should have refused stops it with exit code 1 (out of host memory)
+// rather than exhausting the machine. Returns the exit code; stderr goes to `err_file`.
+int run_with_address_space(const std::vector<std::string>& args,
+                           const std::filesystem::path& err_file, std::uint64_t headroom);
 
 // Waits for `done` to say true: asks it, and after each of at most `tries` waits of `step` asks
 // again; returns its last answer.

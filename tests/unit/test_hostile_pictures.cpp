@@ -1,6 +1,8 @@
-// Hostile pictures for tissue: and fields: (model/png_image.hpp, model/vti_image.hpp): paths of
-// PNG or .vti pictures that are not regular files (a directory, a device, a FIFO), each said for
-// what it is, without blocking.
+// Hostile PNG pictures for tissue: and fields: (model/png_image.hpp): a header that declares more
+// pixels than the memory there is, refused before anything that size is allocated (exit 2, the
+// file and its key named), and paths of PNG or .vti pictures that are not regular files (a
+// directory, a device, a FIFO), each said for what it is, without blocking. Hostile .vti files:
+// test_hostile_vti.cpp.
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>
@@ -26,6 +28,24 @@ std::string sheet_with_picture(const std::string& file) {
 }
 
 }  // namespace
+
+TEST_CASE("a PNG declaring 16384^2 RGBA16 pixels is refused before decoding when memory is short") {
+  if (!fhn::png_supported()) return;  // the stub refuses every PNG (test_png.cpp)
+  // A 69-byte file whose header declares 2^28 pixels of 8 bytes: 2.1 GB of inflated rows and
+  // 2.1 GB of values. With 1 GiB of address space to spare the check must refuse it (exit 2),
+  // where the decoder ran out of memory (exit 1) after allocating the rows.
+  const fhn::test::TempDir dir;
+  const std::string png = fhn::test::source_path("tests/data/png/declares_16384x16384_rgba16.png");
+  const std::string config = fhn::test::write_text(dir / "huge.yaml", sheet_with_picture(png));
+  const int code =
+      fhn::test::run_with_address_space({"validate", config}, dir / "err.txt", std::uint64_t{1} << 30);
+  const std::string err = fhn::test::read_text(dir / "err.txt");
+  CAPTURE(err);
+  CHECK(code == 2);
+  CHECK(contains(err, "huge.yaml:5:31: tissue[0].file: " + png + ": decoding its 16384 x 16384 "
+                      "pixels (4 channels of 16 bits) needs about 4.3 GB of host memory"));
+  CHECK(contains(err, "refused before allocating it. A picture of fewer pixels would fit"));
+}
 
 TEST_CASE("a picture path that is a directory, a device or a FIFO is named for what it is") {
   const fhn::test::TempDir dir;

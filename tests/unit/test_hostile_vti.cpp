@@ -1,6 +1,8 @@
 // Hostile VTK images (.vti) for tissue: and fields: (model/vti_image.hpp), written as text the
-// way a hand-edited or truncated file looks: a malformed file, whose XML parser's message is
-// captured, not printed. Compiled only into builds with VTK.
+// way a hand-edited or truncated file looks: a header declaring more points than a picture may
+// have or than the memory there is, refused before VTK allocates them (exit 2, the file and its
+// key named); a malformed file, whose XML parser's message is captured, not printed. Compiled
+// only into builds with VTK.
 #include <doctest/doctest.h>
 
 #include <fcntl.h>
@@ -9,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <utility>
 
 #include "model/vti_image.hpp"
 #include "support.hpp"
@@ -61,6 +64,33 @@ class StderrToFile {
 };
 
 }  // namespace
+
+TEST_CASE("a .vti declaring more points than a picture may have or than memory holds is refused "
+          "before VTK allocates them") {
+  const fhn::test::TempDir dir;
+  // 10^10 points in a file of a few hundred bytes: over the 2^28 samples of a picture; 10^8
+  // points of Float64: 0.8 GB for VTK's array and 0.8 GB for the picture's values, more than
+  // the 1 GiB of address space the child has to spare.
+  const std::string huge = fhn::test::write_text(
+      dir / "huge.vti", vti_text("0 99999 0 99999 0 0", "0 0 0", "1 1 1", "0"));
+  const std::string large = fhn::test::write_text(
+      dir / "large.vti", vti_text("0 9999 0 9999 0 0", "0 0 0", "0.002 0.002 1", "0"));
+  const std::pair<std::string, std::string> cases[] = {
+      {huge, ": not a VTK image fhnsim can read: 100000 x 100000 x 1 points is more than the "
+             "2^28 samples a picture may have"},
+      {large, ": reading its 10000 x 10000 x 1 points needs about 1.6 GB of host memory"}};
+  for (const auto& [file, reason] : cases) {
+    const std::string config = fhn::test::write_text(
+        dir / "c.yaml", kSheet + "tissue: [{shape: image, file: " + file + "}]\n");
+    const int code = fhn::test::run_with_address_space({"validate", config}, dir / "err.txt",
+                                                       std::uint64_t{1} << 30);
+    const std::string err = fhn::test::read_text(dir / "err.txt");
+    CAPTURE(err);
+    CHECK(code == 2);
+    CHECK(contains(err, "c.yaml:5:31: tissue[0].file: " + file + reason));
+    CHECK_FALSE(contains(err, "Unable to allocate"));
+  }
+}
 
 TEST_CASE("a malformed .vti is a config error with the XML parser's reason and nothing on stderr") {
   const fhn::test::TempDir dir;

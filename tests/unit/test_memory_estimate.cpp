@@ -3,10 +3,6 @@
 // allocated or written.
 #include <doctest/doctest.h>
 
-#include <sys/resource.h>
-
-#include <fstream>
-
 #include "core/format.hpp"
 #include "run/memory_estimate.hpp"
 #include "support.hpp"
@@ -30,20 +26,10 @@ double item(const fhn::MemoryEstimate& e, const std::string& what) {
   return 0.0;
 }
 
-// `fhn args...` in a child process allowed 4 GB of address space beyond what it has mapped (ulimit
-// -v; relative, since AddressSanitizer reserves terabytes up front): far less than the grids and
-// sweeps below take, so that a missing check stops with exit code 1 (out of host memory) rather
-// than exhausting the machine. Returns the exit code; stderr goes to `err_file`.
+// `fhn args...` in a child process allowed 4 GB of address space beyond what it has mapped: far
+// less than the grids and sweeps below take. Returns the exit code; stderr goes to `err_file`.
 int run_limited(const std::vector<std::string>& args, const std::filesystem::path& err_file) {
-  return fhn::test::wait_exit_code(fhn::test::spawn_cli(args, err_file, [] {
-    std::ifstream status("/proc/self/status");
-    rlim_t mapped_kb = 0;
-    for (std::string key; status >> key;)
-      if (key == "VmSize:" && status >> mapped_kb) break;
-    const rlim_t bytes = (mapped_kb << 10) + (rlim_t{4} << 30);
-    const rlimit limit{bytes, bytes};
-    setrlimit(RLIMIT_AS, &limit);
-  }));
+  return fhn::test::run_with_address_space(args, err_file, std::uint64_t{4} << 30);
 }
 
 }  // namespace

@@ -69,3 +69,10 @@ def chunk(kind, body):
                                    chunk(b"IHDR", struct.pack(">IIBBBBB", W, H, 8, 0, 0, 0, 0)) +
                                    chunk(b"IDAT", zlib.compress(bytes(data))) +
                                    chunk(b"IEND", b""))
+
+# A header that declares 16384 x 16384 pixels of RGBA at 16 bits (about 4 GB to decode) over a
+# few bytes of image data: a hostile picture, refused before anything that size is allocated
+# (tests/unit/test_hostile_pictures.cpp).
+(HERE / "declares_16384x16384_rgba16.png").write_bytes(
+    b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 16384, 16384, 16, 6, 0, 0, 0)) +
+    chunk(b"IDAT", zlib.compress(bytes(64))) + chunk(b"IEND", b""))
