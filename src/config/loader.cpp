@@ -394,10 +394,27 @@ void read_picture(Section& s, const YAML::Node& entry, const Domain& d,
   r.x_max = s.number("x_max", own ? (*own)[1] : d.length[0], any_number());
   r.y_min = s.number("y_min", own ? (*own)[2] : 0.0, any_number());
   r.y_max = s.number("y_max", own ? (*own)[3] : d.length[1], any_number());
-  if (!(r.x_max > r.x_min && r.y_max > r.y_min))
-    ctx.error(s.path_of(r.x_max > r.x_min ? "y_max" : "x_max"),
-              s.path() + ": an image needs a rectangle of some area to cover (x_min < x_max, "
-                         "y_min < y_max)");
+  // The rectangle needs an area, and a width and height that are finite numbers (picture_value
+  // divides by them): reported at the bound the config gives, else at the file, whose origin and
+  // spacing put the picture there (an origin of 1e300 with spacing 1 leaves no width).
+  for (const std::string axis : {"x", "y"}) {
+    const std::string low = axis + "_min", high = axis + "_max";
+    const real lo = axis == "x" ? r.x_min : r.y_min, hi = axis == "x" ? r.x_max : r.y_max;
+    if (hi > lo && std::isfinite(hi - lo)) continue;
+    const std::string extent = format_exact(lo) + " .. " + format_exact(hi) + " in " + axis;
+    if (s.present(low) || s.present(high)) {
+      const std::string key = s.path_of(s.present(high) ? high : low);
+      ctx.error(key, key + ": an image needs a rectangle of some area to cover (" + low + " < " +
+                         high + ", their difference a finite number), got " + extent);
+    } else {
+      ctx.error(s.path_of("file"),
+                s.path_of("file") + ": the image's origin and spacing place it at " + extent +
+                    (std::isfinite(hi - lo) ? ", no width in double precision (the spacing is "
+                                              "below the round-off of the origin)"
+                                            : ", a width beyond the range of double precision") +
+                    "; give " + s.path_of(low) + " and " + s.path_of(high) + " to place it");
+    }
+  }
 }
 
 // The shape of a region at `s` (an entry `entry` of tissue: or fields:): `shape` (required) and

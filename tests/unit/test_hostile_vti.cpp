@@ -1,8 +1,9 @@
 // Hostile VTK images (.vti) for tissue: and fields: (model/vti_image.hpp), written as text the
 // way a hand-edited or truncated file looks: a header declaring more points than a picture may
 // have or than the memory there is, refused before VTK allocates them (exit 2, the file and its
-// key named); a malformed file, whose XML parser's message is captured, not printed. Compiled
-// only into builds with VTK.
+// key named); a malformed file, whose XML parser's message is captured, not printed; an origin
+// that leaves the image no width, reported at the file's line and column. Compiled only into
+// builds with VTK.
 #include <doctest/doctest.h>
 
 #include <fcntl.h>
@@ -18,6 +19,7 @@
 
 namespace {
 
+using fhn::test::config_error;
 using fhn::test::contains;
 
 const std::string kSheet = "model: {a: 0.01, epsilon: 0.01, gamma: 2.0}\n"
@@ -106,4 +108,26 @@ TEST_CASE("a malformed .vti is a config error with the XML parser's reason and n
   CHECK(contains(message, broken + ": not a VTK image fhnsim can read: "));
   CHECK(contains(message, "mismatched tag"));
   CHECK(fhn::test::read_text(dir / "stderr.txt").empty());
+}
+
+TEST_CASE("a .vti whose origin leaves it no width is reported at the file's line and column") {
+  const fhn::test::TempDir dir;
+  // Origin 1e300, spacing 1: every point's x rounds to 1e300.
+  const std::string far = fhn::test::write_text(
+      dir / "far.vti", vti_text("0 1 0 1 0 0", "1e300 0 0", "1 1 1", "0 1 0 1"));
+  CHECK(contains(config_error(kSheet + "tissue: [{shape: image, file: " + far + "}]\n"),
+                 "test.yaml:5:31: tissue[0].file: the image's origin and spacing place it at "
+                 "1e+300 .. 1e+300 in x, no width in double precision (the spacing is below the "
+                 "round-off of the origin); give tissue[0].x_min and tissue[0].x_max to place it"));
+  // Placed by the config's bounds instead, it is read.
+  CHECK(config_error(kSheet + "tissue: [{shape: image, file: " + far +
+                     ", x_min: 0, x_max: 20}]\n")
+            .empty());
+  // Bounds whose width overflows: at the bound, with its line and column.
+  const std::string wide = config_error(kSheet + "tissue: [{shape: image, file: " + far +
+                                        ", x_min: -1e308, x_max: 1e308}]\n");
+  CHECK(contains(wide, "test.yaml:5:" + std::to_string(55 + far.size()) +
+                           ": tissue[0].x_max: an image needs a rectangle of some area to cover "
+                           "(x_min < x_max, their difference a finite number), got -1e+308 .. "
+                           "1e+308 in x"));
 }
