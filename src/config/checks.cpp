@@ -8,8 +8,10 @@
 
 #include "config/names.hpp"
 #include "core/format.hpp"
+#include "grid/interpolation.hpp"
 #include "model/stability.hpp"
 #include "model/stimulus.hpp"
+#include "model/tissue.hpp"
 
 namespace fhn::config_detail {
 namespace {
@@ -200,6 +202,73 @@ void check_stimulus_times(Config& c, const Stimulus& s, const std::string& path,
                        "make its duration at least " + format_exact(h));
 }
 
+// What reads or acts on the medium must find some (model/tissue.hpp): the mask must leave a
+// tissue node; a probe must lie in the tissue with a tissue node of its cell carrying weight
+// (it reads those alone, FrameView::at); a stimulus must cover a tissue node (an outside node
+// takes no current); a Dirichlet side with no tissue node on it holds nothing (a warning). Probes
+// and stimuli off the domain or covering no node are reported before, and skipped here.
+void check_tissue(Config& c, Context& ctx) {
+  if (c.tissue.empty()) return;
+  const Domain& d = c.domain;
+  const std::vector<std::uint8_t> mask = tissue_mask(c.tissue, d);
+  const auto tissue = [&](index_t node) {
+    return mask.empty() || mask[static_cast<std::size_t>(node)] == 0;
+  };
+  const std::string rule = " (a node is tissue when it is a corner of a grid cell whose four "
+                           "corners lie in the tissue; dx = " + format_exact(d.dx) + ")";
+  if (!mask.empty() && std::none_of(mask.begin(), mask.end(), [](std::uint8_t t) { return t == 0; })) {
+    ctx.error("tissue", "tissue: the regions leave no node in the tissue" + rule +
+                            ": the run would have no medium; add tissue (op: add) where it "
+                            "should be, or refine domain.dx");
+    return;
+  }
+  const std::uint8_t* outside = mask.empty() ? nullptr : mask.data();
+  for (std::size_t i = 0; i < c.output.probes.size(); ++i) {
+    const Point& p = c.output.probes[i];
+    if (!(p[0] >= 0.0 && p[0] <= d.length[0] && p[1] >= 0.0 && p[1] <= d.length[1])) continue;
+    const std::string at = "output.probes[" + std::to_string(i) + "]: (" + format_exact(p[0]) +
+                           ", " + format_exact(p[1]) + ")";
+    if (!in_tissue(c.tissue, p))
+      ctx.error("output.probes", at + " lies outside the tissue (tissue:); a probe reads tissue");
+    else if (tissue_weight(d, p, outside) == 0.0)
+      ctx.error("output.probes", at + " lies in the tissue but no node of the grid cell around "
+                                      "it that it reads is tissue" + rule +
+                                      "; move it into the medium or refine domain.dx");
+  }
+  for (std::size_t i = 0; i < c.stimulus.size(); ++i) {
+    const NodeStimulus nodes = stimulus_nodes(c.stimulus[i], d);
+    if (c.stimulus[i].amplitude == 0.0 || nodes.empty()) continue;
+    bool acts = false;
+    for (index_t j = nodes.first_y; j <= nodes.last_y && !acts; ++j)
+      for (index_t k = nodes.first; k <= nodes.last && !acts; ++k) acts = tissue(k + d.nodes[0] * j);
+    const std::string path = "stimulus[" + std::to_string(i) + "]";
+    if (!acts)
+      ctx.error(path + ".x_min", path + ": every node the region [" +
+                                     format_exact(c.stimulus[i].x_min) + ", " +
+                                     format_exact(c.stimulus[i].x_max) + "] x [" +
+                                     format_exact(c.stimulus[i].y_min) + ", " +
+                                     format_exact(c.stimulus[i].y_max) +
+                                     "] covers is outside the tissue" + rule +
+                                     ": the stimulus would never act; move it into the medium");
+  }
+  const char* names[2][2] = {{"left", "right"}, {"bottom", "top"}};
+  for (int axis = 0; axis < 2; ++axis)
+    for (int end = 0; end < 2; ++end) {
+      if (c.boundary.side(axis, end == 1).type != BoundaryType::dirichlet) continue;
+      const index_t across = d.nodes[1 - axis];
+      const index_t at = end == 0 ? 0 : d.nodes[axis] - 1;
+      bool held = false;
+      for (index_t k = 0; k < across && !held; ++k)
+        held = tissue(axis == 0 ? at + d.nodes[0] * k : k + d.nodes[0] * at);
+      const std::string key = std::string("boundary.") + names[axis][end];
+      if (!held)
+        c.warnings.push_back(ctx.where(key) + ": " + key + ": a Dirichlet side with no tissue node "
+                             "on it (" + (axis == 0 ? "x = " : "y = ") +
+                             format_exact(end == 0 ? 0.0 : d.length[axis]) +
+                             "): it holds nothing and has no effect; the tissue's edge is no-flux");
+    }
+}
+
 }  // namespace
 
 // Cross-field rules: run once every key parsed on its own.
@@ -344,6 +413,8 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
                                      "): the stimulus would never act; widen it to take a node");
     if (whole_steps && !off) check_stimulus_times(c, s, path, ctx);
   }
+
+  check_tissue(c, ctx);
 
   if (!build.vtk) {
     for (const char* key : {"output.vtk", "output.spacetime", "output.activation.enabled"}) {

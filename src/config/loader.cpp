@@ -19,7 +19,6 @@
 #include "config/yaml_reader.hpp"
 #include "core/format.hpp"
 #include "model/png_image.hpp"
-#include "model/tissue.hpp"
 #include "model/vti_image.hpp"
 
 namespace fhn {
@@ -874,17 +873,6 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
     c.output.newton_log = o.boolean("newton_log", c.output.newton_log);
     c.output.checkpoint_every = o.number("checkpoint_every", c.output.checkpoint_every, non_negative());
     c.output.probes = read_probes(o, c.domain);
-    // A probe must read tissue; checked when every picture of tissue: has loaded (one that did
-    // not is an error reported already, and its region has no shape to test).
-    const bool pictures_loaded = std::all_of(c.tissue.begin(), c.tissue.end(), [](const auto& r) {
-      return r.shape != TissueShape::image || r.image != nullptr;
-    });
-    for (std::size_t i = 0; pictures_loaded && i < c.output.probes.size(); ++i)
-      if (!in_tissue(c.tissue, c.output.probes[i]))
-        ctx.error("output.probes", "output.probes[" + std::to_string(i) + "]: (" +
-                                       format_exact(c.output.probes[i][0]) + ", " +
-                                       format_exact(c.output.probes[i][1]) +
-                                       ") lies outside the tissue (tissue:); a probe reads tissue");
     // Activation and tip levels default to the form's (a wave's loop encircles them).
     const NodeState levels = with_kinetics(c.model.kinetics, [](const auto& k) { return k.levels(); });
     {

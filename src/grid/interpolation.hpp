@@ -1,6 +1,8 @@
 #pragma once
 // Values between the nodes of a grid: linear on a cable's (possibly non-uniform) nodes, bilinear
 // on a sheet. Used by the probes and by the adaptive grid when it moves the solution.
+#include <cstdint>
+
 #include "core/types.hpp"
 #include "grid/domain.hpp"
 
@@ -32,5 +34,18 @@ real bilinear_at(const Domain& domain, const real* values, const Point& p);
 // of the layer k..k+1 where p lies, v(p) = (1 - t) B_k + t B_{k+1}, B the bilinear value in the
 // plane; exact at the nodes (and B_k itself where t = 0).
 real multilinear_at(const Domain& domain, const real* values, const Point& p);
+
+// The same over the tissue alone (`outside`: one byte per node, non-zero where the node holds no
+// tissue; nullptr: every node is tissue): with w_c the weights above of the corners c of p's
+// cell, only the tissue corners count, renormalised,
+//   v(p) = sum_{c tissue} w_c v_c / sum_{c tissue} w_c,
+// so an outside node's value (the resting state it is kept at) never enters. Where every corner
+// is tissue it is multilinear_at, bit for bit; NaN where the tissue corners carry no weight
+// (tissue_weight(p) = 0: p on an outside node, or on an edge between two).
+real multilinear_at(const Domain& domain, const real* values, const Point& p,
+                    const std::uint8_t* outside);
+
+// sum_{c tissue} w_c of p's cell: 1 where every corner is tissue, 0 where p reads no tissue.
+real tissue_weight(const Domain& domain, const Point& p, const std::uint8_t* outside);
 
 }  // namespace fhn

@@ -30,7 +30,9 @@ struct FrameView {
   // Where the values of a cable sit along x.
   CablePositions x() const { return {domain, nodes}; }
   // `values` (v or w) at p, as the probes read them: linear between a cable's nodes (an
-  // adaptive grid's too), bilinear on a sheet, trilinear in a box (grid/interpolation.hpp).
+  // adaptive grid's too), bilinear on a sheet, trilinear in a box, from the tissue nodes of p's
+  // cell alone where there is a mask (grid/interpolation.hpp; NaN where none carries weight,
+  // which the config's checks refuse for the probes).
   real at(const real* values, const Point& p) const;
 };
 

@@ -12,7 +12,9 @@
 #include "core/error.hpp"
 #include "core/format.hpp"
 #include "io/atomic_file.hpp"
+#include "grid/interpolation.hpp"
 #include "model/problem.hpp"
+#include "model/tissue.hpp"
 #include "study/activation.hpp"
 #include "study/convergence.hpp"
 #include "study/front_tracker.hpp"
@@ -187,6 +189,19 @@ std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptio
   if (st.quantity == StudyQuantity::pulse_speed && dims != 1)
     throw ConfigError(st.quantity_where + ": quantity: pulse_speed needs a cable" + base_is);
   const Point probe = study_probe(st, configs.front().domain);
+  // On a sheet with tissue the probe reads the tissue nodes of its cell alone (FrameView::at):
+  // every run's grid must give it some, as output.probes' check asks of a run's probes.
+  for (const Config& run : configs) {
+    if (st.quantity != StudyQuantity::activation_time || run.tissue.empty()) continue;
+    const std::vector<std::uint8_t> mask = tissue_mask(run.tissue, run.domain);
+    if (!in_tissue(run.tissue, probe) ||
+        tissue_weight(run.domain, probe, mask.empty() ? nullptr : mask.data()) == 0.0)
+      throw ConfigError(st.probe_where + ": probe: (" + format_exact(probe[0]) + ", " +
+                        format_exact(probe[1]) + ") reads no tissue on the grid of dx = " +
+                        format_exact(run.domain.dx) + " (it lies outside the tissue, or no "
+                        "node of its grid cell that carries weight is tissue); move it into "
+                        "the medium");
+  }
   if (st.quantity == StudyQuantity::spiral_period) std::filesystem::create_directories(dir / "tips");
   // The reference: the value given, or a fine run measured the same way. field_rmse: the run's
   // v at time.end; a run's value is then its RMSE from it over the run's nodes (an adaptive
