@@ -1,6 +1,8 @@
 #include "model/problem.hpp"
 
+#include <algorithm>
 #include <optional>
+#include <string>
 
 #include "model/field_values.hpp"
 #include "model/initial.hpp"
@@ -67,6 +69,24 @@ Problem make_problem(const Config& c) {
   else if (c.boundary.no_flux_order == 1)
     p.v0[last] = p.v0[last - 1];
   return p;
+}
+
+FieldArrays field_arrays(const Config& c) {
+  auto named = [&](const std::string& parameter) {
+    return std::any_of(c.fields.begin(), c.fields.end(),
+                       [&](const FieldSpec& field) { return field.parameter == parameter; });
+  };
+  FieldArrays held;
+  held.values = named("diffusion") ? 1 : 0;
+  with_kinetics(c.model.kinetics, [&](const auto& k) {
+    k.parameters(k, [&](const char* key, const real&, const Interval&) {
+      held.values += named(key) ? 1 : 0;
+    });
+  });
+  if (c.anisotropy.enabled && named("fibre_angle")) held.values += 3;
+  held.mask = !c.tissue.empty();
+  held.quadrants = held.values > 0 || held.mask || c.anisotropy.enabled;
+  return held;
 }
 
 }  // namespace fhn

@@ -23,4 +23,11 @@ struct Problem {
 
 Problem make_problem(const Config& config);
 
+// The per-node arrays make_problem(config) gives its fields (ParameterFields::arrays), from the
+// config alone, before anything is allocated: D and each kinetics parameter per node where a
+// `fields:` entry names it, the tensor's three components where one names fibre_angle, the mask
+// where `tissue:` has regions (make_problem leaves it out where they leave every node tissue: an
+// upper bound), the schemes' quadrant bytes where any of these or anisotropy is there.
+FieldArrays field_arrays(const Config& config);
+
 }  // namespace fhn

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/format.hpp"
 #include "io/vtk_writers.hpp"
+#include "model/problem.hpp"
 #include "schemes/member_batch.hpp"
 
 namespace fhn {
@@ -80,8 +81,7 @@ real MemoryEstimate::device_total() const {
   return total;
 }
 
-MemoryEstimate estimate_run_memory(const Config& c, int ranks, MemoryEstimate* worker,
-                                   FieldArrays fields) {
+MemoryEstimate estimate_run_memory(const Config& c, int ranks, MemoryEstimate* worker) {
   const Domain& d = c.domain;
   const real n = static_cast<real>(d.node_count());
   // The nodes' coordinates: a cable's x per node, a sheet's or box's per axis.
@@ -101,8 +101,24 @@ MemoryEstimate estimate_run_memory(const Config& c, int ranks, MemoryEstimate* w
   const real problem = 2.0 * kValue * n + kValue * coordinates;
   e.host.push_back({"the problem: initial v, w and the coordinates", problem});
   e.host.push_back({"the scheme's copy of the problem", problem});
-  // Per-node parameter fields: values and the mask's bytes per node, counted only when held (in
-  // the problem, the scheme's copy and, on the device, over the slab's nodes).
+  // The pictures of tissue: and fields: regions, decoded when the config loaded and kept with it
+  // (each once, however many regions share it).
+  std::vector<const Picture*> pictures;
+  auto picture = [&](const TissueRegion& region) {
+    if (region.image && std::find(pictures.begin(), pictures.end(), region.image.get()) == pictures.end())
+      pictures.push_back(region.image.get());
+  };
+  for (const TissueRegion& region : c.tissue) picture(region);
+  for (const FieldSpec& field : c.fields) picture(field.region);
+  real picture_bytes = 0.0;
+  for (const Picture* p : pictures) picture_bytes += kValue * static_cast<real>(p->values.size());
+  if (!pictures.empty())
+    e.host.push_back({"the pictures of tissue: and fields: (" + std::to_string(pictures.size()) +
+                          ", 8 B per sample), kept with the config",
+                      picture_bytes});
+  // Per-node parameter fields (make_problem's, counted from the config): values and the mask's
+  // bytes per node, in the problem, the scheme's copy and, on the device, over the slab's nodes.
+  const FieldArrays fields = field_arrays(c);
   const real field_bytes =
       kValue * static_cast<real>(fields.values) + (fields.mask ? 1.0 : 0.0);
   std::string field_arrays =
@@ -125,6 +141,11 @@ MemoryEstimate estimate_run_memory(const Config& c, int ranks, MemoryEstimate* w
   } else {
     const MemoryItem arrays = host_scheme_arrays(c);
     e.host.push_back({"scheme: " + arrays.what, arrays.bytes * kValue * share});
+    // The explicit scheme's slabs keep their parts of the per-node arrays (halo rows aside).
+    if (ranks > 1 && fields.values > 0)
+      e.host.push_back({"the slab's parts of the " + std::to_string(fields.values) +
+                            " per-node parameter arrays",
+                        kValue * static_cast<real>(fields.values) * share});
   }
   // The explicit scheme's and ADI's quadrant bytes (model/tissue.hpp), where they hold them.
   if (fields.quadrants)
@@ -170,7 +191,10 @@ MemoryEstimate estimate_run_memory(const Config& c, int ranks, MemoryEstimate* w
     kept *=
         std::floor(static_cast<real>(d.nodes[a] - 1) / static_cast<real>(c.output.stride)) + 1.0;
   const real value = c.output.precision == Precision::float64 ? 8.0 : 4.0;
-  const real frame = c.output.vtk ? kept * (2.0 * value + (d.dims == 1 ? 49.0 : 0.0)) : 0.0;
+  // A sheet with a mask also writes its "tissue" array, a byte per kept node.
+  const real frame =
+      c.output.vtk ? kept * (2.0 * value + (d.dims == 1 ? 49.0 : 0.0) + (fields.mask ? 1.0 : 0.0))
+                   : 0.0;
   e.host_peak_temporary =
       checkpoint >= frame
           ? MemoryItem{"a checkpoint being written (3 copies of the saved state)", checkpoint}

@@ -10,7 +10,6 @@
 
 #include "config/config.hpp"
 #include "core/host_memory.hpp"
-#include "model/parameter_fields.hpp"
 
 namespace fhn {
 
@@ -31,10 +30,12 @@ struct MemoryEstimate {
 
 // The estimate for `c` run by one process (ranks = 1), or for rank 0 of `ranks` (which holds the
 // whole domain's frames besides its slab) and for one other rank (`worker`, may be null).
-// `fields`: the per-node arrays of the run's parameter fields (model/parameter_fields.hpp), held
-// in the Problem, the scheme's copy of it and on the device; none for every config today.
+// With `tissue:`, `fields:` or `anisotropy:` it counts the pictures kept with the config, the
+// per-node arrays of the parameter fields (model/problem.hpp field_arrays), held in the Problem,
+// the scheme's copy of it, a slab's parts of them and on the device, and the schemes' quadrant
+// bytes and ADI's rows.
 MemoryEstimate estimate_run_memory(const Config& c, int ranks = 1,
-                                   MemoryEstimate* worker = nullptr, FieldArrays fields = {});
+                                   MemoryEstimate* worker = nullptr);
 
 // What `fhn validate` prints: the estimate for `c` on `ranks` ranks item by item, and what this
 // machine has available ("host memory: 1.2 GiB at most", "  800 MiB  the problem: ...", ...).

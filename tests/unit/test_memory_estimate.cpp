@@ -96,54 +96,50 @@ TEST_CASE("the memory estimate counts each scheme's own arrays") {
 }
 
 TEST_CASE("per-node parameter fields are counted only when a run holds them") {
-  const std::string cable = kCable;
-  const fhn::Config c = fhn::test::config_from(cable + "scheme: {backend: cuda}\n");
-  // Uniform fields (every config today): the estimate of the fields' default, item by item.
+  const std::string sheet =
+      "domain: {length: [20, 10], dx: 1}\ntime: {end: 2, dt: 0.05}\n"
+      "output: {every: 0.5, probes: []}\n";
+  const std::string disc = "tissue: [{shape: disc, center: [10, 5], radius: 4}]\n";
+  const std::string two_fields =
+      "fields:\n"
+      "  - {parameter: a, type: gradient, axis: x, start: 0, end: 20, from: 0.1, to: 0.2}\n"
+      "  - {parameter: epsilon, type: gradient, axis: y, start: 0, end: 10, from: 0.01, to: 0.02}\n";
+  const double n = 21 * 11;
+  // What the arrays live through the run take (the largest temporary aside).
+  auto kept = [](const fhn::MemoryEstimate& e) { return e.host_total() - e.host_peak_temporary.bytes; };
+  const fhn::Config c = fhn::test::config_from(sheet + "scheme: {backend: cuda}\n");
   const fhn::MemoryEstimate plain = fhn::estimate_run_memory(c);
-  const fhn::MemoryEstimate uniform =
-      fhn::estimate_run_memory(c, 1, nullptr, fhn::ParameterFields{}.arrays());
-  REQUIRE(uniform.host.size() == plain.host.size());
-  for (std::size_t i = 0; i < plain.host.size(); ++i)
-    CHECK(uniform.host[i].what == plain.host[i].what);
-  CHECK(uniform.host_total() == plain.host_total());
-  CHECK(uniform.device_total() == plain.device_total());
-  CHECK(uniform.device.size() == 1);
+  for (const fhn::MemoryItem& i : plain.host) CHECK(!contains(i.what, "per-node"));
+  CHECK(plain.device.size() == 1);
   // Two per-node parameters and the mask: 2 x 8 B + 1 B per node, in the problem and the scheme's
-  // copy on the host, once on the device (each rank's share of the nodes).
-  const fhn::FieldArrays held{2, true};
-  const fhn::MemoryEstimate fields = fhn::estimate_run_memory(c, 1, nullptr, held);
+  // copy on the host, once on the device (each rank's share of the nodes), and the quadrant
+  // bytes of the scheme that reads them.
+  const fhn::Config held = fhn::test::config_from(sheet + "scheme: {backend: cuda}\n" + disc + two_fields);
+  const fhn::MemoryEstimate fields = fhn::estimate_run_memory(held);
   CHECK(item(fields, "per-node parameter fields (2 parameter arrays and the node-type mask) in "
-                     "the problem and the scheme's copy") == 2 * 17 * 41);
+                     "the problem and the scheme's copy") == 2 * 17 * n);
   CHECK(item(fields, "per-node parameter fields on the device (2 parameter arrays and the "
-                     "node-type mask, 17 B per node)") == 17 * 41);
-  CHECK(fields.host_total() == plain.host_total() + 2 * 17 * 41);
-  CHECK(fields.device_total() == plain.device_total() + 17 * 41);
-  CHECK(fhn::estimate_run_memory(c, 2, nullptr, held).device_total() == (32 + 17) * 41 / 2.0);
-  // The quadrant bytes of a scheme that reads fields: one byte per node where the scheme runs.
-  const fhn::MemoryEstimate quadrants =
-      fhn::estimate_run_memory(c, 1, nullptr, fhn::FieldArrays{0, true, true});
-  CHECK(item(quadrants, "the quadrant bytes of a sheet with fields (1 B per node)") == 41);
-  CHECK(quadrants.device_total() == plain.device_total() + 41 + 41);
-  // ADI with fields also holds each node's rows along x and y: 6 values per node on the host
-  // and, on CUDA, on the device.
+                     "node-type mask, 17 B per node)") == 17 * n);
+  CHECK(item(fields, "the quadrant bytes of a sheet with fields (1 B per node)") == n);
+  CHECK(kept(fields) == kept(plain) + 2 * 17 * n);
+  CHECK(fields.device_total() == plain.device_total() + 17 * n + n);
+  CHECK(fhn::estimate_run_memory(held, 2).device_total() == (plain.device_total() + 17 * n + n) / 2.0);
+  // ADI with a mask also holds each node's rows along x and y: 6 values per node on the host
+  // and, on CUDA, on the device too, beside the mask and the quadrant bytes.
   for (const char* backend : {"cpu", "cuda"}) {
     CAPTURE(backend);
-    const fhn::Config adi = fhn::test::config_from(
-        "domain: {length: [40, 10], dx: 1}\ntime: {dt: 0.1}\noutput: {probes: []}\n"
-        "scheme: {type: crank_nicolson, backend: " + std::string(backend) + "}\n");
-    const fhn::MemoryEstimate without = fhn::estimate_run_memory(adi, 1, nullptr, fhn::FieldArrays{0, true, false});
-    const fhn::MemoryEstimate with = fhn::estimate_run_memory(adi, 1, nullptr, fhn::FieldArrays{0, true, true});
-    const double nodes = 41 * 11;
-    CHECK(item(with, "ADI: each node's rows along x and y (6 values per node)") == 6 * 8 * nodes);
+    const std::string adi = sheet + "scheme: {type: crank_nicolson, backend: " + backend + "}\n";
+    const fhn::MemoryEstimate without = fhn::estimate_run_memory(fhn::test::config_from(adi));
+    const fhn::MemoryEstimate with = fhn::estimate_run_memory(fhn::test::config_from(adi + disc));
+    CHECK(item(with, "ADI: each node's rows along x and y (6 values per node)") == 6 * 8 * n);
     const bool cuda = std::string(backend) == "cuda";
-    CHECK(with.host_total() == without.host_total() + 6 * 8 * nodes + (cuda ? 0 : nodes));
-    CHECK(with.device_total() == without.device_total() + (cuda ? 6 * 8 * nodes + nodes : 0));
+    CHECK(kept(with) == kept(without) + 2 * n + 6 * 8 * n + (cuda ? 0 : n));
+    CHECK(with.device_total() == without.device_total() + (cuda ? 6 * 8 * n + 2 * n : 0));
   }
-
-  // A mask alone on the CPU: one byte per node, twice, and nothing on a device.
-  const fhn::MemoryEstimate mask = fhn::estimate_run_memory(
-      fhn::test::config_from(kCable), 1, nullptr, fhn::FieldArrays{0, true});
-  CHECK(item(mask, "per-node parameter fields (the node-type mask)") == 2 * 41);
+  // A mask alone on the CPU: one byte per node, twice, the quadrant bytes, nothing on a device.
+  const fhn::MemoryEstimate mask = fhn::estimate_run_memory(fhn::test::config_from(sheet + disc));
+  CHECK(item(mask, "per-node parameter fields (the node-type mask)") == 2 * n);
+  CHECK(item(mask, "the quadrant bytes of a sheet with fields (1 B per node)") == n);
   CHECK(mask.device.empty());
 }
 

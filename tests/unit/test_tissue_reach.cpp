@@ -173,3 +173,61 @@ TEST_CASE("a stimulus inside an obstacle is an error; a Dirichlet side off the t
   CHECK(contains(fhn::test::read_text(dir / "out" / "run.log"),
                  "boundary.top: a Dirichlet side with no tissue node on it (y = 20)"));
 }
+
+TEST_CASE("the memory estimate counts the per-node arrays that tissue, fields and anisotropy add") {
+  const fhn::Config c = config_from(
+      kSheet +
+      "tissue: [{shape: disc, op: add, center: [10, 10], radius: 9}]\n"
+      "anisotropy: {longitudinal: 1, transverse: 0.25}\n"
+      "fields:\n"
+      "  - {parameter: fibre_angle, type: gradient, axis: x, start: 0, end: 20, from: 0, to: 90}\n"
+      "  - {parameter: a, type: gradient, axis: x, start: 0, end: 20, from: 0.01, to: 0.05}\n"
+      "  - {parameter: epsilon, type: gradient, axis: y, start: 0, end: 20, from: 0.01, to: 0.02}\n"
+      "  - {parameter: gamma, type: gradient, axis: y, start: 0, end: 20, from: 2, to: 2.5}\n"
+      "output: {every: 0.5, probes: [[10, 10]]}\n");
+  const fhn::Problem p = fhn::make_problem(c);
+  // What make_problem allocated, counted from its arrays.
+  double held = static_cast<double>(p.fields.diffusion.values.size() * sizeof(fhn::real) +
+                                    p.fields.node_type.size());
+  for (const fhn::ParameterField& field : p.fields.kinetics)
+    held += static_cast<double>(field.values.size() * sizeof(fhn::real));
+  for (const auto* values : {&p.fields.tensor.xx_values, &p.fields.tensor.xy_values, &p.fields.tensor.yy_values})
+    held += static_cast<double>(values->size() * sizeof(fhn::real));
+  const double n = 41 * 41;
+  CHECK(held == (6 * 8 + 1) * n);
+  const fhn::FieldArrays counted = fhn::field_arrays(c);
+  const fhn::FieldArrays made = p.fields.arrays();
+  CHECK(counted.values == made.values);
+  CHECK(counted.mask == made.mask);
+  CHECK(counted.quadrants == made.quadrants);
+  // The problem's and the scheme's copy; the explicit scheme's quadrant bytes.
+  const fhn::MemoryEstimate e = fhn::estimate_run_memory(c);
+  double fields = 0.0, quadrants = 0.0;
+  for (const fhn::MemoryItem& item : e.host) {
+    if (contains(item.what, "per-node parameter fields (6 parameter arrays and the node-type mask)"))
+      fields = item.bytes;
+    if (contains(item.what, "quadrant bytes")) quadrants = item.bytes;
+  }
+  CHECK(fields == 2 * held);
+  CHECK(quadrants == n);
+  // On two ranks each slab keeps its part of the 6 arrays besides.
+  fhn::MemoryEstimate worker;
+  fhn::estimate_run_memory(c, 2, &worker);
+  double parts = 0.0;
+  for (const fhn::MemoryItem& item : worker.host)
+    if (contains(item.what, "the slab's parts of the 6 per-node parameter arrays")) parts = item.bytes;
+  CHECK(parts == 6 * 8 * n / 2);
+
+  if (fhn::png_supported()) {
+    // The pictures are kept with the config: 8 B per pixel of each region's picture.
+    const std::string png = fhn::test::source_path("tests/data/png/gray8.png");
+    const fhn::MemoryEstimate pictured = fhn::estimate_run_memory(config_from(
+        kSheet + "tissue: [{shape: image, file: " + png + ", threshold: 0.9}]\n"
+                 "fields: [{parameter: a, type: image, file: " + png + ", from: 0.01, to: 0.05}]\n"
+                 "output: {probes: []}\n"));
+    double pictures = -1.0;
+    for (const fhn::MemoryItem& item : pictured.host)
+      if (contains(item.what, "the pictures of tissue: and fields:")) pictures = item.bytes;
+    CHECK(pictures == 8 * 13 * 7 * 2);
+  }
+}
