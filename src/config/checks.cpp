@@ -79,11 +79,20 @@ bool resolve_grid(Domain& d, Context& ctx) {
         return false;
       }
       if (grid == Multiple::not_whole) {
-        const index_t nearest = std::max<index_t>(1, cells);
+        const index_t nearest = std::max<index_t>(kMinNodes - 1, cells);
         ctx.error(at, dx_text + " does not divide " + length_key + " = " +
                           format_exact(d.length[a]) + " into whole cells; nearest: dx = " +
                           format_exact(d.length[a] / static_cast<real>(nearest)) + " (" +
                           std::to_string(nearest + 1) + " nodes)");
+        return false;
+      }
+      // domain.nodes' range holds whichever key gives the nodes.
+      if (cells + 1 < kMinNodes) {
+        ctx.error(at, dx_text + " divides " + length_key + " = " + format_exact(d.length[a]) +
+                          " into " + std::to_string(cells) + (cells == 1 ? " cell (" : " cells (") +
+                          std::to_string(cells + 1) + " nodes); at least " +
+                          std::to_string(kMinNodes) + " nodes per axis are needed (dx at most " +
+                          format_exact(d.length[a] / static_cast<real>(kMinNodes - 1)) + ")");
         return false;
       }
       d.nodes[a] = cells + 1;

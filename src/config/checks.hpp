@@ -10,8 +10,9 @@
 
 namespace fhn::config_detail {
 
-// The most nodes a domain may have: the range of domain.nodes (loader.cpp) and of the grid that
-// domain.dx makes (resolve_grid).
+// The fewest nodes per axis and the most nodes a domain may have: the range of domain.nodes
+// (loader.cpp) and of the grid that domain.dx makes (resolve_grid).
+constexpr index_t kMinNodes = 3;  // two cells: the second difference needs a node between the ends
 constexpr index_t kMaxNodes = index_t{1} << 31;   // 16 GiB per state array: beyond any GPU
 
 // Cross-field rules: run once every key parsed on its own. Resolves the grid (Domain::nodes and

@@ -751,7 +751,7 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
       for (std::size_t a = 0; a < lengths->size() && a < kMaxAxes; ++a)
         c.domain.length[a] = (*lengths)[a];
     }
-    if (const auto nodes = d.integer_or_list("nodes", 3, kMaxNodes, kMaxAxes)) {
+    if (const auto nodes = d.integer_or_list("nodes", kMinNodes, kMaxNodes, kMaxAxes)) {
       if (nodes->size() != static_cast<std::size_t>(c.domain.dims))
         ctx.error("domain.nodes", "domain.nodes: " + std::to_string(nodes->size()) +
                                       (nodes->size() == 1 ? " count" : " counts") + " for a domain of " +

@@ -231,3 +231,19 @@ TEST_CASE("the memory estimate counts the per-node arrays that tissue, fields an
     CHECK(pictures == 8 * 13 * 7 * 2);
   }
 }
+
+TEST_CASE("domain.dx that makes fewer than 3 nodes on an axis is refused at the key given") {
+  CHECK(contains(config_error("domain: {length: [1, 1], dx: 1}\ntime: {dt: 0.05}\n"),
+                 "test.yaml:1:30: domain.dx: 1 divides domain.length[0] = 1 into 1 cell (2 nodes); "
+                 "at least 3 nodes per axis are needed (dx at most 0.5)"));
+  CHECK(contains(config_error("domain: {length: 1, dx: 1}\ntime: {dt: 0.05}\n"),
+                 "domain.dx: 1 divides domain.length = 1 into 1 cell (2 nodes)"));
+  // The default dx (0.5) of a sheet: reported at the length.
+  CHECK(contains(config_error("domain: {length: [10, 0.5]}\ntime: {dt: 0.05}\n"),
+                 "test.yaml:1:18: domain.dx: 0.5 (the default) divides domain.length[1] = 0.5 into "
+                 "1 cell (2 nodes)"));
+  // Two cells are enough, as domain.nodes: 3 is.
+  CHECK(config_error("domain: {length: [1, 1], dx: 0.5}\ntime: {dt: 0.05}\noutput: {probes: []}\n") == "");
+  CHECK(contains(config_error("domain: {length: [1, 1], nodes: [2, 2]}\ntime: {dt: 0.05}\n"),
+                 "domain.nodes[0]: value 2 is out of range; expected a whole number in [3, 2147483648]"));
+}
