@@ -225,7 +225,9 @@ void check_tissue(Config& c, Context& ctx) {
   };
   const std::string rule = " (a node is tissue when it is a corner of a grid cell whose four "
                            "corners lie in the tissue; dx = " + format_exact(d.dx) + ")";
-  if (!mask.empty() && std::none_of(mask.begin(), mask.end(), [](std::uint8_t t) { return t == 0; })) {
+  const bool none = !mask.empty() && std::none_of(mask.begin(), mask.end(),
+                                                  [](std::uint8_t type) { return type == 0; });
+  if (none) {
     ctx.error("tissue", "tissue: the regions leave no node in the tissue" + rule +
                             ": the run would have no medium; add tissue (op: add) where it "
                             "should be, or refine domain.dx");
@@ -249,7 +251,8 @@ void check_tissue(Config& c, Context& ctx) {
     if (c.stimulus[i].amplitude == 0.0 || nodes.empty()) continue;
     bool acts = false;
     for (index_t j = nodes.first_y; j <= nodes.last_y && !acts; ++j)
-      for (index_t k = nodes.first; k <= nodes.last && !acts; ++k) acts = tissue(k + d.nodes[0] * j);
+      for (index_t k = nodes.first; k <= nodes.last && !acts; ++k)
+        acts = tissue(k + d.nodes[0] * j);
     const std::string path = "stimulus[" + std::to_string(i) + "]";
     if (!acts)
       ctx.error(path + ".x_min", path + ": every node the region [" +

@@ -6,7 +6,8 @@
 namespace fhn {
 
 real FrameView::at(const real* values, const Point& p) const {
-  return sheet() ? multilinear_at(*domain, values, p, outside) : interpolate_at(x(), values, n, p[0]);
+  return sheet() ? multilinear_at(*domain, values, p, outside)
+                 : interpolate_at(x(), values, n, p[0]);
 }
 
 FrameView frame_view(const Snapshot& snap, index_t index) {

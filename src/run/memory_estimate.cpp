@@ -105,8 +105,9 @@ MemoryEstimate estimate_run_memory(const Config& c, int ranks, MemoryEstimate* w
   // (each once, however many regions share it).
   std::vector<const Picture*> pictures;
   auto picture = [&](const TissueRegion& region) {
-    if (region.image && std::find(pictures.begin(), pictures.end(), region.image.get()) == pictures.end())
-      pictures.push_back(region.image.get());
+    const Picture* kept = region.image.get();
+    if (kept && std::find(pictures.begin(), pictures.end(), kept) == pictures.end())
+      pictures.push_back(kept);
   };
   for (const TissueRegion& region : c.tissue) picture(region);
   for (const FieldSpec& field : c.fields) picture(field.region);

@@ -11,8 +11,8 @@
 
 #include "core/error.hpp"
 #include "core/format.hpp"
-#include "io/atomic_file.hpp"
 #include "grid/interpolation.hpp"
+#include "io/atomic_file.hpp"
 #include "model/problem.hpp"
 #include "model/tissue.hpp"
 #include "study/activation.hpp"
