@@ -216,7 +216,10 @@ Profile read_profile(Section& parent, const std::string& key, const Profile& fal
         break;
       }
       // The ring lies in the plane z = center_z about the axis through (center_x, center_y)
-      // parallel to z; it must fit inside the box's x and y extent.
+      // parallel to z: its centre must lie in the box (0 <= center_z <= L_z, the plane a plane
+      // of the box; 0 < center_x < L_x and likewise y, which a ring of positive radius needs),
+      // each axis reported at its entry of `center`; then the ring must fit inside the box's x
+      // and y extent, reported at `radius`.
       const real shorter = std::min(d.length[0], d.length[1]);
       p.center = domain_centre(d);
       const YAML::Node centre = s.raw("center");
@@ -224,7 +227,22 @@ Profile read_profile(Section& parent, const std::string& key, const Profile& fal
         if (auto c = read_point(s.context(), centre, s.path_of("center"), d)) p.center = *c;
       p.radius = s.number("radius", 0.25 * shorter, positive());
       p.wavelength = s.number("wavelength", 0.25 * shorter, positive());
-      for (int axis = 0; axis < 2; ++axis)
+      bool centre_inside = true;
+      for (int axis = 0; axis < 3; ++axis) {
+        const real x = p.center[axis], length = d.length[axis];
+        const bool plane = axis == 2;
+        if (plane ? x >= 0.0 && x <= length : x > 0.0 && x < length) continue;
+        const char name = static_cast<char>('x' + axis);
+        const std::string entry = s.path_of("center") + "[" + std::to_string(axis) + "]";
+        const YAML::Mark mark = centre.IsSequence() ? centre[static_cast<std::size_t>(axis)].Mark()
+                                                    : YAML::Mark::null_mark();
+        s.context().error(entry, mark, entry + ": " + name + " = " + format_exact(x) +
+                                   " lies outside the box (" + (plane ? "0 <= " : "0 < ") + name +
+                                   (plane ? " <= " : " < ") + format_exact(length) +
+                                   "); the ring's centre must lie inside it");
+        centre_inside = false;
+      }
+      for (int axis = 0; centre_inside && axis < 2; ++axis)
         if (p.center[axis] - p.radius <= 0.0 || p.center[axis] + p.radius >= d.length[axis]) {
           const char name = static_cast<char>('x' + axis);
           s.context().error(s.path_of("radius"),
