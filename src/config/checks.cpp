@@ -125,7 +125,13 @@ bool resolve_grid(Domain& d, Context& ctx) {
 void check_explicit_limit(const Config& c, Context& ctx) {
   if (c.scheme.type != SchemeType::explicit_euler && c.scheme.type != SchemeType::adaptive_explicit)
     return;
-  const ExplicitLimit limit = explicit_limit(c);
+  ExplicitLimit limit;
+  try {
+    limit = explicit_limit(c);
+  } catch (const ConfigError& e) {  // the anisotropic tensor (model/field_values.hpp)
+    ctx.error(e.key(), e.what());
+    return;
+  }
   const bool reaction = c.scheme.explicit_limit == ExplicitLimitCheck::reaction;
   const real largest = reaction ? limit.dt : limit.diffusion_dt;
   if (c.time.dt <= largest * (1.0 + 1e-12)) return;

@@ -19,6 +19,8 @@
 #include "config/yaml_reader.hpp"
 #include "core/format.hpp"
 #include "model/png_image.hpp"
+#include "model/problem.hpp"
+#include "model/tissue.hpp"
 #include "model/vti_image.hpp"
 
 namespace fhn {
@@ -922,10 +924,16 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
   return c;
 }
 
+// Whether load() asks make_problem's refusals (check_problem, model/problem.hpp) as well: fhn run
+// and fhn validate do, so that a run refuses its config before it writes anything; a sweep's
+// members do not, a sweep turning a member whose problem cannot be built into a row of its own
+// (sweep.csv, status setup_failure) while the others run.
+enum class ProblemChecks { made, left_to_the_sweep };
+
 // `checked`: the text has passed check_yaml_text (ConfigText).
 Config load(const std::string& text, const std::string& source,
             const std::vector<std::string>& overrides, const BuildCapabilities& build,
-            bool checked = false) {
+            bool checked, ProblemChecks problem) {
   YAML::Node root = checked ? parse_checked_yaml(text, source) : parse_yaml(text, source);
   Context ctx(source);
   std::vector<std::string> notes;
@@ -934,6 +942,13 @@ Config load(const std::string& text, const std::string& source,
   {
     config = read_config(root, ctx, source, build);
   }  // the top-level Section reports unknown keys as it closes
+  if (ctx.ok() && problem == ProblemChecks::made) {
+    try {
+      check_problem(config);
+    } catch (const ConfigError& e) {
+      ctx.error(e.key(), e.what());  // "file:line:column: key: ..."
+    }
+  }
   ctx.throw_if_errors();
   config.notes = notes;
   config.locations = ctx.locations();
@@ -944,7 +959,7 @@ Config load(const std::string& text, const std::string& source,
 
 Config load_config_text(const std::string& text, const std::string& source,
                         const std::vector<std::string>& overrides, const BuildCapabilities& build) {
-  return load(text, source, overrides, build);
+  return load(text, source, overrides, build, false, ProblemChecks::made);
 }
 
 std::string read_config_file(const std::string& path) { return read_text_file(path, "config file"); }
@@ -956,12 +971,12 @@ ConfigText::ConfigText(std::string text, std::string source)
 
 Config ConfigText::load(const std::vector<std::string>& overrides,
                         const BuildCapabilities& build) const {
-  return fhn::load(text_, source_, overrides, build, true);
+  return fhn::load(text_, source_, overrides, build, true, ProblemChecks::left_to_the_sweep);
 }
 
 Config load_config(const std::string& path, const std::vector<std::string>& overrides,
                    const BuildCapabilities& build) {
-  return load(read_config_file(path), path, overrides, build);
+  return load(read_config_file(path), path, overrides, build, false, ProblemChecks::made);
 }
 
 }  // namespace fhn

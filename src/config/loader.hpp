@@ -17,7 +17,8 @@ struct BuildCapabilities {
   bool vtk = true;
 };
 
-// Loads `path`, applies `overrides` ("a.b.c=value", as given to --set), validates.
+// Loads `path`, applies `overrides` ("a.b.c=value", as given to --set), validates, including
+// what make_problem would refuse (check_problem, model/problem.hpp), at the key's file:line.
 Config load_config(const std::string& path, const std::vector<std::string>& overrides = {},
                    const BuildCapabilities& build = {});
 
@@ -33,7 +34,8 @@ Config load_config_text(const std::string& text, const std::string& source,
 // One config text loaded many times with different overrides (a sweep's members): its limits
 // and syntax are checked once, when it is made (ConfigError as load_config_text gives); load()
 // is then load_config_text of the text without checking it again (a quarter of a small
-// config's load).
+// config's load), and without make_problem's refusals (check_problem, model/problem.hpp): a
+// sweep makes each member's problem itself and reports one it cannot make in that member's row.
 class ConfigText {
  public:
   ConfigText(std::string text, std::string source);

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "model/tissue.hpp"
 
 namespace fhn {
@@ -129,14 +130,39 @@ real signed_distance(const TissueRegion& region, const Point& r) {
 TensorField anisotropic_tensor(const AnisotropySpec& spec, const std::vector<real>& angle_values) {
   TensorField t;
   t.enabled = true;
+  // Mathematically D_xx D_yy - D_xy^2 = D_l D_t > 0, but computed it cancels: with D_t / D_l near
+  // the round-off of D_l^2 (about 1e-16) the tensor at an angle off the axes is not positive
+  // definite. That is the value of the smaller of D_l and D_t, reported at its key.
+  // `node` < 0: the uniform tensor.
+  auto check = [&](real degrees, real xx, real xy, real yy, index_t node) {
+    if (positive_definite(xx, xy, yy)) return;
+    const bool transverse = spec.transverse <= spec.longitudinal;
+    const std::string key = transverse ? "anisotropy.transverse" : "anisotropy.longitudinal";
+    const std::string other = transverse ? "anisotropy.longitudinal" : "anisotropy.transverse";
+    throw ConfigError(
+        key, format_exact(transverse ? spec.transverse : spec.longitudinal) + " beside " + other +
+                 " = " + format_exact(transverse ? spec.longitudinal : spec.transverse) +
+                 " leaves the diffusion tensor (D_xx, D_xy, D_yy) = (" + format_exact(xx) + ", " +
+                 format_exact(xy) + ", " + format_exact(yy) + ") at the fibre angle " +
+                 format_exact(degrees) + " degrees" +
+                 (node < 0 ? "" : " (node " + std::to_string(node) + ")") +
+                 " not positive definite in double precision (D_xx D_yy - D_xy^2 = D_l D_t is "
+                 "lost to round-off); keep the ratio of the two above about 1e-15");
+  };
   tensor_at(spec, spec.angle, t.xx, t.xy, t.yy);
-  if (angle_values.empty()) return t;
+  if (angle_values.empty()) {
+    check(spec.angle, t.xx, t.xy, t.yy, -1);
+    return t;
+  }
   const std::size_t n = angle_values.size();
   t.xx_values.resize(n);
   t.xy_values.resize(n);
   t.yy_values.resize(n);
-  for (std::size_t node = 0; node < n; ++node)
+  for (std::size_t node = 0; node < n; ++node) {
     tensor_at(spec, angle_values[node], t.xx_values[node], t.xy_values[node], t.yy_values[node]);
+    check(angle_values[node], t.xx_values[node], t.xy_values[node], t.yy_values[node],
+          static_cast<index_t>(node));
+  }
   return t;
 }
 

@@ -5,6 +5,7 @@
 // Domain in node order; an anisotropic sheet's tensor likewise. The config fills them (tissue:,
 // fields:, anisotropy:; model/tissue.hpp, model/field_values.hpp), and the schemes refuse what
 // they do not read (require_uniform_fields).
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -38,6 +39,13 @@ struct TensorField {
   std::vector<real> xx_values, xy_values, yy_values;  // empty: uniform
   bool uniform() const { return xx_values.empty(); }
 };
+
+// Whether the symmetric tensor [[xx, xy], [xy, yy]] is positive definite as computed: finite,
+// D_xx > 0 and D_xx D_yy > D_xy^2 (then D_yy > 0 too).
+inline bool positive_definite(real xx, real xy, real yy) {
+  return std::isfinite(xx) && std::isfinite(xy) && std::isfinite(yy) && xx > 0.0 &&
+         xx * yy > xy * xy;
+}
 
 // A node's quadrant byte: which of the four grid cells at it (NE, NW, SE, SW of the node) are
 // tissue, a bit each (model/tissue.hpp tissue_quadrants; 0: the node is not in the medium). The
@@ -79,20 +87,22 @@ ParameterFields uniform_fields(const ModelParams& model);
 // parameter's interval (the form's table; D > 0), or a mask entry is not a NodeType.
 void check_fields(const ParameterFields& fields, const ModelParams& model, index_t node_count);
 
-// What a scheme reads of a sheet's fields.
-enum class FieldsRead {
-  none,       // one value of each parameter and an isotropic D, the same at every node
-  isotropic,  // also a tissue mask and per-node D and kinetics parameters (ADI on a sheet)
-  all,        // also an anisotropic tensor (the explicit scheme on a sheet)
-};
+// Where a scheme is made: in one process, as the slabs of several ranks, or as a sweep's member
+// batch.
+enum class FieldsUse { one_process, slabs, member_batch };
 
-// Throws ConfigError "per-node parameters (model.diffusion, model.a, a tissue mask (tissue:),
-// anisotropic diffusion (anisotropy:)) are not supported by <scheme> yet; ..." when `fields`
-// hold what the scheme does not read (`reads`: none), or "anisotropic diffusion (anisotropy:) is
-// not supported by <scheme>: ..." (`reads`: isotropic): the factories of every scheme and of
-// member batches call it.
-void require_uniform_fields(const ParameterFields& fields, const std::string& scheme,
-                            FieldsRead reads);
+// Throws ConfigError unless the scheme `config` asks for, made as `use` says, reads `fields`: on
+// a sheet in one process, the explicit scheme (CPU and CUDA) reads them all (tissue mask,
+// per-node parameters, anisotropy) and ADI all but anisotropy; on the CPU's slabs the explicit
+// scheme reads them all. "per-node parameters (model.a) are not supported by explicit on the cpu
+// backend yet: ..." or "anisotropy: anisotropic diffusion is not supported by crank_nicolson
+// (formulation adi) on the cpu backend: ...". Every factory of schemes and of member batches
+// calls it, and check_problem (model/problem.hpp) for one process, so that fhn validate refuses
+// what fhn run would.
+void require_uniform_fields(const Config& config, const ParameterFields& fields, FieldsUse use);
+
+// The scheme `config` asks for, as messages name it: "crank_nicolson (formulation adi)".
+std::string scheme_kind(const Config& config);
 
 // The kinetics at `node`: `uniform` (the run's form, type K) with its p-th parameter (in its
 // parameters() order) taken from values[p][node] where values[p] is not nullptr (host and

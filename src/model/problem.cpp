@@ -25,28 +25,13 @@ Problem make_problem(const Config& c) {
   const Excursion* path = excursion ? &*excursion : nullptr;
   sample_fields(c.initial, c.domain, rest, path, p.v0, p.w0);
   p.stimuli = StimulusSchedule(c.stimulus, c.domain, p.time.dt);
-  // `fields` gives D and the form's parameters per node where an entry names them (each stays
-  // uniform otherwise), `anisotropy` the diffusion tensor (per node where the fibre angle varies);
-  // `tissue` makes the mask. A node outside the tissue starts, and stays, at the form's resting
-  // state.
-  p.fields = uniform_fields(c.model);
-  p.fields.diffusion.values = field_values(c.fields, "diffusion", c.model.diffusion, c.domain);
-  with_kinetics(c.model.kinetics, [&](const auto& k) {
-    std::size_t index = 0;  // uniform_fields made one field per parameter, in this order
-    k.parameters(k, [&](const char* key, const real& value, const Interval&) {
-      p.fields.kinetics[index++].values = field_values(c.fields, key, value, c.domain);
-    });
-  });
-  if (c.anisotropy.enabled)
-    p.fields.tensor = anisotropic_tensor(
-        c.anisotropy, field_values(c.fields, "fibre_angle", c.anisotropy.angle, c.domain));
-  p.fields.node_type = tissue_mask(c.tissue, c.domain);
+  p.fields = make_parameter_fields(c);
+  // A node outside the tissue starts, and stays, at the form's resting state.
   for (std::size_t node = 0; node < p.fields.node_type.size(); ++node)
     if (p.fields.node_type[node] == static_cast<std::uint8_t>(NodeType::outside)) {
       p.v0[node] = rest.v;
       p.w0[node] = rest.w;
     }
-  check_fields(p.fields, p.model, p.domain.node_count());
 
   // The discrete boundary conditions hold from t = 0 on.
   if (c.domain.dims >= 2) {
@@ -87,6 +72,34 @@ FieldArrays field_arrays(const Config& c) {
   held.mask = !c.tissue.empty();
   held.quadrants = held.values > 0 || held.mask || c.anisotropy.enabled;
   return held;
+}
+
+ParameterFields make_parameter_fields(const Config& c) {
+  // `fields` gives D and the form's parameters per node where an entry names them (each stays
+  // uniform otherwise), `anisotropy` the diffusion tensor (per node where the fibre angle varies);
+  // `tissue` makes the mask.
+  ParameterFields fields = uniform_fields(c.model);
+  fields.diffusion.values = field_values(c.fields, "diffusion", c.model.diffusion, c.domain);
+  with_kinetics(c.model.kinetics, [&](const auto& k) {
+    std::size_t index = 0;  // uniform_fields made one field per parameter, in this order
+    k.parameters(k, [&](const char* key, const real& value, const Interval&) {
+      fields.kinetics[index++].values = field_values(c.fields, key, value, c.domain);
+    });
+  });
+  if (c.anisotropy.enabled)
+    fields.tensor = anisotropic_tensor(
+        c.anisotropy, field_values(c.fields, "fibre_angle", c.anisotropy.angle, c.domain));
+  fields.node_type = tissue_mask(c.tissue, c.domain);
+  check_fields(fields, c.model, c.domain.node_count());
+  return fields;
+}
+
+void check_problem(const Config& c) {
+  if (excursion_start(c.initial.v.type)) form_excursion(c.model.kinetics);
+  // Without fields: and anisotropy: every parameter is uniform, a scalar the loader has checked,
+  // and a tissue mask is read by every scheme that a sheet runs in one process.
+  if (!c.fields.empty() || c.anisotropy.enabled)
+    require_uniform_fields(c, make_parameter_fields(c), FieldsUse::one_process);
 }
 
 }  // namespace fhn

@@ -21,6 +21,8 @@ struct Problem {
   ParameterFields fields;  // where model's parameters vary per node, and node types (uniform today)
 };
 
+// Throws ConfigError naming the key (Config::where locates it) where `config` asks for a problem
+// that cannot be built (check_problem).
 Problem make_problem(const Config& config);
 
 // The per-node arrays make_problem(config) gives its fields (ParameterFields::arrays), from the
@@ -29,5 +31,17 @@ Problem make_problem(const Config& config);
 // where `tissue:` has regions (make_problem leaves it out where they leave every node tissue: an
 // upper bound), the schemes' quadrant bytes where any of these or anisotropy is there.
 FieldArrays field_arrays(const Config& config);
+
+// The parameter fields of `config` (fields:, anisotropy:, tissue:), checked (check_fields): what
+// make_problem puts in Problem::fields.
+ParameterFields make_parameter_fields(const Config& config);
+
+// What make_problem refuses, found without building the problem: a spiral or scroll-ring start
+// in a form without an excursion (form_excursion), per-node parameters out of their interval and
+// a diffusion tensor that is not positive definite (make_parameter_fields), fields that the
+// scheme does not read in one process (require_uniform_fields). Throws ConfigError naming the key
+// where there is one. The loader calls it (config/loader.hpp), so that fhn validate refuses what
+// fhn run would, and fhn run does before it writes anything.
+void check_problem(const Config& config);
 
 }  // namespace fhn

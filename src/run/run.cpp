@@ -349,6 +349,9 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
                         format_exact(c.time.end) + "; raise time.end to continue the run");
     check_checkpoint(checkpoint, c, options.restart);
   }
+  // The problem is the config's alone: made before the output folder, so that what it refuses
+  // (the loader has asked the same, check_problem) leaves no folder behind.
+  const Problem problem = make_problem(c);
   const index_t resume_step = checkpoint.state.step;
   const real resume_t = c.time.grid().t(resume_step);
   const Segment segment{options.restart, resume_step,
@@ -374,12 +377,11 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
     keep_rows_before(dir / "filaments.csv", resume_t - 1e-9 * c.time.dt, false);
   }
 
-  // 3. The problem and the scheme.
+  // 3. The scheme.
   std::unique_ptr<NewtonCsvWriter> newton_log;
   if (c.output.newton_log)
     newton_log = std::make_unique<NewtonCsvWriter>(
         dir / "newton.csv", restart, c.scheme.crank_nicolson.formulation == Formulation::adi);
-  const Problem problem = make_problem(c);
   std::unique_ptr<Scheme> scheme =
       distributed ? std::make_unique<DistributedScheme>(c, problem, *options.comm, newton_log.get())
                   : make_scheme(c, problem, newton_log.get());

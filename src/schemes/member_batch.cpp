@@ -22,7 +22,7 @@ std::unique_ptr<MemberBatch> make_member_batch(const std::vector<Config>& config
              "scheme.type: adaptive_explicit moves each member's grid on its own, which lockstep "
              "members cannot share; sweep with explicit or crank_nicolson");
   for (std::size_t m = 0; m < configs.size(); ++m)
-    require_uniform_fields(configs[m], problems[m], FieldsUse::member_batch);
+    require_uniform_fields(configs[m], problems[m].fields, FieldsUse::member_batch);
   if (c.scheme.backend == Backend::cuda) return make_cuda_member_batch(configs, problems);
   return std::make_unique<HostMemberBatch>(configs, problems, threads);
 }

@@ -54,42 +54,9 @@ index_t first_non_finite(const real* v, const real* w, index_t n) {
   return -1;
 }
 
-namespace {
-
-// The scheme `config` asks for, as messages name it: "crank_nicolson (formulation adi)".
-std::string scheme_kind(const Config& config) {
-  return name_of(scheme_type_names(), config.scheme.type) +
-         (config.scheme.type == SchemeType::crank_nicolson
-              ? " (formulation " +
-                    name_of(formulation_names(), config.scheme.crank_nicolson.formulation) + ")"
-              : std::string());
-}
-
-}  // namespace
-
-void require_uniform_fields(const Config& config, const Problem& problem, FieldsUse use) {
-  // On a sheet, the explicit scheme reads all of a sheet's fields (tissue mask, per-node
-  // parameters, anisotropic tensor): in one process (CPU and CUDA) and on the CPU's slabs; ADI
-  // all but the tensor, in one process. Every other scheme, the CUDA and ADI slabs and the
-  // member batches refuse them (below) until they do.
-  FieldsRead reads = FieldsRead::none;
-  const bool cpu_slabs = use == FieldsUse::slabs && config.scheme.backend == Backend::cpu;
-  if (config.domain.dims == 2 && config.scheme.type == SchemeType::explicit_euler &&
-      (use == FieldsUse::one_process || cpu_slabs))
-    reads = FieldsRead::all;
-  if (use == FieldsUse::one_process && config.domain.dims == 2 &&
-      config.scheme.type == SchemeType::crank_nicolson &&
-      config.scheme.crank_nicolson.formulation == Formulation::adi)
-    reads = FieldsRead::isotropic;
-  const std::string scheme = scheme_kind(config) + " on the " +
-                             name_of(backend_names(), config.scheme.backend) + " backend" +
-                             (use == FieldsUse::slabs ? " over several ranks" : "");
-  require_uniform_fields(problem.fields, scheme, reads);
-}
-
 std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem,
                                     NewtonLog* newton_log) {
-  require_uniform_fields(config, problem, FieldsUse::one_process);
+  require_uniform_fields(config, problem.fields, FieldsUse::one_process);
   if (config.scheme.backend == Backend::cuda) return make_cuda_scheme(config, problem, newton_log);
   switch (config.scheme.type) {
     case SchemeType::explicit_euler:
@@ -144,7 +111,7 @@ std::unique_ptr<Scheme> build_slab_scheme(const Config& config, const Problem& p
 // their key; located here, where the Config is.
 std::unique_ptr<Scheme> make_slab_scheme(const Config& config, const Problem& problem,
                                          Communicator& comm, NewtonLog* newton_log) {
-  require_uniform_fields(config, problem, FieldsUse::slabs);
+  require_uniform_fields(config, problem.fields, FieldsUse::slabs);
   try {
     return build_slab_scheme(config, problem, comm, newton_log);
   } catch (const ConfigError& e) {

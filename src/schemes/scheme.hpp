@@ -91,14 +91,6 @@ class Scheme {
 // Index of the first i < n with v[i] or w[i] NaN or infinite, or -1 (host arrays).
 index_t first_non_finite(const real* v, const real* w, index_t n);
 
-// Throws ConfigError unless the scheme reads the problem's parameter fields
-// (model/parameter_fields.hpp): on a sheet in one process, the explicit scheme (CPU and CUDA)
-// reads them all (tissue mask, per-node parameters, anisotropy) and ADI all but anisotropy. Every
-// factory of schemes (one process, or the slabs of several ranks) and of member batches calls it:
-// "per-node parameters (model.a) are not supported by explicit on the cpu backend yet: ...".
-enum class FieldsUse { one_process, slabs, member_batch };
-void require_uniform_fields(const Config& config, const Problem& problem, FieldsUse use);
-
 // `newton_log`, when given, receives every Newton iteration of an implicit scheme.
 std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem,
                                     NewtonLog* newton_log = nullptr);

@@ -1,13 +1,22 @@
 // The checks of fhn validate and fhn run that name the key a problem lies at: a scroll ring's
-// centre is checked against the box on every axis, before its radius.
+// centre is checked against the box on every axis, before its radius; what fhn run refused only
+// after it had created its output folder (a spiral start in an oscillatory medium, a diffusion
+// tensor lost to round-off, anisotropy with ADI) fhn validate refuses too, at the key's
+// file:line:column, and fhn run before it writes anything.
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <string>
 
+#include "config/loader.hpp"
+#include "model/problem.hpp"
 #include "support.hpp"
 
 using fhn::test::config_error;
 using fhn::test::contains;
+using fhn::test::run_cli;
+using fhn::test::TempDir;
+using fhn::test::write_text;
 
 namespace {
 
@@ -20,6 +29,21 @@ std::string ring(const std::string& centre) {
          "  v: {type: scroll_ring, center: " + centre + ", radius: 4}\n"
          "  w: {type: scroll_ring, center: " + centre + ", radius: 4}\n";
 }
+
+// The issue's small sheet, with `rest` appended (its model: replaced where `rest` gives one).
+std::string sheet(const std::string& rest, const std::string& model =
+                                               "model: {a: 0.01, epsilon: 0.01, gamma: 2.0}\n") {
+  return model +
+         "domain: {length: [20, 20], dx: 0.5}\n"
+         "time: {end: 1, dt: 0.05}\n"
+         "output: {every: 0.5}\n" +
+         rest;
+}
+
+// A spiral start in FitzHugh's oscillatory medium (a = 0.3, b = 0.8: no excursion to lay out).
+const std::string kOscillatorySpiral =
+    sheet("initial: {v: {type: spiral}, w: {type: spiral}}\n",
+          "model: {form: fitzhugh, a: 0.3, b: 0.8}\n");
 
 }  // namespace
 
@@ -35,4 +59,62 @@ TEST_CASE("a scroll ring's centre is checked against the box on every axis, befo
   CHECK(contains(config_error(ring("[10, 3, 10]")),
                  "initial.v.radius: a ring of radius 4 about y = 3 leaves the box"));
   CHECK(config_error(ring("[10, 10, 20]")).empty());
+}
+
+TEST_CASE("validate refuses a spiral start in an oscillatory medium at initial.v, and run writes nothing") {
+  // Line 5 holds initial: (the model, domain, time and output lines first).
+  const std::string loaded = config_error(kOscillatorySpiral);
+  CHECK(contains(loaded, "test.yaml:5:"));
+  CHECK(contains(loaded, ": initial.v: a spiral or scroll-ring start"));
+  CHECK(contains(loaded, "does not return to rest"));
+
+  TempDir dir;
+  const std::string path = write_text(dir / "spiral.yaml", kOscillatorySpiral);
+  const fhn::test::CliResult validate = run_cli({"validate", path});
+  CHECK(validate.code == 2);
+  CHECK(contains(validate.err, path + ":5:"));
+  CHECK(contains(validate.err, "does not return to rest"));
+  // fhn run refuses it the same way, before it creates the output folder (exit 2 writes nothing).
+  const fhn::test::CliResult run =
+      run_cli({"run", path, "--quiet", "--output", (dir / "out").string()});
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, path + ":5:"));
+  CHECK_FALSE(std::filesystem::exists(dir / "out"));
+}
+
+TEST_CASE("a sweep still runs the members that can be built when one cannot") {
+  // The loader leaves make_problem's refusals to a sweep's members (test_sweep_sheets.cpp: the
+  // member's row says "does not return to rest"): its configs load.
+  const fhn::ConfigText text(kOscillatorySpiral, "member.yaml");
+  const fhn::Config member = text.load({});
+  CHECK(member.initial.v.type == fhn::ProfileType::spiral);
+  CHECK(contains(fhn::test::thrown_message<fhn::ConfigError>([&] { fhn::make_problem(member); }),
+                 "does not return to rest"));
+}
+
+TEST_CASE("a transverse diffusion lost to round-off in the tensor is refused at anisotropy.transverse") {
+  // D_xx D_yy - D_xy^2 = D_l D_t = 1e-300 cancels at 30 degrees: the tensor computed is not
+  // positive definite. Validate says so at the key (line 5), not run at "node 0" with no place.
+  const std::string e = config_error(sheet(
+      "anisotropy:\n  longitudinal: 1\n  transverse: 1e-300\n  angle: 30\n"));
+  CHECK(contains(e, "test.yaml:7:15: anisotropy.transverse: 1e-300 beside anisotropy.longitudinal "
+                    "= 1 leaves the diffusion tensor"));
+  CHECK(contains(e, "at the fibre angle 30 degrees not positive definite"));
+  // ADI does not take anisotropy, but the tensor is refused first, at its key, as for explicit.
+  CHECK(contains(config_error(sheet("anisotropy: {longitudinal: 1, transverse: 1e-300, angle: 30}\n"
+                                    "scheme: {type: crank_nicolson}\n")),
+                 "test.yaml:5:43: anisotropy.transverse: 1e-300"));
+  // A valid tensor with ADI, which does not read it: refused at load too, not after the run
+  // has made its output folder (test_adi_medium.cpp: the factory's refusal).
+  CHECK(contains(config_error(sheet("anisotropy: {longitudinal: 1, transverse: 0.25, angle: 30}\n"
+                                    "scheme: {type: crank_nicolson}\n")),
+                 "test.yaml:5:13: anisotropy: anisotropic diffusion is not supported by "
+                 "crank_nicolson (formulation adi) on the cpu backend"));
+  // A per-node angle names the node; a longitudinal far below the transverse is its key.
+  CHECK(contains(config_error(sheet("anisotropy: {longitudinal: 1e-300, transverse: 1}\n"
+                                    "fields:\n"
+                                    "  - {parameter: fibre_angle, type: gradient, from: 10, to: 80}\n")),
+                 "anisotropy.longitudinal: 1e-300 beside anisotropy.transverse = 1"));
+  // Along an axis the tensor is exact (D_xy = 0): the same D_t is a valid, if extreme, medium.
+  CHECK(config_error(sheet("anisotropy: {longitudinal: 1, transverse: 1e-300}\n")).empty());
 }
