@@ -296,9 +296,17 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
   // Grid: exactly one of nodes and dx; dx must divide every length.
   if (!resolve_grid(c.domain, ctx)) return;
 
-  // The explicit stability limit needs only the grid, the model and dt: it is reported beside
-  // any problem with the number of steps.
-  check_explicit_limit(c, ctx);
+  // The rates of the equations first: a value that overflows them is reported at its key (not
+  // as an explicit limit of dt = 0). The explicit stability limit needs only the grid, the model
+  // and dt: it is reported beside any problem with the number of steps.
+  bool finite_rates = true;
+  try {
+    check_rates(c);
+  } catch (const ConfigError& e) {
+    ctx.error(e.key(), e.what());
+    finite_rates = false;
+  }
+  if (finite_rates) check_explicit_limit(c, ctx);
 
   // Time: a whole number of steps, frames on step boundaries. What counts steps of time.end
   // (the stimuli's windows) is checked only when there is a whole number of them.

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
+#include <utility>
+#include <vector>
 
 #include "core/format.hpp"
 #include "model/field_values.hpp"
@@ -144,6 +147,137 @@ ExplicitLimit explicit_limit(const Config& c) {
   });
   limit.rate = rate_text;
   return limit;
+}
+
+namespace {
+
+// A value a parameter takes somewhere on the grid and the key that gives it: the model's scalar
+// (model.<key>; D_l and D_t with anisotropy) or a fields: entry's (region: value; gradient and
+// image: from and to, the extremes of its values on a PNG's grey levels).
+struct Given {
+  std::string key;
+  std::string parameter;  // "diffusion" or the form's parameter key
+  real value;
+};
+std::vector<Given> given_values(const Config& c) {
+  std::vector<Given> out;
+  if (c.anisotropy.enabled) {
+    out.push_back({"anisotropy.longitudinal", "diffusion", c.anisotropy.longitudinal});
+    out.push_back({"anisotropy.transverse", "diffusion", c.anisotropy.transverse});
+  } else {
+    out.push_back({"model.diffusion", "diffusion", c.model.diffusion});
+  }
+  with_kinetics(c.model.kinetics, [&](const auto& k) {
+    k.parameters(k, [&](const char* key, const real& value, const Interval&) {
+      out.push_back({std::string("model.") + key, key, value});
+    });
+  });
+  for (std::size_t i = 0; i < c.fields.size(); ++i) {
+    const FieldSpec& f = c.fields[i];
+    const std::string path = "fields[" + std::to_string(i) + "]";
+    if (f.type == FieldType::region) {
+      out.push_back({path + ".value", f.parameter, f.value});
+    } else {
+      out.push_back({path + ".from", f.parameter, f.from});
+      out.push_back({path + ".to", f.parameter, f.to});
+    }
+  }
+  return out;
+}
+
+// A diffusion coefficient D overflows when one of the products the schemes form with it does:
+//   the odd-even rate r_D = 4 d D / dx^2 (the explicit update, this file's bound),
+//   dt r_D (the implicit schemes' rows, I - (dt/2) D L_h, up to 2 dt D / dx^2 off the diagonal),
+//   and, where D varies per node, the face coefficient 2 D_a D_b / (D_a + D_b) of two
+//   neighbours (harmonic_mean, schemes/node_updates.hpp), whose product 2 D^2 overflows first.
+void check_diffusion(const Config& c, const Given& g, bool per_node) {
+  const real rate = 4.0 * static_cast<real>(c.domain.dims) * g.value / (c.domain.dx * c.domain.dx);
+  const real largest = std::numeric_limits<real>::max();
+  std::string what;
+  if (!std::isfinite(rate))
+    what = "the odd-even rate 4 d D/dx^2 = " + format_exact(rate);
+  else if (!std::isfinite(c.time.dt * rate))
+    what = "time.dt times the odd-even rate 4 d D/dx^2 = " + format_exact(c.time.dt * rate);
+  else if (per_node && !std::isfinite(2.0 * g.value * g.value))
+    what = "the coefficient 2 D_a D_b/(D_a + D_b) of a face between two nodes holding it (2 D^2 "
+           "= inf)";
+  if (what.empty()) return;
+  const real grid = 4.0 * static_cast<real>(c.domain.dims) / (c.domain.dx * c.domain.dx);
+  real bound = std::min(largest / grid, largest / (grid * c.time.dt));
+  if (per_node) bound = std::min(bound, std::sqrt(0.5 * largest));
+  throw ConfigError(g.key, "D = " + format_exact(g.value) + " overflows a double in " + what +
+                               " (dx = " + format_exact(c.domain.dx) + ", time.dt = " +
+                               format_exact(c.time.dt) + "); expected D below about " +
+                               format_exact(bound));
+}
+
+// A kinetics parameter (or a Dirichlet value, which widens the range of v the bound covers)
+// overflows when, the form's other parameters at their defaults and `boundary` the only
+// Dirichlet side, the rates the bound is made of are not finite: the resting state, the Jacobian
+// there, the slope f_v over the range of v, or the stiffest mode's rate r = 2/dt (its
+// eigenvalue's discriminant squares them) with the diffusion's odd-even rate `rate` (finite:
+// check_diffusion).
+template <class K>
+void check_kinetics(const K&, const BoundarySpec& boundary, real rate, const Given& g) {
+  K k{};
+  K::parameters(k, [&](const char* key, real& value, const Interval&) {
+    if (g.parameter == key) value = g.value;
+  });
+  const ExplicitLimit limit = limit_at_rate(k, boundary, rate, 2.0 / rate);
+  const NodeState rest = k.rest();
+  const Jacobian j = k.jacobian(rest.v, rest.w);
+  const bool finite = std::isfinite(rest.v) && std::isfinite(rest.w) && std::isfinite(j.f_v) &&
+                      std::isfinite(j.f_w) && std::isfinite(j.g_v) && std::isfinite(j.g_w) &&
+                      std::isfinite(limit.slope) && std::isfinite(2.0 / limit.dt);
+  if (finite) return;
+  throw ConfigError(g.key, format_exact(g.value) + " overflows a double in the rates of the '" +
+                               std::string(K::kName) + "' kinetics (its other parameters at " +
+                               "their defaults): at rest (v, w) = (" + format_exact(rest.v) +
+                               ", " + format_exact(rest.w) + ") f_v = " + format_exact(j.f_v) +
+                               ", f_w = " + format_exact(j.f_w) + ", g_v = " +
+                               format_exact(j.g_v) + ", g_w = " + format_exact(j.g_w) +
+                               ", f_v >= " + format_exact(limit.slope) + " for v in [" +
+                               format_exact(limit.v_low) + ", " + format_exact(limit.v_high) +
+                               "], and the stiffest mode's rate 2/dt = " +
+                               format_exact(2.0 / limit.dt) +
+                               "; expected a value that keeps them finite");
+}
+
+}  // namespace
+
+void check_rates(const Config& c) {
+  const real inv_h2 = 1.0 / (c.domain.dx * c.domain.dx);
+  if (!std::isfinite(inv_h2))
+    throw ConfigError("domain.dx", format_exact(c.domain.dx) + ": 1/dx^2 = " +
+                                       format_exact(inv_h2) +
+                                       " overflows a double (the diffusion stencil's weight); "
+                                       "expected dx above about 1e-154");
+  // D varies per node with a fields: entry for it, or for the fibre angle (the tensor's
+  // components then vary, and their faces take harmonic means as D's do).
+  const bool per_node = std::any_of(c.fields.begin(), c.fields.end(), [](const FieldSpec& f) {
+    return f.parameter == "diffusion" || f.parameter == "fibre_angle";
+  });
+  const std::vector<Given> values = given_values(c);
+  for (const Given& g : values)
+    if (g.parameter == "diffusion") check_diffusion(c, g, per_node);
+  // The model's D: a scalar, or D_l with anisotropy (the loader sets it so).
+  const real rate = 4.0 * static_cast<real>(c.domain.dims) * c.model.diffusion * inv_h2;
+  auto check = [&](const BoundarySpec& boundary, const Given& g) {
+    with_kinetics(c.model.kinetics, [&](const auto& k) { check_kinetics(k, boundary, rate, g); });
+  };
+  for (const Given& g : values)
+    if (g.parameter != "diffusion" && g.parameter != "fibre_angle") check(BoundarySpec{}, g);
+  // Each Dirichlet side's value alone (no parameter changed), as limit_at_rate reads them.
+  const std::pair<const char*, const BoundarySide*> sides[] = {{"left", &c.boundary.left},
+                                                               {"right", &c.boundary.right},
+                                                               {"bottom", &c.boundary.bottom},
+                                                               {"top", &c.boundary.top}};
+  for (const auto& [name, side] : sides)
+    if (side->type == BoundaryType::dirichlet) {
+      BoundarySpec alone;
+      alone.left = *side;
+      check(alone, {std::string("boundary.") + name + ".value", "", side->value});
+    }
 }
 
 std::string ExplicitLimit::explain() const {

@@ -31,4 +31,12 @@ ExplicitLimit explicit_limit(const ModelParams& model, const BoundarySpec& bound
 // odd-even rate of the sheet's diffusion (stability.cpp); the above when there are none.
 ExplicitLimit explicit_limit(const Config& config);
 
+// Throws ConfigError at the key whose value makes a rate the schemes compute overflow a double,
+// so that neither the bound above nor a step can be computed (stability.cpp says which rates):
+// domain.dx (1/dx^2), a diffusion coefficient (model.diffusion, anisotropy.longitudinal or
+// .transverse, or the value, from or to of a fields: entry for diffusion), a kinetics parameter
+// (model.<key>, or a fields: entry's value for it) or a Dirichlet value (boundary.<side>.value)
+// that overflows alone, the form's other parameters at their defaults.
+void check_rates(const Config& config);
+
 }  // namespace fhn

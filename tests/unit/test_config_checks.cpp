@@ -2,7 +2,8 @@
 // centre is checked against the box on every axis, before its radius; what fhn run refused only
 // after it had created its output folder (a spiral start in an oscillatory medium, a diffusion
 // tensor lost to round-off, anisotropy with ADI) fhn validate refuses too, at the key's
-// file:line:column, and fhn run before it writes anything.
+// file:line:column, and fhn run before it writes anything; a value that overflows the rates is
+// named at its key rather than as an explicit limit of dt = 0.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -117,4 +118,49 @@ TEST_CASE("a transverse diffusion lost to round-off in the tensor is refused at 
                  "anisotropy.longitudinal: 1e-300 beside anisotropy.transverse = 1"));
   // Along an axis the tensor is exact (D_xy = 0): the same D_t is a valid, if extreme, medium.
   CHECK(config_error(sheet("anisotropy: {longitudinal: 1, transverse: 1e-300}\n")).empty());
+}
+
+TEST_CASE("a value that overflows the rates is named at its key, not as a limit on time.dt") {
+  // D from 1 to 1e308 along x: 4 d D/dx^2 overflows (explicit and ADI alike).
+  const std::string gradient =
+      "fields:\n  - {parameter: diffusion, type: gradient, from: 1, to: 1e308}\n";
+  for (const std::string scheme : {"explicit", "crank_nicolson"}) {
+    CAPTURE(scheme);
+    const std::string e = config_error(sheet(gradient + "scheme: {type: " + scheme + "}\n"));
+    CHECK(contains(e, "test.yaml:6:57: fields[0].to: D = 1e+308 overflows a double in the "
+                      "odd-even rate 4 d D/dx^2 = inf"));
+    CHECK_FALSE(contains(e, "exceeds the explicit stability limit"));
+  }
+  // A D field below that, whose face coefficient 2 D_a D_b/(D_a + D_b) still overflows (ADI's
+  // rows; the explicit scheme's dt limit would refuse it as too large a dt).
+  CHECK(contains(config_error(sheet(
+                     "fields:\n  - {parameter: diffusion, type: gradient, from: 1, to: 1e200}\n"
+                     "scheme: {type: crank_nicolson}\n")),
+                 "fields[0].to: D = 1e+200 overflows a double in the coefficient 2 D_a D_b/(D_a "
+                 "+ D_b) of a face"));
+  // Barkley's threshold (w + b)/a with a = 1e-300, FitzHugh's recovery rate b/tau_w with b =
+  // 1e300: the stiffest eigenvalue's discriminant overflows.
+  const std::string barkley = config_error(sheet("", "model: {form: barkley, a: 1e-300}\n"));
+  CHECK(contains(barkley, "test.yaml:1:27: model.a: 1e-300 overflows a double in the rates of "
+                          "the 'barkley' kinetics"));
+  CHECK_FALSE(contains(barkley, "exceeds the explicit stability limit"));
+  const std::string fitzhugh = config_error(sheet("", "model: {form: fitzhugh, b: 1e300}\n"));
+  CHECK(contains(fitzhugh, "model.b: 1e+300 overflows a double in the rates of the 'fitzhugh'"));
+  CHECK_FALSE(contains(fitzhugh, "exceeds the explicit stability limit"));
+  // ... also where a fields: entry gives the value.
+  CHECK(contains(config_error(sheet("fields:\n  - {parameter: a, shape: disc, center: [5, 5], "
+                                    "radius: 2, value: 1e-300}\nscheme: {type: crank_nicolson}\n",
+                                    "model: {form: barkley}\n")),
+                 "fields[0].value: 1e-300 overflows a double in the rates of the 'barkley'"));
+  // A Dirichlet value widens the range of v the bound covers: its cube overflows the slope.
+  CHECK(contains(config_error(sheet("boundary: {left: {type: dirichlet, value: 1e200}}\n")),
+                 "boundary.left.value: 1e+200 overflows a double in the rates of the 'cubic'"));
+  // A grid so fine that 1/dx^2 overflows.
+  CHECK(contains(config_error("domain: {length: 1e-155, nodes: 101}\ntime: {end: 1, dt: 0.05}\n"
+                              "scheme: {type: crank_nicolson}\n"),
+                 "domain.dx: 1e-157: 1/dx^2 = inf overflows a double"));
+  // The shipped values stay accepted.
+  CHECK(config_error(sheet("fields:\n  - {parameter: diffusion, type: gradient, from: 0.5, to: 2}\n"
+                           "scheme: {type: crank_nicolson}\n"))
+            .empty());
 }
