@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/types.hpp"
 #include "solvers/tridiagonal.hpp"
 
@@ -57,6 +58,15 @@ struct BatchLayout {
   // Throws InternalError naming `solver` unless n >= 1, count >= 0, both strides >= 1, planes
   // >= 1, and the planes do not overlap (plane_stride >= one plane's span).
   void verify(std::string_view solver) const;
+};
+
+// A batched solver's refusal of one system (a matrix not diagonally dominant, or a pivot that
+// vanishes): the lowest system refused (0 .. layout.systems() - 1) and the row where elimination
+// stopped, for the caller to name the line and the node (schemes/adi_cpu.cpp).
+struct TridiagonalFailure : NumericalError {
+  TridiagonalFailure(const std::string& what, index_t refused_system, index_t refused_row)
+      : NumericalError(what), system(refused_system), row(refused_row) {}
+  index_t system, row;
 };
 
 class BatchedTridiagonalSolver {

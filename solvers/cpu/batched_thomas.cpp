@@ -39,9 +39,11 @@ void check_layout(const BatchLayout& b, index_t n_expected) {
 
 bool interleaved(const BatchLayout& b) { return b.system_stride == 1 && b.count > 1; }
 
-// A failed check: the first system (lowest index) and what failed; system < 0 when none did.
+// A failed check: the first system (lowest index), the row and what failed; system < 0 when
+// none did.
 struct Failure {
   index_t system = -1;
+  index_t row = -1;
   std::string message;
 };
 
@@ -60,7 +62,7 @@ void for_each_group(index_t count, index_t size, Group group) {
       if (first.system < 0 || f.system < first.system) first = std::move(f);
     }
   }
-  if (first.system >= 0) throw NumericalError(first.message);
+  if (first.system >= 0) throw TridiagonalFailure(first.message, first.system, first.row);
 }
 
 // Constant coefficients on g systems starting at r (system s at r + s step, row k at + k es):
@@ -92,7 +94,8 @@ void constant_sweeps(real* r, index_t g, index_t system_stride, index_t es, inde
 //   m_k = d_k - l_k c'_{k-1},  c'_k = u_k / m_k,  y_k = (r_k - l_k y_{k-1}) / m_k,
 //   x_{n-1} = y_{n-1},  x_k = y_k - c'_k x_{k+1}   (l_0 = u_{n-1} = 0, never read).
 // Each row is checked for |d| >= |l| + |u| and a pivot that does not vanish; the group stops at
-// the first row where a system fails, and the Failure names the lowest such system.
+// the first row where a system fails, and the Failure names the lowest such system (the group's
+// systems are numbered from `first` in messages; the arrays start at the group's first system).
 // Bytes from memory per unknown: read l, d, u, r, write x (40 B); c' and y stay in cache.
 template <bool kUnitStep>
 Failure per_system_sweeps(index_t first, index_t g, index_t system_stride, index_t es, index_t n,
@@ -125,10 +128,10 @@ Failure per_system_sweeps(index_t first, index_t g, index_t system_stride, index
       const real uk = has_upper ? u[i] : 0.0;
       const std::string where = "system " + std::to_string(first + s);
       if (std::abs(d[i]) < std::abs(lk) + std::abs(uk))
-        return Failure{first + s, not_dominant_message("thomas", where, k, lk, d[i], uk)};
+        return Failure{first + s, k, not_dominant_message("thomas", where, k, lk, d[i], uk)};
       const real m = d[i] - (k > 0 ? lk * cp[(k - 1) * g + s] : 0.0);
       if (std::abs(m) <= kPivotFloor * std::abs(d[i]))
-        return Failure{first + s, vanishing_pivot_message("thomas", where, k)};
+        return Failure{first + s, k, vanishing_pivot_message("thomas", where, k)};
     }
     return Failure{};
   };
@@ -194,10 +197,16 @@ void BatchedThomasSolver::solve(const BatchLayout& layout, const real* lower, co
     layout.verify("batched thomas");
     for (index_t p = 0; p < layout.planes; ++p) {
       const index_t at = p * layout.plane_stride;
-      solve(layout.one_plane(), lower + at, diag + at, upper + at, r + at);
+      solve_plane(layout.one_plane(), lower + at, diag + at, upper + at, r + at, p * layout.count);
     }
     return;
   }
+  solve_plane(layout, lower, diag, upper, r, 0);
+}
+
+void BatchedThomasSolver::solve_plane(const BatchLayout& layout, const real* lower,
+                                      const real* diag, const real* upper, real* r,
+                                      index_t base) {
   check_layout(layout, -1);
   const index_t n = layout.n, es = layout.element_stride, ss = layout.system_stride;
   const bool unit = interleaved(layout);
@@ -207,10 +216,10 @@ void BatchedThomasSolver::solve(const BatchLayout& layout, const real* lower, co
     real* cp = workspace + omp_get_thread_num() * n * size;
     const index_t at = first * ss;
     if (unit)
-      return per_system_sweeps<true>(first, g, ss, es, n, lower + at, diag + at, upper + at,
-                                     r + at, cp);
-    return per_system_sweeps<false>(first, g, ss, es, n, lower + at, diag + at, upper + at,
-                                    r + at, cp);
+      return per_system_sweeps<true>(base + first, g, ss, es, n, lower + at, diag + at,
+                                     upper + at, r + at, cp);
+    return per_system_sweeps<false>(base + first, g, ss, es, n, lower + at, diag + at,
+                                    upper + at, r + at, cp);
   });
 }
 

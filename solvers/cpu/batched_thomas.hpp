@@ -23,11 +23,14 @@ class BatchedThomasSolver final : public BatchedTridiagonalSolver {
   // One forward and one backward sweep over the right sides (no division).
   void solve(const BatchLayout& layout, real* rhs_in_solution_out) override;
   // Thomas per system, checking dominance row by row as ThomasSolver does; throws
-  // NumericalError naming the system and the row.
+  // TridiagonalFailure naming the system and the row.
   void solve(const BatchLayout& layout, const real* lower, const real* diag, const real* upper,
              real* rhs_in_solution_out) override;
 
  private:
+  // The above on one plane's systems, numbered from `base` (the plane's first in the batch).
+  void solve_plane(const BatchLayout& layout, const real* lower, const real* diag,
+                   const real* upper, real* r, index_t base);
   // Systems per group for `layout` and the workspace (c' of a group per thread) it needs.
   index_t group_size(const BatchLayout& layout) const;
   real* thread_workspace(index_t per_thread);

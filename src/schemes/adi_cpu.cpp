@@ -7,9 +7,36 @@
 
 #include "config/names.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "schemes/node_updates.hpp"
 
 namespace fhn {
+namespace {
+
+// Runs `solve`, the batched solve of a sheet's lines along `axis` in `layout` (node order: entry
+// k of system s is node layout.at(s, k)) in step `step`. The solver's refusal of a line
+// (solvers::TridiagonalFailure) is rethrown naming the step, the node where elimination stopped,
+// and what it means: the line matrices I - (dt/2) L_h (adi_point.hpp) are diagonally dominant
+// for every D >= 0 and dt > 0, so a refused one holds coefficients that are not finite.
+template <class Solve>
+void solve_lines(const Problem& problem, index_t step, int axis,
+                 const solvers::BatchLayout& layout, Solve&& solve) {
+  try {
+    solve();
+  } catch (const solvers::TridiagonalFailure& e) {
+    const real t = problem.time.t(step);
+    throw NumericalError(
+        std::string("the diffusion solve along ") + axis_name(axis) + " of step " +
+        std::to_string(step) + " (t = " + format_exact(t) + " -> " +
+        format_exact(t + problem.time.dt) + ") failed on the line through " +
+        problem.domain.describe_node(layout.at(e.system, e.row)) + ": " + e.what() +
+        ". Hint: the line matrices I - (dt/2) D L_h are diagonally dominant for every finite "
+        "D >= 0, so their coefficients near this node are not finite: D there (fields:, "
+        "model.diffusion) times time.dt/dx^2 overflows a double; lower those values");
+  }
+}
+
+}  // namespace
 
 AdiCpu::AdiCpu(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log)
     : HostScheme(problem),
@@ -231,16 +258,22 @@ void AdiCpu::diffuse_medium() {
 #pragma omp parallel for schedule(static) if (threaded)
   for (index_t c = 0; c < n; ++c) rhs_[c] = adi_medium_rhs(v_.data(), c, nx, lower[c], upper[c]);
   hold(rhs_);
-  solvers_.along[0]->solve(solvers::BatchLayout::rows(nx, ny), setup_.node_lower[0].data(),
-                           setup_.node_diag[0].data(), setup_.node_upper[0].data(), rhs_.data());
+  const solvers::BatchLayout rows = solvers::BatchLayout::rows(nx, ny);
+  solve_lines(problem_, step_, 0, rows, [&] {
+    solvers_.along[0]->solve(rows, setup_.node_lower[0].data(), setup_.node_diag[0].data(),
+                             setup_.node_upper[0].data(), rhs_.data());
+  });
   // (I - (k/2) L_y) v+ = (I + (k/2) L_x) v*.
   lower = setup_.node_lower[0].data();
   upper = setup_.node_upper[0].data();
 #pragma omp parallel for schedule(static) if (threaded)
   for (index_t c = 0; c < n; ++c) v_[c] = adi_medium_rhs(rhs_.data(), c, 1, lower[c], upper[c]);
   hold(v_);
-  solvers_.along[1]->solve(solvers::BatchLayout::columns(nx, ny), setup_.node_lower[1].data(),
-                           setup_.node_diag[1].data(), setup_.node_upper[1].data(), v_.data());
+  const solvers::BatchLayout columns = solvers::BatchLayout::columns(nx, ny);
+  solve_lines(problem_, step_, 1, columns, [&] {
+    solvers_.along[1]->solve(columns, setup_.node_lower[1].data(), setup_.node_diag[1].data(),
+                             setup_.node_upper[1].data(), v_.data());
+  });
 }
 
 // The diffusion step of a box, Douglas's three solves (adi_point.hpp): along x (rows,

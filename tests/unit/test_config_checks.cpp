@@ -3,7 +3,8 @@
 // after it had created its output folder (a spiral start in an oscillatory medium, a diffusion
 // tensor lost to round-off, anisotropy with ADI) fhn validate refuses too, at the key's
 // file:line:column, and fhn run before it writes anything; a value that overflows the rates is
-// named at its key rather than as an explicit limit of dt = 0.
+// named at its key rather than as an explicit limit of dt = 0. And an ADI line solve that breaks
+// down names its step, its node and why.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -11,6 +12,7 @@
 
 #include "config/loader.hpp"
 #include "model/problem.hpp"
+#include "schemes/scheme.hpp"
 #include "support.hpp"
 
 using fhn::test::config_error;
@@ -163,4 +165,23 @@ TEST_CASE("a value that overflows the rates is named at its key, not as a limit 
   CHECK(config_error(sheet("fields:\n  - {parameter: diffusion, type: gradient, from: 0.5, to: 2}\n"
                            "scheme: {type: crank_nicolson}\n"))
             .empty());
+}
+
+TEST_CASE("an ADI line solve that breaks down names its step, its node and why") {
+  // A D field that the config check would refuse, put in by hand: the face between two nodes
+  // of D = 1e300 overflows, and Thomas refuses the row. The message says where and when.
+  const fhn::Config c = fhn::test::config_from(
+      sheet("fields:\n  - {parameter: diffusion, type: gradient, from: 1, to: 2}\n"
+            "scheme: {type: crank_nicolson}\n"));
+  fhn::Problem p = fhn::make_problem(c);
+  REQUIRE_FALSE(p.fields.diffusion.uniform());
+  p.fields.diffusion.values[1] = 1e300;
+  p.fields.diffusion.values[2] = 1e300;
+  const std::unique_ptr<fhn::Scheme> scheme = fhn::make_scheme(c, p, nullptr);
+  const std::string e =
+      fhn::test::thrown_message<fhn::NumericalError>([&] { scheme->advance(1); });
+  INFO(e);
+  CHECK(contains(e, "the diffusion solve along x of step 0 (t = 0 -> 0.05) failed on the line "
+                    "through x = 0.5, y = 0 (node i = 1, j = 0): thomas: "));
+  CHECK(contains(e, "Hint: the line matrices"));
 }
