@@ -60,10 +60,10 @@ std::vector<index_t> select_nodes(const AdaptiveSpec& spec, index_t base_nodes, 
   };
   auto node = [&](index_t i) { return s.nodes[std::clamp<index_t>(i, 0, s.n - 1)]; };
 
-  // error: H = sqrt(8 tolerance / C) keeps H^2 C / 8 <= tolerance; S = floor(H / dx). With
+  // error: H = sqrt(8 bound / C) keeps H^2 C / 8 <= bound; S = floor(H / dx). With
   // hysteresis: a node's current spacing g (the wider of its two intervals) stays until it errs
-  // by more than tolerance, and widens only where a quarter of the tolerance allows it,
-  //   S = max(min(g, S(tolerance)), S(tolerance / 4)),
+  // by more than bound, and widens only where a quarter of the bound allows it,
+  //   S = max(min(g, S(bound)), S(bound / 4)),
   // so a node is not dropped and re-interpolated again and again as its estimate wavers.
   const auto reach_nodes = static_cast<index_t>(std::ceil(reach / dx - 1e-9));
   auto stride_for = [&](real curvature, real tol) {
@@ -71,12 +71,30 @@ std::vector<index_t> select_nodes(const AdaptiveSpec& spec, index_t base_nodes, 
     if (spacing >= static_cast<real>(coarse)) return coarse;
     return std::max<index_t>(1, static_cast<index_t>(spacing));
   };
+  // The bound is the tolerance, or the base grid's own largest interpolation error where that
+  // is smaller, down to a tenth of the tolerance: linear interpolation over the base spacing
+  // errs up to dx^2 C_max / 8, C_max the largest curvature over the current nodes, so
+  //   bound = min(tolerance, max(tolerance / 10, dx^2 C_max / 8)),
+  //   H = sqrt(8 bound / C) <= dx sqrt(C_max / C) unless bound = tolerance / 10:
+  // no node is spaced wider, for its curvature, than the base grid is at the sharpest point.
+  // The uniform run's error falls as dx^2 and an absolute tolerance does not; with this bound
+  // what the grid adds falls with it (docs/VERIFICATION.md, "Adaptive grid", issue 45). The
+  // floor keeps the tolerance in control: a flat or slowly varying state (C_max -> 0), whose
+  // base-grid error is negligible anyway, stays coarse.
+  std::vector<real> curvatures(static_cast<std::size_t>(s.n));
+  real sharpest = 0.0;
   for (index_t i = 0; i < s.n; ++i) {
-    const real curvature = std::max(std::abs(s.v_xx[i]), std::abs(s.w_xx[i]));
+    curvatures[i] = std::max(std::abs(s.v_xx[i]), std::abs(s.w_xx[i]));
+    if (std::isfinite(curvatures[i])) sharpest = std::max(sharpest, curvatures[i]);
+  }
+  const real bound =
+      std::min(spec.tolerance, std::max(0.1 * spec.tolerance, dx * dx * sharpest / 8.0));
+  for (index_t i = 0; i < s.n; ++i) {
+    const real curvature = curvatures[i];
     if (!(curvature > 0.0)) continue;
     const index_t current = std::max(node(i) - node(i - 1), node(i + 1) - node(i));
-    const index_t stride = std::max(std::min(current, stride_for(curvature, spec.tolerance)),
-                                    stride_for(curvature, 0.25 * spec.tolerance));
+    const index_t stride = std::max(std::min(current, stride_for(curvature, bound)),
+                                    stride_for(curvature, 0.25 * bound));
     if (stride < coarse) limit(node(i - 1) - reach_nodes, node(i + 1) + reach_nodes, stride);
   }
 

@@ -97,15 +97,23 @@ std::vector<real> front_inflections(const GridSample& s, real slope_threshold);
 // spacing dx (configs/README.md, `scheme`: the rules; docs/VERIFICATION.md, "Adaptive grid").
 //
 // Each base node j gets a widest allowed spacing S_j (in base nodes), the least of
-//   error:      the spacing at which linear interpolation errs by at most `tolerance`. On an
+//   error:      the spacing at which linear interpolation errs by at most `bound`. On an
 //               interval of width H, |u - linear interpolant| <= H^2 max|u_xx| / 8, so
-//                 H_j = sqrt(8 tolerance / C_j),  S_j = floor(H_j / dx),
+//                 H_j = sqrt(8 bound / C_j),  S_j = floor(H_j / dx),
 //               with C_j = max(|v_xx_i|, |w_xx_i|) over the current nodes i whose neighbourhood
 //               [x_{i-1} - reach, x_{i+1} + reach] holds x_j: the curvature a node sees on both
 //               of its intervals, carried as far as a wave can move (`reach`) before the next
-//               regrid. With hysteresis, node i's stride is max(min(g_i, S(tolerance)),
-//               S(tolerance / 4)), g_i the wider of its current intervals: kept until it errs
-//               by more than tolerance, widened only where tolerance / 4 allows;
+//               regrid. The bound is the tolerance, or the base grid's own largest
+//               interpolation error where that is smaller, down to a tenth of the tolerance,
+//                 bound = min(tolerance, max(tolerance / 10, dx^2 C_max / 8)),
+//               C_max = max_i max(|v_xx_i|, |w_xx_i|), so that H_j <= dx sqrt(C_max / C_j)
+//               above the floor: a tolerance far above the base grid's own error (a fine dx, a
+//               smooth wave) no longer lets the grid add several times the uniform run's error
+//               (docs/VERIFICATION.md, "Adaptive grid", issue 45), and a nearly flat state
+//               (C_max -> 0) still stays coarse. With
+//               hysteresis, node i's stride is max(min(g_i, S(bound)), S(bound / 4)), g_i the
+//               wider of its current intervals: kept until it errs by more than bound, widened
+//               only where bound / 4 allows;
 //   coarse:     coarse_stride everywhere;
 //   gradient:   gradient_stride on [nodes[i], nodes[i+1]] for every interval with
 //               |v_{i+1} - v_i| / (x_{i+1} - x_i) > gradient_threshold (when gradient_stride > 0);
@@ -127,7 +135,7 @@ std::vector<real> front_inflections(const GridSample& s, real slope_threshold);
 // [a, b], G(x, xi) = (min(x, xi) - a)(b - max(x, xi)) / H. At a node x, with a and b nodes of
 // the current grid, that sum is the trapezoid rule, exact for G, so at every dropped node, v and
 // w alike,
-//   |error| <= C int_a^b G dxi = C (x - a)(b - x) / 2 <= C H^2 / 8 <= tolerance.
+//   |error| <= C int_a^b G dxi = C (x - a)(b - x) / 2 <= C H^2 / 8 <= bound <= tolerance.
 // (Where the new grid refines, an end a inside a current interval [x_{k-1}, x_k] adds to the
 // sum the part of that interval outside [a, b]: the bound then holds to within that share.)
 std::vector<index_t> select_nodes(const AdaptiveSpec& spec, index_t base_nodes, real dx,

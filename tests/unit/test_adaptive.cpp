@@ -362,8 +362,10 @@ TEST_CASE("adaptive: at the default tolerance, at most 1.2x the uniform run's er
     const char* study;
     double most_nodes;  // largest time-averaged node ratio
   };
-  // Measured mean node ratios: 0.467, 0.192, 0.352, 0.647 (0.348, 0.176, 0.288, 0.562 at 1e-3).
-  for (const Case& c : {Case{"configs/studies/adaptive_pulse_split.yaml", 0.5},
+  // Measured mean node ratios: 0.590, 0.192, 0.352, 0.647 (0.467 on the pulse pair before the
+  // base-grid bound of select_nodes, issue 45: once the pulses have died at the ends the
+  // recovering axon is kept to tolerance / 10).
+  for (const Case& c : {Case{"configs/studies/adaptive_pulse_split.yaml", 0.62},
                         Case{"configs/studies/adaptive_front.yaml", 0.25},
                         Case{"configs/studies/adaptive_front_recovering.yaml", 0.4},
                         Case{"configs/studies/adaptive_wave_train.yaml", 0.7}}) {
@@ -395,8 +397,9 @@ TEST_CASE("adaptive: at the default tolerance, at most 1.2x the uniform run's er
   // tolerance instead of its list: Nagumo fronts at a = 0.3, D = 1 on dx = 0.125 and at a = 0.3,
   // D = 2, a pulse at a = 0.05, D = 2 and a decaying bump, whose base grids err 8e-5, 4e-4, 2e-3
   // and 2e-4. The default is the largest of 1e-3, 3e-4 and 1e-4 that holds the ratio <= 1.2 on
-  // every adaptive study. Largest ratio over the compared times at 3e-4: 1.179 (the one that
-  // decides), 1.050, 1.071, 1.042; at 1e-3: 4.161, 1.386, 1.607, 1.215.
+  // every adaptive study. Largest ratio over the compared times at 3e-4: 1.029, 1.026, 1.041,
+  // 1.009 (1.179, 1.050, 1.071, 1.042 before the base-grid bound of select_nodes, issue 45); at
+  // 1e-3 before it: 4.161, 1.386, 1.607, 1.215.
   for (const char* name : {"adaptive_front_a0.3_d1_dx0.125", "adaptive_front_a0.3_d2",
                            "adaptive_pulse_a0.05_d2", "adaptive_bump_a0.2_d1"}) {
     const std::string file = std::string("configs/studies/") + name + ".yaml";
@@ -420,9 +423,12 @@ TEST_CASE("adaptive: away from the tuned cases, what the grid adds falls with th
   // (configs/studies/adaptive_*_a0.*.yaml, docs/VERIFICATION.md). At tolerances 1e-3, 3e-4,
   // 1e-4, at every compared time, with the config's dt and with the reference's: the distance
   // between the adaptive and the uniform run (what the grid changes, whatever its sign) falls
-  // strictly, and at 1e-4 it is at most 3% of the uniform run's error (measured: 0.4% / 0.6% on
-  // the front, 0.8% / 1.8% on the pulses) and the error ratio at most 1.02 (measured 1.002 /
-  // 1.003 and 1.003 / 1.006).
+  // from each tolerance to the next, strictly from 1e-3 to 1e-4, and at 1e-4 it is at most 3% of
+  // the uniform run's error (measured: 0.4% / 0.6% on the front, 0.8% / 1.8% on the pulses) and
+  // the error ratio at most 1.02 (measured 1.002 / 1.003 and 1.003 / 1.006). "Falls" allows 1%:
+  // select_nodes bounds the interpolation by the base grid's own, dx^2 C_max / 8 (issue 45),
+  // about 3.9e-4 on the pulses, so there 1e-3 and 3e-4 build nearly the same grid (distance
+  // 2.98e-5 and 3.00e-5 at t = 40).
   for (const std::string file : {"configs/studies/adaptive_front_a0.3_d1.yaml",
                                  "configs/studies/adaptive_pulse_a0.1_d1.yaml"}) {
     CAPTURE(file);  // a std::string: doctest prints a const char* as its address
@@ -443,13 +449,16 @@ TEST_CASE("adaptive: away from the tuned cases, what the grid adds falls with th
                                << " (space " << r.grid_space_ratio() << ")");
         if (k > 0) {
           const fhn::AdaptiveAccuracyRow& looser = results[k - 1].rows[t];
-          CHECK(r.grid_distance < looser.grid_distance);
-          CHECK(r.grid_space_distance < looser.grid_space_distance);
+          CHECK(r.grid_distance < 1.01 * looser.grid_distance);
+          CHECK(r.grid_space_distance < 1.01 * looser.grid_space_distance);
           CHECK(r.adaptive_nodes >= looser.adaptive_nodes);
         }
       }
     }
-    for (const fhn::AdaptiveAccuracyRow& r : results.back().rows) {
+    for (std::size_t t = 0; t < results.back().rows.size(); ++t) {
+      const fhn::AdaptiveAccuracyRow& r = results.back().rows[t];
+      CHECK(r.grid_distance < results.front().rows[t].grid_distance);
+      CHECK(r.grid_space_distance < results.front().rows[t].grid_space_distance);
       CHECK(r.grid_ratio() <= 0.03);
       CHECK(r.grid_space_ratio() <= 0.03);
       CHECK(r.ratio() <= 1.02);
