@@ -109,11 +109,10 @@ std::vector<real> front_inflections(const GridSample& s, real slope_threshold);
 //               C_max = max_i max(|v_xx_i|, |w_xx_i|), so that H_j <= dx sqrt(C_max / C_j)
 //               above the floor: a tolerance far above the base grid's own error (a fine dx, a
 //               smooth wave) no longer lets the grid add several times the uniform run's error
-//               (docs/VERIFICATION.md, "Adaptive grid", issue 45), and a nearly flat state
-//               (C_max -> 0) still stays coarse. With
-//               hysteresis, node i's stride is max(min(g_i, S(bound)), S(bound / 4)), g_i the
-//               wider of its current intervals: kept until it errs by more than bound, widened
-//               only where bound / 4 allows;
+//               (docs/VERIFICATION.md, "The base grid's bound"), and a nearly flat state
+//               (C_max -> 0) still stays coarse. With hysteresis, node i's stride is
+//               max(min(g_i, S(bound)), S(bound / 4)), g_i the wider of its current intervals:
+//               kept until it errs by more than bound, widened only where bound / 4 allows;
 //   coarse:     coarse_stride everywhere;
 //   gradient:   gradient_stride on [nodes[i], nodes[i+1]] for every interval with
 //               |v_{i+1} - v_i| / (x_{i+1} - x_i) > gradient_threshold (when gradient_stride > 0);

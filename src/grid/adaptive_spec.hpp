@@ -8,9 +8,10 @@ namespace fhn {
 // The adaptive-grid explicit scheme: nodes are a subset of the uniform base grid (domain.dx).
 // The grid follows an error estimate (tolerance); the other keys are limits on the spacing.
 struct AdaptiveSpec {
-  // v units: largest error of linear interpolation across a gap. 3e-4: the largest of 1e-3,
-  // 3e-4, 1e-4 that keeps the adaptive studies' error within 1.2x of the uniform base grid's
-  // (docs/VERIFICATION.md, the adaptive grid).
+  // v units: largest error of linear interpolation across a gap (select_nodes tightens it to
+  // the base grid's own at the sharpest point, down to a tenth of it). 3e-4: the largest of
+  // 1e-3, 3e-4, 1e-4 that keeps the adaptive studies' error within 1.2x of the uniform base
+  // grid's (docs/VERIFICATION.md, the adaptive grid).
   real tolerance = 3e-4;
   index_t coarse_stride = 16;      // widest spacing (base nodes); its multiples are always kept
   index_t gradient_stride = 0;     // widest spacing where |v_x| > gradient_threshold (0: no limit)
