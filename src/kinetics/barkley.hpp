@@ -61,6 +61,9 @@ struct BarkleyKinetics {
     return {df_dv(v, w), df_dw(v), 1.0, -1.0};
   }
   FHN_HOST_DEVICE NodeState rest() const { return {0.0, 0.0}; }
+  // (0, 0) is a fixed point for every parameter set (f = 0 at v = 0, and w follows v); the others,
+  // (1, 1) and v = w = b / (a - 1) on the threshold, are the excited state and the threshold.
+  RestIssue rest_issue() const { return {}; }
   // Activation and tip levels (kinetics/cubic.hpp): v = 1/2 and the threshold nullcline's w
   // there, w = a/2 - b, the tip Barkley's EZ-Spiral tracks.
   NodeState levels() const { return {0.5, 0.5 * a - b}; }

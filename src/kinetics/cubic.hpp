@@ -38,6 +38,10 @@ struct CubicKinetics {
     return {cubic_slope(v), -1.0, epsilon, -epsilon * gamma};
   }
   FHN_HOST_DEVICE NodeState rest() const { return {0.0, 0.0}; }
+  // (0, 0) is a fixed point for every parameter set (F(0) = 0), the state the form is written
+  // about; the others, where (1 - v)(v - a) = 1/gamma (gamma >= 4/(1 - a)^2), are excited states
+  // on F's upper hump, not rests.
+  RestIssue rest_issue() const { return {}; }
   // A point inside a wave's loop in the (v, w) plane, between rest and the excited state: the
   // default levels of an activation (v crossing levels().v upwards) and of a spiral tip (where
   // the iso-lines v = levels().v and w = levels().w cross). For the cubic form v = 1/2 and

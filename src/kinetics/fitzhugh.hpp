@@ -49,20 +49,65 @@ struct FitzHughKinetics {
   }
 
   // The resting state: w = (v + a) / b on the w-nullcline and F(v) = w, i.e. the root of
-  // h(v) = F(v) - (v + a) / b (for b = 0 the line v = -a). With b < 1, h' = 1 - v^2 - 1/b < 0:
-  // h is decreasing and the root unique; Newton from v = -a converges (h is cubic, concave for
-  // v > 0 and convex below). Host code: the stability bound and `initial: {type: rest}`.
+  //   h(v) = F(v) - (v + a) / b,   h' = 1 - v^2 - 1/b
+  // (for b = 0 the line v = -a). h runs from +inf to -inf and its roots are those of
+  // v^3 + 3 p v + 3 q = 0 (p = 1/b - 1, q = a/b), so |v| <= R = 2 max(sqrt(3 |p|), (3 |q| / 2)^(1/3))
+  // (Fujiwara's bound) and [-R, R] brackets a root. Newton from v = -a, kept inside the bracket
+  // (a step that leaves it, or is not a number where h' = 0, bisects instead; a = 0, b = 1 starts
+  // at h = h' = 0, the root) until a step is below 1e-15 of v: with b < 1, h' < 0 and the root is
+  // unique, which Newton reaches without leaving the bracket (h is concave for v > 0 and convex
+  // below); rest_issue() says when it is not unique. w is read off the w-nullcline, unless its slope 1/b exceeds
+  // 16 max(1, |F'(v)|): then v's rounding, amplified 1/b times, would cost w more than 4 bits, and
+  // w = F(v) on the v-nullcline is the accurate value (as b -> 0, v -> -a and (v + a) / b is 0/0).
+  // Host code: the stability bound, `initial: {type: rest}`, a spiral start's excursion.
   NodeState rest() const {
     if (b == 0.0) return {-a, cubic(-a)};
-    real v = -a;
-    for (int k = 0; k < 100; ++k) {
+    const real bound = 2.0 * std::max(std::sqrt(3.0 * std::abs(1.0 / b - 1.0)),
+                                      std::cbrt(1.5) * std::cbrt(std::abs(a)) / std::cbrt(b));
+    real lo = -bound, hi = bound;  // h(lo) >= 0 >= h(hi)
+    real v = std::min(std::max(0.0 - a, lo), hi);  // -a, and +0 for a = 0
+    for (int k = 0; k < 200; ++k) {
       const real h = cubic(v) - (v + a) / b;
-      const real slope = cubic_slope(v) - 1.0 / b;
-      const real dv = h / slope;
-      v -= dv;
-      if (std::abs(dv) <= 1e-15 * std::max(1.0, std::abs(v))) break;
+      if (h == 0.0) break;
+      (h > 0.0 ? lo : hi) = v;
+      const real dv = h / (cubic_slope(v) - 1.0 / b);
+      const real next = v - dv;
+      const bool converged = std::isfinite(next) && std::abs(dv) <= 1e-15 * std::abs(next);
+      if (converged || (next > lo && next < hi)) {
+        v = next;
+        if (converged) break;
+        continue;
+      }
+      const real middle = 0.5 * lo + 0.5 * hi;
+      if (middle == lo || middle == hi) break;  // two neighbouring numbers: v is one of them
+      v = middle;
     }
-    return {v, (v + a) / b};
+    const bool steep = 1.0 / b > 16.0 * std::max(1.0, std::abs(cubic_slope(v)));
+    return {v, steep ? cubic(v) : (v + a) / b};
+  }
+
+  // Why rest() is not the one resting state, naming the keys ({} when it is). With b > 1, h
+  // (above) has its local minimum at -s and maximum at s, s = sqrt(1 - 1/b), where
+  // h(+-s) = +-(2/3) s^3 - a/b: for |a| <= (2/3) b s^3 the nullclines cross three times (twice
+  // at equality): two or three fixed points. A rest whose v^3 overflows is no resting state in
+  // double precision (|a| / b beyond about 1e308).
+  RestIssue rest_issue() const {
+    const std::string values = "model.a = " + format_exact(a) + ", model.b = " + format_exact(b);
+    if (b > 1.0) {
+      const real s = std::sqrt(1.0 - 1.0 / b);
+      const real crossing = 2.0 / 3.0 * b * s * s * s;
+      if (std::abs(a) <= crossing)
+        return {"model.b", values + ": the nullclines w = v - v^3/3 and w = (v + a)/b cross " +
+                               std::string(std::abs(a) == crossing ? "twice" : "three times") +
+                               " (b > 1 and |a| <= (2/3) b (1 - 1/b)^(3/2) = " +
+                               format_exact(crossing) +
+                               "), so the medium has no single resting state"};
+    }
+    const NodeState r = rest();
+    if (!std::isfinite(r.v) || !std::isfinite(r.w) || !std::isfinite(cubic(r.v)))
+      return {"model.a", values + ": the resting state, where v^3/3 is about 3 a/b, overflows "
+                                  "double precision"};
+    return {};
   }
 
   FHN_HOST_DEVICE real confine(real v) const { return v; }

@@ -1,5 +1,7 @@
 #pragma once
 // What a kinetics form's per-point functions return (kinetics/kinetics.hpp lists the forms).
+#include <string>
+
 #include "core/types.hpp"
 
 namespace fhn {
@@ -22,6 +24,13 @@ struct Moving {
 // The range of v a form's dynamics keeps to (the explicit stability bound covers it).
 struct ReactionRange {
   real v_low, v_high;
+};
+
+// Why a form's parameters give no single resting state (a form's rest_issue(), host): the key a
+// message is reported at ("model.b") and what is wrong; an empty key: rest() is the one resting
+// state.
+struct RestIssue {
+  std::string key, text;
 };
 
 }  // namespace fhn
