@@ -27,6 +27,7 @@ namespace fhn {
 struct BarkleyKinetics {
   static constexpr const char* kName = "barkley";
   static constexpr bool kConfined = true;
+  static constexpr const char* kTimeScaleKey = "eps";  // f = ... / eps (kinetics/cubic.hpp)
 
   real a = 0.75;
   real b = 0.02;

@@ -15,6 +15,9 @@ struct CubicKinetics {
   // Whether the schemes must project v onto an invariant interval after each update (`confine`;
   // kinetics/barkley.hpp says why that form needs it). The cubic form's v needs no help.
   static constexpr bool kConfined = false;
+  // The parameter that sets v's time scale, which a form too stiff to integrate names (a spiral
+  // start's excursion, model/excursion.hpp): none here, f's slope is at most 1 in size.
+  static constexpr const char* kTimeScaleKey = nullptr;
 
   real a = 0.01;
   real epsilon = 0.01;

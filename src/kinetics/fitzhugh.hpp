@@ -18,6 +18,7 @@ namespace fhn {
 struct FitzHughKinetics {
   static constexpr const char* kName = "fitzhugh";
   static constexpr bool kConfined = false;
+  static constexpr const char* kTimeScaleKey = "tau_v";  // f = (F(v) - w) / tau_v (cubic.hpp)
 
   real a = 0.7;
   real b = 0.8;

@@ -166,4 +166,13 @@ TensorField anisotropic_tensor(const AnisotropySpec& spec, const std::vector<rea
   return t;
 }
 
+void fill_kinetics_fields(const Config& c, ParameterFields& fields) {
+  with_kinetics(c.model.kinetics, [&](const auto& k) {
+    std::size_t index = 0;
+    k.parameters(k, [&](const char* key, const real& value, const Interval&) {
+      fields.kinetics[index++].values = field_values(c.fields, key, value, c.domain);
+    });
+  });
+}
+
 }  // namespace fhn

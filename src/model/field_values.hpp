@@ -24,6 +24,10 @@ namespace fhn {
 std::vector<real> field_values(const std::vector<FieldSpec>& fields, const std::string& parameter,
                                real base, const Domain& domain);
 
+// The per-node values of the form's parameters (field_values of each, over model:'s value) in
+// `fields`.kinetics, which uniform_fields(c.model) made (one field per parameter, in order).
+void fill_kinetics_fields(const Config& c, ParameterFields& fields);
+
 // The signed distance from r (x, y) to the region's boundary, negative inside, for the blended
 // edge: disc |r - c| - R; rectangle the distance to the box outside, minus that to its nearest
 // side inside; polygon the distance to the nearest edge segment, negative inside by the even-odd

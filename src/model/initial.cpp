@@ -1,8 +1,15 @@
 #include "model/initial.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <optional>
 
+#include "config/names.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
+#include "model/field_values.hpp"
+#include "model/tissue.hpp"
 
 namespace fhn {
 
@@ -72,36 +79,130 @@ real evaluate_profile(const Profile& p, const Point& r, const FormValues& form) 
   return 0.0;
 }
 
-std::vector<real> sample_profile(const Profile& profile, const Domain& domain,
-                                 const FormValues& form) {
-  std::vector<real> values(static_cast<std::size_t>(domain.node_count()));
-  for (index_t node = 0; node < domain.node_count(); ++node)
-    values[static_cast<std::size_t>(node)] = evaluate_profile(profile, domain.position(node), form);
-  return values;
+NodeRest::NodeRest(const Kinetics& uniform, const real* const (&values)[kMaxFormParameters])
+    : uniform_(uniform) {
+  std::copy(std::begin(values), std::end(values), std::begin(values_));
 }
 
-void sample_fields(const InitialSpec& initial, const Domain& domain, const NodeState& rest,
-                   const Excursion* excursion, std::vector<real>& v0, std::vector<real>& w0) {
-  if (excursion == nullptr) {
-    v0 = sample_profile(initial.v, domain, {rest.v, nullptr, true});
-    w0 = sample_profile(initial.w, domain, {rest.w, nullptr, false});
-    return;
+NodeState NodeRest::at(index_t node, bool unique) {
+  with_kinetics(uniform_, [&](const auto& uniform) {
+    const auto k = kinetics_at(uniform, values_, node);
+    std::array<real, kMaxFormParameters> here{};
+    std::size_t p = 0;
+    k.parameters(k, [&](const char*, const real& value, const Interval&) { here[p++] = value; });
+    if (found_ && here == parameters_) return;
+    found_ = true;
+    parameters_ = here;
+    rest_ = k.rest();
+    issue_ = k.rest_issue();
+  });
+  const bool finite = std::isfinite(rest_.v) && std::isfinite(rest_.w);
+  if (!issue_.key.empty() && (unique || !finite))
+    throw ConfigError(issue_.key, issue_.text + (unique ? "; a `rest` profile (initial:) takes it"
+                                                        : "; nodes outside the tissue hold it"));
+  return rest_;
+}
+
+namespace {
+
+// A profile as a message names it: its type and the numbers a value that is not finite comes
+// from (the types whose formula can overflow; the others give a number of the config).
+std::string profile_text(const Profile& p) {
+  std::string text = "{type: " + name_of(profile_type_names(), p.type);
+  auto point = [](const Point& c, int axes) {
+    std::string out = "[" + format_exact(c[0]);
+    for (int a = 1; a < axes; ++a) out += ", " + format_exact(c[static_cast<std::size_t>(a)]);
+    return out + "]";
+  };
+  switch (p.type) {
+    case ProfileType::gaussian:
+      text += ", width2: " + format_exact(p.width2) + ", amplitude: " + format_exact(p.amplitude) +
+              ", background: " + format_exact(p.background);
+      break;
+    case ProfileType::tanh_front:
+      text += ", position: " + format_exact(p.position) + ", width: " + format_exact(p.width) +
+              ", left: " + format_exact(p.left) + ", right: " + format_exact(p.right);
+      break;
+    case ProfileType::spiral:
+      text += ", center: " + point(p.center, 2) + ", wavelength: " + format_exact(p.wavelength);
+      break;
+    case ProfileType::scroll_ring:
+      text += ", center: " + point(p.center, 3) + ", radius: " + format_exact(p.radius) +
+              ", wavelength: " + format_exact(p.wavelength);
+      break;
+    default:
+      break;
   }
-  // The loader gives an excursion start to v and w together, with one geometry.
+  return text + "}";
+}
+
+// A field's value that is not finite at `node`: ConfigError at initial.<field>, its profile named.
+[[noreturn]] void not_finite(const std::string& field, const Profile& profile, const Domain& d,
+                             index_t node, real value) {
+  const Point r = d.position(node);
+  std::string at = format_exact(r[0]);
+  for (int a = 1; a < d.dims; ++a) at += ", " + format_exact(r[static_cast<std::size_t>(a)]);
+  throw ConfigError("initial." + field,
+                    profile_text(profile) + " gives " + field + " = " + format_exact(value) +
+                        " at the node (" + at + "); every initial value must be a finite number" +
+                        (excursion_start(profile.type)
+                             ? " (a node takes the excursion at the phase theta/(2 pi) - "
+                               "rho/wavelength, which must be finite)"
+                             : ""));
+}
+
+// Both fields' values at every node, in node order, each finite: take(node, state).
+template <class Take>
+void each_node_state(const InitialSpec& initial, const Domain& domain, NodeRest& rest,
+                     const Excursion* excursion, Take take) {
   const Profile& v = initial.v;
   const Profile& w = initial.w;
-  FHN_VERIFY(excursion_start(v.type) && v.type == w.type && v.center == w.center &&
-                 v.wavelength == w.wavelength && v.radius == w.radius,
+  // The loader gives an excursion start to v and w together, with one geometry.
+  FHN_VERIFY(excursion == nullptr ||
+                 (excursion_start(v.type) && v.type == w.type && v.center == w.center &&
+                  v.wavelength == w.wavelength && v.radius == w.radius),
              InternalError, "sample_fields: v and w are not one excursion start");
+  const bool rests = v.type == ProfileType::rest || w.type == ProfileType::rest;
+  for (index_t node = 0; node < domain.node_count(); ++node) {
+    const Point r = domain.position(node);
+    NodeState state;
+    if (excursion != nullptr) {
+      state = excursion_state(v, r, *excursion);
+    } else {
+      const NodeState here = rests ? rest.at(node, true) : NodeState{0.0, 0.0};
+      state = {evaluate_profile(v, r, {here.v, nullptr, true}),
+               evaluate_profile(w, r, {here.w, nullptr, false})};
+    }
+    if (!std::isfinite(state.v)) not_finite("v", v, domain, node, state.v);
+    if (!std::isfinite(state.w)) not_finite("w", w, domain, node, state.w);
+    take(node, state);
+  }
+}
+
+}  // namespace
+
+void sample_fields(const InitialSpec& initial, const Domain& domain, NodeRest& rest,
+                   const Excursion* excursion, std::vector<real>& v0, std::vector<real>& w0) {
   const auto n = static_cast<std::size_t>(domain.node_count());
   v0.resize(n);
   w0.resize(n);
-  for (std::size_t node = 0; node < n; ++node) {
-    const NodeState state =
-        excursion_state(initial.v, domain.position(static_cast<index_t>(node)), *excursion);
-    v0[node] = state.v;
-    w0[node] = state.w;
-  }
+  each_node_state(initial, domain, rest, excursion, [&](index_t node, const NodeState& state) {
+    v0[static_cast<std::size_t>(node)] = state.v;
+    w0[static_cast<std::size_t>(node)] = state.w;
+  });
+}
+
+void check_initial_state(const Config& c, const ParameterFields& fields) {
+  std::optional<Excursion> excursion;
+  if (excursion_start(c.initial.v.type)) excursion = form_excursion(c.model.kinetics);
+  const real* values[kMaxFormParameters] = {};
+  kinetics_values(fields, values);
+  NodeRest rest(c.model.kinetics, values);
+  each_node_state(c.initial, c.domain, rest, excursion ? &*excursion : nullptr,
+                  [](index_t, const NodeState&) {});
+  for (std::size_t node = 0; node < fields.node_type.size(); ++node)
+    if (fields.node_type[node] == static_cast<std::uint8_t>(NodeType::outside))
+      rest.at(static_cast<index_t>(node), false);
 }
 
 }  // namespace fhn

@@ -17,20 +17,22 @@ Problem make_problem(const Config& c) {
   p.boundary = c.boundary;
   p.domain = c.domain;
   p.time = c.time.grid();
-  const NodeState rest = with_kinetics(c.model.kinetics, [](const auto& k) { return k.rest(); });
-  // A spiral or scroll-ring start (the loader asks for it on v and w together) needs the form's
-  // excursion.
+  p.fields = make_parameter_fields(c);
+  // Each node's resting state from its own parameters; a spiral or scroll-ring start (the
+  // loader asks for it on v and w together) needs the form's excursion. A node outside the
+  // tissue starts, and stays, at its resting state.
+  const real* values[kMaxFormParameters] = {};
+  kinetics_values(p.fields, values);
+  NodeRest rest(c.model.kinetics, values);
   std::optional<Excursion> excursion;
   if (excursion_start(c.initial.v.type)) excursion = form_excursion(c.model.kinetics);
-  const Excursion* path = excursion ? &*excursion : nullptr;
-  sample_fields(c.initial, c.domain, rest, path, p.v0, p.w0);
+  sample_fields(c.initial, c.domain, rest, excursion ? &*excursion : nullptr, p.v0, p.w0);
   p.stimuli = StimulusSchedule(c.stimulus, c.domain, p.time.dt);
-  p.fields = make_parameter_fields(c);
-  // A node outside the tissue starts, and stays, at the form's resting state.
   for (std::size_t node = 0; node < p.fields.node_type.size(); ++node)
     if (p.fields.node_type[node] == static_cast<std::uint8_t>(NodeType::outside)) {
-      p.v0[node] = rest.v;
-      p.w0[node] = rest.w;
+      const NodeState here = rest.at(static_cast<index_t>(node), false);
+      p.v0[node] = here.v;
+      p.w0[node] = here.w;
     }
 
   // The discrete boundary conditions hold from t = 0 on.
@@ -80,12 +82,7 @@ ParameterFields make_parameter_fields(const Config& c) {
   // `tissue` makes the mask.
   ParameterFields fields = uniform_fields(c.model);
   fields.diffusion.values = field_values(c.fields, "diffusion", c.model.diffusion, c.domain);
-  with_kinetics(c.model.kinetics, [&](const auto& k) {
-    std::size_t index = 0;  // uniform_fields made one field per parameter, in this order
-    k.parameters(k, [&](const char* key, const real& value, const Interval&) {
-      fields.kinetics[index++].values = field_values(c.fields, key, value, c.domain);
-    });
-  });
+  fill_kinetics_fields(c, fields);
   if (c.anisotropy.enabled)
     fields.tensor = anisotropic_tensor(
         c.anisotropy, field_values(c.fields, "fibre_angle", c.anisotropy.angle, c.domain));
@@ -95,11 +92,12 @@ ParameterFields make_parameter_fields(const Config& c) {
 }
 
 void check_problem(const Config& c) {
-  if (excursion_start(c.initial.v.type)) form_excursion(c.model.kinetics);
+  const ParameterFields fields = make_parameter_fields(c);
+  check_initial_state(c, fields);
   // Without fields: and anisotropy: every parameter is uniform, a scalar the loader has checked,
   // and a tissue mask is read by every scheme that a sheet runs in one process.
   if (!c.fields.empty() || c.anisotropy.enabled)
-    require_uniform_fields(c, make_parameter_fields(c), FieldsUse::one_process);
+    require_uniform_fields(c, fields, FieldsUse::one_process);
 }
 
 }  // namespace fhn

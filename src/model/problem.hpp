@@ -36,10 +36,12 @@ FieldArrays field_arrays(const Config& config);
 // make_problem puts in Problem::fields.
 ParameterFields make_parameter_fields(const Config& config);
 
-// What make_problem refuses, found without building the problem: a spiral or scroll-ring start
-// in a form without an excursion (form_excursion), per-node parameters out of their interval and
-// a diffusion tensor that is not positive definite (make_parameter_fields), fields that the
-// scheme does not read in one process (require_uniform_fields). Throws ConfigError naming the key
+// What make_problem refuses, found without building the problem: an initial state it cannot
+// build (check_initial_state, model/initial.hpp: a spiral or scroll-ring start in a form without
+// an excursion, a node without a single resting state, a value that is not finite), per-node
+// parameters out of their interval and a diffusion tensor that is not positive definite
+// (make_parameter_fields), fields that the scheme does not read in one process
+// (require_uniform_fields). Throws ConfigError naming the key
 // where there is one. The loader calls it (config/loader.hpp), so that fhn validate refuses what
 // fhn run would, and fhn run does before it writes anything.
 void check_problem(const Config& config);
