@@ -9,16 +9,14 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <unordered_map>
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/regular_file.hpp"
 
 namespace fhn::config_detail {
 namespace {
@@ -219,17 +217,13 @@ YAML::Node parse_checked_yaml(const std::string& text, const std::string& source
 }
 
 std::string read_text_file(const std::string& path, const std::string& what) {
+  // At most one byte past the limit: a huge file is refused without reading it all. Only a
+  // regular file is read: a FIFO would block, a device such as /dev/zero never ends.
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw ConfigError(path + ": is a directory, expected a YAML " + what);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path + ": cannot open " + what + " (" + std::strerror(errno) + ")");
-  // At most one byte past the limit: a huge file, or an endless one such as /dev/zero, is
-  // refused without reading it all.
-  std::string text(kMaxBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad()) throw ConfigError(path + ": cannot read " + what + " (" + std::strerror(errno) + ")");
-  text.resize(static_cast<std::size_t>(in.gcount()));
+  const std::vector<unsigned char> bytes = read_regular_file(path, what, kMaxBytes);
+  const std::string text(bytes.begin(), bytes.end());
   if (text.size() > kMaxBytes) refuse_size(path);
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw ConfigError(path + ": the " + what + " is empty; expected a YAML mapping of keys to values");

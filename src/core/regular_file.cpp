@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -54,10 +55,9 @@ std::vector<unsigned char> read_regular_file(const std::string& path, const std:
   if (::fstat(file.fd, &info) != 0) throw ConfigError(cannot + reason_of(errno) + ")");
   const std::string kind = kind_of(info.st_mode);
   if (!kind.empty()) throw ConfigError(cannot + kind + ")");
-  const auto size = static_cast<std::uintmax_t>(info.st_size);
-  if (size > max_bytes)
-    throw ConfigError(path + ": " + what + " is larger than " + std::to_string(max_bytes) +
-                      " bytes");
+  // One byte past the limit tells the caller the file is larger; st_size bounds a regular
+  // file's bytes unless it grows while being read.
+  const auto size = std::min(static_cast<std::uintmax_t>(info.st_size), max_bytes + 1);
   std::vector<unsigned char> bytes(static_cast<std::size_t>(size));
   for (std::size_t done = 0; done < bytes.size();) {
     const ssize_t got = ::read(file.fd, bytes.data() + done, bytes.size() - done);

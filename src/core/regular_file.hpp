@@ -1,7 +1,7 @@
 #pragma once
-// Input files that must be regular files (the picture readers, model/png_image.hpp and
-// model/vti_image.hpp): what a path is when it is not one, and reading one without ever blocking
-// on a FIFO or reading a device.
+// Input files that must be regular files (config, sweep and study files, config/yaml_text.hpp;
+// the picture readers, model/png_image.hpp and model/vti_image.hpp): what a path is when it is
+// not one, and reading one without ever blocking on a FIFO or reading a device.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,10 +14,11 @@ namespace fhn {
 // or the system's reason ("Permission denied").
 std::string not_regular_file(const std::string& path);
 
-// The bytes of the regular file at `path`. Opened without blocking (O_NONBLOCK: a FIFO opens at
-// once) and checked on the open descriptor (fstat), so that the file read is the file checked.
-// Throws ConfigError "<path>: cannot open <what> (<not_regular_file's reason>)", or
-// "<path>: <what> is larger than <max_bytes> bytes" before reading a larger one.
+// The bytes of the regular file at `path`, at most max_bytes + 1 of them: a caller refuses a
+// file larger than max_bytes in its own words without reading it all. Opened without blocking
+// (O_NONBLOCK: a FIFO opens at once) and checked on the open descriptor (fstat), so that the
+// file read is the file checked. Throws ConfigError "<path>: cannot open <what>
+// (<not_regular_file's reason>)".
 std::vector<unsigned char> read_regular_file(const std::string& path, const std::string& what,
                                              std::uintmax_t max_bytes);
 

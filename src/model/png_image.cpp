@@ -79,8 +79,9 @@ real luma(real r, real g, real b) { return 0.299 * r + 0.587 * g + 0.114 * b; }
 bool png_supported() { return true; }
 
 Picture read_png(const std::string& path) {
-  const std::vector<unsigned char> file =
-      read_regular_file(path, "the image file", std::uintmax_t{1} << 30);
+  constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t{1} << 30;
+  const std::vector<unsigned char> file = read_regular_file(path, "the image file", kMaxFileBytes);
+  if (file.size() > kMaxFileBytes) fail(path, "larger than 1 GiB");
   static constexpr unsigned char kSignature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
   if (file.size() < 8 || !std::equal(kSignature, kSignature + 8, file.begin()))
     fail(path, "no PNG signature");
