@@ -964,6 +964,18 @@ Config load_config_text(const std::string& text, const std::string& source,
 
 std::string read_config_file(const std::string& path) { return read_text_file(path, "config file"); }
 
+std::vector<std::string> input_files(const Config& c) {
+  std::vector<std::string> files;
+  auto add = [&files](const TissueRegion& r) {
+    if (r.shape == TissueShape::image && !r.file.empty() &&
+        std::find(files.begin(), files.end(), r.file) == files.end())
+      files.push_back(r.file);
+  };
+  for (const TissueRegion& r : c.tissue) add(r);
+  for (const FieldSpec& f : c.fields) add(f.region);
+  return files;
+}
+
 ConfigText::ConfigText(std::string text, std::string source)
     : text_(std::move(text)), source_(std::move(source)) {
   parse_yaml(text_, source_);  // the limits and the syntax, once

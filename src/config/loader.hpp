@@ -26,6 +26,11 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
 // one file many times with different overrides (load_config_text), as a sweep's members do.
 std::string read_config_file(const std::string& path);
 
+// The files a loaded config reads besides its own text, absolute, in config order, each once: the
+// pictures of `tissue:` and `fields:` (PNG, .vti). A restart checks that their bytes have not
+// changed (run/checkpoint.hpp).
+std::vector<std::string> input_files(const Config& config);
+
 // Same from text; `source` names it in messages (tests and tools use this).
 Config load_config_text(const std::string& text, const std::string& source,
                         const std::vector<std::string>& overrides = {},

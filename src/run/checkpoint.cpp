@@ -1,5 +1,7 @@
 #include "run/checkpoint.hpp"
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -7,17 +9,25 @@
 
 #include "config/loader.hpp"
 #include "core/error.hpp"
+#include "core/regular_file.hpp"
 #include "io/atomic_file.hpp"
 #include "io/output_folder.hpp"
 
 namespace fhn {
 namespace {
 
+std::string hex(std::uint64_t value) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
 constexpr char kMagic[8] = {'F', 'H', 'N', 'C', 'H', 'K', '1', '\n'};
 
-// FNV-1a, 64 bit: a fast hash that catches truncation and flipped bits.
-std::uint64_t fnv1a(const char* data, std::size_t size) {
-  std::uint64_t hash = 14695981039346656037ull;
+// FNV-1a, 64 bit: a fast hash that catches truncation and flipped bits. `hash` continues the
+// hash of the bytes before `data`.
+constexpr std::uint64_t kFnvOffset = 14695981039346656037ull;
+std::uint64_t fnv1a(const char* data, std::size_t size, std::uint64_t hash = kFnvOffset) {
   for (std::size_t i = 0; i < size; ++i) {
     hash ^= static_cast<unsigned char>(data[i]);
     hash *= 1099511628211ull;
@@ -59,6 +69,7 @@ class Reader {
     if (n > (size_ - at_) / item_size) corrupt();
     return static_cast<std::size_t>(n);
   }
+  bool at_end() const { return at_ == size_; }
   [[noreturn]] void corrupt() const {
     throw IoError(file_.string() + ": corrupted checkpoint (its content does not parse)");
   }
@@ -90,9 +101,45 @@ std::string config_digest(const Config& config) {
       physics.scheme.adaptive.tolerance == AdaptiveSpec{}.tolerance)
     physics.scheme.adaptive.tolerance = 1e-3;
   const std::string text = to_yaml(physics);
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a(text.data(), text.size())));
-  return hex;
+  return hex(fnv1a(text.data(), text.size()));
+}
+
+std::vector<InputDigest> input_digests(const Config& config) {
+  std::vector<InputDigest> digests;
+  for (const std::string& file : input_files(config)) {
+    // The loader has read the file; a FIFO put in its place since must not block the run.
+    if (const std::string why = not_a_regular_file(file); !why.empty())
+      throw IoError(file + ": cannot read the input file to record its digest (" + why + ")");
+    std::ifstream in(file, std::ios::binary);
+    std::uint64_t hash = kFnvOffset;
+    std::vector<char> chunk(std::size_t{1} << 16);
+    while (in) {
+      in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+      hash = fnv1a(chunk.data(), static_cast<std::size_t>(in.gcount()), hash);
+    }
+    if (in.bad() || !in.eof())
+      throw IoError(file + ": cannot read the input file to record its digest (" +
+                    std::strerror(errno) + ")");
+    digests.push_back({file, hex(hash)});
+  }
+  return digests;
+}
+
+void check_input_digests(const Checkpoint& checkpoint, const std::vector<InputDigest>& inputs,
+                         const std::filesystem::path& file) {
+  for (const InputDigest& now : inputs) {
+    const auto then = std::find_if(checkpoint.inputs.begin(), checkpoint.inputs.end(),
+                                   [&now](const InputDigest& d) { return d.file == now.file; });
+    if (then == checkpoint.inputs.end())
+      throw ConfigError(file.string() + ": holds no digest of the input file " + now.file +
+                        " (written by an fhnsim that did not record its inputs' contents), so the "
+                        "restart cannot tell that the file is unchanged; start the run afresh");
+    if (then->digest != now.digest)
+      throw ConfigError(file.string() + ": the input file " + now.file + " changed since the "
+                        "checkpoint was written (the digest of its bytes was " + then->digest +
+                        ", is " + now.digest + "); a restart continues a run only with the inputs "
+                        "it began with: restore the file, or start the run afresh");
+  }
 }
 
 std::filesystem::path checkpoint_path(const std::filesystem::path& output_dir, const std::string& name,
@@ -116,6 +163,13 @@ void write_checkpoint(const std::filesystem::path& file, const Checkpoint& c) {
     put_string(payload, name);
     put<std::uint64_t>(payload, values.size());
     payload.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(real));
+  }
+  if (!c.inputs.empty()) {  // absent when there are none: such checkpoints are as before
+    put<std::uint64_t>(payload, c.inputs.size());
+    for (const InputDigest& input : c.inputs) {
+      put_string(payload, input.file);
+      put_string(payload, input.digest);
+    }
   }
   std::string content(kMagic, sizeof kMagic);
   put<std::uint64_t>(content, payload.size());
@@ -201,6 +255,14 @@ Checkpoint read_checkpoint(const std::filesystem::path& file, std::uint64_t payl
     std::vector<real> values(r.count(sizeof(real)));
     for (real& value : values) value = r.get<double>();
     c.state.add(name, std::move(values));
+  }
+  if (!r.at_end()) {  // the input files' digests, when there are any
+    c.inputs.resize(r.count(2 * sizeof(std::uint64_t)));
+    for (InputDigest& input : c.inputs) {
+      input.file = r.get_string();
+      input.digest = r.get_string();
+    }
+    if (!r.at_end()) r.corrupt();
   }
   if (c.state.step < 0) r.corrupt();
   return c;

@@ -78,13 +78,19 @@ class OutputFolderWatch final : public FrameSink {
 // Writes checkpoints of the running scheme and keeps the two most recent.
 class CheckpointWriter {
  public:
-  CheckpointWriter(fs::path dir, const Config& c, const Scheme& scheme,
-                   const std::vector<FrameSink*>& sinks)
-      : dir_(std::move(dir)), config_(c), scheme_(scheme), sinks_(sinks), digest_(config_digest(c)) {}
+  CheckpointWriter(fs::path dir, const Config& c, std::vector<InputDigest> inputs,
+                   const Scheme& scheme, const std::vector<FrameSink*>& sinks)
+      : dir_(std::move(dir)),
+        config_(c),
+        scheme_(scheme),
+        sinks_(sinks),
+        digest_(config_digest(c)),
+        inputs_(std::move(inputs)) {}
 
   void write() {
     Checkpoint checkpoint;
     checkpoint.digest = digest_;
+    checkpoint.inputs = inputs_;
     checkpoint.scheme = scheme_.name();
     checkpoint.state = scheme_.save_state();
     for (FrameSink* sink : sinks_) sink->save(checkpoint.state);
@@ -107,6 +113,7 @@ class CheckpointWriter {
   const Scheme& scheme_;
   const std::vector<FrameSink*>& sinks_;
   std::string digest_;
+  std::vector<InputDigest> inputs_;
   std::vector<fs::path> written_;
 };
 
@@ -334,7 +341,9 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   const auto started = Clock::now();
   const bool restart = !options.restart.empty();
 
-  // 1. A restart's checkpoint, checked against this config before anything is touched.
+  // 1. A restart's checkpoint, checked against this config and its input files (the digests of
+  // their bytes, which the run's checkpoints record) before anything is touched.
+  const std::vector<InputDigest> inputs = input_digests(c);
   Checkpoint checkpoint;
   if (restart) {
     checkpoint = read_checkpoint(options.restart, checkpoint_payload_limit(c));
@@ -343,6 +352,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
       throw ConfigError(options.restart.string() + ": written by a run with a different configuration "
                         "(digest " + checkpoint.digest + ", this config " + digest +
                         "); a restart may change only name, time.end and output.*");
+    check_input_digests(checkpoint, inputs, options.restart);
     if (checkpoint.state.step >= c.time.steps)
       throw ConfigError(options.restart.string() + ": the checkpoint is at t = " +
                         format_exact(checkpoint.t) + ", not before time.end = " +
@@ -455,7 +465,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   LoopSettings settings = loop_settings(c, resume_step);
   if (distributed) settings.comm = options.comm;
   if (!problem.fields.node_type.empty()) settings.outside = problem.fields.node_type.data();
-  CheckpointWriter checkpoints(dir, c, *scheme, sinks);
+  CheckpointWriter checkpoints(dir, c, inputs, *scheme, sinks);
   settings.checkpoint = [&checkpoints] { checkpoints.write(); };
   const InterruptGuard interrupt;
   settings.interrupted = interrupt.flag();
