@@ -28,7 +28,7 @@ std::string read_config_file(const std::string& path);
 
 // The files a loaded config reads besides its own text, absolute, in config order, each once: the
 // pictures of `tissue:` and `fields:` (PNG, .vti). A restart checks that their bytes have not
-// changed (run/checkpoint.hpp).
+// changed (run/checkpoint.hpp), and a run never writes over one (io/output_folder.hpp).
 std::vector<std::string> input_files(const Config& config);
 
 // Same from text; `source` names it in messages (tests and tools use this).

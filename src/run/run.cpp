@@ -59,6 +59,22 @@ void prepare_output_dir(const fs::path& dir, const std::string& name, bool clean
   }
 }
 
+// What a run of `c` writes in its output folder: files, and folders (ending in '/') whose
+// contents are all its own. checkpoints/ is claimed always: an interrupt writes one.
+std::vector<std::string> run_outputs(const Config& c) {
+  std::vector<std::string> outputs{"config.yaml", "run.log", "summary.json", "checkpoints/"};
+  if (c.output.vtk) outputs.insert(outputs.end(), {c.name + ".pvd", "frames/"});
+  if (c.output.vtk && c.output.filaments.enabled) outputs.push_back(c.name + "_filaments.pvd");
+  if (c.output.spacetime) outputs.push_back("spacetime.vti");
+  if (!c.output.probes.empty()) outputs.push_back("probes.csv");
+  if (c.scheme.type == SchemeType::adaptive_explicit) outputs.push_back("grid.csv");
+  if (c.output.activation.enabled) outputs.push_back("activation.vti");
+  if (c.output.tips.enabled) outputs.push_back("tips.csv");
+  if (c.output.filaments.enabled) outputs.push_back("filaments.csv");
+  if (c.output.newton_log) outputs.push_back("newton.csv");
+  return outputs;
+}
+
 // Checks at every frame that the output folder is still there: a file a writer keeps open
 // survives the folder's removal (writes then go nowhere), so the loss must be looked for.
 class OutputFolderWatch final : public FrameSink {
@@ -373,7 +389,8 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
 
   // 2. Output folder, proven writable before the first step. A restart continues its files.
   const fs::path dir = options.output_dir.empty() ? default_output_dir(c) : options.output_dir;
-  const OutputFolder folder(dir);  // locked until the run returns: a second run stops here
+  OutputFolder folder(dir);  // locked until the run returns: a second run stops here
+  folder.claim(run_outputs(c), input_files(c));  // replaces no file fhn did not write
   const RestartPlan plan = restart ? check_restart_outputs(c, dir, checkpoint) : RestartPlan{};
   prepare_output_dir(dir, c.name, !restart);
   RunLog log(dir / "run.log", restart);

@@ -65,10 +65,28 @@ std::vector<Snapshot> states_at(const Config& config, const std::vector<real>& t
   return states;
 }
 
+namespace {
+
+// The files a study of `kind` writes in its folder: its tables, no more. Its configs' pictures
+// (.png, .vti) cannot take these names.
+std::vector<std::string> study_tables(StudyKind kind) {
+  switch (kind) {
+    case StudyKind::convergence: return {"convergence.csv"};
+    case StudyKind::stability: return {"stability.csv"};
+    case StudyKind::newton: return {"newton.csv"};
+    case StudyKind::adaptive: return {"adaptive.csv"};
+    case StudyKind::work_precision: return {"work_precision.csv", "work_precision_choice.csv"};
+  }
+  return {};
+}
+
+}  // namespace
+
 std::filesystem::path run_study(const StudyConfig& study, const StudyOptions& options, std::ostream& out) {
   const std::filesystem::path dir =
       options.output_dir.empty() ? std::filesystem::path("output") / study.name : options.output_dir;
-  const OutputFolder folder(dir);  // locked until the study returns
+  OutputFolder folder(dir);  // locked until the study returns
+  folder.claim(study_tables(study.kind), {});  // replaces no file fhn did not write
   switch (study.kind) {
     case StudyKind::convergence: return study_detail::run_convergence(study, options, dir, out);
     case StudyKind::stability: return study_detail::run_stability(study, options, dir, out);

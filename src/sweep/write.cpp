@@ -9,6 +9,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "config/loader.hpp"
 #include "config/names.hpp"
 #include "core/build_info.hpp"
 #include "core/format.hpp"
@@ -143,6 +144,11 @@ void open_sweep_outputs(const SweepConfig& sweep, const SweepOptions& options,
   if (comm.root()) {
     try {
       folder.emplace(dir);
+      // Replaces no file fhn did not write, nor a picture the members read.
+      std::vector<std::string> outputs{"config.yaml", "run.log", "sweep.csv", "summary.json"};
+      if (!sweep.output_members.empty()) outputs.push_back("members/");
+      if (options.bench_members > 0) outputs.push_back("bench/");
+      folder->claim(outputs, input_files(c0));
       for (index_t m : sweep.output_members)
         create_folder(dir / "members" / std::to_string(m), "the member's output folder");
       log.open(dir / "run.log");
