@@ -84,6 +84,23 @@ std::vector<index_t> bench_sizes(const std::vector<std::string>& items) {
   return sizes;
 }
 
+// "unknown command 'runn'; the commands are: run, ...; did you mean 'run'?" when the first word
+// after fhn's own options names no command (CLI11 reports only that one is required), else "".
+std::string unknown_command(const CLI::App& app, int argc, const char* const* argv) {
+  if (!app.get_subcommands().empty()) return "";
+  int first = 1;
+  while (first < argc && argv[first][0] == '-') ++first;
+  if (first >= argc) return "";
+  const std::string word = argv[first];
+  std::vector<std::string> names;
+  for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; }))
+    names.push_back(command->get_name());
+  if (std::find(names.begin(), names.end(), word) != names.end()) return "";
+  std::string known;
+  for (const std::string& name : names) known += (known.empty() ? "" : ", ") + name;
+  return "unknown command '" + word + "'; the commands are: " + known + did_you_mean(word, names);
+}
+
 }  // namespace
 
 int cli_main(int argc, const char* const* argv, std::ostream& out_all, std::ostream& err_all,
@@ -209,6 +226,11 @@ int cli_main(int argc, const char* const* argv, std::ostream& out_all, std::ostr
     out << app.version() << "\n";
     return 0;
   } catch (const CLI::ParseError& e) {
+    const std::string unknown = unknown_command(app, argc, argv);
+    if (!unknown.empty()) {
+      err << "fhn: " << unknown << "\nRun 'fhn --help' for what each command does.\n";
+      return static_cast<int>(ExitCode::usage);
+    }
     err << "fhn: " << e.what() << "\n";
     if (!app.get_subcommands().empty())
       err << app.get_subcommands().front()->help();

@@ -26,42 +26,7 @@
 namespace fhn::config_detail {
 
 // ---------------------------------------------------------------------------------------------
-// Messages (the interval a key accepts: core/interval.hpp)
-
-inline std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t substitution = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
-      diagonal = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, substitution});
-    }
-  }
-  return row[b.size()];
-}
-
-// "; did you mean 'gamma'?" when a candidate is close enough to be a plausible typo.
-inline std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
-  const std::string* best = nullptr;
-  std::size_t best_distance = std::numeric_limits<std::size_t>::max();
-  const std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
-  for (const auto& candidate : candidates) {
-    // The distance is at least the difference in length: skip hopeless (e.g. huge) words.
-    const std::size_t length_gap = std::max(word.size(), candidate.size()) -
-                                   std::min(word.size(), candidate.size());
-    if (length_gap > limit) continue;
-    const std::size_t d = edit_distance(word, candidate);
-    if (d < best_distance) {
-      best_distance = d;
-      best = &candidate;
-    }
-  }
-  if (best == nullptr || best_distance > limit) return "";
-  return "; did you mean '" + *best + "'?";
-}
+// Messages (the interval a key accepts: core/interval.hpp; did_you_mean: core/format.hpp)
 
 inline std::string join(const std::vector<std::string>& words) {
   std::string out;

@@ -1,9 +1,30 @@
 #include "core/format.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <limits>
 
 namespace fhn {
+namespace {
+
+// Levenshtein distance: the fewest insertions, deletions and substitutions turning a into b.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t substitution = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
+      diagonal = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, substitution});
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
 
 std::string format_exact(real value) {
   // std::to_chars without a precision gives the shortest text that reads back exactly,
@@ -23,6 +44,25 @@ std::string human_bytes(real bytes) {
   char text[32];
   std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
   return text;
+}
+
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
+  const std::string* best = nullptr;
+  std::size_t best_distance = std::numeric_limits<std::size_t>::max();
+  const std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
+  for (const auto& candidate : candidates) {
+    // The distance is at least the difference in length: skip hopeless (e.g. huge) words.
+    const std::size_t length_gap = std::max(word.size(), candidate.size()) -
+                                   std::min(word.size(), candidate.size());
+    if (length_gap > limit) continue;
+    const std::size_t d = edit_distance(word, candidate);
+    if (d < best_distance) {
+      best_distance = d;
+      best = &candidate;
+    }
+  }
+  if (best == nullptr || best_distance > limit) return "";
+  return "; did you mean '" + *best + "'?";
 }
 
 }  // namespace fhn

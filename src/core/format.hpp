@@ -1,6 +1,7 @@
 #pragma once
 // Number formatting shared by messages and writers.
 #include <string>
+#include <vector>
 
 #include "core/types.hpp"
 
@@ -11,5 +12,9 @@ std::string format_exact(real value);
 
 // A byte count for people: "950 B", "12.3 MB", "4.5 GB" (powers of 1000).
 std::string human_bytes(real bytes);
+
+// "; did you mean 'gamma'?" when one of `candidates` is close enough to `word` (in edit
+// distance) to be a plausible typo of it, else "".
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
 
 }  // namespace fhn
