@@ -932,12 +932,12 @@ enum class ProblemChecks { made, left_to_the_sweep };
 
 // `checked`: the text has passed check_yaml_text (ConfigText).
 Config load(const std::string& text, const std::string& source,
-            const std::vector<std::string>& overrides, const BuildCapabilities& build,
+            const std::vector<Override>& overrides, const BuildCapabilities& build,
             bool checked, ProblemChecks problem) {
   YAML::Node root = checked ? parse_checked_yaml(text, source) : parse_yaml(text, source);
   Context ctx(source);
   std::vector<std::string> notes;
-  for (const auto& assignment : overrides) apply_override(root, assignment, ctx, notes);
+  for (const Override& o : overrides) apply_override(root, o, ctx, notes);
   Config config;
   {
     config = read_config(root, ctx, source, build);
@@ -959,7 +959,13 @@ Config load(const std::string& text, const std::string& source,
 
 Config load_config_text(const std::string& text, const std::string& source,
                         const std::vector<std::string>& overrides, const BuildCapabilities& build) {
-  return load(text, source, overrides, build, false, ProblemChecks::made);
+  return load(text, source, command_line(overrides), build, false, ProblemChecks::made);
+}
+
+std::vector<Override> command_line(const std::vector<std::string>& assignments) {
+  std::vector<Override> out;
+  for (const std::string& assignment : assignments) out.push_back({assignment, ""});
+  return out;
 }
 
 std::string read_config_file(const std::string& path) { return read_text_file(path, "config file"); }
@@ -981,12 +987,18 @@ ConfigText::ConfigText(std::string text, std::string source)
   parse_yaml(text_, source_);  // the limits and the syntax, once
 }
 
-Config ConfigText::load(const std::vector<std::string>& overrides,
+Config ConfigText::load(const std::vector<Override>& overrides,
                         const BuildCapabilities& build) const {
   return fhn::load(text_, source_, overrides, build, true, ProblemChecks::left_to_the_sweep);
 }
 
 Config load_config(const std::string& path, const std::vector<std::string>& overrides,
+                   const BuildCapabilities& build) {
+  return load(read_config_file(path), path, command_line(overrides), build, false,
+              ProblemChecks::made);
+}
+
+Config load_config(const std::string& path, const std::vector<Override>& overrides,
                    const BuildCapabilities& build) {
   return load(read_config_file(path), path, overrides, build, false, ProblemChecks::made);
 }

@@ -22,6 +22,20 @@ struct BuildCapabilities {
 Config load_config(const std::string& path, const std::vector<std::string>& overrides = {},
                    const BuildCapabilities& build = {});
 
+// A key set over the config file, "a.b.c=value" (as --set takes it), and where it was given,
+// which messages about the key name: empty for the command line ("--set a.b.c=value"), else the
+// place in the file that set it, e.g. "study.yaml:14:11 (methods[1].dt)" for a study's method.
+struct Override {
+  std::string assignment;
+  std::string where;
+};
+// The command line's --set assignments as Overrides.
+std::vector<Override> command_line(const std::vector<std::string>& assignments);
+
+// load_config with overrides that a study or sweep file gave, each named by its place.
+Config load_config(const std::string& path, const std::vector<Override>& overrides,
+                   const BuildCapabilities& build);
+
 // The text of a config file (ConfigError naming the path when it cannot be read): for loading
 // one file many times with different overrides (load_config_text), as a sweep's members do.
 std::string read_config_file(const std::string& path);
@@ -44,7 +58,7 @@ Config load_config_text(const std::string& text, const std::string& source,
 class ConfigText {
  public:
   ConfigText(std::string text, std::string source);
-  Config load(const std::vector<std::string>& overrides, const BuildCapabilities& build = {}) const;
+  Config load(const std::vector<Override>& overrides, const BuildCapabilities& build = {}) const;
 
  private:
   std::string text_, source_;

@@ -21,10 +21,10 @@ struct PathStep {
 
 // "stimulus[0].amplitude" or "stimulus.0.amplitude" -> steps; `canonical` receives the first
 // spelling, which is also how validation messages name keys.
-std::vector<PathStep> parse_key_path(const std::string& key_text, const std::string& assignment,
+std::vector<PathStep> parse_key_path(const std::string& key_text, const std::string& origin,
                                      std::string& canonical) {
   auto fail = [&](const std::string& why) -> void {
-    throw ConfigError("--set " + assignment + ": " + why + " in key path '" + key_text + "'");
+    throw ConfigError(origin + ": " + why + " in key path '" + key_text + "'");
   };
   auto is_index = [](const std::string& t) {
     return !t.empty() && std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); });
@@ -68,11 +68,11 @@ std::vector<PathStep> parse_key_path(const std::string& key_text, const std::str
 }
 
 // Stores `value` at steps[s..] below `node`, creating mappings on the way. A key created here
-// that the schema does not know is reported by the validation that follows, with the --set
-// option as its location. Nodes are passed by value: yaml-cpp nodes are references, and
+// that the schema does not know is reported by the validation that follows, with the override's
+// `origin` as its location. Nodes are passed by value: yaml-cpp nodes are references, and
 // re-assigning one variable would overwrite the document instead of moving down it.
 void set_at(YAML::Node node, const std::vector<PathStep>& steps, std::size_t s,
-            const YAML::Node& value, const std::string& assignment, const std::string& above) {
+            const YAML::Node& value, const std::string& origin, const std::string& above) {
   const PathStep& step = steps[s];
   const bool last = s + 1 == steps.size();
   const std::string here = step.key.empty() ? above + "[" + step.digits + "]"
@@ -85,19 +85,19 @@ void set_at(YAML::Node node, const std::vector<PathStep>& steps, std::size_t s,
                            : "'" + above + "' has " + size +
                                  (node.size() == 1 ? " entry" : " entries") + ": indices 0 to " +
                                  std::to_string(node.size() - 1);
-      throw ConfigError("--set " + abbreviated(assignment) + ": " + quoted(here) +
+      throw ConfigError(origin + ": " + quoted(here) +
                         " does not exist (" +
                         (node.IsSequence() ? range : "'" + above + "' is not a list") + ")");
     }
     if (last) {
       node[step.index] = value;
     } else {
-      set_at(node[step.index], steps, s + 1, value, assignment, here);
+      set_at(node[step.index], steps, s + 1, value, origin, here);
     }
     return;
   }
   if (!node.IsMap())
-    throw ConfigError("--set " + assignment + ": cannot set '" + here + "': '" + above + "' is " +
+    throw ConfigError(origin + ": cannot set '" + here + "': '" + above + "' is " +
                       node_text(node) + ", not a section");
   if (last) {
     if (value.IsNull())
@@ -108,7 +108,7 @@ void set_at(YAML::Node node, const std::vector<PathStep>& steps, std::size_t s,
   }
   if (!node[step.key].IsDefined() || node[step.key].IsNull())
     node[step.key] = YAML::Node(YAML::NodeType::Map);
-  set_at(node[step.key], steps, s + 1, value, assignment, here);
+  set_at(node[step.key], steps, s + 1, value, origin, here);
 }
 
 // Keys of which a config gives at most one. An override of one of them replaces the file's
@@ -119,10 +119,11 @@ const std::vector<std::pair<std::string, std::string>>& exclusive_keys() {
   return pairs;
 }
 
-// After `--set <canonical>=...`: removes the exclusive partner of `canonical` from the document
-// when the file (not an earlier --set) gave it, and says so in `notes`.
+// After an override of `canonical` (given at `origin`): removes the exclusive partner of
+// `canonical` from the document when the file (not an earlier override) gave it, and says so in
+// `notes`.
 void replace_exclusive_partner(YAML::Node& root, const std::string& canonical,
-                               const std::string& assignment, const Context& ctx,
+                               const std::string& origin, const Context& ctx,
                                std::vector<std::string>& notes) {
   for (const auto& [first, second] : exclusive_keys()) {
     if (canonical != first && canonical != second) continue;
@@ -134,7 +135,7 @@ void replace_exclusive_partner(YAML::Node& root, const std::string& canonical,
     YAML::Node section = document[partner.substr(0, dot)];
     const std::string key = partner.substr(dot + 1);
     if (!section.IsMap() || !section[key].IsDefined()) continue;
-    notes.push_back("--set " + assignment + " replaces " + partner + " = " +
+    notes.push_back(origin + " replaces " + partner + " = " +
                     (section[key].IsScalar() ? section[key].Scalar() : std::string("...")) +
                     " of the config file (the two are exclusive)");
     section.remove(key);
@@ -143,29 +144,32 @@ void replace_exclusive_partner(YAML::Node& root, const std::string& canonical,
 
 }  // namespace
 
-void apply_override(YAML::Node& root, const std::string& assignment, Context& ctx,
+void apply_override(YAML::Node& root, const Override& given, Context& ctx,
                     std::vector<std::string>& notes) {
+  const std::string& assignment = given.assignment;
+  const std::string origin =
+      given.where.empty() ? "--set " + abbreviated(assignment) : given.where;
   const std::size_t eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
-    throw ConfigError("--set " + assignment + ": expected KEY=VALUE, e.g. --set time.dt=0.05");
+    throw ConfigError(origin + ": expected KEY=VALUE, e.g. --set time.dt=0.05");
   const std::string key_text = assignment.substr(0, eq);
   const std::string value_text = assignment.substr(eq + 1);
   if (value_text.empty())
-    throw ConfigError("--set " + assignment + ": no value after '=' for '" + key_text + "'");
+    throw ConfigError(origin + ": no value after '=' for '" + key_text + "'");
   std::string canonical;
-  const std::vector<PathStep> steps = parse_key_path(key_text, assignment, canonical);
+  const std::vector<PathStep> steps = parse_key_path(key_text, origin, canonical);
 
   YAML::Node value;
   try {
-    check_yaml_text(value_text, "--set " + abbreviated(assignment));
+    check_yaml_text(value_text, origin);
     value = YAML::Load(value_text);
   } catch (const YAML::Exception&) {
     value = YAML::Node(value_text);  // not valid YAML on its own: take it as plain text
   }
 
-  set_at(root, steps, 0, value, assignment, "");
-  replace_exclusive_partner(root, canonical, assignment, ctx, notes);
-  ctx.add_override(canonical, assignment);
+  set_at(root, steps, 0, value, origin, "");
+  replace_exclusive_partner(root, canonical, origin, ctx, notes);
+  ctx.add_override(canonical, origin);
 }
 
 }  // namespace fhn::config_detail

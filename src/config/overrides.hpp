@@ -8,14 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "config/loader.hpp"
 #include "config/yaml_reader.hpp"
 
 namespace fhn::config_detail {
 
-// Applies one --set assignment ("a.b[2].c=value") to the document `root`: records it in `ctx`
-// (messages about the key name the option as its location) and adds to `notes` when it replaces
-// the file's value of an exclusive partner. A malformed assignment is a ConfigError.
-void apply_override(YAML::Node& root, const std::string& assignment, Context& ctx,
+// Applies one override ("a.b[2].c=value", from --set or a study's or sweep's key) to the
+// document `root`: records it in `ctx` (messages about the key name where it was given) and
+// adds to `notes` when it replaces the file's value of an exclusive partner. A malformed
+// assignment is a ConfigError.
+void apply_override(YAML::Node& root, const Override& given, Context& ctx,
                     std::vector<std::string>& notes);
 
 }  // namespace fhn::config_detail

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "config/loader.hpp"
 
 namespace fhn {
 
@@ -26,10 +27,12 @@ enum class StudyQuantity { spiral_period, pulse_speed, field_rmse, activation_ti
 // backend, solver...), and the time steps to run it at, each with its grid spacing where given.
 struct WorkMethod {
   std::string label;
-  std::vector<std::string> overrides;
+  std::vector<Override> overrides;  // its set:, each named by its place in the study file
   std::vector<real> dts;
   std::vector<real> dxs;  // empty: every run on the base's grid; else dxs[k] goes with dts[k]
   std::string where;      // "file:line:col" of the method (of its dx where given), for messages
+  // "file:line:col (methods[i].dt)" and (.dx): where run k's time.dt and domain.dx come from.
+  std::string dt_where, dx_where;
 };
 enum class ReferenceKind { finest, value, richardson };
 enum class Norm { rmse, max };
@@ -39,7 +42,7 @@ struct StudyConfig {
   std::string source;
   StudyKind kind = StudyKind::convergence;
   std::string base;                    // path of the base run config (resolved)
-  std::vector<std::string> overrides;  // "key=value", applied to the base config
+  std::vector<Override> overrides;     // set: "key=value", applied to the base config
 
   // convergence
   std::string refine = "time.dt";      // time.dt or domain.dx
@@ -75,9 +78,10 @@ struct StudyConfig {
   std::string probe_where;                       // "file:line:col" of `probe`
   std::vector<WorkMethod> methods;
   std::optional<real> reference_exact;           // reference: {value: ...}
-  std::vector<std::string> reference_overrides;  // reference: {set: [...], dt: ...}, a fine run
+  std::vector<Override> reference_overrides;     // reference: {set: [...], dt: ...}, a fine run
   real reference_dt = 0.0;
   real reference_dx = 0.0;                       // the reference run's domain.dx; 0: the base's
+  std::string reference_dt_where, reference_dx_where;  // as WorkMethod's dt_where, dx_where
   index_t repeats = 1;                           // each run's time is the least of this many
   std::vector<real> targets{1e-2, 1e-3, 1e-4};   // relative errors to recommend a method for
 };

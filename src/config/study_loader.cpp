@@ -71,6 +71,8 @@ void read_work_precision(Section& top, const YAML::Node& root, StudyConfig& st) 
     } else {
       st.reference_dt = r.required_number("dt", positive());
       st.reference_dx = r.number("dx", st.reference_dx, positive());
+      st.reference_dt_where = ctx.where("reference.dt") + " (reference.dt)";
+      st.reference_dx_where = ctx.where("reference.dx") + " (reference.dx)";
       st.reference_overrides = set_assignments(ctx, r.raw("set"), "reference.set");
     }
   }
@@ -100,6 +102,8 @@ void read_work_precision(Section& top, const YAML::Node& root, StudyConfig& st) 
       method.dxs = m.numbers("dx", positive(), false, "[0.5, 0.25]").value_or(method.dxs);
       method.where = method.dxs.empty() ? ctx.where(path, methods[i].Mark())
                                         : ctx.where(path + ".dx");
+      method.dt_where = ctx.where(path + ".dt") + " (" + path + ".dt)";
+      method.dx_where = ctx.where(path + ".dx") + " (" + path + ".dx)";
       if (!method.dxs.empty() && !method.dts.empty() && method.dxs.size() != method.dts.size())
         ctx.error(path + ".dx", path + ".dx: " + std::to_string(method.dxs.size()) +
                                     " grid spacings for " + std::to_string(method.dts.size()) +

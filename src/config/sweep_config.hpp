@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "config/loader.hpp"
 
 namespace fhn {
 
@@ -45,7 +46,7 @@ struct SweepConfig {
   std::string source;
   std::string base;           // path of the base config (resolved); empty when embedded
   std::string base_text;      // the embedded config (YAML text) when there is no base file
-  std::vector<std::string> overrides;  // "key=value" for every member (set:)
+  std::vector<Override> overrides;     // "key=value" for every member (set:)
   std::vector<SweepAxis> axes;
   SweepCombine combine = SweepCombine::product;
   SweepMeasure measure;

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "config/loader.hpp"
 #include "config/names.hpp"
 #include "config/yaml_text.hpp"
 #include "core/error.hpp"
@@ -61,15 +62,16 @@ class Context {
  public:
   explicit Context(std::string source) : source_(std::move(source)) {}
 
-  // "file:line:column" of a value, or "--set key=value" when an override supplied it (the
-  // value itself, a value inside it, or a section the override created on its way down).
+  // "file:line:column" of a value, or where an override that supplied it was given ("--set
+  // key=value", or a study's or sweep's key: Override::where) when one did (the value itself,
+  // a value inside it, or a section the override created on its way down).
   std::string where(const std::string& path, const YAML::Mark& mark) const {
     auto below = [](const std::string& inner, const std::string& outer) {
       return inner.rfind(outer + ".", 0) == 0 || inner.rfind(outer + "[", 0) == 0;
     };
-    for (const auto& [key, text] : override_text_) {
+    for (const auto& [key, origin] : override_origin_) {
       if (path == key || below(path, key) || (mark.is_null() && below(key, path)))
-        return "--set " + text;
+        return origin;
     }
     if (mark.is_null()) return source_;
     return location(source_, mark);
@@ -94,9 +96,10 @@ class Context {
     return out;
   }
   bool given(const std::string& path) const { return marks_.count(path) != 0; }
-  bool overridden(const std::string& path) const { return override_text_.count(path) != 0; }
-  void add_override(const std::string& path, const std::string& text) {
-    override_text_[path] = text;
+  bool overridden(const std::string& path) const { return override_origin_.count(path) != 0; }
+  // `origin`: where the override was given ("--set key=value", or a study's or sweep's key).
+  void add_override(const std::string& path, const std::string& origin) {
+    override_origin_[path] = origin;
   }
 
   bool ok() const { return errors_.empty(); }
@@ -118,7 +121,7 @@ class Context {
  private:
   std::string source_;
   std::map<std::string, YAML::Mark> marks_;  // key path -> mark of its value, for keys present
-  std::map<std::string, std::string> override_text_;
+  std::map<std::string, std::string> override_origin_;
   std::vector<std::string> errors_;
 };
 
@@ -438,10 +441,11 @@ inline void check_output_name(Context& ctx, const std::string& name) {
 }
 
 // A study's or sweep's `set: {key: value, ...}` as "key=value" overrides of its base config
-// (the value in YAML flow form, as --set takes it); problems reported at `path`.
-inline std::vector<std::string> set_assignments(Context& ctx, const YAML::Node& set,
-                                                const std::string& path) {
-  std::vector<std::string> out;
+// (the value in YAML flow form, as --set takes it), each named by its place ("file:line:col
+// (set.time.end)"); problems reported at `path`.
+inline std::vector<Override> set_assignments(Context& ctx, const YAML::Node& set,
+                                             const std::string& path) {
+  std::vector<Override> out;
   if (!set.IsDefined()) return out;
   if (!set.IsMap()) {
     ctx.error(path, set.Mark(), path + ": expected a mapping of config keys to values, e.g. {time.end: 1}");
@@ -455,7 +459,9 @@ inline std::vector<std::string> set_assignments(Context& ctx, const YAML::Node& 
     }
     YAML::Emitter value;
     value << YAML::Flow << entry.second;
-    out.push_back(entry.first.Scalar() + "=" + value.c_str());
+    const std::string key = path + "." + entry.first.Scalar();
+    out.push_back({entry.first.Scalar() + "=" + value.c_str(),
+                   ctx.where(key, entry.second.Mark()) + " (" + abbreviated(key) + ")"});
   }
   return out;
 }

@@ -60,7 +60,7 @@ using namespace study_detail;
 
 std::vector<AdaptiveAccuracy> adaptive_accuracy(const StudyConfig& st,
                                                 const BuildCapabilities& build) {
-  const Config base = study_run(st, {"scheme.type=adaptive_explicit"}, build);
+  const Config base = study_run(st, made_by(st, {"scheme.type=adaptive_explicit"}), build);
   std::vector<real> times = st.times.empty() ? std::vector<real>{base.time.end} : st.times;
   std::sort(times.begin(), times.end());
   const std::vector<real> tolerances =
@@ -68,7 +68,7 @@ std::vector<AdaptiveAccuracy> adaptive_accuracy(const StudyConfig& st,
   const std::vector<std::string> end = end_at(times.back());
   auto run = [&](std::vector<std::string> extra) {
     extra.insert(extra.end(), end.begin(), end.end());
-    return study_run(st, extra, build);
+    return study_run(st, made_by(st, extra), build);
   };
   const std::string dx = assign("domain.dx", base.domain.dx / static_cast<real>(st.dx_divisor));
   const std::string dt = assign("time.dt", base.time.dt / static_cast<real>(st.dt_divisor));

@@ -36,7 +36,7 @@ std::filesystem::path run_convergence(const StudyConfig& st, const StudyOptions&
     std::vector<std::string> extra = refine_to(st, value);
     const std::vector<std::string> end = end_at(times.back());
     extra.insert(extra.end(), end.begin(), end.end());
-    return states_at(study_run(st, extra, options.build), times);
+    return states_at(study_run(st, made_by(st, extra), options.build), times);
   };
   // Every run, the explicit reference included, in parallel on the CPU.
   const bool extra_reference = st.reference == ReferenceKind::value;

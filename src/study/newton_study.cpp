@@ -45,7 +45,7 @@ std::filesystem::path run_newton(const StudyConfig& st, const StudyOptions& opti
     RecordingLog log;
     std::unique_ptr<Scheme> scheme;
     try {
-      const Config c = study_run(st, extra, options.build);
+      const Config c = study_run(st, made_by(st, extra), options.build);
       const Problem problem = make_problem(c);
       scheme = make_scheme(c, problem, &log);
       scheme->advance(st.steps);

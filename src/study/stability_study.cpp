@@ -52,7 +52,7 @@ std::filesystem::path run_stability(const StudyConfig& st, const StudyOptions& o
     }
     Snapshot final;
     try {
-      final = final_state(study_run(st, extra, options.build));
+      final = final_state(study_run(st, made_by(st, extra), options.build));
     } catch (const ConfigError& e) {
       row.status = "refused";
       const std::string message = e.what();  // "invalid configuration:\n  <the problem>"

@@ -16,11 +16,21 @@
 namespace fhn {
 namespace study_detail {
 
-Config study_run(const StudyConfig& st, std::vector<std::string> extra, const BuildCapabilities& build) {
-  std::vector<std::string> overrides = st.overrides;
+Config study_run(const StudyConfig& st, const std::vector<Override>& extra,
+                 const BuildCapabilities& build) {
+  std::vector<Override> overrides = st.overrides;
   overrides.insert(overrides.end(), extra.begin(), extra.end());
-  overrides.insert(overrides.end(), {"output.vtk=false", "output.spacetime=false", "output.newton_log=false"});
+  const std::vector<Override> no_frames =
+      made_by(st, {"output.vtk=false", "output.spacetime=false", "output.newton_log=false"});
+  overrides.insert(overrides.end(), no_frames.begin(), no_frames.end());
   return load_config(st.base, overrides, build);
+}
+
+std::vector<Override> made_by(const StudyConfig& st, const std::vector<std::string>& assignments) {
+  std::vector<Override> out;
+  for (const std::string& assignment : assignments)
+    out.push_back({assignment, st.source + " (the study's run with " + assignment + ")"});
+  return out;
 }
 
 std::string assign(const std::string& key, real value) { return key + "=" + format_exact(value); }

@@ -42,8 +42,12 @@ void parallel_for(std::size_t count, bool serial, Body body) {
 
 // A run config of the study: the base config, the study's overrides, then `extra`. Frames are
 // not written by studies.
-Config study_run(const StudyConfig& st, std::vector<std::string> extra,
+Config study_run(const StudyConfig& st, const std::vector<Override>& extra,
                  const BuildCapabilities& build);
+
+// Values the study gives its runs itself ("time.dt=0.025" of a level, a solver), as overrides
+// that messages name by the study file: "study.yaml (the study's run with time.dt=0.025)".
+std::vector<Override> made_by(const StudyConfig& st, const std::vector<std::string>& assignments);
 
 // "key=value", the value written exactly (format_exact).
 std::string assign(const std::string& key, real value);

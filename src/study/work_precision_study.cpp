@@ -147,9 +147,9 @@ void check_on_reference_grid(const WorkMethod& method, const Domain& run,
                       "reference's dx the run's divided by a whole number)");
 }
 
-std::string joined(const std::vector<std::string>& items) {
+std::string joined(const std::vector<Override>& items) {
   std::string text;
-  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+  for (const Override& item : items) text += (text.empty() ? "" : ", ") + item.assignment;
   return text;
 }
 
@@ -164,17 +164,19 @@ std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptio
   // stops the study before it runs.
   std::optional<Config> reference_run;
   if (!st.reference_exact) {
-    std::vector<std::string> extra = st.reference_overrides;
-    extra.push_back(assign("time.dt", st.reference_dt));
-    if (st.reference_dx > 0.0) extra.push_back(assign("domain.dx", st.reference_dx));
+    std::vector<Override> extra = st.reference_overrides;
+    extra.push_back({assign("time.dt", st.reference_dt), st.reference_dt_where});
+    if (st.reference_dx > 0.0)
+      extra.push_back({assign("domain.dx", st.reference_dx), st.reference_dx_where});
     reference_run = study_run(st, extra, options.build);
   }
   std::vector<Config> configs;
   for (const WorkMethod& method : st.methods)
     for (std::size_t k = 0; k < method.dts.size(); ++k) {
-      std::vector<std::string> extra = method.overrides;
-      extra.push_back(assign("time.dt", method.dts[k]));
-      if (!method.dxs.empty()) extra.push_back(assign("domain.dx", method.dxs[k]));
+      // Run k's dt and dx are the method's dt[k] and dx[k]: messages name them there.
+      std::vector<Override> extra = method.overrides;
+      extra.push_back({assign("time.dt", method.dts[k]), method.dt_where});
+      if (!method.dxs.empty()) extra.push_back({assign("domain.dx", method.dxs[k]), method.dx_where});
       configs.push_back(study_run(st, extra, options.build));
       if (field && reference_run)
         check_on_reference_grid(method, configs.back().domain, reference_run->domain);

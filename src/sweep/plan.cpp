@@ -75,15 +75,17 @@ std::string lockstep_difference(const Config& member, const Config& first,
   return "";
 }
 
-// The axis assignments of member m, e.g. "model.a=0.05", the linked keys after their axis's.
-std::vector<std::string> member_assignments(const SweepConfig& sweep, index_t m) {
+// The axis assignments of member m, e.g. "model.a=0.05", the linked keys after their axis's,
+// each named by its axis's place in the sweep file.
+std::vector<Override> member_assignments(const SweepConfig& sweep, index_t m) {
   const std::vector<index_t> positions = sweep_member_positions(sweep, m);
-  std::vector<std::string> out;
+  std::vector<Override> out;
   for (std::size_t a = 0; a < positions.size(); ++a) {
     const auto j = static_cast<std::size_t>(positions[a]);
-    out.push_back(sweep.axes[a].key + "=" + format_exact(sweep.axes[a].values[j]));
-    for (const SweepLink& link : sweep.axes[a].with)
-      out.push_back(link.key + "=" + format_exact(link.values[j]));
+    const SweepAxis& axis = sweep.axes[a];
+    out.push_back({axis.key + "=" + format_exact(axis.values[j]), axis.where});
+    for (const SweepLink& link : axis.with)
+      out.push_back({link.key + "=" + format_exact(link.values[j]), axis.where});
   }
   return out;
 }
@@ -125,13 +127,14 @@ std::vector<ProbeNodes> probe_nodes(const std::vector<real>& probes, const Confi
 real cpu_member_bytes(const Config& c) { return member_host_bytes(c) + config_bytes(c); }
 
 // Member m's config from the base config's text: the sweep's overrides, the command line's,
-// then the member's axis values. Throws ConfigError.
+// then the member's axis values (named by their axis's place in the sweep file). Throws
+// ConfigError.
 Config member_config(const SweepConfig& sweep, const SweepOptions& options, const ConfigText& base,
                      index_t m) {
-  std::vector<std::string> overrides = sweep.overrides;
-  overrides.insert(overrides.end(), options.overrides.begin(), options.overrides.end());
-  const std::vector<std::string> mine = member_assignments(sweep, m);
-  overrides.insert(overrides.end(), mine.begin(), mine.end());
+  std::vector<Override> overrides = sweep.overrides;
+  for (const std::vector<Override>& more :
+       {command_line(options.overrides), member_assignments(sweep, m)})
+    overrides.insert(overrides.end(), more.begin(), more.end());
   Config c = base.load(overrides, options.build);
   c.name = sweep.name + "_" + std::to_string(m);
   return c;
@@ -145,12 +148,14 @@ ConfigText base_config(const SweepConfig& sweep) {
 }
 
 // Member m's config refused (`e`): the same error, naming the axis whose value it refused (the
-// first one named in the message), else the sweep file, and the member.
+// first one named in the message, by its key or by its place, which its values' overrides
+// carry), else the sweep file, and the member.
 ConfigError refused_member(const SweepConfig& sweep, index_t m, const ConfigError& e) {
   const std::string message = e.what();
   std::string where = sweep.source;
   for (const SweepAxis& axis : sweep.axes) {
-    bool named = message.find(axis.key) != std::string::npos;
+    bool named = message.find(axis.key) != std::string::npos ||
+                 message.find(axis.where + ":") != std::string::npos;
     for (const SweepLink& link : axis.with) named = named || message.find(link.key) != std::string::npos;
     if (named) {
       where = axis.where;
@@ -198,8 +203,8 @@ void check_sweep_fits(const SweepConfig& sweep, const SweepOptions& options, Com
 
 std::string member_label(const SweepConfig& sweep, index_t m) {
   std::string label;
-  for (const std::string& assignment : member_assignments(sweep, m))
-    label += (label.empty() ? "" : ", ") + assignment;
+  for (const Override& assignment : member_assignments(sweep, m))
+    label += (label.empty() ? "" : ", ") + assignment.assignment;
   return "member " + std::to_string(m) + " (" + label + ")";
 }
 

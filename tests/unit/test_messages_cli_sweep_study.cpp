@@ -7,6 +7,8 @@
 
 using fhn::test::contains;
 using fhn::test::run_cli;
+using fhn::test::TempDir;
+using fhn::test::write_text;
 
 TEST_CASE("fhn runn x names the unknown command, the known ones and the close one") {
   const auto r = run_cli({"runn", "x"});
@@ -22,4 +24,33 @@ TEST_CASE("fhn runn x names the unknown command, the known ones and the close on
   CHECK(!contains(far.err, "did you mean"));
   CHECK(contains(run_cli({"validat", "c.yaml"}).err, "did you mean 'validate'?"));
   CHECK(contains(run_cli({"run"}).err, "config is required"));
+}
+
+TEST_CASE("a work-precision study's dt and dx are named at the study's keys, not as --set") {
+  TempDir dir;
+  write_text(dir / "cable.yaml",
+             "name: cable\nmodel: {a: 0.1, epsilon: 0.01, gamma: 2.0}\n"
+             "domain: {length: 20, dx: 0.5}\ntime: {end: 1, dt: 0.05}\n"
+             "output: {every: 0.5, vtk: false, spacetime: false}\n");
+  // dt = 0.5 is beyond forward Euler's limit dx^2 / (2 D) = 0.125: the config refuses it.
+  const std::string study = write_text(
+      dir / "wp.yaml",
+      "study: work_precision\nbase: cable.yaml\nquantity: field_rmse\n"
+      "reference: {dt: 0.01, set: {scheme.type: crank_nicolson}}\n"
+      "methods:\n"
+      "  - {label: cn, set: {scheme.type: crank_nicolson}, dt: [0.1]}\n"
+      "  - {label: explicit, set: {scheme.type: explicit}, dt: [0.05, 0.5]}\n");
+  const auto r = run_cli({"converge", study, "--output", (dir / "o").string()});
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, study + ":7:57 (methods[1].dt): time.dt = 0.5 exceeds the explicit"));
+  CHECK(!contains(r.err, "--set"));
+  // A set: key of the study is named at its place too.
+  write_text(dir / "wp.yaml",
+             "study: work_precision\nbase: cable.yaml\nquantity: field_rmse\n"
+             "set: {time.end: -1}\nreference: {dt: 0.01}\n"
+             "methods: [{label: e, dt: [0.05]}]\n");
+  const auto bad_set = run_cli({"converge", study, "--output", (dir / "o").string()});
+  CHECK(bad_set.code == 2);
+  CHECK(contains(bad_set.err, study + ":4:17 (set.time.end): time.end"));
+  CHECK(!contains(bad_set.err, "--set"));
 }

@@ -403,9 +403,11 @@ TEST_CASE("study loader: work_precision's keys and mistakes") {
       "s.yaml");
   CHECK(st.kind == fhn::StudyKind::work_precision);
   CHECK(st.reference_dt == 0.01);
-  CHECK(st.reference_overrides == std::vector<std::string>{"scheme.type=crank_nicolson"});
+  REQUIRE(st.reference_overrides.size() == 1);
+  CHECK(st.reference_overrides[0].assignment == "scheme.type=crank_nicolson");
   REQUIRE(st.methods.size() == 1);
-  CHECK(st.methods[0].overrides == std::vector<std::string>{"scheme.type=explicit"});
+  REQUIRE(st.methods[0].overrides.size() == 1);
+  CHECK(st.methods[0].overrides[0].assignment == "scheme.type=explicit");
   CHECK(st.repeats == 3);
   // A quantity the base cannot show is refused before anything runs.
   fhn::test::TempDir dir;
