@@ -165,6 +165,29 @@ ConfigError refused_member(const SweepConfig& sweep, index_t m, const ConfigErro
   return ConfigError(where + ": " + member_label(sweep, m) + " is not a valid config:\n" + message);
 }
 
+// Refuses (ConfigError) a base config (member 0's, `c`) that lockstep members cannot be: the
+// member batches step cables and sheets of a uniform medium, so a box, tissue:, fields: and
+// anisotropy: are named with the sweep file and where the base gives them.
+void refuse_unsweepable(const SweepConfig& sweep, const Config& c) {
+  std::string key, what;
+  if (c.domain.dims == 3) {
+    key = "domain.length";
+    what = "is a box (domain.length: [Lx, Ly, Lz])";
+  } else {
+    for (const auto& [given, name] : {std::pair{!c.tissue.empty(), "tissue"},
+                                      std::pair{!c.fields.empty(), "fields"},
+                                      std::pair{c.anisotropy.enabled, "anisotropy"}})
+      if (given && key.empty()) key = name;
+    what = "has " + key + ":";
+  }
+  if (key.empty()) return;
+  throw ConfigError(sweep.source + ": " + c.where(key) + ": the base config " + what +
+                    "; sweeps run cables and sheets (domain.length: one or two numbers) of a "
+                    "uniform medium: a sweep does not take tissue:, fields:, anisotropy: or boxes. "
+                    "fhn run runs such a config, one at a time (configs/README.md, tissue:, says "
+                    "which schemes read it)");
+}
+
 // Refuses (ConfigError) a sweep whose members the root cannot hold (its verdict stands for every
 // rank), before their configs are made: every rank holds all the members' configs (checked against
 // each other), its members' rows and one batch of members at a time (CPU: members_per_batch's;
@@ -322,9 +345,7 @@ std::vector<Config> sweep_member_configs(const SweepConfig& sweep, const SweepOp
   failed.rethrow();
   if (!members.empty()) {
     const Config& c = members[0];
-    if (c.domain.dims == 3)
-      throw ConfigError(sweep.source + ": the base config is a box (domain.length: [Lx, Ly, Lz]); sweeps "
-                        "run cables and sheets (domain.length: one or two numbers)");
+    refuse_unsweepable(sweep, c);
     // A sheet's members are measured by their spiral tips, found every output.every as fhn run
     // finds them; the probes' keys are a cable's.
     if (c.domain.dims == 2)

@@ -10,6 +10,16 @@ using fhn::test::run_cli;
 using fhn::test::TempDir;
 using fhn::test::write_text;
 
+namespace {
+// The issue's small sheet.
+const char* kSheet =
+    "name: sheet\n"
+    "model: {a: 0.01, epsilon: 0.01, gamma: 2.0}\n"
+    "domain: {length: [20, 20], dx: 0.5}\n"
+    "time: {end: 1, dt: 0.05}\n"
+    "output: {every: 0.5, vtk: false, spacetime: false}\n";
+}  // namespace
+
 TEST_CASE("fhn runn x names the unknown command, the known ones and the close one") {
   const auto r = run_cli({"runn", "x"});
   CHECK(r.code == 2);
@@ -24,6 +34,27 @@ TEST_CASE("fhn runn x names the unknown command, the known ones and the close on
   CHECK(!contains(far.err, "did you mean"));
   CHECK(contains(run_cli({"validat", "c.yaml"}).err, "did you mean 'validate'?"));
   CHECK(contains(run_cli({"run"}).err, "config is required"));
+}
+
+TEST_CASE("a sweep over a base with tissue: names the sweep, the base's key and line, and what sweeps take") {
+  TempDir dir;
+  write_text(dir / "sheet.yaml",
+             std::string(kSheet) +
+                 "tissue:\n  - {shape: disc, center: [3, 3], radius: 2}\n");
+  const std::string sweep = write_text(
+      dir / "s.yaml", "base: sheet.yaml\naxes: [{key: model.a, values: [0.01, 0.02]}]\n");
+  const auto r = run_cli({"sweep", sweep, "--output", (dir / "o").string()});
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, sweep + ": " + (dir / "sheet.yaml").string() + ":7:3: the base config has tissue:"));
+  CHECK(contains(r.err, "a sweep does not take tissue:, fields:, anisotropy: or boxes"));
+  // It recommends no combination that is refused: no "not supported by explicit on the cpu".
+  CHECK(!contains(r.err, "not supported by"));
+  CHECK(!std::filesystem::exists(dir / "o" / "sweep.csv"));
+  // fields: and anisotropy: likewise, each named by its own key.
+  write_text(dir / "sheet.yaml",
+             std::string(kSheet) + "anisotropy: {longitudinal: 1, transverse: 0.5}\n");
+  CHECK(contains(run_cli({"sweep", sweep}).err,
+                 (dir / "sheet.yaml").string() + ":6:13: the base config has anisotropy:"));
 }
 
 TEST_CASE("a work-precision study's dt and dx are named at the study's keys, not as --set") {
