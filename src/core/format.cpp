@@ -46,6 +46,31 @@ std::string human_bytes(real bytes) {
   return text;
 }
 
+std::string shell_quoted(const std::string& word) {
+  const char* plain =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./=:,+@%-";
+  if (!word.empty() && word.find_first_not_of(plain) == std::string::npos) return word;
+  std::string quoted = "'";
+  for (const char ch : word) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return quoted + "'";
+}
+
+std::uint64_t fnv1a(const char* data, std::size_t size, std::uint64_t hash) {
+  for (std::size_t i = 0; i < size; ++i) {
+    hash ^= static_cast<unsigned char>(data[i]);
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+std::string hex_digest(const std::string& text) { return hex_digest(fnv1a(text.data(), text.size())); }
+
+std::string hex_digest(std::uint64_t hash) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+  return hex;
+}
+
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
   const std::string* best = nullptr;
   std::size_t best_distance = std::numeric_limits<std::size_t>::max();

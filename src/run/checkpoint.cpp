@@ -9,80 +9,16 @@
 
 #include "config/loader.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "core/regular_file.hpp"
 #include "io/atomic_file.hpp"
+#include "io/binary_fields.hpp"
 #include "io/output_folder.hpp"
 
 namespace fhn {
 namespace {
 
-std::string hex(std::uint64_t value) {
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
-  return text;
-}
-
 constexpr char kMagic[8] = {'F', 'H', 'N', 'C', 'H', 'K', '1', '\n'};
-
-// FNV-1a, 64 bit: a fast hash that catches truncation and flipped bits. `hash` continues the
-// hash of the bytes before `data`.
-constexpr std::uint64_t kFnvOffset = 14695981039346656037ull;
-std::uint64_t fnv1a(const char* data, std::size_t size, std::uint64_t hash = kFnvOffset) {
-  for (std::size_t i = 0; i < size; ++i) {
-    hash ^= static_cast<unsigned char>(data[i]);
-    hash *= 1099511628211ull;
-  }
-  return hash;
-}
-
-template <class T>
-void put(std::string& out, T value) {
-  out.append(reinterpret_cast<const char*>(&value), sizeof value);
-}
-void put_string(std::string& out, const std::string& text) {
-  put<std::uint64_t>(out, text.size());
-  out += text;
-}
-
-// Reads the payload with a bounds check on every field.
-class Reader {
- public:
-  Reader(const std::filesystem::path& file, const char* data, std::size_t size)
-      : file_(file), data_(data), size_(size) {}
-  template <class T>
-  T get() {
-    need(sizeof(T));
-    T value;
-    std::memcpy(&value, data_ + at_, sizeof value);
-    at_ += sizeof value;
-    return value;
-  }
-  std::string get_string() {
-    const auto length = count(1);
-    std::string text(data_ + at_, length);
-    at_ += length;
-    return text;
-  }
-  // A count of items of `item_size` bytes that must fit in what is left.
-  std::size_t count(std::size_t item_size) {
-    const auto n = get<std::uint64_t>();
-    if (n > (size_ - at_) / item_size) corrupt();
-    return static_cast<std::size_t>(n);
-  }
-  bool at_end() const { return at_ == size_; }
-  [[noreturn]] void corrupt() const {
-    throw IoError(file_.string() + ": corrupted checkpoint (its content does not parse)");
-  }
-
- private:
-  void need(std::size_t bytes) const {
-    if (size_ - at_ < bytes) corrupt();
-  }
-  std::filesystem::path file_;
-  const char* data_;
-  std::size_t size_;
-  std::size_t at_ = 0;
-};
 
 }  // namespace
 
@@ -100,15 +36,14 @@ std::string config_digest(const Config& config) {
   if (physics.scheme.type != SchemeType::adaptive_explicit &&
       physics.scheme.adaptive.tolerance == AdaptiveSpec{}.tolerance)
     physics.scheme.adaptive.tolerance = 1e-3;
-  const std::string text = to_yaml(physics);
-  return hex(fnv1a(text.data(), text.size()));
+  return hex_digest(to_yaml(physics));
 }
 
 std::vector<InputDigest> input_digests(const Config& config) {
   std::vector<InputDigest> digests;
   for (const std::string& file : input_files(config)) {
     // The loader has read the file; a FIFO put in its place since must not block the run.
-    if (const std::string why = not_a_regular_file(file); !why.empty())
+    if (const std::string why = not_regular_file(file); !why.empty())
       throw IoError(file + ": cannot read the input file to record its digest (" + why + ")");
     std::ifstream in(file, std::ios::binary);
     std::uint64_t hash = kFnvOffset;
@@ -120,7 +55,7 @@ std::vector<InputDigest> input_digests(const Config& config) {
     if (in.bad() || !in.eof())
       throw IoError(file + ": cannot read the input file to record its digest (" +
                     std::strerror(errno) + ")");
-    digests.push_back({file, hex(hash)});
+    digests.push_back({file, hex_digest(hash)});
   }
   return digests;
 }
@@ -240,7 +175,7 @@ Checkpoint read_checkpoint(const std::filesystem::path& file, std::uint64_t payl
   if (checksum != fnv1a(payload, payload_size))
     throw IoError(file.string() + ": corrupted checkpoint (checksum mismatch)");
 
-  Reader r(file, payload, payload_size);
+  BinaryReader r(file, payload, payload_size, "checkpoint");
   Checkpoint c;
   c.digest = r.get_string();
   c.scheme = r.get_string();

@@ -151,17 +151,6 @@ void check_frames(const Config& c, const fs::path& dir, index_t frames_before, r
                        " frame files in frames/ (the damaged file is replaced)");
 }
 
-// A word as the shell reads it back: unchanged when it holds only characters the shell takes
-// literally, else in single quotes (a ' inside as '\'').
-std::string shell_quoted(const std::string& word) {
-  const char* plain =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./=:,+@%-";
-  if (!word.empty() && word.find_first_not_of(plain) == std::string::npos) return word;
-  std::string quoted = "'";
-  for (const char ch : word) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return quoted + "'";
-}
-
 }  // namespace
 
 void check_checkpoint(const Checkpoint& checkpoint, const Config& c, const fs::path& file) {

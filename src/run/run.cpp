@@ -1,10 +1,7 @@
 #include "run/run.hpp"
 
-#include <signal.h>
-
 #include <cerrno>
 #include <cstdio>
-#include <csignal>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -16,6 +13,7 @@
 #include "core/build_info.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "core/interrupt.hpp"
 #include "io/atomic_file.hpp"
 #include "io/csv_resume.hpp"
 #include "io/grid_csv.hpp"
@@ -131,45 +129,6 @@ class CheckpointWriter {
   std::string digest_;
   std::vector<InputDigest> inputs_;
   std::vector<fs::path> written_;
-};
-
-// While alive: SIGINT, SIGTERM and SIGUSR1 set a flag that the time loop polls (a second signal
-// acts as usual: the handlers reset themselves), and SIGXFSZ is ignored so that exceeding the
-// file size limit (ulimit -f) is a failed write, reported, rather than a killed process.
-// SIGUSR1 is the one signal that reaches the ranks of a distributed run as it was sent: Open
-// MPI's mpirun forwards it, whereas it turns SIGINT into SIGTERM to the ranks and exits 1 itself
-// whatever they return (README.md, "On several ranks").
-volatile std::sig_atomic_t g_interrupted = 0;
-extern "C" void on_interrupt(int) { g_interrupted = 1; }
-
-class InterruptGuard {
- public:
-  InterruptGuard() {
-    g_interrupted = 0;
-    struct sigaction action {};
-    action.sa_handler = on_interrupt;
-    action.sa_flags = SA_RESETHAND;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &previous_int_);
-    sigaction(SIGTERM, &action, &previous_term_);
-    sigaction(SIGUSR1, &action, &previous_usr1_);
-    struct sigaction ignore {};
-    ignore.sa_handler = SIG_IGN;
-    sigemptyset(&ignore.sa_mask);
-    sigaction(SIGXFSZ, &ignore, &previous_xfsz_);
-  }
-  ~InterruptGuard() {
-    sigaction(SIGINT, &previous_int_, nullptr);
-    sigaction(SIGTERM, &previous_term_, nullptr);
-    sigaction(SIGUSR1, &previous_usr1_, nullptr);
-    sigaction(SIGXFSZ, &previous_xfsz_, nullptr);
-  }
-  InterruptGuard(const InterruptGuard&) = delete;
-  InterruptGuard& operator=(const InterruptGuard&) = delete;
-  const volatile std::sig_atomic_t* flag() const { return &g_interrupted; }
-
- private:
-  struct sigaction previous_int_ {}, previous_term_ {}, previous_usr1_ {}, previous_xfsz_ {};
 };
 
 std::string instability_hint(const Config& c) {

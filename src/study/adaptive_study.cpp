@@ -15,8 +15,9 @@ namespace fhn {
 namespace study_detail {
 
 std::filesystem::path run_adaptive(const StudyConfig& st, const StudyOptions& options,
-                                   const std::filesystem::path& dir, std::ostream& out) {
-  const std::vector<AdaptiveAccuracy> results = adaptive_accuracy(st, options.build);
+                                   const std::filesystem::path& dir, std::ostream& out,
+                                   StudyRuns& runs) {
+  const std::vector<AdaptiveAccuracy> results = adaptive_accuracy(st, options.build, &runs);
   out << "adaptive study '" << st.name << "': adaptive_explicit against explicit on the base grid of "
       << results.front().base_nodes << " nodes, both against a reference with dx / "
       << st.dx_divisor << ", dt / " << st.dt_divisor << "; error: "
@@ -59,7 +60,7 @@ std::filesystem::path run_adaptive(const StudyConfig& st, const StudyOptions& op
 using namespace study_detail;
 
 std::vector<AdaptiveAccuracy> adaptive_accuracy(const StudyConfig& st,
-                                                const BuildCapabilities& build) {
+                                                const BuildCapabilities& build, StudyRuns* runs) {
   const Config base = study_run(st, made_by(st, {"scheme.type=adaptive_explicit"}), build);
   std::vector<real> times = st.times.empty() ? std::vector<real>{base.time.end} : st.times;
   std::sort(times.begin(), times.end());
@@ -88,7 +89,8 @@ std::vector<AdaptiveAccuracy> adaptive_accuracy(const StudyConfig& st,
   std::vector<GridStats> grids(tolerances.size());
   parallel_for(configs.size(), false, [&](std::size_t i) {
     const bool adaptive_at_dt = i >= shared && (i - shared) % 2 == 0;
-    states[i] = states_at(configs[i], times, adaptive_at_dt ? &grids[(i - shared) / 2] : nullptr);
+    states[i] =
+        states_at(configs[i], times, adaptive_at_dt ? &grids[(i - shared) / 2] : nullptr, runs);
   });
 
   std::vector<AdaptiveAccuracy> results;

@@ -24,7 +24,8 @@ std::vector<std::string> refine_to(const StudyConfig& st, real value) {
 }  // namespace
 
 std::filesystem::path run_convergence(const StudyConfig& st, const StudyOptions& options,
-                                      const std::filesystem::path& dir, std::ostream& out) {
+                                      const std::filesystem::path& dir, std::ostream& out,
+                                      StudyRuns& study_runs) {
   const Config base = study_run(st, {}, options.build);
   std::vector<real> times = st.times.empty() ? std::vector<real>{base.time.end} : st.times;
   std::sort(times.begin(), times.end());
@@ -36,7 +37,7 @@ std::filesystem::path run_convergence(const StudyConfig& st, const StudyOptions&
     std::vector<std::string> extra = refine_to(st, value);
     const std::vector<std::string> end = end_at(times.back());
     extra.insert(extra.end(), end.begin(), end.end());
-    return states_at(study_run(st, made_by(st, extra), options.build), times);
+    return states_at(study_run(st, made_by(st, extra), options.build), times, nullptr, &study_runs);
   };
   // Every run, the explicit reference included, in parallel on the CPU.
   const bool extra_reference = st.reference == ReferenceKind::value;

@@ -24,7 +24,8 @@ class RecordingLog final : public NewtonLog {
 }  // namespace
 
 std::filesystem::path run_newton(const StudyConfig& st, const StudyOptions& options,
-                                 const std::filesystem::path& dir, std::ostream& out) {
+                                 const std::filesystem::path& dir, std::ostream& out,
+                                 StudyRuns& runs) {
   const Config base = study_run(st, {}, options.build);
   FHN_VERIFY(base.scheme.type == SchemeType::crank_nicolson, ConfigError,
              st.source + ": a newton study needs a base config with scheme.type: crank_nicolson");
@@ -42,6 +43,9 @@ std::filesystem::path run_newton(const StudyConfig& st, const StudyOptions& opti
                                    assign("time.end", base.time.dt * static_cast<real>(st.steps)),
                                    assign("output.every", base.time.dt)};
     if (solvers::runs_on_device(solver)) extra.push_back("scheme.backend=cuda");
+    // A few steps per solver, their Newton iterations recorded: not kept, run again when the
+    // study continues; a signal stops it between solvers.
+    runs.stop_if_interrupted();
     RecordingLog log;
     std::unique_ptr<Scheme> scheme;
     try {

@@ -18,7 +18,8 @@ namespace fhn {
 namespace study_detail {
 
 std::filesystem::path run_stability(const StudyConfig& st, const StudyOptions& options,
-                                    const std::filesystem::path& dir, std::ostream& out) {
+                                    const std::filesystem::path& dir, std::ostream& out,
+                                    StudyRuns& runs) {
   const Config base = study_run(st, {}, options.build);
   const bool implicit = base.scheme.type == SchemeType::crank_nicolson;
   std::vector<solvers::TridiagonalBackend> solver_list = st.solvers;
@@ -52,7 +53,10 @@ std::filesystem::path run_stability(const StudyConfig& st, const StudyOptions& o
     }
     Snapshot final;
     try {
-      final = final_state(study_run(st, made_by(st, extra), options.build));
+      final = states_at(study_run(st, made_by(st, extra), options.build), {end}, nullptr, &runs)
+                  .front();
+    } catch (const InterruptedError&) {
+      throw;  // the study stops (a run that failed is a row)
     } catch (const ConfigError& e) {
       row.status = "refused";
       const std::string message = e.what();  // "invalid configuration:\n  <the problem>"

@@ -3,15 +3,19 @@
 // work_precision_study.cpp); here too what the kinds share (study_detail.hpp) and states_at.
 #include "study/study.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <memory>
+#include <optional>
 
 #include "core/error.hpp"
 #include "core/format.hpp"
 #include "io/output_folder.hpp"
 #include "model/problem.hpp"
 #include "study/study_detail.hpp"
+#include "study/study_runs.hpp"
 
 namespace fhn {
 namespace study_detail {
@@ -56,9 +60,19 @@ bool uses_device(const Config& c) { return c.scheme.backend == Backend::cuda; }
 
 }  // namespace study_detail
 
-std::vector<Snapshot> states_at(const Config& config, const std::vector<real>& times, GridStats* grid) {
+std::vector<Snapshot> states_at(const Config& config, const std::vector<real>& times, GridStats* grid,
+                                StudyRuns* runs) {
+  const bool kept = runs != nullptr && grid == nullptr;
+  std::string what = "states at t =";
+  for (const real t : times) what += " " + format_exact(t);
+  if (kept)
+    if (std::optional<StoredRun> found = runs->find(config, what)) return std::move(found->states);
   const Problem problem = make_problem(config);
   std::unique_ptr<Scheme> scheme = make_scheme(config, problem);
+  // Under fhn converge the run advances in chunks of whole passes, the signal polled between.
+  const index_t pass = scheme->steps_per_pass();
+  const index_t chunk = runs != nullptr ? pass * std::max<index_t>(1, 256 / pass)
+                                        : std::numeric_limits<index_t>::max();
   std::vector<Snapshot> states;
   for (const real t : times) {
     const index_t steps = std::llround(t / config.time.dt);
@@ -67,27 +81,35 @@ std::vector<Snapshot> states_at(const Config& config, const std::vector<real>& t
                ConfigError,
                "compare.times: t = " + format_exact(t) + " is not a whole number of steps of time.dt = " +
                    format_exact(config.time.dt));
-    scheme->advance(steps - scheme->steps_done());
+    while (scheme->steps_done() < steps) {
+      if (runs != nullptr) runs->stop_if_interrupted();
+      scheme->advance(std::min(chunk, steps - scheme->steps_done()));
+    }
     states.emplace_back();
     scheme->snapshot(states.back());
   }
   if (grid != nullptr && scheme->grid_stats() != nullptr) *grid = *scheme->grid_stats();
+  if (kept) runs->keep(config, what, {{}, states});
   return states;
 }
 
 namespace {
 
-// The files a study of `kind` writes in its folder: its tables, no more. Its configs' pictures
-// (.png, .vti) cannot take these names.
+// The files a study of `kind` writes in its folder: its tables, its run.log and the runs it
+// keeps (runs/, study_runs.hpp), no more. Its configs' pictures (.png, .vti) cannot take these
+// names.
 std::vector<std::string> study_tables(StudyKind kind) {
+  std::vector<std::string> files = {"run.log", "runs/"};
   switch (kind) {
-    case StudyKind::convergence: return {"convergence.csv"};
-    case StudyKind::stability: return {"stability.csv"};
-    case StudyKind::newton: return {"newton.csv"};
-    case StudyKind::adaptive: return {"adaptive.csv"};
-    case StudyKind::work_precision: return {"work_precision.csv", "work_precision_choice.csv"};
+    case StudyKind::convergence: files.push_back("convergence.csv"); break;
+    case StudyKind::stability: files.push_back("stability.csv"); break;
+    case StudyKind::newton: files.push_back("newton.csv"); break;
+    case StudyKind::adaptive: files.push_back("adaptive.csv"); break;
+    case StudyKind::work_precision:
+      files.insert(files.end(), {"work_precision.csv", "work_precision_choice.csv"});
+      break;
   }
-  return {};
+  return files;
 }
 
 }  // namespace
@@ -97,15 +119,39 @@ std::filesystem::path run_study(const StudyConfig& study, const StudyOptions& op
       options.output_dir.empty() ? std::filesystem::path("output") / study.name : options.output_dir;
   OutputFolder folder(dir);  // locked until the study returns
   folder.claim(study_tables(study.kind), {});  // replaces no file fhn did not write
-  switch (study.kind) {
-    case StudyKind::convergence: return study_detail::run_convergence(study, options, dir, out);
-    case StudyKind::stability: return study_detail::run_stability(study, options, dir, out);
-    case StudyKind::newton: return study_detail::run_newton(study, options, dir, out);
-    case StudyKind::adaptive: return study_detail::run_adaptive(study, options, dir, out);
-    case StudyKind::work_precision:
-      return study_detail::run_work_precision(study, options, dir, out);
+  const InterruptGuard interrupt;  // SIGINT, SIGTERM, SIGUSR1: a clean stop between steps
+  StudyRuns runs(dir, interrupt);
+  runs.log("study: " + study.source + " (base: " + study.base + ")");
+  auto run_kind = [&] {
+    using namespace study_detail;
+    switch (study.kind) {
+      case StudyKind::convergence: return run_convergence(study, options, dir, out, runs);
+      case StudyKind::stability: return run_stability(study, options, dir, out, runs);
+      case StudyKind::newton: return run_newton(study, options, dir, out, runs);
+      case StudyKind::adaptive: return run_adaptive(study, options, dir, out, runs);
+      case StudyKind::work_precision: return run_work_precision(study, options, dir, out, runs);
+    }
+    return dir;
+  };
+  auto taken = [&] {
+    return runs.taken() > 0 ? ", " + std::to_string(runs.taken()) + " taken over from runs/"
+                            : std::string();
+  };
+  try {
+    const std::filesystem::path csv = run_kind();
+    runs.log("done: " + std::to_string(runs.kept()) + " runs made and kept in runs/" + taken() +
+             "; " + csv.string());
+    return csv;
+  } catch (const InterruptedError&) {
+    const std::string message =
+        "interrupted: " + std::to_string(runs.kept()) + " runs finished and kept in " +
+        (dir / "runs").string() + taken() + " (run.log names them)\n  continue with: fhn converge " +
+        shell_quoted(study.source) + " --output " + shell_quoted(dir.string()) +
+        "\n  (the same command into the same folder takes over the kept runs, checked by their "
+        "config digest, and runs the others)";
+    runs.log("stopped: " + message);
+    throw InterruptedError(message);
   }
-  return dir;
 }
 
 }  // namespace fhn

@@ -13,6 +13,8 @@
 
 namespace fhn {
 
+class StudyRuns;  // study/study_runs.hpp
+
 // ---- convergence ------------------------------------------------------------------------------
 struct ConvergenceRow {
   real time = 0.0;
@@ -37,8 +39,11 @@ Snapshot richardson(const Snapshot& coarse, const Snapshot& fine, real ratio, re
 
 // States of a run config at each of `times` (each a whole number of steps). With `grid` given,
 // it receives the node-count statistics of a scheme whose grid changes (adaptive_explicit).
+// With `runs` (fhn converge), a signal stops the run between steps (InterruptedError), and the
+// run is kept in the study's folder as it finishes, or taken from there when kept before (not
+// one whose `grid` is asked for: the statistics are not kept).
 std::vector<Snapshot> states_at(const Config& config, const std::vector<real>& times,
-                                GridStats* grid = nullptr);
+                                GridStats* grid = nullptr, StudyRuns* runs = nullptr);
 
 // ---- stability --------------------------------------------------------------------------------
 // Strength of odd-even (grid-scale) oscillation: the largest min(|d_i|, |d_{i+1}|, |d_{i+2}|)
@@ -103,7 +108,8 @@ struct AdaptiveAccuracy {
 // base config's when it lists none). One result per tolerance, in the study's order; the times
 // default to the base's time.end.
 std::vector<AdaptiveAccuracy> adaptive_accuracy(const StudyConfig& study,
-                                                const BuildCapabilities& build = {});
+                                                const BuildCapabilities& build = {},
+                                                StudyRuns* runs = nullptr);
 
 // ---- running ------------------------------------------------------------------------------------
 struct StudyOptions {

@@ -13,6 +13,7 @@
 
 #include "core/first_error.hpp"
 #include "study/study.hpp"
+#include "study/study_runs.hpp"
 
 namespace fhn::study_detail {
 
@@ -65,17 +66,17 @@ std::string first_line(const std::string& text);
 
 bool uses_device(const Config& c);
 
-// The study kinds: each runs its runs, prints its table to `out`, writes its CSV into `dir` and
-// returns the CSV's path.
+// The study kinds: each runs its runs (kept in and taken from `runs`, which stops them on a
+// signal), prints its table to `out`, writes its CSV into `dir` and returns the CSV's path.
 std::filesystem::path run_convergence(const StudyConfig& st, const StudyOptions& options,
-                                      const std::filesystem::path& dir, std::ostream& out);
+                                      const std::filesystem::path& dir, std::ostream& out, StudyRuns& runs);
 std::filesystem::path run_stability(const StudyConfig& st, const StudyOptions& options,
-                                    const std::filesystem::path& dir, std::ostream& out);
+                                    const std::filesystem::path& dir, std::ostream& out, StudyRuns& runs);
 std::filesystem::path run_newton(const StudyConfig& st, const StudyOptions& options,
-                                 const std::filesystem::path& dir, std::ostream& out);
+                                 const std::filesystem::path& dir, std::ostream& out, StudyRuns& runs);
 std::filesystem::path run_adaptive(const StudyConfig& st, const StudyOptions& options,
-                                   const std::filesystem::path& dir, std::ostream& out);
+                                   const std::filesystem::path& dir, std::ostream& out, StudyRuns& runs);
 std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptions& options,
-                                         const std::filesystem::path& dir, std::ostream& out);
+                                         const std::filesystem::path& dir, std::ostream& out, StudyRuns& runs);
 
 }  // namespace fhn::study_detail

@@ -48,7 +48,7 @@ struct Measured {
   Snapshot last;  // the state at time.end (field_rmse)
 };
 Measured measure(const Config& config, StudyQuantity quantity, const Point& probe,
-                 const std::filesystem::path& tips_file) {
+                 const std::filesystem::path& tips_file, const StudyRuns& runs) {
   const Problem problem = make_problem(config);
   std::unique_ptr<Scheme> scheme = make_scheme(config, problem);
   std::unique_ptr<TipTracker> tips;
@@ -73,6 +73,13 @@ Measured measure(const Config& config, StudyQuantity quantity, const Point& prob
   const std::uint8_t* outside =
       problem.fields.node_type.empty() ? nullptr : problem.fields.node_type.data();
   for (index_t step = 0;; step = std::min(step + config.output.every_steps, config.time.steps)) {
+    if (runs.interrupted()) {
+      // Stopped: the run's tips file, written so far, is removed (it would look like a
+      // finished run's); the run is made again when the study continues.
+      tips.reset();
+      if (!tips_file.empty()) std::filesystem::remove(tips_file);
+      runs.stop_if_interrupted();
+    }
     const auto t0 = Clock::now();
     scheme->advance(step - scheme->steps_done());
     scheme->snapshot(snap);
@@ -100,12 +107,32 @@ Measured measure(const Config& config, StudyQuantity quantity, const Point& prob
   return m;
 }
 
-// `config` measured st.repeats times: the value of the first run, the least of the times.
+// `config` measured `repeats` times: the value of the first run, the least of the times. Kept
+// in `runs` as it finishes (its value, time, steps and, for field_rmse, the last state), and
+// taken from there when a study into the same folder kept it before.
 Measured measure_repeated(const Config& config, const StudyConfig& st, const Point& probe,
-                          const std::filesystem::path& tips_file) {
-  Measured best = measure(config, st.quantity, probe, tips_file);
-  for (index_t r = 1; r < st.repeats; ++r)
-    best.seconds = std::min(best.seconds, measure(config, st.quantity, probe, tips_file).seconds);
+                          const std::filesystem::path& tips_file, StudyRuns& runs,
+                          index_t repeats) {
+  std::string what = std::string("work_precision ") + quantity_name(st.quantity) + ", best of " +
+                     std::to_string(repeats) + ", probe";
+  for (const real x : st.probe) what += " " + format_exact(x);
+  if (std::optional<StoredRun> found = runs.find(config, what)) {
+    Measured m;
+    if (found->numbers.at(0) != 0.0) m.value = found->numbers.at(1);
+    m.seconds = found->numbers.at(2);
+    m.steps = static_cast<index_t>(found->numbers.at(3));
+    if (!found->states.empty()) m.last = std::move(found->states.front());
+    return m;
+  }
+  Measured best = measure(config, st.quantity, probe, tips_file, runs);
+  for (index_t r = 1; r < repeats; ++r)
+    best.seconds =
+        std::min(best.seconds, measure(config, st.quantity, probe, tips_file, runs).seconds);
+  StoredRun kept{{best.value ? 1.0 : 0.0, best.value.value_or(0.0), best.seconds,
+                  static_cast<real>(best.steps)},
+                 {}};
+  if (!best.last.v.empty()) kept.states.push_back(best.last);
+  runs.keep(config, what, kept);
   return best;
 }
 
@@ -156,7 +183,8 @@ std::string joined(const std::vector<Override>& items) {
 }  // namespace
 
 std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptions& options,
-                                         const std::filesystem::path& dir, std::ostream& out) {
+                                         const std::filesystem::path& dir, std::ostream& out,
+                                         StudyRuns& runs) {
   const std::string quantity = quantity_name(st.quantity);
   const bool field = st.quantity == StudyQuantity::field_rmse;
   // Every run's config first (the reference run's too), so that a dt or dx the config refuses,
@@ -216,7 +244,8 @@ std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptio
     reference = *st.reference_exact;
     reference_text = "the value " + format_exact(reference);
   } else {
-    Measured m = measure(*reference_run, st.quantity, probe, dir / "tips" / "reference.csv");
+    Measured m =
+        measure_repeated(*reference_run, st, probe, dir / "tips" / "reference.csv", runs, 1);
     FHN_VERIFY(m.value.has_value(), NumericalError,
                "work_precision: the reference run (dt = " + format_exact(st.reference_dt) +
                    ") shows no " + quantity + "; run it longer or check the base config");
@@ -246,7 +275,8 @@ std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptio
     for (std::size_t k = 0; k < method.dts.size(); ++k) {
       Row row{method.label, method.dts[k], configs[run].domain.dx, {}};
       row.m = measure_repeated(configs[run++], st, probe,
-                               dir / "tips" / (method.label + "_" + std::to_string(k) + ".csv"));
+                               dir / "tips" / (method.label + "_" + std::to_string(k) + ".csv"),
+                               runs, st.repeats);
       if (field) {
         row.m.value = distance_on_common_nodes(row.m.last, reference_state, Norm::rmse);
         row.error = *row.m.value;

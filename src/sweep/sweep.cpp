@@ -9,14 +9,17 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <map>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 
 #include "core/cuda_device_select.hpp"
 #include "core/error.hpp"
 #include "core/first_error.hpp"
 #include "core/format.hpp"
+#include "core/interrupt.hpp"
 #include "io/atomic_file.hpp"
 #include "model/problem.hpp"
 #include "parallel/communicator.hpp"
@@ -34,6 +37,8 @@ namespace {
 // What this rank's members gave: their rows, failures and stepping time, and its batches.
 struct RankRun {
   std::vector<MemberRow> rows;  // rows[j]: member mine.first + j
+  std::vector<index_t> todo;    // the members it runs: those not taken over, in member order
+  bool interrupted = false;     // stopped by a signal before all of `todo` finished
   index_t failed = 0;
   double step_seconds = 0.0;
   double setup_seconds = 0.0;    // the members' problems and batches
@@ -42,23 +47,40 @@ struct RankRun {
   index_t batches = 0, per_batch = 0;
 };
 
-// Batch b of this rank's members (run.per_batch of them, the last perhaps fewer) in lockstep:
-// their rows in `run` measured and failures recorded, the output.members' files written, and,
-// on the root, sweep.csv rewritten with the rows complete so far. A member whose problem cannot
-// be made (a spiral start in a medium without an excursion) is a failed row and stays out of the
-// batch.
-void run_batch(const SweepConfig& sweep, const SweepOptions& options, const SweepPlan& plan,
+// Root: sweep.csv with the rows finished so far (the root's: members 0, 1, ... of its share,
+// taken over or run), then finished.csv listing them, so that the one never names a row the
+// other lacks.
+void write_finished_rows(const SweepConfig& sweep, const SweepPlan& plan, const fs::path& dir,
+                         const std::string& row_lines, MemberDigests& digests) {
+  write_file_atomically(dir / "sweep.csv", sweep_csv_header(sweep, plan) + row_lines);
+  write_file_atomically(dir / "finished.csv", finished_csv(row_lines, digests));
+}
+
+// Batch b of the members this rank runs (run.todo; run.per_batch of them, the last perhaps
+// fewer) in lockstep: their rows in `run` measured and failures recorded, the output.members'
+// files written, and, on the root, sweep.csv and finished.csv rewritten with the rows finished so
+// far. A member whose problem cannot be made (a spiral start in a medium without an excursion) is
+// a failed row and stays out of the batch. Returns false when a signal (`interrupt`) stopped
+// the batch: its members are then not finished (but those without a start, whose rows are
+// complete), and their files are removed (none is left looking complete).
+bool run_batch(const SweepConfig& sweep, const SweepOptions& options, const SweepPlan& plan,
                const Communicator& comm, const fs::path& dir, index_t b, RankRun& run,
-               Progress& progress, std::vector<real>& sampled, SweepLog& log) {
+               Progress& progress, std::vector<real>& sampled, SweepLog& log,
+               const InterruptGuard& interrupt, MemberDigests& digests) {
   const std::vector<Config>& configs = plan.configs;
   const Config& c0 = configs[0];
   const Range& mine = plan.mine;
   const index_t total_steps = plan.total_steps;
   const index_t sample_every = plan.sample_every;
   const index_t check_every = plan.check_every;
-  const index_t local = b * run.per_batch;  // rows[local] is the batch's first member
-  const index_t first = mine.first + local;
-  const index_t size = std::min(run.per_batch, mine.count - local);
+  const auto todo_count = static_cast<index_t>(run.todo.size());
+  const index_t local = b * run.per_batch;  // run.todo[local] is the batch's first member
+  const index_t size = std::min(run.per_batch, todo_count - local);
+  // The batch's j-th member and its row.
+  auto member_at = [&](index_t j) { return run.todo[static_cast<std::size_t>(local + j)]; };
+  auto row_at = [&](index_t j) -> MemberRow& {
+    return run.rows[static_cast<std::size_t>(member_at(j) - mine.first)];
+  };
 
   // The members' problems, in parallel (a spiral start integrates each member's excursion).
   const auto setup_start = Clock::now();
@@ -71,7 +93,7 @@ void run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
     for (index_t j = 0; j < size; ++j)
       failed.guard(j, [&] {
         try {
-          made[static_cast<std::size_t>(j)].emplace(make_problem(configs[static_cast<std::size_t>(first + j)]));
+          made[static_cast<std::size_t>(j)].emplace(make_problem(configs[static_cast<std::size_t>(member_at(j))]));
         } catch (const ConfigError& e) {
           refused[static_cast<std::size_t>(j)] = e.what();
         }
@@ -85,23 +107,21 @@ void run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
   for (index_t j = 0; j < size; ++j) {
     const auto at = static_cast<std::size_t>(j);
     if (!made[at]) {
-      MemberRow& row = run.rows[static_cast<std::size_t>(local + j)];
+      MemberRow& row = row_at(j);
       row.status = "setup_failure";
       row.reason = refused[at];
       ++run.failed;
-      log.line(member_label(sweep, first + j) + " has no start: " + row.reason);
+      log.line(member_label(sweep, member_at(j)) + " has no start: " + row.reason);
       continue;
     }
     in_batch.push_back(j);
-    batch_configs.push_back(configs[static_cast<std::size_t>(first + j)]);
+    batch_configs.push_back(configs[static_cast<std::size_t>(member_at(j))]);
     problems.push_back(std::move(*made[at]));
   }
   made.clear();
   const auto count = static_cast<index_t>(in_batch.size());
-  auto row_of = [&](index_t k) -> MemberRow& {
-    return run.rows[static_cast<std::size_t>(local + in_batch[static_cast<std::size_t>(k)])];
-  };
-  auto member_of = [&](index_t k) { return first + in_batch[static_cast<std::size_t>(k)]; };
+  auto row_of = [&](index_t k) -> MemberRow& { return row_at(in_batch[static_cast<std::size_t>(k)]); };
+  auto member_of = [&](index_t k) { return member_at(in_batch[static_cast<std::size_t>(k)]); };
   std::unique_ptr<MemberBatch> batch;
   if (count > 0) batch = make_member_batch(batch_configs, problems, options.threads);
   run.setup_seconds += seconds_since(setup_start);
@@ -201,6 +221,33 @@ void run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
       if (step % sample_every == 0 || step == total_steps) measure(step);
       if (step % frame_every == 0 || step == total_steps) write_frames();
       progress.update(local * total_steps + step * size);
+      if (interrupt.interrupted() && step < total_steps) {
+        // The members' files are closed, then removed with their folders' contents: a member
+        // not finished leaves nothing that looks finished. Their rows stay not done.
+        std::vector<index_t> written;
+        for (const auto& entry : outputs) written.push_back(member_of(entry.first));
+        outputs.clear();
+        tips.clear();
+        for (index_t m : written) {
+          const fs::path folder = dir / "members" / std::to_string(m);
+          fs::remove_all(folder);
+          create_folder(folder, "the member's output folder");
+        }
+        // A member without a start has its complete row; one that failed during the steps is
+        // counted when it finishes (its row is made again, the same, when the sweep continues).
+        for (index_t j = 0; j < size; ++j) {
+          MemberRow& row = row_at(j);
+          if (row.status == "setup_failure")
+            row.done = true;
+          else if (row.status != "ok")
+            --run.failed;
+        }
+        log.line("batch " + std::to_string(b + 1) + "/" + std::to_string(run.batches) +
+                 ": interrupted at step " + std::to_string(step) + " of " +
+                 std::to_string(total_steps) + "; its members " + std::to_string(member_at(0)) +
+                 ".." + std::to_string(member_at(size - 1)) + " are not finished");
+        return false;
+      }
     }
   }
   for (auto& [k, o] : outputs)
@@ -231,23 +278,26 @@ void run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
   }
   failed.rethrow();
   run.measure_seconds += seconds_since(final_start);
-  // Complete rows only: the root's members of the batches done so far (members 0, 1, ...).
-  // The last batch's rows are written with the other ranks' ones (run_sweep).
-  if (comm.root() && b + 1 < run.batches) {
-    const std::vector<MemberRow> done(run.rows.begin(), run.rows.begin() + local + size);
-    write_file_atomically(dir / "sweep.csv",
-                          sweep_csv_header(sweep, plan) + sweep_csv_rows(done, 0, plan));
-  }
+  for (index_t j = 0; j < size; ++j) row_at(j).done = true;
+  // Complete rows only: the root's members finished so far. The last batch's rows are written
+  // with the other ranks' ones (run_sweep).
+  if (comm.root() && b + 1 < run.batches)
+    write_finished_rows(sweep, plan, dir, sweep_csv_rows(run.rows, plan), digests);
   log.line("batch " + std::to_string(b + 1) + "/" + std::to_string(run.batches) + ": members " +
-           std::to_string(first) + ".." + std::to_string(first + size - 1) + " done, " +
+           std::to_string(member_at(0)) + ".." + std::to_string(member_at(size - 1)) + " done, " +
            format_exact(run.step_seconds) + " s stepping, " + format_exact(run.setup_seconds) +
            " s making the members, " + format_exact(run.measure_seconds) + " s measuring them so far");
+  return true;
 }
 
-// This rank's members, batch after batch, on its own: no communication. An error here is this
-// rank's alone: with several ranks it ends them all (stop_every_rank).
+// This rank's members, batch after batch, on its own: no communication. The members an earlier,
+// interrupted sweep finished (`taken`) keep its rows and are not run. A signal stops it between
+// steps (RankRun::interrupted). An error here is this rank's alone: with several ranks it ends
+// them all (stop_every_rank).
 RankRun run_members(const SweepConfig& sweep, const SweepOptions& options, const SweepPlan& plan,
-                    Communicator& comm, const fs::path& dir, SweepLog& log) {
+                    Communicator& comm, const fs::path& dir, SweepLog& log,
+                    std::map<index_t, TakenRow>& taken, const InterruptGuard& interrupt,
+                    MemberDigests& digests) {
   const std::vector<Config>& configs = plan.configs;
   const Config& c0 = configs[0];
   const Range& mine = plan.mine;
@@ -257,24 +307,39 @@ RankRun run_members(const SweepConfig& sweep, const SweepOptions& options, const
     const Config& c = configs[static_cast<std::size_t>(m)];
     const real threshold = sweep.measure.threshold.value_or(
         with_kinetics(c.model.kinetics, [](const auto& k) { return k.levels().v; }));
-    run.rows.push_back({sweep_member_values(sweep, m), "ok", "",
-                        MemberMeasurements(plan.probes, threshold, stimulus_pulses(c)), std::nullopt});
+    MemberRow row{m, sweep_member_values(sweep, m), false, std::nullopt, "ok", "",
+                  MemberMeasurements(plan.probes, threshold, stimulus_pulses(c)), std::nullopt};
+    if (const auto it = taken.find(m); it != taken.end()) {
+      row.done = true;
+      row.status = it->second.status;
+      row.taken = std::move(it->second);
+      if (row.status != "ok") ++run.failed;
+    } else {
+      run.todo.push_back(m);
+    }
+    run.rows.push_back(std::move(row));
   }
+  const auto todo_count = static_cast<index_t>(run.todo.size());
+  if (todo_count < mine.count)
+    log.line("taken over: " + std::to_string(mine.count - todo_count) + " members finished by an "
+             "earlier run into this folder (finished.csv: the same config digest), not run again");
   try {
     const int device = c0.scheme.backend == Backend::cuda ? select_cuda_device(comm.local_rank()) : -1;
     std::string batch_why;
     run.per_batch =
-        std::max<index_t>(1, members_per_batch(sweep, c0, mine.count, device, comm, batch_why));
-    run.batches = (mine.count + run.per_batch - 1) / run.per_batch;
+        std::max<index_t>(1, members_per_batch(sweep, c0, todo_count, device, comm, batch_why));
+    run.batches = (todo_count + run.per_batch - 1) / run.per_batch;
     log.line("batches: " + std::to_string(run.batches) + " of at most " +
              std::to_string(run.per_batch) + " members (" + batch_why + ")");
     // Progress: the root's own members (the shares are balanced: it tracks the whole sweep).
-    Progress progress(mine.count * total_steps, "member-steps", !options.quiet && comm.root());
+    Progress progress(todo_count * total_steps, "member-steps", !options.quiet && comm.root());
     std::vector<real> sampled;
 
-    for (index_t b = 0; b < run.batches; ++b)
-      run_batch(sweep, options, plan, comm, dir, b, run, progress, sampled, log);
-    progress.finish(mine.count * total_steps);
+    for (index_t b = 0; b < run.batches && !run.interrupted; ++b)
+      run.interrupted = interrupt.interrupted() ||
+                        !run_batch(sweep, options, plan, comm, dir, b, run, progress, sampled, log,
+                                   interrupt, digests);
+    if (!run.interrupted) progress.finish(todo_count * total_steps);
   } catch (...) {
     if (comm.size() == 1) throw;
     // The others would wait for this rank in run_sweep's gather, forever (or, were the error made
@@ -284,13 +349,24 @@ RankRun run_members(const SweepConfig& sweep, const SweepOptions& options, const
   return run;
 }
 
-// Collective: every rank's rows (as their sweep.csv lines) and stepping time at the root, the
-// failure and propagation counts and the propagation edge on every rank.
+// Whether a finished member propagated, and the class of a finished sheet member's tip path
+// ("" for a failed one), taken over or run; nothing of a member not finished.
+bool propagated(const MemberRow& r) {
+  return r.done && (r.taken ? r.taken->propagated : r.measured.propagated());
+}
+std::string tip_path_kind(const MemberRow& r) {
+  if (!r.done) return "";
+  if (r.taken) return r.taken->kind;
+  return r.tips ? r.tips->path.kind : "";
+}
+
+// Collective: every rank's finished rows (as their sweep.csv lines) and stepping time at the
+// root, the finished, failure and propagation counts and the propagation edge on every rank.
 SweepTotals gather_totals(const SweepConfig& sweep, const SweepPlan& plan, const RankRun& run,
                           Communicator& comm) {
   const std::vector<MemberRow>& rows = run.rows;
   SweepTotals totals;
-  totals.row_lines = comm.gather(sweep_csv_rows(rows, plan.mine.first, plan));
+  totals.row_lines = comm.gather(sweep_csv_rows(rows, plan));
   // Per rank: stepping seconds, batches, members per batch.
   totals.per_rank_numbers =
       comm.gather(std::vector<real>{run.step_seconds, static_cast<real>(run.batches),
@@ -309,16 +385,18 @@ SweepTotals gather_totals(const SweepConfig& sweep, const SweepPlan& plan, const
     return static_cast<index_t>(std::llround(comm.sum(static_cast<double>(local))));
   };
   totals.failed = total(run.failed);
+  totals.finished = total(std::count_if(rows.begin(), rows.end(), [](const MemberRow& r) { return r.done; }));
+  totals.taken = total(std::count_if(rows.begin(), rows.end(), [](const MemberRow& r) { return r.taken.has_value(); }));
   if (plan.sheet) {
     // Members per class of their tip path.
     for (const char* kind : kTipPathKinds)
       totals.kinds.push_back(total(std::count_if(rows.begin(), rows.end(), [&](const MemberRow& r) {
-        return r.tips && r.tips->path.kind == kind;
+        return tip_path_kind(r) == kind;
       })));
     return totals;
   }
   index_t local_propagated = 0;
-  for (const MemberRow& r : rows) local_propagated += r.measured.propagated() ? 1 : 0;
+  for (const MemberRow& r : rows) local_propagated += propagated(r) ? 1 : 0;
   totals.propagated = total(local_propagated);
   // One axis: where propagation switches on (the refractory period of a restitution sweep, the
   // threshold of a stimulus sweep): the smallest value that propagates, and the largest value
@@ -328,13 +406,48 @@ SweepTotals gather_totals(const SweepConfig& sweep, const SweepPlan& plan, const
   real& largest_failing = totals.largest_failing;
   if (totals.one_axis) {
     for (const MemberRow& r : rows)
-      if (r.measured.propagated()) smallest_ok = std::min(smallest_ok, r.values[0]);
+      if (propagated(r)) smallest_ok = std::min(smallest_ok, r.values[0]);
     smallest_ok = -comm.max(-smallest_ok);
     for (const MemberRow& r : rows)
-      if (!r.measured.propagated() && r.values[0] < smallest_ok) largest_failing = std::max(largest_failing, r.values[0]);
+      if (r.done && !propagated(r) && r.values[0] < smallest_ok)
+        largest_failing = std::max(largest_failing, r.values[0]);
     largest_failing = comm.max(largest_failing);
   }
   return totals;
+}
+
+// "0..7, 12": the members that begin the sweep.csv lines of `row_lines`, as ranges.
+std::string member_ranges(const std::vector<std::string>& row_lines) {
+  std::vector<index_t> members;
+  for (const std::string& lines : row_lines) {
+    std::istringstream in(lines);
+    for (std::string line; std::getline(in, line);) members.push_back(std::stoll(line));
+  }
+  std::string text;
+  for (std::size_t i = 0; i < members.size();) {
+    std::size_t j = i;
+    while (j + 1 < members.size() && members[j + 1] == members[j] + 1) ++j;
+    text += (text.empty() ? "" : ", ") + std::to_string(members[i]) +
+            (j > i ? ".." + std::to_string(members[j]) : "");
+    i = j + 1;
+  }
+  return text.empty() ? "none" : text;
+}
+
+// What an interrupted sweep says (stderr and run.log): the members finished and how to continue.
+std::string interruption_message(const SweepConfig& sweep, const SweepOptions& options,
+                                 const SweepPlan& plan, const SweepTotals& totals,
+                                 const Communicator& comm, const fs::path& dir) {
+  std::string command;
+  if (comm.size() > 1) command = "mpirun -np " + std::to_string(comm.size()) + " ";
+  command += "fhn sweep " + shell_quoted(sweep.source);
+  for (const std::string& set : options.overrides) command += " --set " + shell_quoted(set);
+  command += " --output " + shell_quoted(dir.string());
+  return "interrupted: " + std::to_string(totals.finished) + " of " + std::to_string(plan.count) +
+         " members finished (" + member_ranges(totals.row_lines) + "), their rows in " +
+         (dir / "sweep.csv").string() + " (finished.csv lists them)\n  continue with: " + command +
+         "\n  (the same command into the same folder takes over the finished members, checked "
+         "by their config digest, and runs the others)";
 }
 
 }  // namespace
@@ -354,6 +467,7 @@ SweepResult run_sweep(const SweepConfig& sweep, const SweepOptions& options, std
   // 1. Every rank reads every member's config (the same on all ranks, so a config error is
   //    thrown on every rank) and takes its share of the members; first, whether it can hold
   //    them: the root's verdict, for all (a rank's own reading of its free memory could differ).
+  const InterruptGuard interrupt;  // SIGINT, SIGTERM, SIGUSR1: a clean stop between steps
   const SweepPlan plan = plan_sweep(sweep, options, comm);
   const double config_seconds = seconds_since(started);
 
@@ -368,30 +482,51 @@ SweepResult run_sweep(const SweepConfig& sweep, const SweepOptions& options, std
   log.line("configs: " + std::to_string(plan.count) + " members' configs read and checked in " +
            format_exact(config_seconds) + " s");
 
-  // 3. Each rank runs its members, batch after batch, on its own: no communication.
-  const RankRun run = run_members(sweep, options, plan, comm, dir, log);
+  // 3. The members that an earlier sweep into this folder finished, and this one would compute
+  //    again (the same config digest): the root reads them (finished.csv, sweep.csv), each rank
+  //    takes over its own rows.
+  MemberDigests digests(sweep, plan);
+  std::string finished;
+  if (comm.root()) finished = finished_lines(sweep, plan, dir, digests);
+  comm.broadcast(finished, 0);
+  std::map<index_t, TakenRow> taken = taken_rows(finished, sweep, plan);
 
-  // 4. The root gathers every rank's rows (as their sweep.csv lines), held log lines, failure
-  //    and propagation counts and stepping time; every rank learns the totals.
+  // 4. Each rank runs its other members, batch after batch, on its own: no communication; a
+  //    signal stops it between steps, its finished members kept.
+  const RankRun run = run_members(sweep, options, plan, comm, dir, log, taken, interrupt, digests);
+
+  // 5. The root gathers every rank's finished rows (as their sweep.csv lines), held log lines,
+  //    failure and propagation counts and stepping time; every rank learns the totals.
   SweepTotals totals = gather_totals(sweep, plan, run, comm);
   totals.config_seconds = config_seconds;
+  const bool interrupted = comm.any(run.interrupted);
   log.gather(comm);  // the last collective: an error writing run.log is the root's alone
+  const std::string stopped =
+      interrupted ? interruption_message(sweep, options, plan, totals, comm, dir) : "";
 
   SweepResult result;
   result.output_dir = dir;
   result.members = plan.count;
   result.failed = totals.failed;
   if (!comm.root()) {
+    if (interrupted) throw InterruptedError(stopped);
     result.wall_seconds = seconds_since(started);
     return result;
   }
 
-  // 5. The root writes sweep.csv (every member's row, in member order) and summary.json. No
-  //    collective follows: an error here is thrown on the root alone.
-  write_file_atomically(dir / "sweep.csv", sweep_csv(sweep, plan, totals));
+  // 6. The root writes sweep.csv (every finished member's row, in member order), finished.csv
+  //    and summary.json. No collective follows: an error here is thrown on the root alone.
+  std::string row_lines;
+  for (const std::string& lines : totals.row_lines) row_lines += lines;
+  write_finished_rows(sweep, plan, dir, row_lines, digests);
   result.wall_seconds = seconds_since(started);
   JsonObject s =
       sweep_summary(sweep, plan, totals, run.scheme_name, result.wall_seconds, comm.size());
+  if (interrupted) {
+    write_file_atomically(dir / "summary.json", s.str(2) + "\n");
+    log.line("stopped: " + stopped);
+    throw InterruptedError(stopped);
+  }
   if (options.bench_members > 0)
     s.add("bench", bench_sequential_members(plan, options.bench_members, dir, result.wall_seconds,
                                             log, out));
@@ -404,7 +539,8 @@ SweepResult run_sweep(const SweepConfig& sweep, const SweepOptions& options, std
         counted += (counted.empty() ? "" : ", ") + std::to_string(totals.kinds[k]) + " " + kTipPathKinds[k];
   }
   log.line("done: " + std::to_string(plan.count) + " members (" + std::to_string(totals.failed) +
-           " failed" + (counted.empty() ? "" : ", " + counted) + "), " +
+           " failed" + (counted.empty() ? "" : ", " + counted) +
+           (totals.taken > 0 ? ", " + std::to_string(totals.taken) + " taken over" : "") + "), " +
            format_exact(result.wall_seconds) + " s wall, " + format_exact(totals.slowest) +
            " s stepping (the slowest rank)");
   return result;

@@ -4,8 +4,10 @@
 #include "sweep/write.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <iterator>
 #include <sstream>
 
@@ -75,12 +77,16 @@ std::string tip_cells(const MemberRow& r) {
 
 }  // namespace
 
-std::string sweep_csv_rows(const std::vector<MemberRow>& rows, index_t first, const SweepPlan& plan) {
+std::string sweep_csv_rows(const std::vector<MemberRow>& rows, const SweepPlan& plan) {
   const std::vector<real>& probes = plan.probes;
   std::string text;
-  for (std::size_t j = 0; j < rows.size(); ++j) {
-    const MemberRow& r = rows[j];
-    text += std::to_string(first + static_cast<index_t>(j));
+  for (const MemberRow& r : rows) {
+    if (!r.done) continue;
+    if (r.taken) {
+      text += r.taken->line + "\n";
+      continue;
+    }
+    text += std::to_string(r.member);
     for (real v : r.values) text += "," + format_exact(v);
     text += "," + r.status;
     if (plan.sheet) {
@@ -98,6 +104,114 @@ std::string sweep_csv_rows(const std::vector<MemberRow>& rows, index_t first, co
     text += "," + (r.reason.empty() ? std::string() : csv_text(r.reason)) + "\n";
   }
   return text;
+}
+
+namespace {
+
+// The lines of `text` (without their newlines).
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+// The cells of a CSV line split at every comma (a quoted reason, the last cell, may hold
+// commas: the cells before it are whole).
+std::vector<std::string> cells_of(const std::string& line) {
+  std::vector<std::string> out;
+  std::istringstream in(line);
+  for (std::string cell; std::getline(in, cell, ',');) out.push_back(cell);
+  return out;
+}
+
+// The member number that begins a sweep.csv or finished.csv line; -1 when it is none of the
+// sweep's `count` members (a line edited by hand).
+index_t member_of_line(const std::string& line, index_t count) {
+  const std::size_t comma = line.find(',');
+  if (comma == std::string::npos) return -1;
+  index_t m = -1;
+  const char* end = line.data() + comma;
+  const auto parsed = std::from_chars(line.data(), end, m);
+  return parsed.ec == std::errc() && parsed.ptr == end && m >= 0 && m < count ? m : -1;
+}
+
+// The text of `file`, "" when there is no such regular file (a fresh folder).
+std::string text_if_any(const fs::path& file) {
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) return "";
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+MemberDigests::MemberDigests(const SweepConfig& sweep, const SweepPlan& plan)
+    : sweep_(sweep), plan_(plan), digests_(static_cast<std::size_t>(plan.count)) {}
+
+const std::string& MemberDigests::of(index_t m) {
+  std::string& digest = digests_.at(static_cast<std::size_t>(m));
+  if (digest.empty()) {
+    std::string measured = "\nsampled every " + std::to_string(plan_.sample_every) + " steps at";
+    for (real x : plan_.probes) measured += " " + format_exact(x);
+    if (sweep_.measure.threshold) measured += ", threshold " + format_exact(*sweep_.measure.threshold);
+    digest = hex_digest(to_yaml(plan_.configs.at(static_cast<std::size_t>(m))) + measured);
+  }
+  return digest;
+}
+
+std::string finished_csv(const std::string& row_lines, MemberDigests& digests) {
+  std::string text = "member,digest\n";
+  for (const std::string& line : lines_of(row_lines)) {
+    const std::string member = line.substr(0, line.find(','));
+    text += member + "," + digests.of(std::stoll(member)) + "\n";
+  }
+  return text;
+}
+
+std::string finished_lines(const SweepConfig& sweep, const SweepPlan& plan, const fs::path& dir,
+                           MemberDigests& digests) {
+  const std::vector<std::string> finished = lines_of(text_if_any(dir / "finished.csv"));
+  const std::vector<std::string> rows = lines_of(text_if_any(dir / "sweep.csv"));
+  std::string header = sweep_csv_header(sweep, plan);
+  header.pop_back();  // its newline
+  if (finished.empty() || rows.empty() || rows.front() != header) return "";
+  std::map<index_t, const std::string*> row_of;
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    if (const index_t m = member_of_line(rows[i], plan.count); m >= 0) row_of[m] = &rows[i];
+  std::map<index_t, std::string> taken;
+  for (std::size_t i = 1; i < finished.size(); ++i) {
+    const index_t m = member_of_line(finished[i], plan.count);
+    const auto row = row_of.find(m);
+    if (m >= 0 && row != row_of.end() &&
+        finished[i].substr(finished[i].find(',') + 1) == digests.of(m))
+      taken[m] = *row->second + "\n";
+  }
+  std::string text;
+  for (const auto& entry : taken) text += entry.second;
+  return text;
+}
+
+std::map<index_t, TakenRow> taken_rows(const std::string& lines, const SweepConfig& sweep,
+                                       const SweepPlan& plan) {
+  const std::vector<std::string> header = cells_of(sweep_csv_header(sweep, plan));
+  auto at = [&](const char* name) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  const std::size_t status = at("status"), propagated = at("propagated"), kind = at("class");
+  std::map<index_t, TakenRow> out;
+  for (const std::string& line : lines_of(lines)) {
+    const std::vector<std::string> cells = cells_of(line);
+    TakenRow row;
+    row.line = line;
+    if (status < cells.size()) row.status = cells[status];
+    row.propagated = propagated < cells.size() && cells[propagated] == "1";
+    if (kind < cells.size()) row.kind = cells[kind];
+    out[member_of_line(line, plan.count)] = row;
+  }
+  return out;
 }
 
 std::unique_ptr<MemberOutput> open_member_output(const fs::path& dir, index_t m, const Config& c) {
@@ -145,13 +259,15 @@ void open_sweep_outputs(const SweepConfig& sweep, const SweepOptions& options,
     try {
       folder.emplace(dir);
       // Replaces no file fhn did not write, nor a picture the members read.
-      std::vector<std::string> outputs{"config.yaml", "run.log", "sweep.csv", "summary.json"};
+      std::vector<std::string> outputs{"config.yaml", "run.log", "sweep.csv", "finished.csv",
+                                      "summary.json"};
       if (!sweep.output_members.empty()) outputs.push_back("members/");
       if (options.bench_members > 0) outputs.push_back("bench/");
       folder->claim(outputs, input_files(c0));
       for (index_t m : sweep.output_members)
         create_folder(dir / "members" / std::to_string(m), "the member's output folder");
-      log.open(dir / "run.log");
+      // A sweep that continues an earlier one's finished members (finished.csv) adds to its log.
+      log.open(dir / "run.log", fs::exists(dir / "finished.csv"));
       log.line(build_line());
       log.line("sweep: " + sweep.source + " (base: " + (sweep.base.empty() ? "embedded" : sweep.base) + ")");
       for (const SweepAxis& axis : sweep.axes) {
@@ -195,12 +311,6 @@ void open_sweep_outputs(const SweepConfig& sweep, const SweepOptions& options,
   if (!failure.empty()) throw IoError(failure);
 }
 
-std::string sweep_csv(const SweepConfig& sweep, const SweepPlan& plan, const SweepTotals& totals) {
-  std::string csv = sweep_csv_header(sweep, plan);
-  for (const std::string& lines : totals.row_lines) csv += lines;
-  return csv;
-}
-
 JsonObject sweep_summary(const SweepConfig& sweep, const SweepPlan& plan, const SweepTotals& totals,
                          const std::string& scheme_name, double wall_seconds, int ranks) {
   const Config& c0 = plan.configs.at(0);
@@ -210,8 +320,12 @@ JsonObject sweep_summary(const SweepConfig& sweep, const SweepPlan& plan, const 
 
   JsonObject s;
   s.add("name", sweep.name)
-      .add("status", totals.failed == 0 ? "ok" : "some_members_failed")
+      .add("status", totals.finished < count ? "interrupted"
+                     : totals.failed == 0    ? "ok"
+                                             : "some_members_failed")
       .add("members", count)
+      .add("finished", totals.finished)
+      .add("taken_over", totals.taken)
       .add("failed", totals.failed);
   if (plan.sheet) {
     JsonObject kinds;  // members per class of their tip path

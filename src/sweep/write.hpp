@@ -4,6 +4,7 @@
 // and the files of the members named in output.members.
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,8 +31,20 @@ struct MemberTips {
   TipPathAnalysis path;
 };
 
+// A finished member's row that an interrupted sweep into the same folder wrote, taken over
+// (finished.csv, below): its sweep.csv line as written, and what the totals count of it.
+struct TakenRow {
+  std::string line;  // without the newline
+  std::string status;
+  bool propagated = false;
+  std::string kind;  // sheets: the class of its tip path ("" for a failed member)
+};
+
 struct MemberRow {
+  index_t member = 0;
   std::vector<real> values;  // axis values
+  bool done = false;         // finished (ok or failed): its row is complete
+  std::optional<TakenRow> taken;  // finished by an earlier, interrupted sweep: not run again
   std::string status = "ok";
   std::string reason;
   MemberMeasurements measured;      // cables: at the probes
@@ -44,10 +57,43 @@ struct MemberRow {
 // Cables: the probes' columns; sheets: the tips' (configs/sweeps/README.md).
 std::string sweep_csv_header(const SweepConfig& sweep, const SweepPlan& plan);
 
-// The sweep.csv lines of members first, first + 1, ... (rows[j] is member first + j), each
-// ending in a newline: how a rank's rows travel to the root, which concatenates the ranks' lines
-// in rank order (member order) below the header.
-std::string sweep_csv_rows(const std::vector<MemberRow>& rows, index_t first, const SweepPlan& plan);
+// The sweep.csv lines of the finished (done) ones of `rows` (in member order), each ending in a
+// newline: how a rank's rows travel to the root, which concatenates the ranks' lines in rank
+// order (member order) below the header.
+std::string sweep_csv_rows(const std::vector<MemberRow>& rows, const SweepPlan& plan);
+
+// ---- Continuing an interrupted sweep ------------------------------------------------------------
+// Beside sweep.csv, finished.csv lists the members whose rows sweep.csv holds, each with the
+// digest of its config (member_digest), written after sweep.csv each time it is. A sweep run
+// again into the same folder takes over the row of every listed member whose digest is its own
+// member's and whose line sweep.csv holds under the same header, and runs only the others: the
+// rows it then writes are those the uninterrupted sweep writes.
+
+// The digest of each member's resolved config and of what the sweep measures of it (the
+// probes, their sampling and level): equal only for a member that would compute the same row.
+// Made when first asked for (a config's YAML text is hashed), then kept.
+class MemberDigests {
+ public:
+  MemberDigests(const SweepConfig& sweep, const SweepPlan& plan);
+  const std::string& of(index_t m);
+
+ private:
+  const SweepConfig& sweep_;
+  const SweepPlan& plan_;
+  std::vector<std::string> digests_;  // "" until made
+};
+
+// finished.csv's text: "member,digest" and one line per member of `row_lines` (sweep.csv lines).
+std::string finished_csv(const std::string& row_lines, MemberDigests& digests);
+
+// Root: the sweep.csv lines (each ending in a newline) of the members that an earlier sweep into
+// `dir` finished and this one would compute again (see above); "" when there are none.
+std::string finished_lines(const SweepConfig& sweep, const SweepPlan& plan,
+                           const std::filesystem::path& dir, MemberDigests& digests);
+
+// The rows of `lines` (finished_lines' text), by member.
+std::map<index_t, TakenRow> taken_rows(const std::string& lines, const SweepConfig& sweep,
+                                       const SweepPlan& plan);
 
 // ---- The members' own files -------------------------------------------------------------------
 
@@ -71,8 +117,8 @@ void write_member_frame(MemberOutput& out, const MemberBatch& batch, index_t loc
 // are done; then the root appends them, each prefixed with its rank ("rank 1: batch 1/2: ...").
 class SweepLog {
  public:
-  // Root only: opens run.log (throws IoError).
-  void open(const std::filesystem::path& file) { log_.emplace(file, false); }
+  // Root only: opens run.log (throws IoError), after what it holds when `append`.
+  void open(const std::filesystem::path& file, bool append) { log_.emplace(file, append); }
   void line(const std::string& text) {
     if (log_) log_->line(text);
     else held_ += text + "\n";
@@ -104,6 +150,8 @@ struct SweepTotals {
   // making the members, seconds measuring them
   std::vector<real> per_rank_numbers;
   index_t failed = 0;
+  index_t finished = 0;  // members with a complete row (all, unless interrupted)
+  index_t taken = 0;     // of them, those taken over from an earlier, interrupted sweep
   index_t propagated = 0;
   std::vector<index_t> kinds;  // sheets: members per class, in kTipPathKinds' order
   // One axis: the smallest value that propagates and the largest below it that does not.
@@ -120,10 +168,8 @@ struct SweepTotals {
   index_t largest_batch = 0;
 };
 
-// The whole sweep.csv: the header and every member's row, in member order.
-std::string sweep_csv(const SweepConfig& sweep, const SweepPlan& plan, const SweepTotals& totals);
-
-// summary.json without "bench": the counts, the scheme, the timings, the ranks' shares and, with
+// summary.json without "bench": the status ("interrupted" while members are not finished), the
+// counts (members finished, taken over from an earlier sweep, failed), the scheme, the timings, the ranks' shares and, with
 // one axis, where propagation switches on.
 JsonObject sweep_summary(const SweepConfig& sweep, const SweepPlan& plan, const SweepTotals& totals,
                          const std::string& scheme_name, double wall_seconds, int ranks);
