@@ -198,6 +198,18 @@ void check_initial_state(const Config& c, const ParameterFields& fields) {
   const real* values[kMaxFormParameters] = {};
   kinetics_values(fields, values);
   NodeRest rest(c.model.kinetics, values);
+  if (c.domain.node_count() > kStartNodesChecked) {
+    // The start is checked node by node as make_problem builds it; here only the resting state
+    // where the start or the tissue mask takes it, for nodes with their own parameters each.
+    const bool rests = c.initial.v.type == ProfileType::rest ||
+                       c.initial.w.type == ProfileType::rest || !fields.node_type.empty();
+    const bool per_node = std::any_of(std::begin(values), std::end(values),
+                                      [](const real* field) { return field != nullptr; });
+    if (rests)
+      for (index_t node = 0; node < (per_node ? c.domain.node_count() : 1); ++node)
+        rest.at(node, c.initial.v.type == ProfileType::rest || c.initial.w.type == ProfileType::rest);
+    return;
+  }
   each_node_state(c.initial, c.domain, rest, excursion ? &*excursion : nullptr,
                   [](index_t, const NodeState&) {});
   for (std::size_t node = 0; node < fields.node_type.size(); ++node)

@@ -51,10 +51,13 @@ void sample_fields(const InitialSpec& initial, const Domain& domain, NodeRest& r
                    const Excursion* excursion, std::vector<real>& v0, std::vector<real>& w0);
 
 // What make_problem refuses in the initial state of `config` with its parameter fields `fields`
-// (make_parameter_fields), found without storing it (node by node): the form's excursion for a
-// spiral or scroll-ring start (form_excursion), each node's resting state where a `rest` profile
-// or the tissue mask needs it, and a value that is not finite (sample_fields). Throws
-// ConfigError naming the key. check_problem (model/problem.hpp) calls it.
+// (make_parameter_fields), found without storing it: the form's excursion for a spiral or
+// scroll-ring start (form_excursion), each node's resting state where a `rest` profile or the
+// tissue mask needs it, and a value that is not finite (sample_fields), node by node up to
+// kStartNodesChecked nodes (a second or so); on a larger grid make_problem finds a value that is
+// not finite as it builds the start (fhn run: before it writes anything). Throws ConfigError
+// naming the key. check_problem (model/problem.hpp) calls it.
+constexpr index_t kStartNodesChecked = index_t{1} << 24;
 void check_initial_state(const Config& config, const ParameterFields& fields);
 
 }  // namespace fhn

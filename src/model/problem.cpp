@@ -10,8 +10,9 @@
 #include "model/tissue.hpp"
 
 namespace fhn {
+namespace {
 
-Problem make_problem(const Config& c) {
+Problem build_problem(const Config& c) {
   Problem p;
   p.model = c.model;
   p.boundary = c.boundary;
@@ -56,6 +57,18 @@ Problem make_problem(const Config& c) {
   else if (c.boundary.no_flux_order == 1)
     p.v0[last] = p.v0[last - 1];
   return p;
+}
+
+}  // namespace
+
+// What the problem refuses names its key; located here, where the Config is.
+Problem make_problem(const Config& c) {
+  try {
+    return build_problem(c);
+  } catch (const ConfigError& e) {
+    if (e.key().empty()) throw;
+    throw ConfigError(c.where(e.key()) + ": " + e.what());
+  }
 }
 
 FieldArrays field_arrays(const Config& c) {

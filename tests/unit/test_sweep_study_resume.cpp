@@ -73,10 +73,17 @@ TEST_CASE("sweep continued: finished members' rows are taken over by digest, the
   CHECK(finished[1].rfind("0,", 0) == 0);
   CHECK(finished[1].size() == 2 + 16);
 
+  // A folder an interrupted sweep wrote: its list of what fhn wrote there (.fhn.files, which
+  // lets a sweep replace those files) is the whole sweep's.
+  auto interrupted_folder = [&](const char* name) {
+    fs::create_directories(dir / name);
+    fs::copy_file(dir / "whole" / ".fhn.files", dir / name / ".fhn.files");
+  };
+
   // What an interruption after members 0 and 1 leaves, but with member 0's row marked (its
   // reason cell: a taken row is kept as written, not recomputed) and member 1's digest not its
   // own (a changed config: run again).
-  fs::create_directories(dir / "part");
+  interrupted_folder("part");
   std::vector<std::string> rows = lines(dir / "whole" / "sweep.csv");
   const std::string member0 = rows[1];
   REQUIRE(member0.back() == ',');  // an empty reason
@@ -98,7 +105,7 @@ TEST_CASE("sweep continued: finished members' rows are taken over by digest, the
 
   // A plain interruption's folder (rows and list of members 0 and 1): the continued sweep.csv
   // is byte for byte the uninterrupted one.
-  fs::create_directories(dir / "cut");
+  interrupted_folder("cut");
   write_text(dir / "cut" / "sweep.csv", joined({rows[0], member0, rows[2]}));
   write_text(dir / "cut" / "finished.csv", joined({finished[0], finished[1], finished[2]}));
   sweep_into(dir, dir / "cut");
@@ -106,7 +113,7 @@ TEST_CASE("sweep continued: finished members' rows are taken over by digest, the
   CHECK(contains(read_text(dir / "cut" / "run.log"), "taken over: 2 members"));
 
   // Another header (another sweep's file): nothing is taken over.
-  fs::create_directories(dir / "other");
+  interrupted_folder("other");
   write_text(dir / "other" / "sweep.csv", "member,model.b,status\n0,1,ok\n");
   write_text(dir / "other" / "finished.csv", joined({finished[0], finished[1]}));
   sweep_into(dir, dir / "other");
