@@ -242,7 +242,7 @@ TEST_CASE("validate and run refuse a stiff spiral start alike, before the run wr
       dir.path() / "stiff.yaml",
       "model: {form: barkley, eps: 1e-6}\ndomain: {length: [20, 20], dx: 0.5}\n"
       "time: {end: 1, dt: 0.05}\nscheme: {type: crank_nicolson}\n"
-      "initial: {v: {type: spiral}, w: {type: spiral}}\n");
+      "initial: {v: {type: spiral}, w: {type: spiral}}\noutput: {vtk: false}\n");
   const fhn::test::CliResult validate = fhn::test::run_cli({"validate", config});
   const fhn::test::CliResult run =
       fhn::test::run_cli({"run", config, "--output", (dir.path() / "out").string()});
