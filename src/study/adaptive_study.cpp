@@ -101,16 +101,10 @@ std::vector<AdaptiveAccuracy> adaptive_accuracy(const StudyConfig& st,
     result.base_nodes = grids[k].base_nodes();
     result.mean_nodes = grids[k].mean_nodes();
     for (std::size_t t = 0; t < times.size(); ++t) {
-      const Domain& base_grid = states[uniform][t].domain;
-      const std::vector<real> base_x = base_grid.coordinates(0);
-      // || I(v_run) - v_other || on the base grid (`other` on the base grid or finer).
+      // || I(v_run) - v_other || on the base grid (`other` on the base grid or finer; the
+      // adaptive run's v interpolated linearly, distance_on_common_nodes).
       auto distance = [&](std::size_t run_index, const Snapshot& other) {
-        const Snapshot& s = states[run_index][t];
-        const std::vector<real> x = s.coordinates(0);
-        Snapshot on_base;
-        on_base.domain = base_grid;
-        on_base.v = interpolate_onto(x.data(), s.v.data(), static_cast<index_t>(x.size()), base_x);
-        return distance_on_common_nodes(on_base, other, st.norm);
+        return distance_on_common_nodes(states[run_index][t], other, st.norm);
       };
       const Snapshot& ref = states[reference][t];
       AdaptiveAccuracyRow row;

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "core/error.hpp"
+#include "grid/adaptive_grid.hpp"
 #include "model/problem.hpp"
 
 namespace fhn {
@@ -37,6 +39,17 @@ std::vector<std::size_t> matching_nodes(const std::vector<real>& coarse, const s
   return match;
 }
 
+// An adaptive run's v (Snapshot::nodes) on its base grid, linear between its nodes as the scheme
+// fills new nodes at a regrid: v(x) = v_i + (v_{i+1} - v_i)(x - x_i)/(x_{i+1} - x_i).
+Snapshot on_base_grid(const Snapshot& s) {
+  Snapshot out;
+  out.domain = s.domain;
+  const std::vector<real> x = s.coordinates(0);
+  out.v = interpolate_onto(x.data(), s.v.data(), static_cast<index_t>(x.size()),
+                           s.domain.coordinates(0));
+  return out;
+}
+
 }  // namespace
 
 std::vector<real> restrict_to(const Snapshot& coarse, const Snapshot& fine,
@@ -62,7 +75,12 @@ std::vector<real> restrict_to(const Snapshot& coarse, const Snapshot& fine,
   return values;
 }
 
-real distance_on_common_nodes(const Snapshot& coarse, const Snapshot& fine, Norm norm) {
+real distance_on_common_nodes(const Snapshot& coarse_run, const Snapshot& fine_run, Norm norm) {
+  // An adaptive run is measured on its base grid (its nodes sit where the error is largest).
+  std::optional<Snapshot> coarse_base, fine_base;
+  const Snapshot& coarse =
+      coarse_run.nodes.empty() ? coarse_run : coarse_base.emplace(on_base_grid(coarse_run));
+  const Snapshot& fine = fine_run.nodes.empty() ? fine_run : fine_base.emplace(on_base_grid(fine_run));
   const std::vector<real> fine_at_coarse = restrict_to(coarse, fine, fine.v);
   FHN_VERIFY(coarse.v.size() == fine_at_coarse.size(), InternalError,
              "distance_on_common_nodes: inconsistent sizes");

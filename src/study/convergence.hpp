@@ -18,7 +18,10 @@ Snapshot final_state(const Config& config);
 std::vector<real> restrict_to(const Snapshot& coarse, const Snapshot& fine,
                               const std::vector<real>& fine_values);
 
-// Distance between a coarse and a fine solution's v on the coarse nodes (as restrict_to).
+// Distance between a coarse and a fine solution's v on the coarse nodes (as restrict_to), each
+// on its base grid (an adaptive run's v interpolated linearly between its nodes): an adaptive run's error is that of its field over the whole
+// domain, not over the nodes it keeps, which sit where the error is largest (measured there, a
+// front's RMSE came out 2.6x the base grid's).
 real distance_on_common_nodes(const Snapshot& coarse, const Snapshot& fine, Norm norm);
 
 // Observed order from errors at step sizes h and h / ratio: log(e_h / e_{h/ratio}) / log(ratio).

@@ -107,10 +107,11 @@ std::vector<ConvergenceRow> convergence_table(const std::vector<std::vector<Snap
                                               const std::vector<real>& values,
                                               const std::vector<Snapshot>& reference,
                                               const std::vector<real>& times, real ratio, Norm norm) {
-  // Each level is compared on the coarser of its own and the reference's nodes.
+  // Each level is compared on the coarser of its own and the reference's grids (an adaptive
+  // run's base grid: distance_on_common_nodes).
   auto distance = [norm](const Snapshot& a, const Snapshot& b) {
-    return a.v.size() <= b.v.size() ? distance_on_common_nodes(a, b, norm)
-                                    : distance_on_common_nodes(b, a, norm);
+    return a.domain.node_count() <= b.domain.node_count() ? distance_on_common_nodes(a, b, norm)
+                                                          : distance_on_common_nodes(b, a, norm);
   };
   std::vector<ConvergenceRow> rows;
   for (std::size_t t = 0; t < times.size(); ++t) {

@@ -235,8 +235,8 @@ std::filesystem::path run_work_precision(const StudyConfig& st, const StudyOptio
   if (st.quantity == StudyQuantity::spiral_period) std::filesystem::create_directories(dir / "tips");
   // The reference: the value given, or a fine run measured the same way. field_rmse: the run's
   // v at time.end; a run's value is then its RMSE from it over the run's nodes (an adaptive
-  // grid's current ones, on the same base grid), and the relative error that over the
-  // reference's RMS value (`reference`).
+  // run's v interpolated linearly onto its base grid: distance_on_common_nodes), and the
+  // relative error that over the reference's RMS value (`reference`).
   Snapshot reference_state;
   real reference = 0.0;
   std::string reference_text;

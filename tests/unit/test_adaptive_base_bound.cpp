@@ -12,6 +12,7 @@
 #include <set>
 
 #include "grid/adaptive_grid.hpp"
+#include "study/convergence.hpp"
 #include "study/study.hpp"
 #include "support.hpp"
 
@@ -103,4 +104,26 @@ TEST_CASE("adaptive: on a fine base grid the error stays within 1.5x the uniform
       }
     }
   }
+}
+
+TEST_CASE("an adaptive run's distance is measured on its base grid, not on the nodes it keeps") {
+  // v = x^2 on 9 base nodes x = 0..8; the adaptive run keeps x = 0, 1, 2, 8, exact there. Its
+  // field is the interpolant, 4 + 10 (x - 2) on [2, 8]: off by 5, 8, 9, 8, 5 at x = 3..7. Over
+  // its own nodes the distance was 0 (a front's RMSE over them came out 2.6x the base grid's).
+  const fhn::Domain base = fhn::cable(9, 1.0);
+  fhn::Snapshot exact;
+  exact.domain = base;
+  for (index_t i = 0; i < 9; ++i) exact.v.push_back(static_cast<double>(i * i));
+  exact.w.assign(9, 0.0);
+  fhn::Snapshot adaptive;
+  adaptive.domain = base;
+  adaptive.nodes = {0, 1, 2, 8};
+  for (const index_t i : adaptive.nodes) adaptive.v.push_back(static_cast<double>(i * i));
+  adaptive.w.assign(4, 0.0);
+  CHECK(fhn::distance_on_common_nodes(adaptive, exact, fhn::Norm::rmse) ==
+        doctest::Approx(std::sqrt(259.0 / 9.0)).epsilon(1e-14));
+  CHECK(fhn::distance_on_common_nodes(adaptive, exact, fhn::Norm::max) == 9.0);
+  // Either side may be the adaptive one; a uniform run against itself is 0.
+  CHECK(fhn::distance_on_common_nodes(exact, adaptive, fhn::Norm::max) == 9.0);
+  CHECK(fhn::distance_on_common_nodes(exact, exact, fhn::Norm::rmse) == 0.0);
 }
