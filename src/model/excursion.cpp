@@ -139,6 +139,9 @@ Excursion excursion_of(const K& k, int samples) {
 }  // namespace
 
 NodeState Excursion::at(real s) const {
+  // A fraction that is not finite (a spiral's wavelength so small that rho / wavelength
+  // overflows) has no state on the path: NaN, which the caller reports at its key.
+  if (!std::isfinite(s)) return {s - s, s - s};
   s -= std::floor(s);
   return interpolate(states, s * static_cast<real>(states.size() - 1));
 }

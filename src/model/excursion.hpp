@@ -12,7 +12,7 @@ struct Excursion {
   real duration = 0.0;             // time from the kick until the state is back near rest
   std::vector<NodeState> states;   // the path at equal time steps over [0, duration], both ends in
   // The state at fraction s of the excursion (0: the kick, 1: back at rest), linear between
-  // samples; s is taken modulo 1.
+  // samples; s is taken modulo 1. NaN where s is not finite.
   NodeState at(real s) const;
 };
 
