@@ -37,8 +37,8 @@ namespace {
 // What this rank's members gave: their rows, failures and stepping time, and its batches.
 struct RankRun {
   std::vector<MemberRow> rows;  // rows[j]: member mine.first + j
-  std::vector<index_t> todo;    // the members it runs: those not taken over, in member order
-  bool interrupted = false;     // stopped by a signal before all of `todo` finished
+  std::vector<index_t> pending;   // the members it runs: those not taken over, in member order
+  bool interrupted = false;     // stopped by a signal before all of `pending` finished
   index_t failed = 0;
   double step_seconds = 0.0;
   double setup_seconds = 0.0;    // the members' problems and batches
@@ -56,7 +56,7 @@ void write_finished_rows(const SweepConfig& sweep, const SweepPlan& plan, const 
   write_file_atomically(dir / "finished.csv", finished_csv(row_lines, digests));
 }
 
-// Batch b of the members this rank runs (run.todo; run.per_batch of them, the last perhaps
+// Batch b of the members this rank runs (run.pending; run.per_batch of them, the last perhaps
 // fewer) in lockstep: their rows in `run` measured and failures recorded, the output.members'
 // files written, and, on the root, sweep.csv and finished.csv rewritten with the rows finished so
 // far. A member whose problem cannot be made (a spiral start in a medium without an excursion) is
@@ -73,11 +73,11 @@ bool run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
   const index_t total_steps = plan.total_steps;
   const index_t sample_every = plan.sample_every;
   const index_t check_every = plan.check_every;
-  const auto todo_count = static_cast<index_t>(run.todo.size());
-  const index_t local = b * run.per_batch;  // run.todo[local] is the batch's first member
-  const index_t size = std::min(run.per_batch, todo_count - local);
+  const auto pending_count = static_cast<index_t>(run.pending.size());
+  const index_t local = b * run.per_batch;  // run.pending[local] is the batch's first member
+  const index_t size = std::min(run.per_batch, pending_count - local);
   // The batch's j-th member and its row.
-  auto member_at = [&](index_t j) { return run.todo[static_cast<std::size_t>(local + j)]; };
+  auto member_at = [&](index_t j) { return run.pending[static_cast<std::size_t>(local + j)]; };
   auto row_at = [&](index_t j) -> MemberRow& {
     return run.rows[static_cast<std::size_t>(member_at(j) - mine.first)];
   };
@@ -315,31 +315,31 @@ RankRun run_members(const SweepConfig& sweep, const SweepOptions& options, const
       row.taken = std::move(it->second);
       if (row.status != "ok") ++run.failed;
     } else {
-      run.todo.push_back(m);
+      run.pending.push_back(m);
     }
     run.rows.push_back(std::move(row));
   }
-  const auto todo_count = static_cast<index_t>(run.todo.size());
-  if (todo_count < mine.count)
-    log.line("taken over: " + std::to_string(mine.count - todo_count) + " members finished by an "
+  const auto pending_count = static_cast<index_t>(run.pending.size());
+  if (pending_count < mine.count)
+    log.line("taken over: " + std::to_string(mine.count - pending_count) + " members finished by an "
              "earlier run into this folder (finished.csv: the same config digest), not run again");
   try {
     const int device = c0.scheme.backend == Backend::cuda ? select_cuda_device(comm.local_rank()) : -1;
     std::string batch_why;
     run.per_batch =
-        std::max<index_t>(1, members_per_batch(sweep, c0, todo_count, device, comm, batch_why));
-    run.batches = (todo_count + run.per_batch - 1) / run.per_batch;
+        std::max<index_t>(1, members_per_batch(sweep, c0, pending_count, device, comm, batch_why));
+    run.batches = (pending_count + run.per_batch - 1) / run.per_batch;
     log.line("batches: " + std::to_string(run.batches) + " of at most " +
              std::to_string(run.per_batch) + " members (" + batch_why + ")");
     // Progress: the root's own members (the shares are balanced: it tracks the whole sweep).
-    Progress progress(todo_count * total_steps, "member-steps", !options.quiet && comm.root());
+    Progress progress(pending_count * total_steps, "member-steps", !options.quiet && comm.root());
     std::vector<real> sampled;
 
     for (index_t b = 0; b < run.batches && !run.interrupted; ++b)
       run.interrupted = interrupt.interrupted() ||
                         !run_batch(sweep, options, plan, comm, dir, b, run, progress, sampled, log,
                                    interrupt, digests);
-    if (!run.interrupted) progress.finish(todo_count * total_steps);
+    if (!run.interrupted) progress.finish(pending_count * total_steps);
   } catch (...) {
     if (comm.size() == 1) throw;
     // The others would wait for this rank in run_sweep's gather, forever (or, were the error made
