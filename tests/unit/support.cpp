@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -176,17 +177,32 @@ CliResult run_cli(const std::vector<std::string>& args) {
   return r;
 }
 
-int spawn_cli(const std::vector<std::string>& args, const std::filesystem::path& err_file,
-              void (*prepare)()) {
+int fork_child(const std::function<int()>& body) {
+  const pid_t parent = getpid();
   const pid_t child = fork();
   REQUIRE(child >= 0);
   if (child == 0) {
+    // Dies with the test process; if that ended before prctl took effect, end now.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(125);
+    int code = 125;
+    try {
+      code = body();
+    } catch (...) {
+    }
+    _exit(code);
+  }
+  return child;
+}
+
+int spawn_cli(const std::vector<std::string>& args, const std::filesystem::path& err_file,
+              void (*prepare)()) {
+  return fork_child([&] {
     if (prepare) prepare();
     const CliResult r = run_cli(args);
     std::ofstream(err_file) << r.err;
-    _exit(r.code);
-  }
-  return child;
+    return r.code;
+  });
 }
 
 int wait_exit_code(int pid) {

@@ -123,8 +123,14 @@ struct CliResult {
 };
 CliResult run_cli(const std::vector<std::string>& args);
 
-// Runs `fhn args...` in a child process (after `prepare` there, e.g. a resource limit); its
-// stderr goes to `err_file`. Returns the child's pid.
+// Runs `body` in a forked child process that exits with its return value (125 if it throws: a
+// child never returns into the test runner) and is killed with SIGKILL when the test process
+// ends, so that a test which fails before it reaps the child cannot leave it running (ctest
+// would wait for the child's end of the output pipe for ever). Returns the child's pid.
+int fork_child(const std::function<int()>& body);
+
+// Runs `fhn args...` in a child process (fork_child; after `prepare` there, e.g. a resource
+// limit); its stderr goes to `err_file`. Returns the child's pid.
 int spawn_cli(const std::vector<std::string>& args, const std::filesystem::path& err_file,
               void (*prepare)() = nullptr);
 // Waits for a child; its exit code, or minus the signal that killed it.

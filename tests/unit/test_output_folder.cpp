@@ -60,14 +60,12 @@ TEST_CASE("an output folder is locked while it is held, and free again afterward
 TEST_CASE("an output folder's lock is released when its holder is killed with SIGKILL") {
   TempDir dir;
   const fs::path out = dir / "out";
-  const pid_t child = fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {
+  const int child = fhn::test::fork_child([&] {
     const fhn::OutputFolder held(out);
     write_text(dir / "ready", "");
     pause();
-    _exit(0);
-  }
+    return 0;
+  });
   fhn::test::wait_until([&] { return fs::exists(dir / "ready"); }, 600,
                         std::chrono::milliseconds(10));
   REQUIRE(fs::exists(dir / "ready"));
