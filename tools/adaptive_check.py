@@ -20,7 +20,7 @@ whatever its sign: a ratio near 1 can hide a grid error of the opposite sign to 
 and the adaptive node count (mean over the time steps, and at the last time) against the base
 grid's.
 Exits 1 when a ratio exceeds its bound: 1.5 at the tolerance, 1.15 at a tenth of it (issue 45's
-check; docs/VERIFICATION.md, "Adaptive grid", has the table).
+check; docs/history/verification-2026-11.md, "The base grid's bound", has the table).
 """
 import argparse
 import csv

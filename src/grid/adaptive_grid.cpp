@@ -78,9 +78,9 @@ std::vector<index_t> select_nodes(const AdaptiveSpec& spec, index_t base_nodes, 
   //   H = sqrt(8 bound / C) <= dx sqrt(C_max / C) unless bound = tolerance / 10:
   // no node is spaced wider, for its curvature, than the base grid is at the sharpest point.
   // The uniform run's error falls as dx^2 and an absolute tolerance does not; with this bound
-  // what the grid adds falls with it (docs/VERIFICATION.md, "The base grid's bound"). The
-  // floor keeps the tolerance in control: a flat or slowly varying state (C_max -> 0), whose
-  // base-grid error is negligible anyway, stays coarse.
+  // what the grid adds falls with it (docs/history/verification-2026-11.md, "The base grid's
+  // bound"). The floor keeps the tolerance in control: a flat or slowly varying state (C_max -> 0),
+  // whose base-grid error is negligible anyway, stays coarse.
   std::vector<real> curvatures(static_cast<std::size_t>(s.n));
   real sharpest = 0.0;
   for (index_t i = 0; i < s.n; ++i) {

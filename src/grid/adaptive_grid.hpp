@@ -1,8 +1,8 @@
 #pragma once
-// The moving grid of scheme.type: adaptive_explicit (docs/VERIFICATION.md, "Adaptive grid"). Its
-// nodes are a subset of the uniform base grid x_j = j h, j = 0..N-1: which nodes to keep
-// (select_nodes), how the solution moves onto a new grid (interpolate_onto), and the second
-// derivative on such a non-uniform grid (NonUniformLaplacian).
+// The moving grid of scheme.type: adaptive_explicit (docs/history/verification-2026-11.md,
+// "Adaptive grid"). Its nodes are a subset of the uniform base grid x_j = j h, j = 0..N-1: which
+// nodes to keep (select_nodes), how the solution moves onto a new grid (interpolate_onto), and the
+// second derivative on such a non-uniform grid (NonUniformLaplacian).
 #include <vector>
 
 #include "core/types.hpp"
@@ -94,7 +94,8 @@ struct GridSample {
 std::vector<real> front_inflections(const GridSample& s, real slope_threshold);
 
 // The nodes of the next grid: ascending base-grid indices of a grid of base_nodes nodes and
-// spacing dx (configs/README.md, `scheme`: the rules; docs/VERIFICATION.md, "Adaptive grid").
+// spacing dx (configs/README.md, `scheme`: the rules; docs/history/verification-2026-11.md,
+// "Adaptive grid").
 //
 // Each base node j gets a widest allowed spacing S_j (in base nodes), the least of
 //   error:      the spacing at which linear interpolation errs by at most `bound`. On an
@@ -109,10 +110,11 @@ std::vector<real> front_inflections(const GridSample& s, real slope_threshold);
 //               C_max = max_i max(|v_xx_i|, |w_xx_i|), so that H_j <= dx sqrt(C_max / C_j)
 //               above the floor: a tolerance far above the base grid's own error (a fine dx, a
 //               smooth wave) no longer lets the grid add several times the uniform run's error
-//               (docs/VERIFICATION.md, "The base grid's bound"), and a nearly flat state
-//               (C_max -> 0) still stays coarse. With hysteresis, node i's stride is
-//               max(min(g_i, S(bound)), S(bound / 4)), g_i the wider of its current intervals:
-//               kept until it errs by more than bound, widened only where bound / 4 allows;
+//               (docs/history/verification-2026-11.md, "The base grid's bound"), and a
+//               nearly flat state (C_max -> 0) still stays coarse. With hysteresis, node i's
+//               stride is max(min(g_i, S(bound)), S(bound / 4)), g_i the wider of its current
+//               intervals: kept until it errs by more than bound, widened only where bound / 4
+//               allows;
 //   coarse:     coarse_stride everywhere;
 //   gradient:   gradient_stride on [nodes[i], nodes[i+1]] for every interval with
 //               |v_{i+1} - v_i| / (x_{i+1} - x_i) > gradient_threshold (when gradient_stride > 0);

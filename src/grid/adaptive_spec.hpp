@@ -11,7 +11,7 @@ struct AdaptiveSpec {
   // v units: largest error of linear interpolation across a gap (select_nodes tightens it to
   // the base grid's own at the sharpest point, down to a tenth of it). 3e-4: the largest of
   // 1e-3, 3e-4, 1e-4 that keeps the adaptive studies' error within 1.2x of the uniform base
-  // grid's (docs/VERIFICATION.md, the adaptive grid).
+  // grid's (docs/history/verification-2026-11.md, "The default: 3e-4").
   real tolerance = 3e-4;
   index_t coarse_stride = 16;      // widest spacing (base nodes); its multiples are always kept
   index_t gradient_stride = 0;     // widest spacing where |v_x| > gradient_threshold (0: no limit)

@@ -1,6 +1,6 @@
 #pragma once
-// Forward Euler on a moving grid of base-grid nodes (docs/VERIFICATION.md, "Adaptive grid"), on the
-// CPU.
+// Forward Euler on a moving grid of base-grid nodes (docs/history/verification-2026-11.md,
+// "Adaptive grid"), on the CPU.
 //
 // Each step: v+ = v + k (D u_xx(v) + f(v) - w + I),  w+ = w + k eps (v - gamma w) at every node of
 // the current grid, u_xx from NonUniformLaplacian; the ends as in the uniform scheme (mirror

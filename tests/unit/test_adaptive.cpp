@@ -352,8 +352,8 @@ TEST_CASE("adaptive: grid invariants hold after every regrid") {
 }
 
 TEST_CASE("adaptive: at the default tolerance, at most 1.2x the uniform run's error") {
-  // The adaptive studies (configs/studies/adaptive_*.yaml, docs/VERIFICATION.md): the error of
-  // v against a reference with dx/4 and dt/16 (RMSE on the base grid, the adaptive v
+  // The adaptive studies (configs/studies/adaptive_*.yaml, docs/history/verification-2026-11.md):
+  // the error of v against a reference with dx/4 and dt/16 (RMSE on the base grid, the adaptive v
   // interpolated onto it), adaptive over uniform on the same base grid, at every compared time;
   // with the configs' dt, and with the reference's dt, where the error is the spatial one alone
   // (about 5x smaller) and what the grid adds would show more. The studies whose base config
@@ -392,7 +392,7 @@ TEST_CASE("adaptive: at the default tolerance, at most 1.2x the uniform run's er
 }
 
 TEST_CASE("adaptive: at the default tolerance, at most 1.2x the uniform run's error, new cases") {
-  // Issue 24: the four studies away from the tuned cases (docs/VERIFICATION.md,
+  // Issue 24: the four studies away from the tuned cases (docs/history/verification-2026-11.md,
   // configs/studies/adaptive_*_a0.*.yaml) that broke the ratio at 1e-3, each run at the default
   // tolerance instead of its list: Nagumo fronts at a = 0.3, D = 1 on dx = 0.125 and at a = 0.3,
   // D = 2, a pulse at a = 0.05, D = 2 and a decaying bump, whose base grids err 8e-5, 4e-4, 2e-3
@@ -420,11 +420,11 @@ TEST_CASE("adaptive: at the default tolerance, at most 1.2x the uniform run's er
 TEST_CASE("adaptive: away from the tuned cases, what the grid adds falls with the tolerance") {
   // Issue 24: a Nagumo front at a = 0.3 on 801 base nodes (dx = 0.25), where tolerance 1e-3
   // (the default then) gave 113 nodes, and pulses at a = 0.1, D = 1
-  // (configs/studies/adaptive_*_a0.*.yaml, docs/VERIFICATION.md). At tolerances 1e-3, 3e-4,
-  // 1e-4, at every compared time, with the config's dt and with the reference's: the distance
-  // between the adaptive and the uniform run (what the grid changes, whatever its sign) falls
-  // from each tolerance to the next, strictly from 1e-3 to 1e-4, and at 1e-4 it is at most 3% of
-  // the uniform run's error (measured: 0.4% / 0.6% on the front, 0.8% / 1.8% on the pulses) and
+  // (configs/studies/adaptive_*_a0.*.yaml, docs/history/verification-2026-11.md). At tolerances
+  // 1e-3, 3e-4, 1e-4, at every compared time, with the config's dt and with the reference's: the
+  // distance between the adaptive and the uniform run (what the grid changes, whatever its sign)
+  // falls from each tolerance to the next, strictly from 1e-3 to 1e-4, and at 1e-4 it is at most 3%
+  // of the uniform run's error (measured: 0.4% / 0.6% on the front, 0.8% / 1.8% on the pulses) and
   // the error ratio at most 1.02 (measured 1.002 / 1.003 and 1.003 / 1.006). "Falls" allows 1%:
   // select_nodes bounds the interpolation by the base grid's own, dx^2 C_max / 8 (issue 45),
   // about 3.9e-4 on the pulses, so there 1e-3 and 3e-4 build nearly the same grid (distance

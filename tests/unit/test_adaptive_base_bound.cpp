@@ -73,9 +73,9 @@ TEST_CASE("adaptive: the interpolation bound is never looser than the base grid'
 TEST_CASE("adaptive: on a fine base grid the error stays within 1.5x the uniform run's") {
   // Issue 45's check on its two worst cases (configs/studies/adaptive_*_d2_dx0.125.yaml; the
   // whole grid of fronts and pulses, a = 0.05-0.3, D = 0.5-2, dx = 0.25 and 0.125, is
-  // tools/adaptive_check.py, its table in docs/VERIFICATION.md): at every compared time the
-  // adaptive run's error (RMSE on the base grid against a reference with dx/4, dt/16) is at
-  // most 1.5x the uniform run's at the default tolerance and 1.15x at a tenth of it, with at
+  // tools/adaptive_check.py, its table in docs/history/verification-2026-11.md): at every compared
+  // time the adaptive run's error (RMSE on the base grid against a reference with dx/4, dt/16) is
+  // at most 1.5x the uniform run's at the default tolerance and 1.15x at a tenth of it, with at
   // most a quarter (front) or 45% (pulse) of the base nodes. Before the base-grid bound the
   // default gave 2.71 and 2.89.
   struct Case {

@@ -252,9 +252,10 @@ TEST_CASE("the classic form's pulse speed converges at second order in dx") {
 TEST_CASE("the Barkley spiral's period converges to the reference 3.1432") {
   // configs/barkley_spiral.yaml on a 30 x 30 sheet (the period does not depend on it: waves
   // leave the core and annihilate at the walls) to t = 60, the period measured from the tip path
-  // after t = 30. The reference 3.1432 is our converged value (docs/VERIFICATION.md: explicit
-  // and ADI runs at dx = 0.25 to 0.03125 on a GPU, extrapolated at second order, agreeing to
-  // 1e-5); the error at dx = 0.25 is about 0.6%, at 0.125 about 0.15%.
+  // after t = 30. The reference 3.1432 is our converged value
+  // (docs/history/verification-2026-11.md: explicit and ADI runs at dx = 0.25 to 0.03125 on a GPU,
+  // extrapolated at second order, agreeing to 1e-5); the error at dx = 0.25 is about 0.6%, at 0.125
+  // about 0.15%.
   const real reference = 3.1432;
   const char* grids[][2] = {{"0.25", "0.005"}, {"0.125", "0.0025"}};
   real errors[2];

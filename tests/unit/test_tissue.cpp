@@ -179,7 +179,7 @@ TEST_CASE("a planar wave passes a disc obstacle; the delay behind it converges a
   // (26, 12), behind the disc, against (26, 3), beside it. Measured: 2.3172, 2.1348, 2.0586 at
   // dx = 0.5, 0.25, 0.125 (dt = dx^2 / 5): differences 0.182 and 0.076. The edge is a staircase
   // of the grid, so the error falls at about first order, but not evenly (how the disc cuts the
-  // grid changes with dx): docs/VERIFICATION.md has the numbers of a larger case.
+  // grid changes with dx): docs/history/verification-2026-11.md has the numbers of a larger case.
   const std::string yaml =
       "domain: {length: [36, 24], dx: 0.5}\n"
       "tissue: [{shape: disc, center: [15, 12], radius: 4}]\n"
