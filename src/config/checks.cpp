@@ -9,6 +9,7 @@
 #include "config/names.hpp"
 #include "core/format.hpp"
 #include "grid/interpolation.hpp"
+#include "model/problem.hpp"
 #include "model/stability.hpp"
 #include "model/stimulus.hpp"
 #include "model/tissue.hpp"
@@ -122,12 +123,15 @@ bool resolve_grid(Domain& d, Context& ctx) {
 // Forward Euler's time step (explicit, adaptive_explicit; the adaptive grid's smallest spacing
 // is the base dx): at most the limit of model/stability.hpp, or of diffusion alone where
 // scheme.explicit_limit says so.
-void check_explicit_limit(const Config& c, Context& ctx) {
+void check_explicit_limit(const Config& c, ProblemFields& fields, Context& ctx) {
   if (c.scheme.type != SchemeType::explicit_euler && c.scheme.type != SchemeType::adaptive_explicit)
     return;
   ExplicitLimit limit;
   try {
-    limit = explicit_limit(c);
+    // Uniform parameters and isotropic diffusion need no fields (none are built for them).
+    limit = c.fields.empty() && !c.anisotropy.enabled
+                ? explicit_limit(c.model, c.boundary, c.domain.dims, c.domain.dx)
+                : explicit_limit(c.model, c.boundary, c.domain, fields.of(c));
   } catch (const ConfigError& e) {  // the anisotropic tensor (model/field_values.hpp)
     ctx.error(e.key(), e.what());
     return;
@@ -222,10 +226,18 @@ void check_stimulus_times(Config& c, const Stimulus& s, const std::string& path,
 // (it reads those alone, FrameView::at); a stimulus must cover a tissue node (an outside node
 // takes no current); a Dirichlet side with no tissue node on it holds nothing (a warning). Probes
 // and stimuli off the domain or covering no node are reported before, and skipped here.
-void check_tissue(Config& c, Context& ctx) {
+void check_tissue(Config& c, ProblemFields& fields, Context& ctx) {
   if (c.tissue.empty()) return;
   const Domain& d = c.domain;
-  const std::vector<std::uint8_t> mask = tissue_mask(c.tissue, d);
+  std::vector<std::uint8_t> built;
+  const std::vector<std::uint8_t>* fields_mask = nullptr;
+  try {
+    fields_mask = &fields.of(c).node_type;
+  } catch (const ConfigError&) {
+    // The tensor refused (reported by the stability limit or check_problem): the mask alone.
+    built = tissue_mask(c.tissue, d);
+  }
+  const std::vector<std::uint8_t>& mask = fields_mask ? *fields_mask : built;
   const auto tissue = [&](index_t node) {
     return mask.empty() || mask[static_cast<std::size_t>(node)] == 0;
   };
@@ -289,8 +301,21 @@ void check_tissue(Config& c, Context& ctx) {
 
 }  // namespace
 
+const ParameterFields& ProblemFields::of(const Config& c) {
+  if (!fields_ && !error_) {
+    try {
+      fields_ = build_parameter_fields(c);
+    } catch (const ConfigError& e) {
+      error_ = e;
+    }
+  }
+  if (error_) throw *error_;
+  return *fields_;
+}
+
 // Cross-field rules: run once every key parsed on its own.
-void check_consistency(Config& c, Section& top, const BuildCapabilities& build) {
+void check_consistency(Config& c, Section& top, const BuildCapabilities& build,
+                       ProblemFields& fields) {
   Context& ctx = top.context();
 
   // Grid: exactly one of nodes and dx; dx must divide every length.
@@ -306,7 +331,7 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
     ctx.error(e.key(), e.what());
     finite_rates = false;
   }
-  if (finite_rates) check_explicit_limit(c, ctx);
+  if (finite_rates) check_explicit_limit(c, fields, ctx);
 
   // Time: a whole number of steps, frames on step boundaries. What counts steps of time.end
   // (the stimuli's windows) is checked only when there is a whole number of them.
@@ -440,7 +465,7 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build) 
     if (whole_steps && !off) check_stimulus_times(c, s, path, ctx);
   }
 
-  check_tissue(c, ctx);
+  check_tissue(c, fields, ctx);
 
   if (!build.vtk) {
     for (const char* key : {"output.vtk", "output.spacetime", "output.activation.enabled"}) {

@@ -747,7 +747,7 @@ void read_kinetics(Section& m, Kinetics& kinetics) {
 }
 
 Config read_config(const YAML::Node& root, Context& ctx, const std::string& source,
-                   const BuildCapabilities& build) {
+                   const BuildCapabilities& build, ProblemFields& fields) {
   Config c;
   c.source = source;
   Section top(ctx, root, "");
@@ -920,7 +920,7 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
       spec.w_iso = f.number("w", levels.w, any_number());
     }
   }
-  if (ctx.ok()) check_consistency(c, top, build);
+  if (ctx.ok()) check_consistency(c, top, build, fields);
   return c;
 }
 
@@ -939,12 +939,13 @@ Config load(const std::string& text, const std::string& source,
   std::vector<std::string> notes;
   for (const Override& o : overrides) apply_override(root, o, ctx, notes);
   Config config;
+  ProblemFields fields;  // built once, for the physics checks and check_problem
   {
-    config = read_config(root, ctx, source, build);
+    config = read_config(root, ctx, source, build, fields);
   }  // the top-level Section reports unknown keys as it closes
   if (ctx.ok() && problem == ProblemChecks::made) {
     try {
-      check_problem(config);
+      check_problem(config, fields.of(config));
     } catch (const ConfigError& e) {
       ctx.error(e.key(), e.what());  // "file:line:column: key: ..."
     }

@@ -51,7 +51,7 @@ void sample_fields(const InitialSpec& initial, const Domain& domain, NodeRest& r
                    const Excursion* excursion, std::vector<real>& v0, std::vector<real>& w0);
 
 // What make_problem refuses in the initial state of `config` with its parameter fields `fields`
-// (make_parameter_fields), found without storing it: the form's excursion for a spiral or
+// (build_parameter_fields), found without storing it: the form's excursion for a spiral or
 // scroll-ring start (form_excursion), each node's resting state where a `rest` profile or the
 // tissue mask needs it, and a value that is not finite (sample_fields), node by node up to
 // kStartNodesChecked nodes (a second or so); on a larger grid make_problem finds a value that is

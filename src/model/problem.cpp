@@ -18,7 +18,8 @@ Problem build_problem(const Config& c) {
   p.boundary = c.boundary;
   p.domain = c.domain;
   p.time = c.time.grid();
-  p.fields = make_parameter_fields(c);
+  p.fields = build_parameter_fields(c);
+  check_fields(p.fields, c.model, c.domain.node_count());
   // Each node's resting state from its own parameters; a spiral or scroll-ring start (the
   // loader asks for it on v and w together) needs the form's excursion. A node outside the
   // tissue starts, and stays, at its resting state.
@@ -89,7 +90,7 @@ FieldArrays field_arrays(const Config& c) {
   return held;
 }
 
-ParameterFields make_parameter_fields(const Config& c) {
+ParameterFields build_parameter_fields(const Config& c) {
   // `fields` gives D and the form's parameters per node where an entry names them (each stays
   // uniform otherwise), `anisotropy` the diffusion tensor (per node where the fibre angle varies);
   // `tissue` makes the mask.
@@ -100,12 +101,11 @@ ParameterFields make_parameter_fields(const Config& c) {
     fields.tensor = anisotropic_tensor(
         c.anisotropy, field_values(c.fields, "fibre_angle", c.anisotropy.angle, c.domain));
   fields.node_type = tissue_mask(c.tissue, c.domain);
-  check_fields(fields, c.model, c.domain.node_count());
   return fields;
 }
 
-void check_problem(const Config& c) {
-  const ParameterFields fields = make_parameter_fields(c);
+void check_problem(const Config& c, const ParameterFields& fields) {
+  check_fields(fields, c.model, c.domain.node_count());
   check_initial_state(c, fields);
   // Without fields: and anisotropy: every parameter is uniform, a scalar the loader has checked,
   // and a tissue mask is read by every scheme that a sheet runs in one process.

@@ -32,18 +32,23 @@ Problem make_problem(const Config& config);
 // upper bound), the schemes' quadrant bytes where any of these or anisotropy is there.
 FieldArrays field_arrays(const Config& config);
 
-// The parameter fields of `config` (fields:, anisotropy:, tissue:), checked (check_fields): what
-// make_problem puts in Problem::fields.
-ParameterFields make_parameter_fields(const Config& config);
+// The parameter fields of `config` (fields:, anisotropy:, tissue:) as make_problem puts them in
+// Problem::fields, before check_fields: D and each kinetics parameter per node where a `fields:`
+// entry names it, the tensor, the mask. Throws ConfigError at anisotropy.transverse or
+// .longitudinal where the tensor loses its positive definiteness to round-off
+// (anisotropic_tensor, model/field_values.hpp). The loader builds them once and runs its
+// physics checks on them (the stability limit, model/stability.hpp; the tissue checks) and
+// check_problem.
+ParameterFields build_parameter_fields(const Config& config);
 
-// What make_problem refuses, found without building the problem: an initial state it cannot
+// What make_problem refuses of `config` with its fields `fields` (build_parameter_fields), found
+// without building the rest of the problem: per-node parameters out of their interval and a
+// diffusion tensor that is not positive definite (check_fields), an initial state it cannot
 // build (check_initial_state, model/initial.hpp: a spiral or scroll-ring start in a form without
-// an excursion, a node without a single resting state, a value that is not finite), per-node
-// parameters out of their interval and a diffusion tensor that is not positive definite
-// (make_parameter_fields), fields that the scheme does not read in one process
-// (require_uniform_fields). Throws ConfigError naming the key
-// where there is one. The loader calls it (config/loader.hpp), so that fhn validate refuses what
-// fhn run would, and fhn run does before it writes anything.
-void check_problem(const Config& config);
+// an excursion, a node without a single resting state, a value that is not finite), fields that
+// the scheme does not read in one process (require_uniform_fields). Throws ConfigError naming
+// the key where there is one. The loader calls it (config/loader.hpp), so that fhn validate
+// refuses what fhn run would, and fhn run does before it writes anything.
+void check_problem(const Config& config, const ParameterFields& fields);
 
 }  // namespace fhn

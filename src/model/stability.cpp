@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "core/format.hpp"
-#include "model/field_values.hpp"
 #include "model/parameter_fields.hpp"
 
 namespace fhn {
@@ -84,21 +83,19 @@ ExplicitLimit limit_at_rate(const K& kinetics, const BoundarySpec& boundary, rea
 // largest D, so the bound is today's 4 d D_max / h^2. Anisotropic: the full stencil gives
 // (4 (D_xx + D_yy) + 2 |D_xy|) / h^2, and a node with one tissue quadrant (h^2 / V = 4)
 // 4 (D_xx + D_yy + |D_xy|) / h^2, the larger: the bound is its maximum over the nodes.
-real field_rate(const Config& c) {
-  const real h2 = c.domain.dx * c.domain.dx;
-  if (c.anisotropy.enabled) {
-    const TensorField t =
-        anisotropic_tensor(c.anisotropy, field_values(c.fields, "fibre_angle", c.anisotropy.angle,
-                                                      c.domain));
+real field_rate(const ModelParams& m, const Domain& domain, const ParameterFields& fields) {
+  const real h2 = domain.dx * domain.dx;
+  if (fields.tensor.enabled) {
+    const TensorField& t = fields.tensor;
     if (t.uniform()) return 4.0 * (t.xx + t.yy + std::abs(t.xy)) / h2;
     real largest = 0.0;
     for (std::size_t i = 0; i < t.xx_values.size(); ++i)
       largest = std::max(largest, t.xx_values[i] + t.yy_values[i] + std::abs(t.xy_values[i]));
     return 4.0 * largest / h2;
   }
-  const std::vector<real> d = field_values(c.fields, "diffusion", c.model.diffusion, c.domain);
-  const real largest = d.empty() ? c.model.diffusion : *std::max_element(d.begin(), d.end());
-  return 4.0 * static_cast<real>(c.domain.dims) * largest / h2;
+  const std::vector<real>& d = fields.diffusion.values;
+  const real largest = d.empty() ? m.diffusion : *std::max_element(d.begin(), d.end());
+  return 4.0 * static_cast<real>(domain.dims) * largest / h2;
 }
 
 }  // namespace
@@ -113,34 +110,31 @@ ExplicitLimit explicit_limit(const ModelParams& m, const BoundarySpec& boundary,
   });
 }
 
-ExplicitLimit explicit_limit(const Config& c) {
-  if (c.fields.empty() && !c.anisotropy.enabled)
-    return explicit_limit(c.model, c.boundary, c.domain.dims, c.domain.dx);
-  const real rate = field_rate(c);
-  const std::string rate_text = c.anisotropy.enabled ? "4 max (D_xx + D_yy + |D_xy|)/dx^2"
-                                                     : "4 d max D/dx^2";
-  ExplicitLimit limit = with_kinetics(c.model.kinetics, [&](const auto& uniform) {
+ExplicitLimit explicit_limit(const ModelParams& m, const BoundarySpec& boundary,
+                             const Domain& domain, const ParameterFields& fields) {
+  if (fields.arrays().values == 0 && !fields.tensor.enabled)
+    return explicit_limit(m, boundary, domain.dims, domain.dx);
+  const real rate = field_rate(m, domain, fields);
+  const std::string rate_text = fields.tensor.enabled ? "4 max (D_xx + D_yy + |D_xy|)/dx^2"
+                                                      : "4 d max D/dx^2";
+  ExplicitLimit limit = with_kinetics(m.kinetics, [&](const auto& uniform) {
     // The form's parameters at each node (their fields, else the model's value); the limit at
     // the nodes whose parameters differ from the node before's, the smallest of them.
     using K = std::decay_t<decltype(uniform)>;
-    std::vector<std::vector<real>> values;
-    K::parameters(uniform, [&](const char* key, const real& value, const Interval&) {
-      values.push_back(field_values(c.fields, key, value, c.domain));
-    });
-    ExplicitLimit smallest = limit_at_rate(uniform, c.boundary, rate, 2.0 / rate);
+    ExplicitLimit smallest = limit_at_rate(uniform, boundary, rate, 2.0 / rate);
     std::array<real, kMaxFormParameters> last{};
-    for (index_t node = 0; node < c.domain.node_count(); ++node) {
+    for (index_t node = 0; node < domain.node_count(); ++node) {
       std::array<real, kMaxFormParameters> here{};
       K k = uniform;
       std::size_t p = 0;
       K::parameters(k, [&](const char*, real& value, const Interval&) {
-        const std::vector<real>& field = values[p];
+        const std::vector<real>& field = fields.kinetics[p].values;
         if (!field.empty()) value = field[static_cast<std::size_t>(node)];
         here[p++] = value;
       });
       if (node > 0 && here == last) continue;
       last = here;
-      const ExplicitLimit here_limit = limit_at_rate(k, c.boundary, rate, 2.0 / rate);
+      const ExplicitLimit here_limit = limit_at_rate(k, boundary, rate, 2.0 / rate);
       if (here_limit.dt < smallest.dt) smallest = here_limit;
     }
     return smallest;

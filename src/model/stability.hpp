@@ -5,6 +5,7 @@
 #include <string>
 
 #include "config/config.hpp"
+#include "model/parameter_fields.hpp"
 
 namespace fhn {
 
@@ -26,10 +27,13 @@ struct ExplicitLimit {
 ExplicitLimit explicit_limit(const ModelParams& model, const BoundarySpec& boundary, int dims,
                              real dx);
 
-// The limit of the run `config` describes, its parameter fields and anisotropy included
-// (fields:, anisotropy:): the smallest over the nodes' kinetics parameters, with the largest
-// odd-even rate of the sheet's diffusion (stability.cpp); the above when there are none.
-ExplicitLimit explicit_limit(const Config& config);
+// The limit of a run on `domain` whose parameter fields are `fields` (the Problem's,
+// make_problem, or the loader's build of them, build_parameter_fields; model/problem.hpp): with
+// per-node parameters or anisotropy, the smallest over the nodes' kinetics parameters with the
+// largest odd-even rate of the sheet's diffusion (stability.cpp); the above when every parameter
+// is uniform and the diffusion isotropic.
+ExplicitLimit explicit_limit(const ModelParams& model, const BoundarySpec& boundary,
+                             const Domain& domain, const ParameterFields& fields);
 
 // Throws ConfigError at the key whose value makes a rate the schemes compute overflow a double,
 // so that neither the bound above nor a step can be computed (stability.cpp says which rates):

@@ -131,12 +131,13 @@ class CheckpointWriter {
   std::vector<fs::path> written_;
 };
 
-std::string instability_hint(const Config& c) {
+std::string instability_hint(const Config& c, const Problem& problem) {
   if (c.scheme.type == SchemeType::crank_nicolson)
     return "time.dt = " + format_exact(c.time.dt) +
            " may be too large for Newton to track the solution; try a smaller time.dt";
-  return "time.dt = " + format_exact(c.time.dt) + " may be too large: " +
-         explicit_limit(c).explain() +
+  const ExplicitLimit limit =
+      explicit_limit(problem.model, problem.boundary, problem.domain, problem.fields);
+  return "time.dt = " + format_exact(c.time.dt) + " may be too large: " + limit.explain() +
          "; try a smaller time.dt";
 }
 
@@ -266,11 +267,11 @@ JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string
 }
 
 // The loop's cadence, the same on every rank.
-LoopSettings loop_settings(const Config& c, index_t resume_step) {
+LoopSettings loop_settings(const Config& c, const Problem& problem, index_t resume_step) {
   LoopSettings settings;
   settings.time = c.time.grid();
   settings.frame_every = c.output.every_steps;
-  settings.instability_hint = instability_hint(c);
+  settings.instability_hint = instability_hint(c, problem);
   settings.first_frame_index = c.output.frames_before(resume_step);
   settings.checkpoint_every = c.output.checkpoint_every_steps;
   return settings;
@@ -285,7 +286,7 @@ RunSummary run_worker(const Config& c, const RunOptions& options) {
   const Problem problem = make_problem(c);
   DistributedScheme scheme(c, problem, comm);
   if (!options.restart.empty()) scheme.restore_state(SchemeState{});
-  LoopSettings settings = loop_settings(c, scheme.steps_done());
+  LoopSettings settings = loop_settings(c, problem, scheme.steps_done());
   settings.checkpoint = [&scheme] { scheme.save_state(); };
   const InterruptGuard interrupt;
   settings.interrupted = interrupt.flag();
@@ -438,7 +439,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
 
   // 5. The time loop, with checkpoints and SIGINT/SIGTERM turned into a clean stop; whatever
   // happens, the writers close their files and summary.json says how the run ended.
-  LoopSettings settings = loop_settings(c, resume_step);
+  LoopSettings settings = loop_settings(c, problem, resume_step);
   if (distributed) settings.comm = options.comm;
   if (!problem.fields.node_type.empty()) settings.outside = problem.fields.node_type.data();
   CheckpointWriter checkpoints(dir, c, inputs, *scheme, sinks);

@@ -264,13 +264,18 @@ TEST_CASE("forward Euler's limit follows the fields: the largest D, the tensor's
   const fhn::Config field = fhn::test::config_from(
       sheet + "fields: [{parameter: diffusion, shape: disc, center: [5, 5], radius: 2, "
               "value: 2.5, edge: 1}]\n");
-  CHECK(fhn::explicit_limit(field).diffusion == doctest::Approx(4.0 * 2.0 * 2.5 / 0.25));
-  CHECK(fhn::explicit_limit(field).rate == "4 d max D/dx^2");
+  // The limit of a run's Problem, its fields as make_problem built them.
+  auto limit = [](const fhn::Config& c) {
+    const fhn::Problem p = fhn::make_problem(c);
+    return fhn::explicit_limit(p.model, p.boundary, p.domain, p.fields);
+  };
+  CHECK(limit(field).diffusion == doctest::Approx(4.0 * 2.0 * 2.5 / 0.25));
+  CHECK(limit(field).rate == "4 d max D/dx^2");
   const fhn::Config fibres = fhn::test::config_from(
       sheet + "anisotropy: {longitudinal: 1.0, transverse: 0.25, angle: 30}\n");
   const real cross = 0.75 * std::cos(fhn::kTwoPi / 12.0) * std::sin(fhn::kTwoPi / 12.0);
-  CHECK(fhn::explicit_limit(fibres).diffusion ==
-        doctest::Approx(4.0 * (1.25 + cross) / 0.25).epsilon(1e-14));
+  CHECK(limit(fibres).diffusion == doctest::Approx(4.0 * (1.25 + cross) / 0.25).epsilon(1e-14));
+  CHECK(limit(fibres).rate == "4 max (D_xx + D_yy + |D_xy|)/dx^2");
   // The uniform sheet's dt = 0.05 (limit 0.0624 with D = 1) is refused with the field.
   CHECK(fhn::test::contains(fhn::test::config_error(sheet + "fields: [{parameter: diffusion, "
                                                             "shape: disc, center: [5, 5], "
