@@ -1,7 +1,7 @@
 #include "io/frame_sink.hpp"
 
 #include "grid/interpolation.hpp"
-#include "schemes/scheme.hpp"
+#include "grid/snapshot.hpp"
 
 namespace fhn {
 

@@ -36,7 +36,7 @@ struct FrameView {
   real at(const real* values, const Point& p) const;
 };
 
-// Named arrays a checkpoint carries, and a host snapshot (schemes/scheme.hpp).
+// Named arrays a checkpoint carries, and a host snapshot (grid/snapshot.hpp).
 struct SchemeState;
 struct Snapshot;
 

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "io/frame_sink.hpp"
-#include "schemes/newton.hpp"
+#include "core/newton_log.hpp"
 
 namespace fhn {
 

@@ -43,7 +43,7 @@
 #include "core/format.hpp"
 #include "io/output_folder.hpp"
 #include "io/pvd_collection.hpp"
-#include "schemes/scheme.hpp"
+#include "grid/snapshot.hpp"
 
 namespace fhn {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "config/config.hpp"
-#include "schemes/scheme.hpp"
+#include "grid/snapshot.hpp"
 
 namespace fhn {
 

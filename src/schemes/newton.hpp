@@ -6,22 +6,9 @@
 
 #include "config/config.hpp"
 #include "core/error.hpp"
+#include "core/newton_log.hpp"
 
 namespace fhn {
-
-struct NewtonIteration {
-  index_t step = 0;       // the step being solved: from t = step dt to (step + 1) dt
-  index_t iteration = 0;  // 1, 2, ...
-  real du_inf = 0.0;      // ||du||_inf of this iteration's update
-  real residual_inf = 0.0;  // ||F(u)||_inf before the update
-  int stage = 0;  // which Newton solve of the step (ADI: 0 = first reaction half-step, 1 = second)
-};
-
-class NewtonLog {
- public:
-  virtual ~NewtonLog() = default;
-  virtual void record(const NewtonIteration& iteration) = 0;
-};
 
 class NewtonStats {
  public:

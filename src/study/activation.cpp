@@ -5,7 +5,7 @@
 
 #include "io/output_folder.hpp"
 #include "io/vtk_writers.hpp"
-#include "schemes/scheme.hpp"
+#include "grid/snapshot.hpp"
 
 namespace fhn {
 namespace {

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "grid/adaptive_grid.hpp"
 #include "model/problem.hpp"
+#include "schemes/scheme.hpp"
 
 namespace fhn {
 

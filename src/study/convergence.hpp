@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "config/study_config.hpp"
-#include "schemes/scheme.hpp"
+#include "grid/snapshot.hpp"
 
 namespace fhn {
 

@@ -11,7 +11,7 @@
 #include "core/format.hpp"
 #include "io/csv_resume.hpp"
 #include "io/json.hpp"
-#include "schemes/scheme.hpp"
+#include "grid/snapshot.hpp"
 #include "study/iso_crossings.hpp"
 
 namespace fhn {

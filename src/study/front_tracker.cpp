@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
-#include "schemes/scheme.hpp"
+#include "grid/snapshot.hpp"
 
 namespace fhn {
 

@@ -10,6 +10,7 @@
 #include "core/format.hpp"
 #include "io/atomic_file.hpp"
 #include "model/problem.hpp"
+#include "schemes/scheme.hpp"
 #include "study/study_detail.hpp"
 
 namespace fhn::study_detail {

@@ -14,6 +14,7 @@
 #include "core/format.hpp"
 #include "io/output_folder.hpp"
 #include "model/problem.hpp"
+#include "schemes/scheme.hpp"
 #include "study/study_detail.hpp"
 #include "study/study_runs.hpp"
 

@@ -9,7 +9,7 @@
 #include "config/loader.hpp"
 #include "config/study_config.hpp"
 #include "grid/grid_stats.hpp"
-#include "schemes/scheme.hpp"
+#include "grid/snapshot.hpp"
 
 namespace fhn {
 

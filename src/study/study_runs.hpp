@@ -19,7 +19,7 @@
 #include "config/config.hpp"
 #include "core/interrupt.hpp"
 #include "io/run_log.hpp"
-#include "schemes/scheme.hpp"
+#include "grid/snapshot.hpp"
 
 namespace fhn {
 

@@ -14,6 +14,7 @@
 #include "grid/interpolation.hpp"
 #include "io/atomic_file.hpp"
 #include "model/problem.hpp"
+#include "schemes/scheme.hpp"
 #include "model/tissue.hpp"
 #include "study/activation.hpp"
 #include "study/convergence.hpp"

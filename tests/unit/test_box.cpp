@@ -13,7 +13,7 @@
 #include "core/error.hpp"
 #include "grid/interpolation.hpp"
 #include "model/problem.hpp"
-#include "schemes/scheme.hpp"
+#include "grid/snapshot.hpp"
 #include "study/activation.hpp"
 #include "study/convergence.hpp"
 #include "support.hpp"

@@ -15,7 +15,7 @@
 #include "model/problem.hpp"
 #include "run/checkpoint.hpp"
 #include "run/run.hpp"
-#include "schemes/scheme.hpp"
+#include "grid/snapshot.hpp"
 #include "study/filaments.hpp"
 #include "study/spiral_tips.hpp"
 #include "support.hpp"

@@ -10,7 +10,7 @@
 
 #include "config/loader.hpp"
 #include "core/error.hpp"
-#include "schemes/scheme.hpp"
+#include "grid/snapshot.hpp"
 #include "solvers/cpu/partitioned_thomas.hpp"
 #include "solvers/cpu/thomas.hpp"
 #include "study/convergence.hpp"
