@@ -29,7 +29,7 @@
 #include "run/memory_estimate.hpp"
 #include "run/progress.hpp"
 #include "run/restart.hpp"
-#include "run/time_loop.hpp"
+#include "run/run_loop.hpp"
 #include "schemes/distributed_scheme.hpp"
 #include "schemes/scheme.hpp"
 #include "study/activation.hpp"
@@ -187,7 +187,7 @@ struct Segment {
 };
 
 JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string& status,
-                        const LoopResult& loop, double wall_seconds,
+                        const RunLoopResult& loop, double wall_seconds,
                         const std::optional<FrontSpeed>& front, const TipTracker* tips,
                         const FilamentTracker* filaments, const Segment& segment) {
   JsonObject s;
@@ -267,8 +267,8 @@ JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string
 }
 
 // The loop's cadence, the same on every rank.
-LoopSettings loop_settings(const Config& c, const Problem& problem, index_t resume_step) {
-  LoopSettings settings;
+RunLoopSettings loop_settings(const Config& c, const Problem& problem, index_t resume_step) {
+  RunLoopSettings settings;
   settings.time = c.time.grid();
   settings.frame_every = c.output.every_steps;
   settings.instability_hint = instability_hint(c, problem);
@@ -286,14 +286,14 @@ RunSummary run_worker(const Config& c, const RunOptions& options) {
   const Problem problem = make_problem(c);
   DistributedScheme scheme(c, problem, comm);
   if (!options.restart.empty()) scheme.restore_state(SchemeState{});
-  LoopSettings settings = loop_settings(c, problem, scheme.steps_done());
+  RunLoopSettings settings = loop_settings(c, problem, scheme.steps_done());
   settings.checkpoint = [&scheme] { scheme.save_state(); };
   const InterruptGuard interrupt;
   settings.interrupted = interrupt.flag();
   settings.comm = &comm;
   Progress progress(c.time.grid(), false);
-  LoopResult loop;
-  run_time_loop(scheme, settings, {}, progress, loop);
+  RunLoopResult loop;
+  advance_run(scheme, settings, {}, progress, loop);
   RunSummary summary;  // the whole run's counts, as the root's
   summary.steps = settings.time.steps;
   summary.frames = settings.first_frame_index + loop.frames;
@@ -439,7 +439,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
 
   // 5. The time loop, with checkpoints and SIGINT/SIGTERM turned into a clean stop; whatever
   // happens, the writers close their files and summary.json says how the run ended.
-  LoopSettings settings = loop_settings(c, problem, resume_step);
+  RunLoopSettings settings = loop_settings(c, problem, resume_step);
   if (distributed) settings.comm = options.comm;
   if (!problem.fields.node_type.empty()) settings.outside = problem.fields.node_type.data();
   CheckpointWriter checkpoints(dir, c, inputs, *scheme, sinks);
@@ -447,9 +447,9 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   const InterruptGuard interrupt;
   settings.interrupted = interrupt.flag();
   Progress progress(c.time.grid(), !options.quiet);
-  LoopResult loop;
+  RunLoopResult loop;
   try {
-    run_time_loop(*scheme, settings, sinks, progress, loop);
+    advance_run(*scheme, settings, sinks, progress, loop);
   } catch (const Error& e) {
     const std::string status = e.code() == ExitCode::numerical     ? "numerical_failure"
                                : e.code() == ExitCode::interrupted ? "interrupted"

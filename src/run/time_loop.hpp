@@ -1,52 +1,47 @@
 #pragma once
-// The time loop: advance the scheme, hand frames to the sinks at the output cadence, and watch
-// for NaN/Inf. Nothing here knows which scheme or which writers are in use.
-#include <csignal>
+// The time loop: advance a TimeStepper (a run's Scheme, a sweep's MemberBatch) to the next step at
+// which one of the caller's events is due, run the events due there, and go on to the last step.
+// What happens at a cadence (frames, samples, checks, checkpoints, progress, interruption) is the
+// caller's events; the loop knows neither the scheme nor the writers (docs/ARCHITECTURE.md
+// section 1). fhn run's events are run/run_loop.hpp's, fhn sweep's are in sweep/sweep.cpp.
 #include <functional>
-#include <string>
 #include <vector>
 
-#include "grid/time_grid.hpp"
-#include "io/frame_sink.hpp"
-#include "parallel/communicator.hpp"
-#include "run/progress.hpp"
-#include "schemes/scheme.hpp"
+#include "schemes/time_stepper.hpp"
 
 namespace fhn {
 
-struct LoopSettings {
-  TimeGrid time;             // dt, and the last step: the loop runs up to time.steps
-  index_t frame_every = 1;   // steps between frames (a frame is also written at the end)
-  index_t check_every = 50;  // steps between NaN/Inf checks (rounded up to a multiple of the
-                             // scheme's steps_per_pass; and at every frame)
-  std::string instability_hint;  // appended to the NaN/Inf message
-  index_t first_frame_index = 0;  // frames an interrupted earlier part of the run already wrote
-  index_t checkpoint_every = 0;   // steps between checkpoints (0: none)
-  std::function<void()> checkpoint;  // writes one at the scheme's current step
-  // Set (by a signal handler) to stop: the loop then checkpoints and throws InterruptedError.
-  const volatile std::sig_atomic_t* interrupted = nullptr;
-  // The ranks of a distributed run (nullptr: one process): they agree on stopping when any of
-  // them was interrupted, so all stop at the same step.
-  Communicator* comm = nullptr;
-  // The tissue mask each frame carries (FrameView::outside); nullptr: every node is tissue.
-  const std::uint8_t* outside = nullptr;
+// Something the caller wants done at some steps. With every = k > 0 the loop stops at the
+// multiples of k (k rounded up to a multiple of the stepper's steps_per_pass() with kWholePasses)
+// and runs `action` there; `when` adds steps:
+//   kAtStart      also at the first step, before any advance, when it is a multiple of k;
+//   kAtEnd        also at the last step;
+//   kAtEveryStop  at every step the loop stops at, whichever event made it stop (every = 0: the
+//                 event makes no stops of its own).
+// The loop never stops but where an event is due, and advances the stepper by the whole gap in
+// one call.
+struct LoopEvent {
+  static constexpr unsigned kAtStart = 1;
+  static constexpr unsigned kAtEnd = 2;
+  static constexpr unsigned kAtEveryStop = 4;
+  static constexpr unsigned kWholePasses = 8;  // for a cadence that may move (a check): it then
+                                               // cuts no pass of a temporally blocked kernel short
+  index_t every = 0;
+  unsigned when = 0;
+  std::function<void(index_t step)> action;
 };
 
 struct LoopResult {
-  index_t steps = 0;
-  index_t frames = 0;
-  double step_seconds = 0.0;  // time spent inside Scheme::advance
-  Snapshot last;              // the last frame written
+  index_t steps = 0;          // advanced by this loop
+  double step_seconds = 0.0;  // spent inside advance() and synchronize()
 };
 
-// Runs from the scheme's current step to time.steps, keeping `result` current as it goes.
-// In a distributed run every rank runs this loop with the same settings (sinks on the root only);
-// the scheme's collectives then line up.
-// Frames fall on the steps that are multiples of frame_every (and the last), so a restarted run
-// writes exactly the frames the uninterrupted one would have. Throws NumericalError (state not
-// finite) after the sinks have seen every finite frame, InterruptedError after a checkpoint when
-// interrupted; `result` then tells how far it got and the caller finishes the sinks.
-void run_time_loop(Scheme& scheme, const LoopSettings& settings,
-                   const std::vector<FrameSink*>& sinks, Progress& progress, LoopResult& result);
+// Runs from the stepper's current step to last_step, keeping `result` current as it goes. At a
+// step, the events due run in the order of `events` (the caller's order is part of its output:
+// fhn run checks for NaN/Inf before it writes a frame). An event stops the loop by throwing
+// (NumericalError, InterruptedError): the exception leaves the loop, `result` tells how far it
+// got. The loop allocates nothing.
+void run_time_loop(TimeStepper& stepper, index_t last_step, const std::vector<LoopEvent>& events,
+                   LoopResult& result);
 
 }  // namespace fhn

@@ -1,6 +1,6 @@
 #pragma once
 // A time-stepping scheme owns the solution state (on the host or a device) and advances it.
-// The time loop only ever sees this interface.
+// The time loop sees it as a TimeStepper (schemes/time_stepper.hpp); its events see the rest.
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,22 +12,15 @@
 #include "model/problem.hpp"
 #include "parallel/communicator.hpp"
 #include "schemes/newton.hpp"
+#include "schemes/time_stepper.hpp"
 
 namespace fhn {
 
-class Scheme {
+// steps_done, advance, synchronize, steps_per_pass: TimeStepper's.
+class Scheme : public TimeStepper {
  public:
-  virtual ~Scheme() = default;
   virtual std::string name() const = 0;
   virtual index_t node_count() const = 0;
-  // Steps taken so far; the state is at t = steps_done() * dt.
-  virtual index_t steps_done() const = 0;
-  // May return before the work is done (a device scheme queues it); synchronize() waits for it.
-  virtual void advance(index_t steps) = 0;
-  virtual void synchronize() const {}
-  // The steps one call advances best: a whole pass of a temporally blocked kernel (a shorter call
-  // takes a shorter, costlier pass). The time loop puts its NaN checks on multiples of it.
-  virtual index_t steps_per_pass() const { return 1; }
   virtual void snapshot(Snapshot& out) const = 0;
   // Index of the first node whose v or w is NaN or infinite, or -1 when all are finite.
   virtual index_t first_non_finite() const = 0;

@@ -14,7 +14,7 @@
 #include "core/format.hpp"
 #include "parallel/communicator.hpp"
 #include "run/memory_estimate.hpp"
-#include "run/time_loop.hpp"
+#include "run/run_loop.hpp"
 #include "sweep/write.hpp"
 
 namespace fhn::sweep_detail {
@@ -294,7 +294,7 @@ SweepPlan plan_sweep(const SweepConfig& sweep, const SweepOptions& options, Comm
   }
   plan.total_steps = c0.time.steps;
   plan.sample_every = plan.sheet ? c0.output.every_steps : sample_every_steps(sweep, c0);
-  plan.check_every = LoopSettings{}.check_every;  // as fhn run checks
+  plan.check_every = RunLoopSettings{}.check_every;  // as fhn run checks
   plan.newton = c0.scheme.type == SchemeType::crank_nicolson;
   plan.mine = split_range(plan.count, comm.rank(), comm.size());
   return plan;

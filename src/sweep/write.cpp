@@ -19,7 +19,6 @@
 #include "io/probes_csv.hpp"
 #include "model/problem.hpp"
 #include "parallel/communicator.hpp"
-#include "run/time_loop.hpp"
 #include "study/activation.hpp"
 
 namespace fs = std::filesystem;

@@ -21,7 +21,7 @@
 #include "io/vtk_writers.hpp"
 #include "model/problem.hpp"
 #include "run/progress.hpp"
-#include "run/time_loop.hpp"
+#include "run/run_loop.hpp"
 #include "study/convergence.hpp"
 
 namespace fhn::test {
@@ -104,13 +104,13 @@ Domain sheet_domain(index_t nx, index_t ny, real dx) {
 void run_with_sinks(const Config& config, const std::vector<FrameSink*>& sinks) {
   const Problem problem = make_problem(config);
   auto scheme = make_scheme(config, problem);
-  LoopSettings settings;
+  RunLoopSettings settings;
   settings.time = config.time.grid();
   settings.frame_every = config.output.every_steps;
   if (!problem.fields.node_type.empty()) settings.outside = problem.fields.node_type.data();
   Progress quiet(config.time.grid(), false);
-  LoopResult result;
-  run_time_loop(*scheme, settings, sinks, quiet, result);
+  RunLoopResult result;
+  advance_run(*scheme, settings, sinks, quiet, result);
 }
 
 double max_state_difference(const Snapshot& a, const Snapshot& b) {
