@@ -11,6 +11,7 @@
 #include "grid/iso_cells.hpp"
 #include "model/problem.hpp"
 #include "schemes/scheme.hpp"
+#include "schemes/time_stepper.hpp"
 
 namespace fhn {
 
@@ -21,19 +22,19 @@ struct MemberFailure {
   std::string reason;  // as fhn run would report it
 };
 
-class MemberBatch {
+// A time stepper (schemes/time_stepper.hpp): fhn sweep drives a batch with the time loop of
+// fhn run (run/time_loop.hpp), its checks freezing members rather than stopping the batch.
+class MemberBatch : public TimeStepper {
  public:
-  virtual ~MemberBatch() = default;
   virtual std::string name() const = 0;
   virtual index_t members() const = 0;
   virtual index_t node_count() const = 0;  // per member
   // Steps taken so far by the batch (a frozen member stays at the step it failed).
-  virtual index_t steps_done() const = 0;
+  index_t steps_done() const override = 0;
   // Advances every member that has not failed by `steps`. A member whose step fails (Newton
   // does not converge) is frozen at its last accepted state and reported by take_failures(); the
   // others go on. May return before the work is done (a device queues it); synchronize() waits.
-  virtual void advance(index_t steps) = 0;
-  virtual void synchronize() const {}
+  void advance(index_t steps) override = 0;
   // v at `nodes` (indices into a member's nodes) of every member, member-major:
   // out[m * nodes.size() + p] = v_m[nodes[p]]. Frozen members give their frozen state.
   virtual void sample(const std::vector<index_t>& nodes, std::vector<real>& out) = 0;

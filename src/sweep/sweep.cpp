@@ -24,6 +24,7 @@
 #include "model/problem.hpp"
 #include "parallel/communicator.hpp"
 #include "run/progress.hpp"
+#include "run/time_loop.hpp"
 #include "schemes/member_batch.hpp"
 #include "sweep/bench.hpp"
 #include "sweep/plan.hpp"
@@ -136,9 +137,6 @@ bool run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
       outputs.emplace_back(k, open_member_output(dir / "members" / std::to_string(member_of(k)),
                                                  member_of(k), batch_configs[static_cast<std::size_t>(k)]));
   const index_t frame_every = c0.output.every_steps;
-  auto write_frames = [&] {
-    for (auto& [k, o] : outputs) write_member_frame(*o, *batch, k);
-  };
 
   // Sheets: each member's tips, followed as fhn run follows them (tips.csv for output.members).
   std::vector<std::unique_ptr<TipTracker>> tips;
@@ -175,7 +173,11 @@ bool run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
     failed.rethrow();
   };
 
-  // The lockstep loop: advance to the next sample, check or frame; measure; record failures.
+  // The batch's time loop (run/time_loop.hpp), its events at each step it stops at in this
+  // order: the members' finiteness checked (a member not finite is frozen, the others go on),
+  // the failures found since the last stop recorded (that check's, and Newton's, which freeze a
+  // member as it steps), probes sampled or tips found, the members' frames, progress, and the
+  // stop on a signal.
   auto measure_probes_or_tips = [&](index_t step) {
     if (plan.sheet) return find_tips_of_members(step);
     batch->sample(plan.nodes, sampled);
@@ -189,11 +191,6 @@ bool run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
       row_of(k).measured.sample(t, v.data());
     }
   };
-  auto measure = [&](index_t step) {
-    const auto t0 = Clock::now();
-    measure_probes_or_tips(step);
-    run.measure_seconds += seconds_since(t0);
-  };
   auto record_failures = [&] {
     for (const MemberFailure& f : batch->take_failures()) {
       MemberRow& row = row_of(f.member);
@@ -204,51 +201,63 @@ bool run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
                ": " + f.reason);
     }
   };
-  if (batch) {
-    measure(0);
-    write_frames();
-    for (index_t step = 0; step < total_steps;) {
-      auto next = [&](index_t every) { return (step / every + 1) * every; };
-      index_t target = std::min({next(sample_every), next(check_every), total_steps});
-      if (!outputs.empty()) target = std::min(target, next(frame_every));
-      const auto t0 = Clock::now();
-      batch->advance(target - step);
-      batch->synchronize();  // the clock covers the steps, not their launch
-      run.step_seconds += seconds_since(t0);
-      step = target;
-      if (step % check_every == 0 || step == total_steps) batch->check_finite();
-      record_failures();
-      if (step % sample_every == 0 || step == total_steps) measure(step);
-      if (step % frame_every == 0 || step == total_steps) write_frames();
-      progress.update(local * total_steps + step * size);
-      if (interrupt.interrupted() && step < total_steps) {
-        // The members' files are closed, then removed with their folders' contents: a member
-        // not finished leaves nothing that looks finished. Their rows stay not done.
-        std::vector<index_t> written;
-        for (const auto& entry : outputs) written.push_back(member_of(entry.first));
-        outputs.clear();
-        tips.clear();
-        for (index_t m : written) {
-          const fs::path folder = dir / "members" / std::to_string(m);
-          fs::remove_all(folder);
-          create_folder(folder, "the member's output folder");
-        }
-        // A member without a start has its complete row; one that failed during the steps is
-        // counted when it finishes (its row is made again, the same, when the sweep continues).
-        for (index_t j = 0; j < size; ++j) {
-          MemberRow& row = row_at(j);
-          if (row.status == "setup_failure")
-            row.done = true;
-          else if (row.status != "ok")
-            --run.failed;
-        }
-        log.line("batch " + std::to_string(b + 1) + "/" + std::to_string(run.batches) +
-                 ": interrupted at step " + std::to_string(step) + " of " +
-                 std::to_string(total_steps) + "; its members " + std::to_string(member_at(0)) +
-                 ".." + std::to_string(member_at(size - 1)) + " are not finished");
-        return false;
-      }
+  // A signal between steps: the members' files are closed, then removed with their folders'
+  // contents (a member not finished leaves nothing that looks finished); their rows stay not
+  // done. The loop then stops (InterruptedError).
+  auto stop_batch = [&](index_t step) {
+    std::vector<index_t> written;
+    for (const auto& entry : outputs) written.push_back(member_of(entry.first));
+    outputs.clear();
+    tips.clear();
+    for (index_t m : written) {
+      const fs::path folder = dir / "members" / std::to_string(m);
+      fs::remove_all(folder);
+      create_folder(folder, "the member's output folder");
     }
+    // A member without a start has its complete row; one that failed during the steps is
+    // counted when it finishes (its row is made again, the same, when the sweep continues).
+    for (index_t j = 0; j < size; ++j) {
+      MemberRow& row = row_at(j);
+      if (row.status == "setup_failure")
+        row.done = true;
+      else if (row.status != "ok")
+        --run.failed;
+    }
+    const std::string what =
+        "interrupted at step " + std::to_string(step) + " of " + std::to_string(total_steps);
+    log.line("batch " + std::to_string(b + 1) + "/" + std::to_string(run.batches) + ": " + what +
+             "; its members " + std::to_string(member_at(0)) + ".." +
+             std::to_string(member_at(size - 1)) + " are not finished");
+    throw InterruptedError(what);
+  };
+  if (batch) {
+    using E = LoopEvent;
+    std::vector<LoopEvent> events;
+    events.push_back(
+        {check_every, E::kWholePasses | E::kAtEnd, [&](index_t) { batch->check_finite(); }});
+    events.push_back({0, E::kAtEveryStop, [&](index_t) { record_failures(); }});
+    events.push_back({sample_every, E::kAtStart | E::kAtEnd, [&](index_t step) {
+                        const auto t0 = Clock::now();
+                        measure_probes_or_tips(step);
+                        run.measure_seconds += seconds_since(t0);
+                      }});
+    if (!outputs.empty())
+      events.push_back({frame_every, E::kAtStart | E::kAtEnd, [&](index_t) {
+                          for (auto& [k, o] : outputs) write_member_frame(*o, *batch, k);
+                        }});
+    events.push_back(
+        {0, E::kAtEveryStop, [&](index_t step) { progress.update(local * total_steps + step * size); }});
+    events.push_back({0, E::kAtEveryStop, [&](index_t step) {
+                        if (interrupt.interrupted() && step < total_steps) stop_batch(step);
+                      }});
+    LoopResult stepped;
+    try {
+      run_time_loop(*batch, total_steps, events, stepped);
+    } catch (const InterruptedError&) {
+      run.step_seconds += stepped.step_seconds;
+      return false;
+    }
+    run.step_seconds += stepped.step_seconds;
   }
   for (auto& [k, o] : outputs)
     for (auto& sink : o->sinks) sink->finish();
