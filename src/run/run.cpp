@@ -284,7 +284,7 @@ RunSummary run_worker(const Config& c, const RunOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   Communicator& comm = *options.comm;
   const Problem problem = make_problem(c);
-  DistributedScheme scheme(c, problem, comm);
+  DistributedScheme scheme(problem.domain, comm, make_slab_scheme(c, problem, comm));
   if (!options.restart.empty()) scheme.restore_state(SchemeState{});
   RunLoopSettings settings = loop_settings(c, problem, scheme.steps_done());
   settings.checkpoint = [&scheme] { scheme.save_state(); };
@@ -370,7 +370,9 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
     newton_log = std::make_unique<NewtonCsvWriter>(
         dir / "newton.csv", restart, c.scheme.crank_nicolson.formulation == Formulation::adi);
   std::unique_ptr<Scheme> scheme =
-      distributed ? std::make_unique<DistributedScheme>(c, problem, *options.comm, newton_log.get())
+      distributed ? std::make_unique<DistributedScheme>(
+                        problem.domain, *options.comm,
+                        make_slab_scheme(c, problem, *options.comm, newton_log.get()))
                   : make_scheme(c, problem, newton_log.get());
   if (restart) scheme->restore_state(checkpoint.state);
   log.line(build_line());

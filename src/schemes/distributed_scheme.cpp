@@ -2,20 +2,21 @@
 
 #include <limits>
 #include <numeric>
+#include <utility>
 
 #include "core/error.hpp"
 #include "parallel/decomposition.hpp"
 
 namespace fhn {
 
-DistributedScheme::DistributedScheme(const Config& config, const Problem& problem,
-                                     Communicator& comm, NewtonLog* newton_log)
+DistributedScheme::DistributedScheme(const Domain& domain, Communicator& comm,
+                                     std::unique_ptr<Scheme> part)
     : comm_(comm),
-      domain_(problem.domain),
-      counts_(owned_node_counts(problem.domain, comm.size())),
+      domain_(domain),
+      counts_(owned_node_counts(domain, comm.size())),
       offset_(static_cast<index_t>(std::accumulate(
           counts_.begin(), counts_.begin() + comm.rank(), std::size_t{0}))),
-      part_(make_slab_scheme(config, problem, comm, newton_log)) {}
+      part_(std::move(part)) {}
 
 // "<rank 0's scheme>; 2 ranks, slabs of 201 and 200 y rows".
 std::string DistributedScheme::name() const {

@@ -17,8 +17,8 @@ namespace fhn {
 
 class DistributedScheme final : public Scheme {
  public:
-  DistributedScheme(const Config& config, const Problem& problem, Communicator& comm,
-                    NewtonLog* newton_log = nullptr);
+  // `part`: this rank's slab of the run on `domain` (make_slab_scheme).
+  DistributedScheme(const Domain& domain, Communicator& comm, std::unique_ptr<Scheme> part);
 
   std::string name() const override;
   index_t node_count() const override { return domain_.node_count(); }
