@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bench/bench.hpp"
+#include "config/capabilities.hpp"
 #include "config/loader.hpp"
 #include "config/names.hpp"
 #include "core/build_info.hpp"
@@ -213,6 +214,10 @@ int cli_main(int argc, const char* const* argv, std::ostream& out_all, std::ostr
       ->check(CLI::IsMember(kinetics_names()));
 
   CLI::App* info = app.add_subcommand("info", "version, build features and CUDA devices");
+  bool capabilities = false;
+  info->add_flag("--capabilities", capabilities,
+                 "print what runs where (scheme, domain, medium, mode, backend) as the markdown "
+                 "table of configs/README.md");
 
   try {
     app.parse(argc, argv);
@@ -248,7 +253,10 @@ int cli_main(int argc, const char* const* argv, std::ostream& out_all, std::ostr
                         " runs as one process; start it without mpirun (fhn run and fhn sweep "
                         "spread over ranks)");
     if (info->parsed()) {
-      print_info(out);
+      if (capabilities)
+        out << capability::markdown();
+      else
+        print_info(out);
       return 0;
     }
     if (bench_command->parsed()) {

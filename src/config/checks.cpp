@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "config/capability_key.hpp"
 #include "config/names.hpp"
 #include "core/format.hpp"
 #include "grid/interpolation.hpp"
@@ -353,9 +354,10 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build,
 
   const bool sheet = c.domain.dims >= 2;  // a sheet or a box
   const bool box = c.domain.dims == 3;
-  if (sheet && c.scheme.type == SchemeType::adaptive_explicit)
-    ctx.error("scheme.type", "scheme.type: adaptive_explicit works on cables only (domain.length "
-                             "with one entry); on a sheet or a box use explicit");
+  // What runs where (config/capabilities.hpp): the scheme on this domain and backend.
+  for (const capability::Refusal& refused :
+       capability::refusals(capability_key(c, capability::Mode::one_process)))
+    ctx.error(refused.key, refused.key + ": " + refused.message);
   const CrankNicolsonSpec& cn = c.scheme.crank_nicolson;
   if (c.scheme.type == SchemeType::crank_nicolson && cn.formulation == Formulation::adi) {
     if (cn.w_update == WUpdate::leapfrog)
@@ -372,10 +374,6 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build,
                     "' has no batched form; formulation: adi solves batches of lines with thomas "
                     "(cpu), partitioned or cusparse (cuda)");
   }
-  if (sheet && c.scheme.type == SchemeType::crank_nicolson && cn.formulation == Formulation::newton)
-    ctx.error("scheme.crank_nicolson.formulation",
-              "scheme.crank_nicolson.formulation: newton (the coupled system of a step) is for "
-              "cables; on a sheet or a box use adi (the default there)");
   if (c.scheme.type == SchemeType::adaptive_explicit && c.output.stride > 1)
     ctx.error("output.stride", "output.stride: frames of the adaptive grid keep all of its nodes; "
                                "remove output.stride (or set it to 1)");
@@ -398,9 +396,6 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build,
                                                                   "(output.tips)"
                                                                 : "this domain is a cable"));
 
-  if (c.scheme.type == SchemeType::adaptive_explicit && c.scheme.backend != Backend::cpu)
-    ctx.error("scheme.backend", "scheme.backend: the adaptive_explicit scheme runs on the cpu "
-                                "backend only");
   // The tridiagonal solver works where the scheme keeps its state; its default follows the
   // backend.
   solvers::TridiagonalBackend& solver = c.scheme.crank_nicolson.tridiagonal;

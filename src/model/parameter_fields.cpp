@@ -68,43 +68,6 @@ void check_tensor(const TensorField& tensor, index_t node_count) {
   }
 }
 
-// What a scheme reads of a sheet's fields.
-enum class FieldsRead {
-  none,       // one value of each parameter and an isotropic D, the same at every node
-  isotropic,  // also a tissue mask and per-node D and kinetics parameters (ADI on a sheet)
-  all,        // also an anisotropic tensor (the explicit scheme on a sheet)
-};
-
-// Throws ConfigError "per-node parameters (model.diffusion, model.a, a tissue mask (tissue:),
-// anisotropic diffusion (anisotropy:)) are not supported by <scheme> yet; ..." when `fields`
-// hold what the scheme does not read (`reads`: none), or "anisotropy: anisotropic diffusion is
-// not supported by <scheme>: ..." (`reads`: isotropic).
-void refuse_unread(const ParameterFields& fields, const std::string& scheme, FieldsRead reads) {
-  if (reads == FieldsRead::all) return;
-  if (reads == FieldsRead::isotropic) {
-    if (fields.tensor.enabled)
-      throw ConfigError("anisotropy", "anisotropic diffusion is not supported by " + scheme +
-                        ": its line solves take the second differences along x and along y "
-                        "implicitly, and the tensor's mixed term D_xy couples the lines (the "
-                        "reasons in configs/README.md, anisotropy); run it with scheme.type: "
-                        "explicit");
-    return;
-  }
-  std::string what;
-  if (!fields.diffusion.uniform()) append(what, "model." + fields.diffusion.name);
-  for (const ParameterField& field : fields.kinetics)
-    if (!field.uniform()) append(what, "model." + field.name);
-  if (!fields.node_type.empty()) append(what, "a tissue mask (tissue:)");
-  if (fields.tensor.enabled) append(what, "anisotropic diffusion (anisotropy:)");
-  if (what.empty()) return;
-  throw ConfigError("per-node parameters (" + what + ") are not supported by " + scheme +
-                    " yet: its kernels read one value of each parameter, the same at every node, "
-                    "and an isotropic D; a sheet with tissue: or fields: runs with "
-                    "scheme.type: explicit (in one process, or over several ranks on the cpu "
-                    "backend) or crank_nicolson (formulation adi, in one process), one with "
-                    "anisotropy: with explicit");
-}
-
 }  // namespace
 
 bool ParameterFields::uniform() const {
@@ -170,32 +133,15 @@ void kinetics_values(const ParameterFields& fields, const real* (&values)[kMaxFo
   }
 }
 
-void require_uniform_fields(const Config& config, const ParameterFields& fields, FieldsUse use) {
-  // On a sheet, the explicit scheme reads all of a sheet's fields (tissue mask, per-node
-  // parameters, anisotropic tensor): in one process (CPU and CUDA) and on the CPU's slabs; ADI
-  // all but the tensor, in one process. Every other scheme, the CUDA and ADI slabs and the
-  // member batches refuse them (refuse_unread) until they do.
-  FieldsRead reads = FieldsRead::none;
-  const bool cpu_slabs = use == FieldsUse::slabs && config.scheme.backend == Backend::cpu;
-  if (config.domain.dims == 2 && config.scheme.type == SchemeType::explicit_euler &&
-      (use == FieldsUse::one_process || cpu_slabs))
-    reads = FieldsRead::all;
-  if (use == FieldsUse::one_process && config.domain.dims == 2 &&
-      config.scheme.type == SchemeType::crank_nicolson &&
-      config.scheme.crank_nicolson.formulation == Formulation::adi)
-    reads = FieldsRead::isotropic;
-  const std::string scheme = scheme_kind(config) + " on the " +
-                             name_of(backend_names(), config.scheme.backend) + " backend" +
-                             (use == FieldsUse::slabs ? " over several ranks" : "");
-  refuse_unread(fields, scheme, reads);
-}
-
-std::string scheme_kind(const Config& config) {
-  return name_of(scheme_type_names(), config.scheme.type) +
-         (config.scheme.type == SchemeType::crank_nicolson
-              ? " (formulation " +
-                    name_of(formulation_names(), config.scheme.crank_nicolson.formulation) + ")"
-              : std::string());
+capability::Medium medium_of(const ParameterFields& fields) {
+  capability::Medium medium;
+  if (!fields.diffusion.uniform()) append(medium.parameters, "model." + fields.diffusion.name);
+  for (const ParameterField& field : fields.kinetics)
+    if (!field.uniform()) append(medium.parameters, "model." + field.name);
+  medium.per_node = !medium.parameters.empty();
+  medium.mask = !fields.node_type.empty();
+  medium.tensor = fields.tensor.enabled;
+  return medium;
 }
 
 }  // namespace fhn

@@ -4,12 +4,13 @@
 // its scalar in ModelParams holding at every node, or per node, one value per node of the run's
 // Domain in node order; an anisotropic sheet's tensor likewise. The config fills them (tissue:,
 // fields:, anisotropy:; model/tissue.hpp, model/field_values.hpp), and the schemes refuse what
-// they do not read (require_uniform_fields).
+// they do not read (medium_of, config/capabilities.hpp).
 #include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "config/capabilities.hpp"
 #include "config/config.hpp"
 #include "core/error.hpp"
 
@@ -87,22 +88,11 @@ ParameterFields uniform_fields(const ModelParams& model);
 // parameter's interval (the form's table; D > 0), or a mask entry is not a NodeType.
 void check_fields(const ParameterFields& fields, const ModelParams& model, index_t node_count);
 
-// Where a scheme is made: in one process, as the slabs of several ranks, or as a sweep's member
-// batch.
-enum class FieldsUse { one_process, slabs, member_batch };
-
-// Throws ConfigError unless the scheme `config` asks for, made as `use` says, reads `fields`: on
-// a sheet in one process, the explicit scheme (CPU and CUDA) reads them all (tissue mask,
-// per-node parameters, anisotropy) and ADI all but anisotropy; on the CPU's slabs the explicit
-// scheme reads them all. "per-node parameters (model.a) are not supported by explicit on the cpu
-// backend yet: ..." or "anisotropy: anisotropic diffusion is not supported by crank_nicolson
-// (formulation adi) on the cpu backend: ...". Every factory of schemes and of member batches
-// calls it, and check_problem (model/problem.hpp) for one process, so that fhn validate refuses
-// what fhn run would.
-void require_uniform_fields(const Config& config, const ParameterFields& fields, FieldsUse use);
-
-// The scheme `config` asks for, as messages name it: "crank_nicolson (formulation adi)".
-std::string scheme_kind(const Config& config);
+// The medium `fields` hold, as the capability table (config/capabilities.hpp) asks of a scheme:
+// a tissue mask, per-node D or kinetics parameters (named by their keys: "model.diffusion,
+// model.a"), an anisotropic tensor. The scheme factories and check_problem (model/problem.hpp)
+// ask the table with it, so that fhn validate refuses what fhn run would.
+capability::Medium medium_of(const ParameterFields& fields);
 
 // The kinetics at `node`: `uniform` (the run's form, type K) with its p-th parameter (in its
 // parameters() order) taken from values[p][node] where values[p] is not nullptr (host and

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "config/capability_key.hpp"
 #include "model/field_values.hpp"
 #include "model/initial.hpp"
 #include "model/sides.hpp"
@@ -107,10 +108,7 @@ ParameterFields build_parameter_fields(const Config& c) {
 void check_problem(const Config& c, const ParameterFields& fields) {
   check_fields(fields, c.model, c.domain.node_count());
   check_initial_state(c, fields);
-  // Without fields: and anisotropy: every parameter is uniform, a scalar the loader has checked,
-  // and a tissue mask is read by every scheme that a sheet runs in one process.
-  if (!c.fields.empty() || c.anisotropy.enabled)
-    require_uniform_fields(c, fields, FieldsUse::one_process);
+  capability::require(capability_key(c, capability::Mode::one_process, medium_of(fields)));
 }
 
 }  // namespace fhn

@@ -45,10 +45,10 @@ ParameterFields build_parameter_fields(const Config& config);
 // without building the rest of the problem: per-node parameters out of their interval and a
 // diffusion tensor that is not positive definite (check_fields), an initial state it cannot
 // build (check_initial_state, model/initial.hpp: a spiral or scroll-ring start in a form without
-// an excursion, a node without a single resting state, a value that is not finite), fields that
-// the scheme does not read in one process (require_uniform_fields). Throws ConfigError naming
-// the key where there is one. The loader calls it (config/loader.hpp), so that fhn validate
-// refuses what fhn run would, and fhn run does before it writes anything.
+// an excursion, a node without a single resting state, a value that is not finite), a medium
+// that the scheme does not read in one process (the capability table, config/capabilities.hpp).
+// Throws ConfigError naming the key where there is one. The loader calls it (config/loader.hpp),
+// so that fhn validate refuses what fhn run would, and fhn run does before it writes anything.
 void check_problem(const Config& config, const ParameterFields& fields);
 
 }  // namespace fhn

@@ -67,7 +67,7 @@ AdiSetup adi_setup(const Problem& problem, const CrankNicolsonSpec& spec) {
     }
   }
   if (d.dims == 2 && !problem.fields.uniform()) {
-    // The scheme factories refuse a tensor before this (require_uniform_fields).
+    // The scheme factories refuse a tensor before this (config/capabilities.hpp).
     FHN_VERIFY(!problem.fields.tensor.enabled, InternalError,
                "adi_setup: an anisotropic tensor has no place in the line solves");
     set_up_medium(problem, s);

@@ -8,16 +8,18 @@
 
 namespace fhn {
 
-// Throws DeviceError (exit code 5) without a usable device or when CUDA is not compiled in.
-std::unique_ptr<Scheme> make_cuda_scheme(const Config& config, const Problem& problem,
+// The scheme `spec` names (a combination the capability table runs in one process,
+// config/capabilities.hpp; make_scheme asks it). Throws DeviceError (exit code 5) without a
+// usable device or when CUDA is not compiled in.
+std::unique_ptr<Scheme> make_cuda_scheme(const Problem& problem, const SchemeSpec& spec,
                                          NewtonLog* newton_log);
 
-// The CUDA scheme of one rank's slab (make_slab_scheme in scheme.hpp): rank r uses GPU
-// comm.local_rank() mod (GPUs on its machine); halos and transposes move through NCCL between
-// GPUs, or through host memory where ranks share a GPU (parallel/cuda/device_transport.hpp).
-// Collective. Explicit and ADI sheets, Crank-Nicolson/Newton cables; anything else throws
-// ConfigError before a device is touched.
-std::unique_ptr<Scheme> make_cuda_slab_scheme(const Config& config, const Problem& problem,
+// The CUDA scheme of one rank's slab (make_slab_scheme in scheme.hpp, which has asked the
+// capability table: explicit and ADI on a sheet or a box, Crank-Nicolson/Newton on a cable):
+// rank r uses GPU comm.local_rank() mod (GPUs on its machine); halos and transposes move through
+// NCCL between GPUs, or through host memory where ranks share a GPU
+// (parallel/cuda/device_transport.hpp). Collective.
+std::unique_ptr<Scheme> make_cuda_slab_scheme(const Problem& problem, const SchemeSpec& spec,
                                               Communicator& comm, NewtonLog* newton_log);
 
 // The CUDA backend of `fhn sweep`: all members in one set of kernels (member_batch_cuda.cu).

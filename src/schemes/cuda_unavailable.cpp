@@ -13,9 +13,11 @@ namespace {
 
 }  // namespace
 
-std::unique_ptr<Scheme> make_cuda_scheme(const Config&, const Problem&, NewtonLog*) { not_compiled(); }
+std::unique_ptr<Scheme> make_cuda_scheme(const Problem&, const SchemeSpec&, NewtonLog*) {
+  not_compiled();
+}
 
-std::unique_ptr<Scheme> make_cuda_slab_scheme(const Config&, const Problem&, Communicator&,
+std::unique_ptr<Scheme> make_cuda_slab_scheme(const Problem&, const SchemeSpec&, Communicator&,
                                               NewtonLog*) {
   not_compiled();
 }

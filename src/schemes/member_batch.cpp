@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "config/names.hpp"
+#include "config/capability_key.hpp"
 #include "core/error.hpp"
 #include "core/first_error.hpp"
 #include "schemes/cuda_schemes.hpp"
@@ -14,16 +14,11 @@ std::unique_ptr<MemberBatch> make_member_batch(const std::vector<Config>& config
                                                const std::vector<Problem>& problems, int threads) {
   FHN_VERIFY(!configs.empty() && configs.size() == problems.size(), InternalError,
              "make_member_batch: one problem per config, at least one member");
-  const Config& c = configs[0];
-  FHN_VERIFY(c.domain.dims <= 2, ConfigError,
-             "domain.length: a sweep's members are cables or sheets (one or two numbers); boxes "
-             "are not swept");
-  FHN_VERIFY(c.scheme.type != SchemeType::adaptive_explicit, ConfigError,
-             "scheme.type: adaptive_explicit moves each member's grid on its own, which lockstep "
-             "members cannot share; sweep with explicit or crank_nicolson");
+  // Each member with its own medium (they share the grid and the scheme).
   for (std::size_t m = 0; m < configs.size(); ++m)
-    require_uniform_fields(configs[m], problems[m].fields, FieldsUse::member_batch);
-  if (c.scheme.backend == Backend::cuda) return make_cuda_member_batch(configs, problems);
+    capability::require(
+        capability_key(configs[m], capability::Mode::members, medium_of(problems[m].fields)));
+  if (configs[0].scheme.backend == Backend::cuda) return make_cuda_member_batch(configs, problems);
   return std::make_unique<HostMemberBatch>(configs, problems, threads);
 }
 

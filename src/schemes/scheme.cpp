@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "config/names.hpp"
+#include "config/capability_key.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
 
@@ -20,55 +20,37 @@ index_t first_non_finite(const real* v, const real* w, index_t n) {
   return -1;
 }
 
+// The factories ask the capability table first (config/capabilities.hpp), so that a refused
+// combination says why before any device is touched; below them only constructors are called.
 std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem,
                                     NewtonLog* newton_log) {
-  require_uniform_fields(config, problem.fields, FieldsUse::one_process);
-  if (config.scheme.backend == Backend::cuda) return make_cuda_scheme(config, problem, newton_log);
-  switch (config.scheme.type) {
+  capability::require(
+      capability_key(config, capability::Mode::one_process, medium_of(problem.fields)));
+  const SchemeSpec& spec = config.scheme;
+  if (spec.backend == Backend::cuda) return make_cuda_scheme(problem, spec, newton_log);
+  switch (spec.type) {
     case SchemeType::explicit_euler:
       return std::make_unique<ExplicitCpu>(problem);
     case SchemeType::adaptive_explicit:
-      return std::make_unique<AdaptiveExplicitCpu>(problem, config.scheme.adaptive);
+      return std::make_unique<AdaptiveExplicitCpu>(problem, spec.adaptive);
     case SchemeType::crank_nicolson:
-      if (config.scheme.crank_nicolson.formulation == Formulation::adi)
-        return std::make_unique<AdiCpu>(problem, config.scheme.crank_nicolson, newton_log);
-      return std::make_unique<CrankNicolsonCpu>(problem, config.scheme.crank_nicolson, newton_log);
+      if (spec.crank_nicolson.formulation == Formulation::adi)
+        return std::make_unique<AdiCpu>(problem, spec.crank_nicolson, newton_log);
+      return std::make_unique<CrankNicolsonCpu>(problem, spec.crank_nicolson, newton_log);
   }
   return nullptr;
 }
 
 namespace {
 
-std::unique_ptr<Scheme> build_slab_scheme(const Config& config, const Problem& problem,
-                                          Communicator& comm, NewtonLog* newton_log) {
-  if (config.domain.dims == 3) {
-    // A box: slabs of z planes, the explicit scheme with halo planes (CPU and GPU), ADI with a
-    // halo plane and the transpose of the z lines (CPU).
-    if (config.scheme.backend == Backend::cpu) {
-      if (config.scheme.type == SchemeType::explicit_euler)
-        return std::make_unique<ExplicitCpu>(problem, comm);
-      return std::make_unique<AdiCpu>(problem, config.scheme.crank_nicolson, newton_log, comm);
-    }
-    return make_cuda_slab_scheme(config, problem, comm, newton_log);
-  }
-  if (config.scheme.backend == Backend::cuda)
-    return make_cuda_slab_scheme(config, problem, comm, newton_log);
-  if (config.domain.dims == 1 && config.scheme.type == SchemeType::crank_nicolson &&
-      config.scheme.crank_nicolson.formulation == Formulation::newton)
-    return std::make_unique<CrankNicolsonCpu>(problem, config.scheme.crank_nicolson, newton_log,
-                                              comm);
-  if (config.domain.dims == 2) {
-    if (config.scheme.type == SchemeType::explicit_euler)
-      return std::make_unique<ExplicitCpu>(problem, comm);
-    if (config.scheme.type == SchemeType::crank_nicolson &&
-        config.scheme.crank_nicolson.formulation == Formulation::adi)
-      return std::make_unique<AdiCpu>(problem, config.scheme.crank_nicolson, newton_log, comm);
-  }
-  throw ConfigError("scheme.type",
-                    scheme_kind(config) + " on a " + config.domain.kind() + " with the " +
-                        name_of(backend_names(), config.scheme.backend) +
-                        " backend does not run on several ranks yet (sheets and Crank-Nicolson "
-                        "cables do); run it without mpirun, as one process");
+// The CPU scheme of one rank's slab, of a combination the table runs on slabs: the explicit
+// scheme and ADI on a sheet (rows) or a box (z planes), Crank-Nicolson/Newton on a cable.
+std::unique_ptr<Scheme> make_cpu_slab_scheme(const Problem& problem, const SchemeSpec& spec,
+                                             Communicator& comm, NewtonLog* newton_log) {
+  if (spec.type == SchemeType::explicit_euler) return std::make_unique<ExplicitCpu>(problem, comm);
+  if (spec.crank_nicolson.formulation == Formulation::adi)
+    return std::make_unique<AdiCpu>(problem, spec.crank_nicolson, newton_log, comm);
+  return std::make_unique<CrankNicolsonCpu>(problem, spec.crank_nicolson, newton_log, comm);
 }
 
 }  // namespace
@@ -77,9 +59,12 @@ std::unique_ptr<Scheme> build_slab_scheme(const Config& config, const Problem& p
 // their key; located here, where the Config is.
 std::unique_ptr<Scheme> make_slab_scheme(const Config& config, const Problem& problem,
                                          Communicator& comm, NewtonLog* newton_log) {
-  require_uniform_fields(config, problem.fields, FieldsUse::slabs);
   try {
-    return build_slab_scheme(config, problem, comm, newton_log);
+    capability::require(
+        capability_key(config, capability::Mode::slabs, medium_of(problem.fields)));
+    if (config.scheme.backend == Backend::cuda)
+      return make_cuda_slab_scheme(problem, config.scheme, comm, newton_log);
+    return make_cpu_slab_scheme(problem, config.scheme, comm, newton_log);
   } catch (const ConfigError& e) {
     if (e.key().empty()) throw;
     throw ConfigError(config.where(e.key()) + ": " + e.what());

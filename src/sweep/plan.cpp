@@ -8,6 +8,7 @@
 #include <optional>
 #include <sstream>
 
+#include "config/capability_key.hpp"
 #include "core/cuda_device_select.hpp"
 #include "core/error.hpp"
 #include "core/first_error.hpp"
@@ -165,27 +166,16 @@ ConfigError refused_member(const SweepConfig& sweep, index_t m, const ConfigErro
   return ConfigError(where + ": " + member_label(sweep, m) + " is not a valid config:\n" + message);
 }
 
-// Refuses (ConfigError) a base config (member 0's, `c`) that lockstep members cannot be: the
-// member batches step cables and sheets of a uniform medium, so a box, tissue:, fields: and
-// anisotropy: are named with the sweep file and where the base gives them.
+// Refuses (ConfigError) a base config (member 0's, `c`) that lockstep members cannot be (the
+// capability table, config/capabilities.hpp: a box, a medium other than uniform, the adaptive
+// grid), named with the sweep file and where the base gives the key.
 void refuse_unsweepable(const SweepConfig& sweep, const Config& c) {
-  std::string key, what;
-  if (c.domain.dims == 3) {
-    key = "domain.length";
-    what = "is a box (domain.length: [Lx, Ly, Lz])";
-  } else {
-    for (const auto& [given, name] : {std::pair{!c.tissue.empty(), "tissue"},
-                                      std::pair{!c.fields.empty(), "fields"},
-                                      std::pair{c.anisotropy.enabled, "anisotropy"}})
-      if (given && key.empty()) key = name;
-    what = "has " + key + ":";
-  }
-  if (key.empty()) return;
-  throw ConfigError(sweep.source + ": " + c.where(key) + ": the base config " + what +
-                    "; sweeps run cables and sheets (domain.length: one or two numbers) of a "
-                    "uniform medium: a sweep does not take tissue:, fields:, anisotropy: or boxes. "
-                    "fhn run runs such a config, one at a time (configs/README.md, tissue:, says "
-                    "which schemes read it)");
+  const std::vector<capability::Refusal> refused =
+      capability::refusals(capability_key(c, capability::Mode::members, config_medium(c)));
+  if (refused.empty()) return;
+  const capability::Refusal& first = refused.front();
+  throw ConfigError(sweep.source + ": " + c.where(first.key) + ": " + first.key + ": " +
+                    first.message);
 }
 
 // Refuses (ConfigError) a sweep whose members the root cannot hold (its verdict stands for every
@@ -355,9 +345,6 @@ std::vector<Config> sweep_member_configs(const SweepConfig& sweep, const SweepOp
           throw ConfigError(where + ": measure.* is what a cable sweep measures at its probes; a "
                             "sheet's members are measured by their spiral tips, found every "
                             "output.every (output.tips.* set their levels and classes)");
-    if (c.scheme.type == SchemeType::adaptive_explicit)
-      throw ConfigError(sweep.source + ": scheme.type: adaptive_explicit moves each member's grid on its "
-                        "own; sweep with explicit or crank_nicolson");
     const index_t every = sample_every_steps(sweep, c);
     if (sweep.measure.every > 0.0 &&
         std::abs(c.time.grid().t(every) - sweep.measure.every) > 1e-9 * sweep.measure.every)

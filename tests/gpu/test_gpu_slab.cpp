@@ -7,7 +7,7 @@
 // strips). Then the slab scheme of a one-rank run against the whole-sheet scheme; the slab
 // schemes of 2 and 3 ranks, each a thread of this process with a communicator between threads,
 // gathered, against the whole-sheet scheme (halos through host memory where the ranks share a
-// GPU, by NCCL where each has its own); and what make_cuda_slab_scheme refuses.
+// GPU, by NCCL where each has its own); and what make_slab_scheme refuses on the GPU.
 #include <doctest/doctest.h>
 
 #include <cuda_runtime.h>
@@ -323,8 +323,8 @@ TEST_CASE("Slab scheme of a one-rank run equals the whole-domain scheme bit for 
       fhn::test::box_yaml("cubic", "{type: crank_nicolson, backend: cuda}"), {"time.dt=0.05"}));
   for (const fhn::Config& c : configs) {
     const fhn::Problem problem = fhn::make_problem(c);
-    auto whole = fhn::make_cuda_scheme(c, problem, nullptr);
-    auto slab = fhn::make_cuda_slab_scheme(c, problem, *comm, nullptr);
+    auto whole = fhn::make_cuda_scheme(problem, c.scheme, nullptr);
+    auto slab = fhn::make_cuda_slab_scheme(problem, c.scheme, *comm, nullptr);
     CAPTURE(slab->name());
     const std::string scheme = whole->name().substr(0, whole->name().find("(cuda, "));
     CHECK(fhn::test::contains(slab->name(), scheme));
@@ -362,17 +362,17 @@ TEST_CASE("Slab scheme: what does not run on several ranks yet is refused by nam
     const fhn::Config c = fhn::test::config_from(yaml, set);
     const fhn::Problem problem = fhn::make_problem(c);
     return fhn::test::thrown_message<fhn::ConfigError>(
-        [&] { fhn::make_cuda_slab_scheme(c, problem, *comm, nullptr); });
+        [&] { fhn::make_slab_scheme(c, problem, *comm); });
   };
   CHECK(fhn::test::contains(
       refusal("domain: {length: 20, dx: 0.5}\n",
               {"scheme.backend=cuda", "scheme.type=crank_nicolson",
                "scheme.crank_nicolson.formulation=adi"}),
-      "scheme.type: crank_nicolson (formulation: adi) on a cable with scheme.backend: cuda does "
-      "not run on several ranks yet"));
+      "scheme.type: crank_nicolson (formulation adi) on a cable with the cuda backend does not "
+      "run on several ranks yet"));
   CHECK(fhn::test::contains(
       refusal("domain: {length: 20, dx: 0.5}\n", {"scheme.backend=cuda"}),
-      "scheme.type: explicit on a cable with scheme.backend: cuda does not run on several ranks"));
+      "scheme.type: explicit on a cable with the cuda backend does not run on several ranks"));
 }
 
 TEST_CASE("Slab schemes of 2 and 3 ranks (threads) gathered equal the whole-sheet scheme") {
@@ -385,7 +385,7 @@ TEST_CASE("Slab schemes of 2 and 3 ranks (threads) gathered equal the whole-shee
     const fhn::Problem problem = fhn::make_problem(c);
     // 197 steps in pieces that are not whole passes; the first stimulus is on from step 100.
     const std::vector<index_t> pieces = {95, 4, 37, 1, 60};
-    auto whole = fhn::make_cuda_scheme(c, problem, nullptr);
+    auto whole = fhn::make_cuda_scheme(problem, c.scheme, nullptr);
     for (const index_t steps : pieces) whole->advance(steps);
     fhn::Snapshot expected;
     whole->snapshot(expected);
@@ -399,7 +399,7 @@ TEST_CASE("Slab schemes of 2 and 3 ranks (threads) gathered equal the whole-shee
         const auto k = static_cast<std::size_t>(r);
         try {
           ThreadCommunicator comm(world, r);
-          auto scheme = fhn::make_cuda_slab_scheme(c, problem, comm, nullptr);
+          auto scheme = fhn::make_cuda_slab_scheme(problem, c.scheme, comm, nullptr);
           names[k] = scheme->name();
           for (const index_t steps : pieces) scheme->advance(steps);
           scheme->snapshot(parts[k]);

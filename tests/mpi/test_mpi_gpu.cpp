@@ -73,7 +73,7 @@ TEST_CASE("the explicit sheet on GPU slabs, gathered, equals the one-rank GPU ru
   const Problem problem = make_problem(c);
   // 137 steps in pieces that are not whole passes; the first stimulus is on from step 100.
   const std::vector<index_t> pieces = {30, 7, 100};
-  auto slab = make_cuda_slab_scheme(c, problem, comm, nullptr);
+  auto slab = make_cuda_slab_scheme(problem, c.scheme, comm, nullptr);
   test::check_slab_share(*slab, problem.domain.node_count());
   for (const index_t steps : pieces) slab->advance(steps);
   Snapshot part;
@@ -81,7 +81,7 @@ TEST_CASE("the explicit sheet on GPU slabs, gathered, equals the one-rank GPU ru
   CHECK(slab->first_non_finite() == -1);
   const std::vector<real> v = comm.gather(part.v), w = comm.gather(part.w);
   if (comm.root()) {
-    auto whole = make_cuda_scheme(c, problem, nullptr);
+    auto whole = make_cuda_scheme(problem, c.scheme, nullptr);
     for (const index_t steps : pieces) whole->advance(steps);
     Snapshot expected;
     whole->snapshot(expected);
@@ -100,7 +100,7 @@ TEST_CASE("the explicit box on GPU slabs of z planes, gathered, equals the CPU b
                                      {"scheme.backend=cuda"});
   const Problem problem = make_problem(c);
   const std::vector<index_t> pieces = {300, 1, 399};
-  auto slab = make_cuda_slab_scheme(c, problem, comm, nullptr);
+  auto slab = make_cuda_slab_scheme(problem, c.scheme, comm, nullptr);
   test::check_slab_share(*slab, problem.domain.node_count());
   if (comm.size() > 1) CHECK(slab->name().find("slab") != std::string::npos);
   for (const index_t steps : pieces) slab->advance(steps);

@@ -77,7 +77,7 @@ void check_slabs_against_one_rank(const Config& c, const std::vector<index_t>& p
   Communicator& comm = test::world();
   const Problem problem = make_problem(c);
   RecordingLog slab_log;
-  auto slab = make_cuda_slab_scheme(c, problem, comm, comm.root() ? &slab_log : nullptr);
+  auto slab = make_cuda_slab_scheme(problem, c.scheme, comm, comm.root() ? &slab_log : nullptr);
   test::check_slab_share(*slab, problem.domain.node_count());
   if (comm.size() > 1) CHECK(test::contains(slab->name(), expected_transport(comm)));
   for (const index_t steps : pieces) slab->advance(steps);
@@ -94,7 +94,7 @@ void check_slabs_against_one_rank(const Config& c, const std::vector<index_t>& p
   const std::vector<real> v = comm.gather(part.v), w = comm.gather(part.w);
   if (!comm.root()) return;
   RecordingLog whole_log;
-  auto whole = make_cuda_scheme(c, problem, &whole_log);
+  auto whole = make_cuda_scheme(problem, c.scheme, &whole_log);
   for (const index_t steps : pieces) whole->advance(steps);
   Snapshot expected;
   whole->snapshot(expected);
@@ -205,7 +205,7 @@ TEST_CASE("a Newton failure in one rank's slab stops every rank alike, as one pr
       "time: {end: 1, dt: 0.1}\n"
       "output: {vtk: false, probes: []}\n");
   const Problem problem = make_problem(c);
-  auto slab = make_cuda_slab_scheme(c, problem, comm, nullptr);
+  auto slab = make_cuda_slab_scheme(problem, c.scheme, comm, nullptr);
   std::string message = "no NumericalError";
   try {
     slab->advance(5);
@@ -218,7 +218,7 @@ TEST_CASE("a Newton failure in one rank's slab stops every rank alike, as one pr
   comm.broadcast(root_message, 0);
   CHECK(message == root_message);
   if (!comm.root()) return;
-  auto whole = make_cuda_scheme(c, problem, nullptr);
+  auto whole = make_cuda_scheme(problem, c.scheme, nullptr);
   std::string expected = "no NumericalError";
   try {
     whole->advance(5);
@@ -237,9 +237,9 @@ TEST_CASE("ADI on a GPU cable does not run on slabs, and says so on every rank")
       "output: {vtk: false}\n");
   const Problem problem = make_problem(c);
   // Refused before any device is touched or any collective is called.
-  CHECK_THROWS_WITH_AS(make_cuda_slab_scheme(c, problem, comm, nullptr),
-                       doctest::Contains("scheme.type: crank_nicolson (formulation: adi) on a "
-                                         "cable with scheme.backend: cuda does not run on several "
+  CHECK_THROWS_WITH_AS(make_slab_scheme(c, problem, comm),
+                       doctest::Contains("scheme.type: crank_nicolson (formulation adi) on a "
+                                         "cable with the cuda backend does not run on several "
                                          "ranks yet"),
                        ConfigError);
 }

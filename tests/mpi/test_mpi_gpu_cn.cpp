@@ -116,7 +116,7 @@ TEST_CASE("a Crank-Nicolson cable on GPU slabs agrees with one GPU and with the 
       // owned v, w and previous w restored; the halos refreshed by the steps).
       IterationLog slab_log;
       NewtonLog* log = comm.root() ? &slab_log : nullptr;
-      auto first = make_cuda_slab_scheme(c, problem, comm, log);
+      auto first = make_cuda_slab_scheme(problem, c.scheme, comm, log);
       if (comm.size() > 1) {
         const std::string name = first->name();
         CHECK(test::contains(name, "slab " + std::to_string(comm.rank() + 1) + " of " +
@@ -127,7 +127,7 @@ TEST_CASE("a Crank-Nicolson cable on GPU slabs agrees with one GPU and with the 
       first->advance(60);
       const SchemeState middle = first->save_state();
       first.reset();
-      auto second = make_cuda_slab_scheme(c, problem, comm, log);
+      auto second = make_cuda_slab_scheme(problem, c.scheme, comm, log);
       second->restore_state(middle);
       second->advance(140);
       CHECK(second->steps_done() == 200);
@@ -218,7 +218,7 @@ time: {end: 10, dt: 10}
 output: {every: 10, vtk: false, spacetime: false}
 )");
   const Problem problem = make_problem(c);
-  auto slab = make_cuda_slab_scheme(c, problem, comm, nullptr);
+  auto slab = make_cuda_slab_scheme(problem, c.scheme, comm, nullptr);
   CHECK_THROWS_WITH_AS(slab->advance(1),
                        doctest::Contains("the Newton matrix is not diagonally dominant at row 0 "
                                          "in step 0"),

@@ -304,8 +304,10 @@ TEST_CASE("fhn under several ranks: converge and bench refuse, unsupported schem
   // The refusal names the key's place in the file.
   CHECK_THROWS_WITH_AS(run_simulation(cable, ranks),
                        doctest::Contains("test.yaml:4:16: scheme.type: explicit on a cable with the "
-                                         "cpu backend does not run on several ranks yet (sheets "
-                                         "and Crank-Nicolson cables do)"),
+                                         "cpu backend does not run on several ranks yet (explicit "
+                                         "and crank_nicolson with formulation: adi on a sheet or "
+                                         "a box, crank_nicolson with formulation: newton on a "
+                                         "cable do)"),
                        ConfigError);
   // So does a grid too small to share: 3 nodes, each rank of a Crank-Nicolson cable needs 2.
   const Config tiny = test::config_from(

@@ -45,7 +45,7 @@ TEST_CASE("a sweep over a base with tissue: names the sweep, the base's key and 
       dir / "s.yaml", "base: sheet.yaml\naxes: [{key: model.a, values: [0.01, 0.02]}]\n");
   const auto r = run_cli({"sweep", sweep, "--output", (dir / "o").string()});
   CHECK(r.code == 2);
-  CHECK(contains(r.err, sweep + ": " + (dir / "sheet.yaml").string() + ":7:3: the base config has tissue:"));
+  CHECK(contains(r.err, sweep + ": " + (dir / "sheet.yaml").string() + ":7:3: tissue: the base config has tissue:"));
   CHECK(contains(r.err, "a sweep does not take tissue:, fields:, anisotropy: or boxes"));
   // It recommends no combination that is refused: no "not supported by explicit on the cpu".
   CHECK(!contains(r.err, "not supported by"));
@@ -54,7 +54,7 @@ TEST_CASE("a sweep over a base with tissue: names the sweep, the base's key and 
   write_text(dir / "sheet.yaml",
              std::string(kSheet) + "anisotropy: {longitudinal: 1, transverse: 0.5}\n");
   CHECK(contains(run_cli({"sweep", sweep}).err,
-                 (dir / "sheet.yaml").string() + ":6:13: the base config has anisotropy:"));
+                 (dir / "sheet.yaml").string() + ":6:13: anisotropy: the base config has anisotropy:"));
 }
 
 TEST_CASE("a work-precision study's dt and dx are named at the study's keys, not as --set") {

@@ -247,7 +247,8 @@ TEST_CASE("every factory that does not read fields refuses them, saying what run
           "not supported by " + c.scheme + tail);
   }
 
-  // Member batches (fhn sweep): one member with a per-node parameter stops the batch.
+  // Member batches (fhn sweep): one member with a per-node parameter stops the batch, with the
+  // sweep's own refusal of a medium (config/capabilities.hpp).
   for (const char* backend : {"cpu", "cuda"}) {
     CAPTURE(backend);
     const std::vector<fhn::Config> configs(
@@ -256,7 +257,8 @@ TEST_CASE("every factory that does not read fields refuses them, saying what run
                                           fhn::make_problem(configs[1])};
     problems[1].fields.kinetics[2].values.assign(problems[1].v0.size(), 2.0);
     CHECK(thrown_message<fhn::ConfigError>([&] { fhn::make_member_batch(configs, problems, 1); }) ==
-          "per-node parameters (model.gamma) are not supported by explicit on the " +
-              std::string(backend) + " backend" + tail);
+          "fields: the base config has fields:; sweeps run cables and sheets (domain.length: one or two numbers) of a uniform "
+          "medium: a sweep does not take tissue:, fields:, anisotropy: or boxes. fhn run runs "
+          "such a config, one at a time (configs/README.md, tissue:, says which schemes read it)");
   }
 }
