@@ -28,10 +28,11 @@ struct Interval {
            format_exact(hi) + (hi_open ? ")" : "]");
   }
 };
-// Host and device: a form's parameters() table names its intervals, and kernels walk the table.
-FHN_HOST_DEVICE inline Interval positive() { return {0.0, kInf, true, false}; }
-FHN_HOST_DEVICE inline Interval non_negative() { return {0.0, kInf, false, false}; }
-FHN_HOST_DEVICE inline Interval any_number() { return {}; }
-FHN_HOST_DEVICE inline Interval closed(real lo, real hi) { return {lo, hi, false, false}; }
+// Host and device: a form's parameters() table names its intervals, and kernels walk the table;
+// constexpr, so that the table can be counted at compile time (kinetics/kinetics.hpp).
+FHN_HOST_DEVICE constexpr Interval positive() { return {0.0, kInf, true, false}; }
+FHN_HOST_DEVICE constexpr Interval non_negative() { return {0.0, kInf, false, false}; }
+FHN_HOST_DEVICE constexpr Interval any_number() { return {}; }
+FHN_HOST_DEVICE constexpr Interval closed(real lo, real hi) { return {lo, hi, false, false}; }
 
 }  // namespace fhn

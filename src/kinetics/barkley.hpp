@@ -34,7 +34,7 @@ struct BarkleyKinetics {
   real eps = 0.02;
 
   template <class Self, class Visit>
-  FHN_HOST_DEVICE static void parameters(Self& k, Visit&& visit) {
+  FHN_HOST_DEVICE static constexpr void parameters(Self& k, Visit&& visit) {
     visit("a", k.a, positive());
     visit("b", k.b, any_number());
     visit("eps", k.eps, positive());

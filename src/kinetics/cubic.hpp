@@ -25,7 +25,7 @@ struct CubicKinetics {
 
   // The parameters as the config names them: visit(key, value, allowed range).
   template <class Self, class Visit>
-  FHN_HOST_DEVICE static void parameters(Self& k, Visit&& visit) {
+  FHN_HOST_DEVICE static constexpr void parameters(Self& k, Visit&& visit) {
     visit("a", k.a, closed(0.0, 1.0));
     visit("epsilon", k.epsilon, non_negative());
     visit("gamma", k.gamma, non_negative());

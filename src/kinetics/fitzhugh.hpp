@@ -26,7 +26,7 @@ struct FitzHughKinetics {
   real tau_w = 12.5;
 
   template <class Self, class Visit>
-  FHN_HOST_DEVICE static void parameters(Self& k, Visit&& visit) {
+  FHN_HOST_DEVICE static constexpr void parameters(Self& k, Visit&& visit) {
     visit("a", k.a, any_number());
     visit("b", k.b, non_negative());
     visit("tau_v", k.tau_v, positive());

@@ -6,17 +6,47 @@
 // with_kinetics, so no scheme or kernel is written per form.
 //
 // Adding a form: its header, one entry in `Kinetics` below, and its keys in configs/README.md.
+// Nothing else sizes itself per form: the per-node parameter arrays are as many as the largest
+// form's table (kMaxFormParameters), and a form without a closed-form trapezoidal w update gets
+// the schemes' Newton recovery (schemes/trapezoidal_w_point.hpp).
+#include <algorithm>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "kinetics/aliev_panfilov.hpp"
 #include "kinetics/barkley.hpp"
 #include "kinetics/cubic.hpp"
 #include "kinetics/fitzhugh.hpp"
 
 namespace fhn {
 
-using Kinetics = std::variant<CubicKinetics, FitzHughKinetics, BarkleyKinetics>;
+using Kinetics =
+    std::variant<CubicKinetics, FitzHughKinetics, BarkleyKinetics, AlievPanfilovKinetics>;
+
+// How many parameters the form K has: the entries of its parameters() table, counted at compile
+// time (the table is constexpr; a visitor that counts).
+struct CountParameters {
+  int* count;
+  FHN_HOST_DEVICE constexpr void operator()(const char*, const real&, const Interval&) const {
+    ++*count;
+  }
+};
+template <class K>
+constexpr int parameter_count() {
+  K k{};
+  int count = 0;
+  K::parameters(k, CountParameters{&count});
+  return count;
+}
+
+// The most parameters a registered form has: the per-node parameter arrays a kernel carries
+// (model/parameter_fields.hpp, kinetics_at). A form with more raises it; there is no other limit.
+template <class... Forms>
+constexpr int most_parameters(const std::variant<Forms...>*) {
+  return std::max({parameter_count<Forms>()...});
+}
+constexpr int kMaxFormParameters = most_parameters(static_cast<const Kinetics*>(nullptr));
 
 // Calls visit(form) with the run's form as its concrete type (a generic lambda instantiates the
 // caller's loop or kernel launch for each form).

@@ -53,9 +53,6 @@ inline bool positive_definite(real xx, real xy, real yy) {
 // schemes that read a mask compute it once and read it in place of the mask.
 constexpr unsigned kQuadrantNE = 1, kQuadrantNW = 2, kQuadrantSE = 4, kQuadrantSW = 8;
 
-// The most parameters a kinetics form has (kinetics/): the per-node pointers a kernel carries.
-constexpr int kMaxFormParameters = 4;
-
 // How many per-node arrays a run's fields hold: what the memory estimate counts.
 struct FieldArrays {
   int values = 0;     // per-node parameters and tensor components (values of type real)

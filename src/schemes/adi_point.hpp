@@ -27,6 +27,7 @@
 // no-flux end (as the explicit scheme's axis_difference).
 #include "core/types.hpp"
 #include "kinetics/kinetics_types.hpp"
+#include "schemes/trapezoidal_w_point.hpp"
 
 namespace fhn {
 
@@ -44,29 +45,30 @@ struct ReactionResult {
 
 // One trapezoidal reaction sub-step at a node, from (v0, w0) with the currents i0 at its start
 // and i1 at its end:
-//   w1 = p + c v1  (the form's trapezoidal rule with k = h)
-//   G(u) = u - v0 - (h/2) [(f(v0, w0) + i0) + (f(u, p + c u) + i1)] = 0,
-//   G'(u) = 1 - (h/2) d/du f(u, p + c u);
-// with f(u, p + c u) = moving(u) + fixed (the form's split), the terms that do not move with u
-// are summed once into `known`. Newton from u = v0: u -= G/G', until |du| < tolerance (at most
+//   w1 = W(v1)  (the trapezoidal rule with k = h: p + c v1, or Newton's root;
+//                trapezoidal_w_point.hpp)
+//   G(u) = u - v0 - (h/2) [(f(v0, w0) + i0) + (f(u, W(u)) + i1)] = 0,
+//   G'(u) = 1 - (h/2) d/du f(u, W(u));
+// with f(u, W(u)) = moving(u) + fixed (the form's split; fixed = 0 without a closed form), the
+// terms that do not move with u are summed once into `known`. Newton from u = v0: u -= G/G', until |du| < tolerance (at most
 // max_iterations). The iteration is a stepper, so that a caller can unroll its loop (the GPU
 // keeps per-iteration maxima in registers); reaction_half_step below is the plain loop.
 template <class K>
 struct ReactionNewton {
-  typename K::Trapezoidal trap;
+  TrapezoidalW<K> trap;
   real p, known, half_h, u;
 
   FHN_HOST_DEVICE ReactionNewton(real v0, real w0, real i0, real i1, const ReactionParams& q,
                                  const K& kin)
-      : trap(kin.trapezoidal(q.h)),
-        p(trap.offset(v0, w0)),
-        known(v0 + 0.5 * q.h * (kin.f(v0, w0) + i0 + i1 + kin.f_fixed(p, trap.c))),
+      : trap(trapezoidal_w(kin, q.h)),
+        p(trapezoidal_offset(trap, v0, w0, kin)),
+        known(v0 + 0.5 * q.h * (kin.f(v0, w0) + i0 + i1 + trapezoidal_fixed(kin, p, trap.c))),
         half_h(0.5 * q.h),
         u(v0) {}
 
   // One update; returns |du| and sets g_abs = |G(u)| before it.
   FHN_HOST_DEVICE real iterate(const K& kin, real& g_abs) {
-    const Moving moving = kin.f_moving(u, p, trap.c);
+    const Moving moving = trapezoidal_moving(kin, u, p, trap.c);
     const real g = u - half_h * moving.value - known;
     const real slope = 1.0 - half_h * moving.slope;
     const real du = g / slope;
@@ -77,7 +79,7 @@ struct ReactionNewton {
   // After the last iteration: u confined to the form's invariant interval (identity for most
   // forms; kinetics/barkley.hpp), before w() reads it.
   FHN_HOST_DEVICE void confine(const K& kin) { u = kin.confine(u); }
-  FHN_HOST_DEVICE real w() const { return p + trap.c * u; }
+  FHN_HOST_DEVICE real w(const K& kin) const { return trapezoidal_w_at(kin, u, p, trap.c); }
 };
 
 // The whole sub-step; record(k, |du|, |g|) sees every iteration k = 0, 1, ...
@@ -92,11 +94,11 @@ FHN_HOST_DEVICE inline ReactionResult reaction_half_step(real v0, real w0, real 
     record(k, du, g);
     if (du < q.tolerance) {
       newton.confine(kin);
-      return {newton.u, newton.w(), k + 1, true};
+      return {newton.u, newton.w(kin), k + 1, true};
     }
   }
   newton.confine(kin);
-  return {newton.u, newton.w(), q.max_iterations, false};
+  return {newton.u, newton.w(kin), q.max_iterations, false};
 }
 
 // The right side of a Peaceman-Rachford (or cable Crank-Nicolson) half: u + (r/2) d, with

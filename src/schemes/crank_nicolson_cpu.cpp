@@ -88,9 +88,10 @@ void CrankNicolsonCpu::step_with(K kin) {
   const real k = params_.k;
   const real t = problem_.time.t(step_);
 
-  // 1. w+ = p + c u. Leapfrog takes its first step with the trapezoidal rule.
+  // 1. w+ = W(u) from p and c (trapezoidal_w_point.hpp). Leapfrog takes its first step with the
+  //    trapezoidal rule.
   const bool leapfrog = spec_.w_update == WUpdate::leapfrog && step_ > 0;
-  const typename K::Trapezoidal trap = kin.trapezoidal(k);
+  const TrapezoidalW<K> trap = trapezoidal_w(kin, k);
   const real c = leapfrog ? 0.0 : trap.c;
   for (index_t a = begin; a < end; ++a)
     p_[a] = cn_w_offset(v_[a], w_[a], leapfrog ? w_prev_[a] : 0.0, leapfrog, trap, params_, kin);
@@ -132,11 +133,11 @@ void CrankNicolsonCpu::step_with(K kin) {
     return {du_inf, residual_inf};
   });
 
-  // 4. Accept: v+ = u (confined for a form that needs it, kinetics/barkley.hpp), w+ = p + c u.
+  // 4. Accept: v+ = u (confined for a form that needs it, kinetics/barkley.hpp), w+ = W(u).
   if (spec_.w_update == WUpdate::leapfrog) w_prev_.swap(w_);  // w_prev_ = w^n (w_ overwritten next)
   if constexpr (K::kConfined)
     for (index_t a = begin; a < end; ++a) u_[a] = kin.confine(u_[a]);
-  for (index_t a = begin; a < end; ++a) w_[a] = p_[a] + c * u_[a];
+  for (index_t a = begin; a < end; ++a) w_[a] = trapezoidal_w_at(kin, u_[a], p_[a], c);
   v_.swap(u_);
 }
 

@@ -145,12 +145,13 @@ FHN_HOST_DEVICE inline ExplicitPointUpdate explicit_node(const real* v, const re
 }
 
 // ---- Crank-Nicolson / Newton ------------------------------------------------------------------
-// w+ = p + c u: trapezoidal p = the form's offset (kinetics/); leapfrog p = w- + 2 k g(v, w), c = 0.
+// p of w+ = W(u): trapezoidal p = trapezoidal_offset (the form's offset, or w + (k/2) g(v, w);
+// trapezoidal_w_point.hpp); leapfrog p = w- + 2 k g(v, w), c = 0.
 template <class K>
 FHN_HOST_DEVICE inline real cn_w_offset(real v, real w, real w_previous, bool leapfrog,
-                                        const typename K::Trapezoidal& trap, const NodeParams& q,
+                                        const TrapezoidalW<K>& trap, const NodeParams& q,
                                         const K& kin) {
-  return leapfrog ? w_previous + 2.0 * q.k * kin.g(v, w) : trap.offset(v, w);
+  return leapfrog ? w_previous + 2.0 * q.k * kin.g(v, w) : trapezoidal_offset(trap, v, w, kin);
 }
 
 // rhs_i = v_i/k + 1/2 [D (L_h v)_i + f(v_i, w_i)] + current_i, current = 1/2 (I^n + I^{n+1}).

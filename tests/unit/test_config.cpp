@@ -35,7 +35,7 @@ TEST_CASE("model.form names a kinetics form; the default cubic one is left out o
   CHECK(std::holds_alternative<fhn::CubicKinetics>(config_from("model: {form: cubic}\n").model.kinetics));
   CHECK(contains(config_error("model:\n  form: cubik\n"),
                  "test.yaml:2:9: model.form: 'cubik' is not a kinetics form; expected one of: cubic, "
-                 "fitzhugh, barkley; did you mean 'cubic'?"));
+                 "fitzhugh, barkley, aliev_panfilov; did you mean 'cubic'?"));
   // A key of another form names the form it belongs to, at its line.
   CHECK(contains(config_error("model:\n  form: fitzhugh\n  epsilon: 0.1\n"),
                  "test.yaml:3:12: model.epsilon: a parameter of model.form 'cubic', not of 'fitzhugh'"));

@@ -1,6 +1,7 @@
-// The kinetics forms other than the cubic one (FitzHugh's and Barkley's), run by the schemes: a
-// spatially uniform state follows the ODE of the form's kinetics (against RK4 written here from
-// the published formulas, not from src/kinetics/) at each scheme's order; Crank-Nicolson is
+// The kinetics forms other than the cubic one (FitzHugh's, Barkley's, Aliev-Panfilov's), run by
+// the schemes: a spatially uniform state follows the ODE of the form's kinetics (against RK4
+// written here from the published formulas, not from src/kinetics/) at each scheme's order;
+// Crank-Nicolson is
 // second order in time and space for each form; the FitzHugh oscillator's limit-cycle period
 // matches the ODE's to 0.1%; the classic form's pulse speed converges at second order in dx; the
 // Barkley spiral's period converges to our reference; each form's default levels; the adaptive
@@ -101,6 +102,14 @@ TEST_CASE("a uniform state of each form follows the form's ODE at each scheme's 
       // current would push v past 1, where the form confines it).
       {"model: {form: barkley, a: 0.75, b: 0.02, eps: 0.1}\n", 0.3, 0.0, 0.0, 4.0,
        [](real v, real w) { return Point{v * (1.0 - v) * (v - (w + 0.02) / 0.75) / 0.1, v - w}; }},
+      // Aliev and Panfilov (1996) with the paper's parameters: the upstroke from above the
+      // threshold a = 0.15 and the plateau while w rises (g not affine in w: the schemes' Newton
+      // recovery of w+).
+      {"model: {form: aliev_panfilov}\n", 0.3, 0.0, 0.0, 6.0,
+       [](real v, real w) {
+         return Point{-8.0 * v * (v - 0.15) * (v - 1.0) - v * w,
+                      (0.002 + 0.2 * w / (v + 0.3)) * (-w - 8.0 * v * (v - 0.15 - 1.0))};
+       }},
   };
   for (const Form& form : forms) {
     const std::string model = form.model;
@@ -200,6 +209,9 @@ TEST_CASE("Crank-Nicolson is second order in time and in space for every form") 
        {"0.25", "0.125", "0.0625", "0.03125"}},
       {"model: {form: barkley, eps: 0.1}\n"
        "initial: {v: {type: gaussian, center: 8, width2: 4, amplitude: 1}}\n",
+       {"0.04", "0.02", "0.01", "0.005"}},
+      {"model: {form: aliev_panfilov}\n"
+       "initial: {v: {type: gaussian, center: 8, width2: 4, amplitude: 0.6}}\n",
        {"0.04", "0.02", "0.01", "0.005"}},
   };
   for (const Form& form : forms) {

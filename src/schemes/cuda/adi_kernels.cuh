@@ -215,7 +215,7 @@ __global__ void __launch_bounds__(kReactionThreads, kReactionResident)
         }
         newton.confine(kin);
         v_now = is_held ? held : newton.u;
-        w_now = newton.w();
+        w_now = newton.w(kin);
         iterations[h] = max(iterations[h], used);
         failed[h] = failed[h] || !done;
       }

@@ -90,7 +90,7 @@ struct WSource {
 template <class K>
 __global__ void prepare_kernel(const real* v, WSource w_source, const real* w_previous,
                                StimulusTable stimuli, real t, real* p, real* rhs, real* u,
-                               bool leapfrog, typename K::Trapezoidal trap, NodeParams q, K kin,
+                               bool leapfrog, TrapezoidalW<K> trap, NodeParams q, K kin,
                                OwnedNodes nodes, NewtonState* state) {
   const index_t k = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
   if (state && k == 0) {
@@ -276,8 +276,9 @@ __global__ void check_kernel(NewtonState* state, real tolerance) {
   }
 }
 
-// Accept the step: w+ = p + c u (v+ = u is a pointer swap on the host), u confined first for a
-// form that needs it (kinetics/barkley.hpp; the other forms' kernels read u only).
+// Accept the step: w+ = W(u) (p + c u, or Newton's root: trapezoidal_w_point.hpp; v+ = u is a
+// pointer swap on the host), u confined first for a form that needs it (kinetics/barkley.hpp;
+// the other forms' kernels read u only).
 template <class K>
 __global__ void accept_kernel(const real* p, real* u, real c, real* w, index_t n, K kin) {
   const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
@@ -287,7 +288,7 @@ __global__ void accept_kernel(const real* p, real* u, real c, real* w, index_t n
     v = kin.confine(v);
     u[i] = v;
   }
-  w[i] = p[i] + c * v;
+  w[i] = trapezoidal_w_at(kin, v, p[i], c);
 }
 
 // ---- A slab's Newton iteration (separate kernels; the host between them) ----------------------
@@ -531,7 +532,7 @@ class CrankNicolsonCuda final : public Scheme {
   void step() {
     const real t = problem_.time.t(step_);
     const bool leapfrog = spec_.w_update == WUpdate::leapfrog && step_ > 0;
-    const typename K::Trapezoidal trap = kin_.trapezoidal(params_.k);
+    const TrapezoidalW<K> trap = trapezoidal_w(kin_, params_.k);
     const real c = leapfrog ? 0.0 : trap.c;
 
     // A slab: v's halo from the neighbours first (the rhs' stencils reach it), and u = v with the
@@ -553,13 +554,13 @@ class CrankNicolsonCuda final : public Scheme {
                                      cudaMemcpyDeviceToDevice));
 
     // Newton; then accept: v+ = u (a buffer swap unless the fused path ended in v's own buffer),
-    // w+ = p + c u; leapfrog keeps w^n as the previous w. The whole cable defers w+ to the next
-    // step's start or the end of advance() (settle_w), unless its form confines u first: 24 B per
-    // node and step less.
+    // w+ = W(u); leapfrog keeps w^n as the previous w. The whole cable defers w+ = p + c u to the
+    // next step's start or the end of advance() (settle_w), unless its form confines u first or
+    // has no closed-form w+ (WSource forms p + c v): 24 B per node and step less.
     const bool iterate_in_u = comm_ ? slab_newton(c, t) : device_newton(c, t);
     if (iterate_in_u) std::swap(fields_.v_buffer(), u_);
     if (spec_.w_update == WUpdate::leapfrog) std::swap(fields_.w_buffer(), w_previous_);
-    if (!comm_ && !K::kConfined) {
+    if (!comm_ && !K::kConfined && kClosedFormW<K>) {
       w_deferred_ = true;
       deferred_c_ = c;
     } else {
@@ -568,7 +569,7 @@ class CrankNicolsonCuda final : public Scheme {
     ++step_;
   }
 
-  // w+ = p + c u over the owned nodes (v+ = u already in place).
+  // w+ = W(u) over the owned nodes (v+ = u already in place).
   void accept(real c) {
     const index_t a = nodes_.offset;
     accept_kernel<<<blocks_for(nodes_.count), kBlock>>>(p_.data() + a, fields_.v() + a, c,

@@ -69,10 +69,10 @@ __device__ inline real segment_max(real x, unsigned key, bool& head) {
   return x;
 }
 
-// c of w+ = p + c u: the trapezoidal rule's, or 0 in a leapfrog step.
+// c of w+ = W(u) (trapezoidal_w_point.hpp): the trapezoidal rule's, or 0 in a leapfrog step.
 template <class K>
 __device__ inline real w_coefficient(const NodeParams& q, const K& kin, bool leapfrog) {
-  return leapfrog ? 0.0 : kin.trapezoidal(q.k).c;
+  return leapfrog ? 0.0 : trapezoidal_w(kin, q.k).c;
 }
 
 // ---- Crank-Nicolson / Newton kernels --------------------------------------------------------
@@ -99,7 +99,7 @@ __global__ void prepare_kernel(Members b, const K* __restrict__ kinetics,
   const std::size_t first = static_cast<std::size_t>(m) * b.pitch;
   const real* vm = v + first;
   const real* wm = w + first;
-  const typename K::Trapezoidal trap = kin.trapezoidal(q.k);
+  const TrapezoidalW<K> trap = trapezoidal_w(kin, q.k);
   p[g] = cn_w_offset(vm[i], wm[i], leapfrog ? w_previous[g] : 0.0, leapfrog, trap, q, kin);
   rhs[g] = cn_rhs_node(vm, wm, stimulus_current(b.stimuli_of(m), i, t, 0.5, 0.5), i, q, kin);
   u[g] = vm[i];
@@ -167,7 +167,7 @@ __global__ void check_kernel(Progress progress, index_t n, int j, real tolerance
 }
 
 // End of a step, after the host swapped v with u (and, leapfrog, w with w-): a converged member
-// takes w+ = p + c u (its v+ = u is already in v, confined first for a form that needs it,
+// takes w+ = W(u) (its v+ = u is already in v, confined first for a form that needs it,
 // kinetics/barkley.hpp); any other gets v^n back from `v_old` (u's buffer now) and, leapfrog,
 // w^n from `w_previous`, and is frozen.
 template <class K>
@@ -184,7 +184,8 @@ __global__ void accept_kernel(Members b, const K* __restrict__ kinetics,
   if (i >= b.n) return;
   if (state == kConverged) {
     if constexpr (K::kConfined) v[g] = kinetics[m].confine(v[g]);
-    w[g] = p[g] + w_coefficient(b.params[m], kinetics[m], leapfrog) * v[g];
+    const K kin = kinetics[m];
+    w[g] = trapezoidal_w_at(kin, v[g], p[g], w_coefficient(b.params[m], kin, leapfrog));
   } else {
     v[g] = v_old[g];
     if (w_swapped) w[g] = w_previous[g];
