@@ -6,11 +6,13 @@
 // test_kinetics.cpp and its uniform state against the ODE in test_forms.cpp, with every form's.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
 
 #include "kinetics/kinetics.hpp"
+#include "model/excursion.hpp"
 #include "schemes/trapezoidal_w_point.hpp"
 #include "support.hpp"
 
@@ -79,6 +81,39 @@ TEST_CASE("Aliev-Panfilov has five parameters and no closed-form w update") {
                               "initial: {v: {type: rest}, w: {type: rest}}\n"
                               "time: {dt: 0.01}\n"),
       "model.a = 0: the nullclines w = k v (1 - v) of f and g coincide"));
+}
+
+TEST_CASE("Aliev-Panfilov rests at (0, 0) and its excursion from there returns to rest") {
+  // (0, 0) is a fixed point at the ends of the parameters' intervals (a > 0).
+  for (const real k : {1e-3, 8.0, 100.0})
+    for (const real a : {1e-3, 0.15, 1.0})
+      for (const real mu1 : {0.0, 0.2, 5.0}) {
+        const fhn::AlievPanfilovKinetics kin{k, a, 0.002, mu1, 0.3};
+        const fhn::NodeState rest = kin.rest();
+        CHECK(kin.f(rest.v, rest.w) == 0.0);
+        CHECK(kin.g(rest.v, rest.w) == 0.0);
+        CHECK(kin.rest_issue().key.empty());
+      }
+  // The kick above levels().v = 1/2 fires an action potential whose path leaves the invariant
+  // region [0, 1] x [0, k (1 + a)^2 / 4] nowhere and ends back near rest (a spiral start lays it
+  // out, model/excursion.hpp).
+  const fhn::AlievPanfilovKinetics kin{};
+  const fhn::Excursion e = fhn::form_excursion(kin);
+  CHECK(e.states.size() == 2048);
+  CHECK(e.states.front().v == 0.75);
+  CHECK(std::abs(e.states.back().v) < 0.01);
+  real v_max = 0.0, w_max = 0.0;
+  for (const fhn::NodeState& s : e.states) {
+    CHECK(s.v >= 0.0);
+    CHECK(s.w >= 0.0);
+    v_max = std::max(v_max, s.v);
+    w_max = std::max(w_max, s.w);
+  }
+  CHECK(v_max <= 1.0);
+  CHECK(v_max > 0.9);  // excited
+  CHECK(w_max <= kin.w_max());
+  CHECK(w_max > kin.levels().w);  // the wave's loop encircles the tip level
+  MESSAGE("Aliev-Panfilov excursion: duration ", e.duration, ", largest w ", w_max);
 }
 
 TEST_CASE("Aliev-Panfilov runs explicit, Crank-Nicolson and ADI and converges at their orders") {
