@@ -180,7 +180,7 @@ State explicit_reference_step(const Problem& problem) {
         for (index_t j = 0; j < q.n[1]; ++j)
           for (index_t i = 0; i < q.n[0]; ++i) {
             const ExplicitPointUpdate u =
-                explicit_box_node(problem.v0.data(), problem.w0.data(), 0.0, i, j, k, q, kin);
+                explicit_update(problem.v0.data(), problem.w0.data(), 0.0, i, j, k, q, kin);
             const auto c = static_cast<std::size_t>(box_index(i, j, k, q));
             next.v[c] = u.v;
             next.w[c] = u.w;
@@ -189,7 +189,8 @@ State explicit_reference_step(const Problem& problem) {
     }
     for (index_t i = 0; i < n; ++i) {
       const ExplicitPointUpdate u =
-          explicit_node(problem.v0.data(), problem.w0.data(), nullptr, i, q, kin);
+          explicit_update(problem.v0.data(), problem.w0.data(), [](index_t) { return 0.0; }, i, q,
+                          kin);
       next.v[static_cast<std::size_t>(i)] = u.v;
       next.w[static_cast<std::size_t>(i)] = u.w;
     }

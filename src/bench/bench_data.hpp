@@ -69,8 +69,8 @@ index_t box_side(index_t n);
 // cubic form), no-flux faces, no stimulus, the state pulse_state(side^3, seed) in node order.
 Problem bench_box_problem(index_t side, std::uint64_t seed, const Kinetics& kinetics);
 
-// One forward Euler step from the problem's initial state, node by node with explicit_node:
-// the reference of the explicit-step checks.
+// One forward Euler step from the problem's initial state, node by node with the point layer's
+// explicit_update: the reference of the explicit-step checks.
 State explicit_reference_step(const Problem& problem);
 
 }  // namespace fhn::bench

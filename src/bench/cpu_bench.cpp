@@ -242,7 +242,8 @@ void bench_batched(index_t n, int repetitions, std::vector<BenchRow>& rows) {
 }
 
 // explicit step: one step of the CPU scheme (ExplicitCpu) on a wavy state; reads v, w and writes
-// v+, w+ (32 n bytes). The first step is checked against explicit_node at every node.
+// v+, w+ (32 n bytes). The first step is checked against the point layer's explicit_update at
+// every node.
 void bench_explicit_step(index_t n, int repetitions, const Kinetics& kinetics,
                          std::vector<BenchRow>& rows) {
   const Problem problem = bench_problem(n, kSeed, kinetics);
@@ -262,7 +263,7 @@ void bench_explicit_step(index_t n, int repetitions, const Kinetics& kinetics,
 }
 
 // box step: a cube of n nodes (bench_box_problem): one explicit step (ExplicitCpu::box_step,
-// OpenMP over the planes; 32 n bytes, checked against explicit_box_node at every node) and one
+// OpenMP over the planes; 32 n bytes, checked against explicit_update at every node) and one
 // Crank-Nicolson step by Douglas's ADI (AdiCpu, batched Thomas; 176 n bytes as on the GPU: two
 // reactions, three right sides, three solves), against the explicit step; the ADI step is the
 // oracle of the GPU's (its own check is 0: tests/unit/test_box.cpp verifies it). On all the cores

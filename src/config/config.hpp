@@ -12,6 +12,7 @@
 #include "core/types.hpp"
 #include "grid/adaptive_spec.hpp"
 #include "grid/domain.hpp"
+#include "grid/sides.hpp"
 #include "grid/time_grid.hpp"
 #include "kinetics/kinetics.hpp"
 #include "solvers/tridiagonal.hpp"
@@ -29,8 +30,6 @@ struct ModelParams {
   template <class K>
   const K& form() const { return std::get<K>(kinetics); }
 };
-
-enum class BoundaryType { no_flux, dirichlet };
 
 struct BoundarySide {
   BoundaryType type = BoundaryType::no_flux;

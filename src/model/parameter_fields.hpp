@@ -13,6 +13,7 @@
 #include "config/capabilities.hpp"
 #include "config/config.hpp"
 #include "core/error.hpp"
+#include "grid/quadrants.hpp"
 
 namespace fhn {
 
@@ -47,11 +48,6 @@ inline bool positive_definite(real xx, real xy, real yy) {
   return std::isfinite(xx) && std::isfinite(xy) && std::isfinite(yy) && xx > 0.0 &&
          xx * yy > xy * xy;
 }
-
-// A node's quadrant byte: which of the four grid cells at it (NE, NW, SE, SW of the node) are
-// tissue, a bit each (model/tissue.hpp tissue_quadrants; 0: the node is not in the medium). The
-// schemes that read a mask compute it once and read it in place of the mask.
-constexpr unsigned kQuadrantNE = 1, kQuadrantNW = 2, kQuadrantSE = 4, kQuadrantSW = 8;
 
 // How many per-node arrays a run's fields hold: what the memory estimate counts.
 struct FieldArrays {

@@ -2,14 +2,29 @@
 
 #include <omp.h>
 
+#include <type_traits>
+
 #include "core/error.hpp"
 #include "model/tissue.hpp"
+#include "schemes/for_each_node.hpp"
 
 namespace fhn {
 
-ExplicitCpu::ExplicitCpu(const Problem& problem)
+// The nodes of the slab's owned planes (all of the whole domain).
+static NodeBox owned_nodes(const Domain& d, const Slab& slab) {
+  NodeBox box;
+  for (int a = 0; a < kMaxAxes; ++a) box.hi[a] = d.nodes[a];
+  box.lo[slab.axis] = slab.first;
+  box.hi[slab.axis] = slab.first + slab.count;
+  return box;
+}
+
+ExplicitCpu::ExplicitCpu(const Problem& problem, ExplicitPath path)
     : HostScheme(problem),
+      path_(path),
       params_(node_params(problem)),
+      owned_(owned_nodes(problem.domain, slab_)),
+      exec_(HostExec::for_nodes(owned_.count())),
       current_(problem.stimuli.empty() ? 0 : problem.domain.node_count(), 0.0),
       v_next_(problem.domain.node_count()),
       w_next_(problem.domain.node_count()) {
@@ -20,6 +35,8 @@ ExplicitCpu::ExplicitCpu(const Problem& problem)
 ExplicitCpu::ExplicitCpu(const Problem& problem, Communicator& comm)
     : HostScheme(problem, make_slab(problem.domain, comm.rank(), comm.size(), 1)),
       params_(node_params(problem)),
+      owned_(owned_nodes(problem.domain, slab_)),
+      exec_(HostExec::for_nodes(owned_.count())),
       halo_(make_host_halo_exchange(slab_, comm)),
       current_(problem.stimuli.empty() ? 0 : slab_.array_nodes(), 0.0),
       v_next_(slab_.array_nodes()),
@@ -66,6 +83,8 @@ std::string ExplicitCpu::name() const {
          (omp_get_max_threads() == 1 ? " thread)" : " threads)");
 }
 
+bool ExplicitCpu::fast_path() const { return path_ == ExplicitPath::fast && !heterogeneous_; }
+
 // One step: v+ = v + k (D L_h v + f(v, w) + I),  w+ = w + k g(v, w).
 // Bytes per node: read v, w; write v+, w+ (32 B), one pass.
 void ExplicitCpu::step() {
@@ -76,136 +95,134 @@ void ExplicitCpu::step() {
   if (halo_) halo_->exchange(v_.data(), 1);  // the neighbours' rows next to the slab
   const real* current = current_.empty() ? nullptr : current_.data();
   with_kinetics(problem_.model.kinetics, [&](const auto& kin) {
-    if (problem_.domain.dims == 1)
-      cable_step(kin, current, v_.data(), w_.data(), v_next_.data(), w_next_.data());
+    if (!fast_path())
+      generic_step(kin, current);
+    else if (problem_.domain.dims == 1)
+      cable_step(kin, current);
     else if (problem_.domain.dims == 2)
-      sheet_step(kin, current, v_.data(), w_.data(), v_next_.data(), w_next_.data());
+      sheet_step(kin, current);
     else
-      box_step(kin, current, v_.data(), w_.data(), v_next_.data(), w_next_.data());
+      box_step(kin, current);
   });
   v_.swap(v_next_);
   w_.swap(w_next_);
 }
 
+// Every owned node by the point layer's explicit_update of the run's dimension and medium.
 template <class K>
-void ExplicitCpu::cable_step(K kin, const real* current, const real* v, const real* w,
-                             real* v_next, real* w_next) const {
-  auto store = [&](index_t i, const ExplicitPointUpdate& u) {
-    v_next[i] = u.v;
-    w_next[i] = u.w;
+void ExplicitCpu::generic_step(K kin, const real* current) {
+  auto run = [&](auto dims, auto medium) {
+    const ExplicitStep<decltype(dims)::value, decltype(medium), K, ArrayCurrents> node{
+        v_.data(), w_.data(), v_next_.data(), w_next_.data(), params_, medium, kin, {current}};
+    for_each_node(exec_, owned_, node);
+  };
+  using One = std::integral_constant<int, 1>;
+  using Two = std::integral_constant<int, 2>;
+  using Three = std::integral_constant<int, 3>;
+  if (problem_.domain.dims == 1)
+    run(One{}, UniformMedium{});
+  else if (problem_.domain.dims == 3)
+    run(Three{}, UniformMedium{});
+  else if (heterogeneous_)
+    run(Two{}, medium_);
+  else if (!quadrants_.empty())
+    run(Two{}, MaskedMedium{quadrants_.data()});
+  else
+    run(Two{}, UniformMedium{});
+}
+
+// The fast paths: each row's end nodes by explicit_update, the nodes between by
+// explicit_interior_update (branch-free: the loop vectorises); the same numbers as the generic
+// path. (i, j, k) are global, array indices from sheet_index / box_index.
+template <class K>
+void ExplicitCpu::cable_step(K kin, const real* current) {
+  const real *v = v_.data(), *w = w_.data();
+  const ArrayCurrents at{current};
+  auto store = [&](index_t c, const ExplicitPointUpdate& u) {
+    v_next_[c] = u.v;
+    w_next_[c] = u.w;
+  };
+  auto end = [&](index_t i) {
+    store(i, explicit_update(v, w, [&](index_t n) { return at(n, n, 0, 0); }, i, params_, kin));
   };
   const index_t last = params_.n[0] - 1;
   for (index_t i = 1; i < last; ++i)
-    store(i, explicit_interior_node(v, w, current, i, params_, kin));
-  store(0, explicit_node(v, w, current, 0, params_, kin));
-  store(last, explicit_node(v, w, current, last, params_, kin));
+    store(i, explicit_interior_update<1>(v, w, at(i, i, 0, 0), i, params_, kin));
+  end(0);
+  end(last);
 }
 
-// Rows j are independent, so they are shared out among the cores (each node's value does not
-// depend on the split). The rows computed are the slab's owned ones (all on the whole sheet);
-// (i, j) are global, array indices from sheet_index.
+// A row on a side of the sheet (j at its first or last node) goes node by node.
 template <class K>
-void ExplicitCpu::sheet_step(K kin, const real* current, const real* v, const real* w,
-                             real* v_next, real* w_next) const {
+void ExplicitCpu::sheet_step(K kin, const real* current) {
   const NodeParams& q = params_;
+  const real *v = v_.data(), *w = w_.data();
   const index_t nx = q.n[0], ny = q.n[1];
   auto store = [&](index_t c, const ExplicitPointUpdate& u) {
-    v_next[c] = u.v;
-    w_next[c] = u.w;
+    v_next_[c] = u.v;
+    w_next_[c] = u.w;
   };
-  const index_t j_begin = slab_.first, j_end = slab_.first + slab_.count;
-  // Threads pay off from about 2^15 nodes (a thread team costs a few microseconds per step).
-  const bool threaded = nx * (j_end - j_begin) >= (index_t{1} << 15);
-  // Every owned row: side rows node by node with edge(i, j), the others' end nodes with edge and
-  // the nodes between, array indices [first, last), with interior(first, last).
-  auto sweep = [&](auto&& edge, auto&& interior) {
-#pragma omp parallel for schedule(static) if (threaded)
-    for (index_t j = j_begin; j < j_end; ++j) {
+  auto rows = [&](const auto& medium, auto&& interior) {
+    for_each_row(exec_, owned_, [&](index_t j, index_t) {
+      auto edge = [&](index_t i) {
+        const index_t c = sheet_index(i, j, q);
+        store(c, explicit_update(v, w, current ? current[c] : 0.0, i, j, q, medium, kin));
+      };
       if (j == 0 || j == ny - 1) {
-        for (index_t i = 0; i < nx; ++i) edge(i, j);
-        continue;
+        for (index_t i = 0; i < nx; ++i) edge(i);
+        return;
       }
-      edge(0, j);
+      edge(0);
       const index_t row = sheet_index(0, j, q);
       interior(row + 1, row + nx - 1);
-      edge(nx - 1, j);
-    }
+      edge(nx - 1);
+    });
   };
-  if (heterogeneous_) {
-    // Per-node D, kinetics or anisotropy: node by node (array index c is row j - plane0).
-    auto node = [&](index_t i, index_t j) {
-      const index_t c = sheet_index(i, j, q);
-      store(c, explicit_medium_node(v, w, current ? current[c] : 0.0, i, j, q, medium_, kin));
-    };
-    sweep(node, [&](index_t first, index_t last) {
-      for (index_t c = first; c < last; ++c) node(c % nx, c / nx + q.plane0);
+  if (!quadrants_.empty()) {
+    const MaskedMedium medium{quadrants_.data()};
+    rows(medium, [&](index_t first, index_t last) {
+      for (index_t c = first; c < last; ++c)
+        store(c, explicit_interior_update(v, w, current ? current[c] : 0.0, c, q, medium, kin));
     });
     return;
   }
-  if (!quadrants_.empty()) {
-    // A tissue mask: the masked node updates.
-    const std::uint8_t* quadrants = quadrants_.data();
-    sweep(
-        [&](index_t i, index_t j) {
-          const index_t c = sheet_index(i, j, q);
-          store(c, explicit_masked_sheet_node(v, w, quadrants, current ? current[c] : 0.0, i, j, q, kin));
-        },
-        [&](index_t first, index_t last) {
-          for (index_t c = first; c < last; ++c)
-            store(c, explicit_masked_interior_node(v, w, quadrants, current ? current[c] : 0.0, c, q, kin));
-        });
-    return;
-  }
-  sweep(
-      [&](index_t i, index_t j) {
-        const index_t c = sheet_index(i, j, q);
-        store(c, explicit_sheet_node(v, w, current ? current[c] : 0.0, i, j, q, kin));
-      },
-      [&](index_t first, index_t last) {
-        if (current) {
-          for (index_t c = first; c < last; ++c)
-            store(c, explicit_sheet_interior_node(v, w, current[c], c, q, kin));
-        } else {
-          for (index_t c = first; c < last; ++c)
-            store(c, explicit_sheet_interior_node(v, w, 0.0, c, q, kin));
-        }
-      });
+  rows(UniformMedium{}, [&](index_t first, index_t last) {
+    if (current) {
+      for (index_t c = first; c < last; ++c)
+        store(c, explicit_interior_update<2>(v, w, current[c], c, q, kin));
+    } else {
+      for (index_t c = first; c < last; ++c)
+        store(c, explicit_interior_update<2>(v, w, 0.0, c, q, kin));
+    }
+  });
 }
 
-// Rows (j, k) are independent: the planes k are shared out among the cores. A row on a face of
-// the box (j or k at its first or last node) goes node by node with explicit_box_node; the
-// others' end nodes likewise and the nodes between with the interior update. The planes computed
-// are the slab's owned ones (all on the whole box); (i, j, k) are global, array indices from
-// box_index.
+// A row on a face of the box (j or k at its first or last node) goes node by node.
 template <class K>
-void ExplicitCpu::box_step(K kin, const real* current, const real* v, const real* w,
-                           real* v_next, real* w_next) const {
+void ExplicitCpu::box_step(K kin, const real* current) {
   const NodeParams& q = params_;
+  const real *v = v_.data(), *w = w_.data();
   const index_t nx = q.n[0], ny = q.n[1], nz = q.n[2];
   auto store = [&](index_t c, const ExplicitPointUpdate& u) {
-    v_next[c] = u.v;
-    w_next[c] = u.w;
+    v_next_[c] = u.v;
+    w_next_[c] = u.w;
   };
   auto at = [&](index_t c) { return current ? current[c] : 0.0; };
-  auto edge = [&](index_t i, index_t j, index_t k) {
-    const index_t c = box_index(i, j, k, q);
-    store(c, explicit_box_node(v, w, at(c), i, j, k, q, kin));
-  };
-  const index_t k_begin = slab_.first, k_end = slab_.first + slab_.count;
-  const bool threaded = nx * ny * (k_end - k_begin) >= (index_t{1} << 15);
-#pragma omp parallel for schedule(static) if (threaded)
-  for (index_t k = k_begin; k < k_end; ++k)
-    for (index_t j = 0; j < ny; ++j) {
-      if (k == 0 || k == nz - 1 || j == 0 || j == ny - 1) {
-        for (index_t i = 0; i < nx; ++i) edge(i, j, k);
-        continue;
-      }
-      edge(0, j, k);
-      const index_t row = box_index(0, j, k, q);
-      for (index_t c = row + 1; c < row + nx - 1; ++c)
-        store(c, explicit_box_interior_node(v, w, at(c), c, q, kin));
-      edge(nx - 1, j, k);
+  for_each_row(exec_, owned_, [&](index_t j, index_t k) {
+    auto edge = [&](index_t i) {
+      const index_t c = box_index(i, j, k, q);
+      store(c, explicit_update(v, w, at(c), i, j, k, q, kin));
+    };
+    if (k == 0 || k == nz - 1 || j == 0 || j == ny - 1) {
+      for (index_t i = 0; i < nx; ++i) edge(i);
+      return;
     }
+    edge(0);
+    const index_t row = box_index(0, j, k, q);
+    for (index_t c = row + 1; c < row + nx - 1; ++c)
+      store(c, explicit_interior_update<3>(v, w, at(c), c, q, kin));
+    edge(nx - 1);
+  });
 }
 
 }  // namespace fhn

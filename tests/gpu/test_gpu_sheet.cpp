@@ -1,4 +1,4 @@
-// The explicit scheme on a sheet on the GPU (explicit_sheet_kernels.cu, ExplicitSheetCuda):
+// The explicit scheme on a sheet on the GPU (explicit_sheet_kernels.cu, ExplicitCuda):
 // against the CPU oracle (ExplicitCpu on a sheet) after 1000 steps on odd and tile-straddling sizes,
 // with no-flux sides, Dirichlet sides meeting at corners and periodic rectangle stimuli; the
 // blocked kernel against the one-step kernel bit for bit at every depth; results independent of
@@ -112,8 +112,8 @@ TEST_CASE("Sheet on the GPU: one step = the CPU node update; blocked = one-step 
       for (index_t i = 0; i < q.n[0]; ++i) {
         const auto c_ij = static_cast<std::size_t>(i + q.n[0] * j);
         const fhn::ExplicitPointUpdate u =
-            fhn::explicit_sheet_node(v.data(), w.data(), current[c_ij], i, j, q,
-                                     p.model.form<fhn::CubicKinetics>());
+            fhn::explicit_update(v.data(), w.data(), current[c_ij], i, j, q,
+                                 p.model.form<fhn::CubicKinetics>());
         cpu_v[c_ij] = u.v;
         cpu_w[c_ij] = u.w;
       }

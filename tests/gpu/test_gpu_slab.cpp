@@ -67,7 +67,7 @@ struct SlabCase : fhn::test::RandomStateCase {
 };
 
 // How a slab's pass is launched: over its owned rows from the whole arrays, or split as
-// ExplicitSheetCuda does (the rows a neighbour's halo cannot reach from the owned rows alone, then
+// ExplicitCuda does (the rows a neighbour's halo cannot reach from the owned rows alone, then
 // the edge strips next to each neighbour from the whole arrays).
 enum class Launch { owned_rows, split };
 

@@ -485,12 +485,13 @@ TEST_CASE("the Laplacian is one loop over the axes: a sheet's bit for bit, and a
   }
   const index_t inner[3] = {2, 3, 4};
   const index_t c = 2 + 5 * 3 + 30 * 4;
-  CHECK(fhn::grid_diffusion(u.data(), c, inner, q) == 32.0);
+  CHECK(fhn::laplacian<3>(u.data(), c, inner, q) == 32.0);
   // The corner (0, 0, 0): 2 (u_1 - u_0) along each axis = 2 (1 + 2 - 1), times D / h^2 = 8.
   const index_t corner[3] = {0, 0, 0};
-  CHECK(fhn::grid_diffusion(u.data(), 0, corner, q) == 8.0 * 2.0 * (1.0 + 2.0 - 1.0));
+  CHECK(fhn::laplacian<3>(u.data(), 0, corner, q) == 8.0 * 2.0 * (1.0 + 2.0 - 1.0));
 
-  // On a sheet the loop gives sheet_diffusion_of's expression, at every node, bit for bit.
+  // On a sheet the arrays' Laplacian equals laplacian_of from the neighbours' values (as the GPU
+  // kernels pass them), at every node, bit for bit.
   const fhn::Config c2 = fhn::test::config_from(
       "domain: {length: [4, 3], nodes: [9, 7]}\ntime: {dt: 0.05}\n"
       "boundary: {left: {type: dirichlet, value: 0.2}, top: {type: dirichlet, value: 0.5}}\n");
@@ -508,8 +509,9 @@ TEST_CASE("the Laplacian is one loop over the axes: a sheet's bit for bit, and a
         const bool outside = ii < 0 || ii >= s.n[0] || jj < 0 || jj >= s.n[1];
         return outside ? 0.0 : v[static_cast<std::size_t>(ii + s.n[0] * jj)];
       };
-      CHECK(fhn::sheet_diffusion(v.data(), i, j, s) ==
-            fhn::sheet_diffusion_of(at(-1, 0), at(1, 0), at(0, -1), at(0, 1),
-                                    v[static_cast<std::size_t>(k)], i, j, s));
+      const double below[2] = {at(-1, 0), at(0, -1)}, above[2] = {at(1, 0), at(0, 1)};
+      const index_t node[3] = {i, j, 0};
+      CHECK(fhn::laplacian(v.data(), i, j, s) ==
+            fhn::laplacian_of<2, true>(below, v[static_cast<std::size_t>(k)], above, node, s));
     }
 }

@@ -58,7 +58,7 @@ TEST_CASE("tissue regions apply in order: a disc removed, a rectangle and a poly
 }
 
 TEST_CASE("no flux through the tissue's edge: diffusion keeps the total of v, whatever the mask") {
-  // masked_sheet_diffusion at every tissue node of a random state, summed with the nodes' control
+  // masked_laplacian at every tissue node of a random state, summed with the nodes' control
   // volumes V (a quarter cell per tissue cell at the node), is 0 to round-off: each face's flux
   // enters its two nodes with opposite signs. With no node outside it is the sheet's Laplacian,
   // and the branch-free interior form equals the general one. The heterogeneous stencil (a D per
@@ -103,12 +103,12 @@ TEST_CASE("no flux through the tissue's edge: diffusion keeps the total of v, wh
   for (index_t j = 0; j < ny; ++j)
     for (index_t i = 0; i < nx; ++i) {
       const index_t at = i + nx * j;
-      CHECK(fhn::masked_sheet_diffusion(u.data(), all_tissue[at], at, q) ==
-            doctest::Approx(fhn::sheet_diffusion(u.data(), i, j, q)).epsilon(1e-14));
+      CHECK(fhn::masked_laplacian<false>(u.data(), all_tissue[at], at, q) ==
+            doctest::Approx(fhn::laplacian(u.data(), i, j, q)).epsilon(1e-14));
       if (i > 0 && i < nx - 1 && j > 0 && j < ny - 1)
-        CHECK(fhn::masked_interior_diffusion(u.data(), quadrants[at], at, q) ==
-              fhn::masked_sheet_diffusion(u.data(), quadrants[at], at, q));
-      const fhn::MaskedStencil m = fhn::masked_stencil_of(quadrants[at]);
+        CHECK(fhn::masked_laplacian<true>(u.data(), quadrants[at], at, q) ==
+              fhn::masked_laplacian<false>(u.data(), quadrants[at], at, q));
+      const fhn::MaskedStencil<real> m = fhn::masked_stencil_of<real>(quadrants[at]);
       CHECK((p.fields.node_type[at] != 0) == (quadrants[at] == 0));
       if (quadrants[at] == 0) {
         ++outside_nodes;
@@ -116,14 +116,14 @@ TEST_CASE("no flux through the tissue's edge: diffusion keeps the total of v, wh
         continue;
       }
       REQUIRE(m.inv_volume > 0.0);
-      const real diffusion = fhn::masked_sheet_diffusion(u.data(), quadrants[at], at, q);
+      const real diffusion = fhn::masked_laplacian<false>(u.data(), quadrants[at], at, q);
       total += diffusion / m.inv_volume;
       scale += std::abs(diffusion / m.inv_volume);
-      const real in_scar = fhn::medium_diffusion<false>(u.data(), quadrants[at], at, q, scar);
+      const real in_scar = fhn::tensor_laplacian<false>(u.data(), quadrants[at], at, q, scar);
       if (d[at] == 0.0 && i < 3) CHECK(in_scar == 0.0);  // cut off: every face's D is 0
       scar_total += in_scar / m.inv_volume;
       scar_scale += std::abs(in_scar / m.inv_volume);
-      const real along = fhn::medium_diffusion<false>(u.data(), quadrants[at], at, q, fibres);
+      const real along = fhn::tensor_laplacian<false>(u.data(), quadrants[at], at, q, fibres);
       fibre_total += along / m.inv_volume;
       fibre_scale += std::abs(along / m.inv_volume);
     }

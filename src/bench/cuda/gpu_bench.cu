@@ -489,8 +489,8 @@ void bench_sheet_adi(Context& ctx, index_t n) {
 // pass (32 B/node: read v, w, write v+, w+; the baseline) and the blocked kernel at each even depth
 // up to kExplicitSheetMaxSteps (odd depths pay the next even halo), per step; then the scheme's
 // depth with a stimulus on a quarter of the sheet (the kernel's stimulus variant). Checked first:
-// one step against the CPU node update (explicit_sheet_node) at every node, each blocked pass
-// against as many one-step passes.
+// one step against the CPU node update (point_2d.hpp explicit_update) at every node, each blocked
+// pass against as many one-step passes.
 void bench_sheet_explicit(Context& ctx, index_t n) {
   const index_t side = sheet_side(n);
   if (side == 0) return;
@@ -517,7 +517,7 @@ void bench_sheet_explicit(Context& ctx, index_t n) {
     for (index_t j = 0; j < side; ++j)
       for (index_t i = 0; i < side; ++i) {
         const ExplicitPointUpdate u =
-            explicit_sheet_node(problem.v0.data(), problem.w0.data(), 0.0, i, j, q, kin);
+            explicit_update(problem.v0.data(), problem.w0.data(), 0.0, i, j, q, kin);
         cpu_v[static_cast<std::size_t>(i + side * j)] = u.v;
         cpu_w[static_cast<std::size_t>(i + side * j)] = u.w;
       }
@@ -693,7 +693,8 @@ void bench_sheet_members_adi(Context& ctx, index_t n) {
 // A cube of n nodes (n a power of 8 from 2^12: 16^3 ... 512^3 at 2^27), dx = 0.5, dt at most 0.8
 // of the explicit limit, no-flux faces, the state pulse_state(n) in node order: one step per
 // pass (read v, w, write v+, w+: 32 B/node). Checked first: one step against the CPU's node
-// update (explicit_box_node) at every node, bit for bit (the kernel has no FMA contraction).
+// update (point_3d.hpp explicit_update) at every node, bit for bit (the kernel has no FMA
+// contraction).
 // Then the blocked kernel at depths 2 .. kExplicitBoxMaxSteps, time per step, each checked
 // against as many one-step passes, bit for bit.
 void bench_box_explicit(Context& ctx, index_t n) {
@@ -849,10 +850,10 @@ void bench_sheet_tissue(Context& ctx, index_t n) {
       for (index_t j = 0; j < side; ++j)
         for (index_t i = 0; i < side; ++i) {
           const ExplicitPointUpdate u =
-              masked ? explicit_masked_sheet_node(problem.v0.data(), problem.w0.data(),
-                                                  quadrants.data(), 0.0, i, j, q, kin)
-                     : explicit_medium_node(problem.v0.data(), problem.w0.data(), 0.0, i, j, q,
-                                            host_medium, kin);
+              masked ? explicit_update(problem.v0.data(), problem.w0.data(), 0.0, i, j, q,
+                                       MaskedMedium{quadrants.data()}, kin)
+                     : explicit_update(problem.v0.data(), problem.w0.data(), 0.0, i, j, q,
+                                       host_medium, field_kinetics(kin, host_medium));
           cpu_v[static_cast<std::size_t>(i + side * j)] = u.v;
           cpu_w[static_cast<std::size_t>(i + side * j)] = u.w;
         }

@@ -2,15 +2,18 @@
 // Constructors of the CUDA schemes (one translation unit each), used by make_cuda_scheme.
 #include <memory>
 
+#include "schemes/explicit_step.hpp"
 #include "schemes/scheme.hpp"
 
 namespace fhn::cuda {
 
-std::unique_ptr<Scheme> make_explicit_cuda(const Problem& problem);
-// The explicit scheme on rank comm.rank()'s slab of a sheet, on the current device.
-std::unique_ptr<Scheme> make_explicit_sheet_slab_cuda(const Problem& problem, Communicator& comm);
-// The explicit scheme on rank comm.rank()'s slab of z planes of a box, on the current device.
-std::unique_ptr<Scheme> make_explicit_box_slab_cuda(const Problem& problem, Communicator& comm);
+// The explicit scheme (explicit_cuda.cu) on a cable, a sheet or a box; `path`: its fast path
+// (the hand-tuned kernels) or the generic one (the GPU tests compare the two).
+std::unique_ptr<Scheme> make_explicit_cuda(const Problem& problem,
+                                           ExplicitPath path = ExplicitPath::fast);
+// The explicit scheme on rank comm.rank()'s slab of a sheet (rows) or a box (z planes), on the
+// current device.
+std::unique_ptr<Scheme> make_explicit_slab_cuda(const Problem& problem, Communicator& comm);
 // use_graphs: with the partitioned solver, each Newton iteration is replayed as a CUDA graph
 // (false: its kernels are launched one by one; `fhn bench` compares the two).
 std::unique_ptr<Scheme> make_crank_nicolson_cuda(const Problem& problem,

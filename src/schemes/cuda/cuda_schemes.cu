@@ -36,8 +36,7 @@ std::unique_ptr<Scheme> make_cuda_slab_scheme(const Problem& problem, const Sche
       return cuda::make_adi_slab_cuda(problem, spec.crank_nicolson, newton_log, comm);
     return cuda::make_crank_nicolson_slab_cuda(problem, spec.crank_nicolson, newton_log, comm);
   }
-  if (problem.domain.dims == 3) return cuda::make_explicit_box_slab_cuda(problem, comm);
-  return cuda::make_explicit_sheet_slab_cuda(problem, comm);
+  return cuda::make_explicit_slab_cuda(problem, comm);
 }
 
 }  // namespace fhn

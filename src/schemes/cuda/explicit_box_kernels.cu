@@ -31,8 +31,8 @@
 // starting K planes below it (level l is computed from plane z_lo - K + l on, where it is
 // exact; from plane 0 at the box's face) and ending K planes above. Nodes outside the box are
 // zeros as loaded and never read by the nodes inside (a face node ignores its neighbour across
-// the face), so faces are handled where they fall. Each node takes explicit_box_point inside and
-// explicit_box_node_of on a face, as the one-step kernel and the CPU: the same bits.
+// the face), so faces are handled where they fall. Each node takes explicit_interior_update_of<3>
+// inside and explicit_update_of<3> on a face, as the one-step kernel and the CPU: the same bits.
 //
 // Work balance: the tiles' planes, tile by tile, are cut into one contiguous share per block of
 // a grid that fills the device once (the SMs times the blocks resident per SM): no tail wave, and
@@ -174,11 +174,12 @@ __global__ void __launch_bounds__(kLanes * kWarps)
       const real west = s[y][x - 1], east = s[y][x + 1], south = s[y - 1][x],
                  north = s[y + 1][x], front = tiles.v[below][y][x], back = tiles.v[above][y][x],
                  c = s[y][x], wc = tiles.w[at_w][y - 1][lane];
+      const real lower[3] = {west, south, front}, upper[3] = {east, north, back};
+      const index_t node[kMaxAxes] = {i, j, k};
       const ExplicitPointUpdate out =
           inner_plane || (i > 0 && i < nx - 1 && j > 0 && j < ny - 1 && k > 0 && k < nz - 1)
-              ? explicit_box_point(west, east, south, north, front, back, c, wc, current, q, kin)
-              : explicit_box_node_of(west, east, south, north, front, back, c, wc, current, i, j,
-                                     k, q, kin);
+              ? explicit_interior_update_of<3>(lower, c, upper, wc, current, q, kin)
+              : explicit_update_of<3>(lower, c, upper, wc, current, node, q, kin);
       const std::size_t at = static_cast<std::size_t>(k - q.plane0) * plane_size + own[b];
       v_next[at] = out.v;
       w_next[at] = out.w;
@@ -305,13 +306,14 @@ __device__ __forceinline__ void box_blocked_segment(
             const real centre = s[y][x], wc = qw[l - 1][0][n];
             const real current =
                 kStimuli ? stimulus_current(st, gi[a], gj[b], c, t, 1.0, 0.0) : 0.0;
+            const real lower[3] = {s[y][x - 1], s[y - 1][x], below[y][x]},
+                       upper[3] = {s[y][x + 1], s[y + 1][x], above[y][x]};
             ExplicitPointUpdate u =
-                explicit_box_point(s[y][x - 1], s[y][x + 1], s[y - 1][x], s[y + 1][x],
-                                   below[y][x], above[y][x], centre, wc, current, q, kin);
-            if (!kInner && (plane_face || (on_face >> n & 1u) != 0))
-              u = explicit_box_node_of(s[y][x - 1], s[y][x + 1], s[y - 1][x], s[y + 1][x],
-                                       below[y][x], above[y][x], centre, wc, current, gi[a],
-                                       gj[b], c, q, kin);
+                explicit_interior_update_of<3>(lower, centre, upper, wc, current, q, kin);
+            if (!kInner && (plane_face || (on_face >> n & 1u) != 0)) {
+              const index_t node[kMaxAxes] = {gi[a], gj[b], c};
+              u = explicit_update_of<3>(lower, centre, upper, wc, current, node, q, kin);
+            }
             out_v[n] = u.v;
             out_w[n] = u.w;
           }

@@ -1,7 +1,7 @@
 #pragma once
 // Forward Euler on a box on the GPU: a one-step kernel and a temporally blocked one (2.5-D
 // blocking: several steps per pass over memory). Both evaluate the CPU's node updates
-// (explicit_box_point inside, explicit_box_node_of on the faces; schemes/node_updates.hpp),
+// (explicit_interior_update_of<3> inside, explicit_update_of<3> on the faces; schemes/point/),
 // compiled without FMA contraction as ExplicitCpu's expressions: the GPU agrees with the CPU bit
 // for bit, and a node's bits do not depend on the kernel or the tile that computes it.
 //

@@ -5,8 +5,9 @@
 //   I_i(t) = 0 + a_1 w_1(t) + a_2 w_2(t) + ...   over the stimuli covering i, in table order
 //   v+_i   = v_i + k (r (v_{i-1} - 2 v_i + v_{i+1}) + f(v_i) - w_i + I_i(t))
 //   w+_i   = w_i + k eps (v_i - gamma w_i)
-// ends (explicit_node): no-flux order 2 uses the ghost node, r (v_{i-1} - 2 v_i + v_{i+1}) ->
-// 2 r (v_inner - v_end); order 1 then sets v+_end = v+_inner; a Dirichlet end sets v+_end = value.
+// ends (point_1d.hpp explicit_update): no-flux order 2 uses the ghost node,
+// r (v_{i-1} - 2 v_i + v_{i+1}) -> 2 r (v_inner - v_end); order 1 then sets v+_end = v+_inner; a
+// Dirichlet end sets v+_end = value.
 //
 // Cost per node and step: 32 bytes of device memory when every step is a pass (read v, w; write
 // v+, w+), 14 fp64 instructions (diffusion: fma, add, mul; f: add, add, mul, mul; v+: add, add,
@@ -29,7 +30,7 @@
 namespace fhn::cuda {
 namespace {
 
-// ---- Node updates from values (the node functions of node_updates.hpp) ------------------------
+// ---- Node updates from values (the point layer, schemes/point/) -------------------------------
 
 // I_i(t) of a forward Euler step: weights (1, 0), as StimulusSchedule::currents(t, 1, 0).
 __device__ __forceinline__ real step_current(const StimulusTable& st, index_t i, real t) {
@@ -51,25 +52,25 @@ __device__ __forceinline__ void add_stimulus_currents(const StimulusTable& st, i
   }
 }
 
-// Interior node from values: explicit_interior_node without the arrays.
+// Interior node from values: explicit_interior_update<1> without the arrays.
 template <class K>
 __device__ __forceinline__ ExplicitPointUpdate interior_update(real left, real v, real right,
                                                                real w, real current,
                                                                const NodeParams& q, const K& kin) {
-  return explicit_point_update(v, w, diffusion_of(left, v, right, q), current, kin, q.k);
+  const real below[1] = {left}, above[1] = {right};
+  return explicit_interior_update_of<1>(below, v, above, w, current, q, kin);
 }
 
-// End node i (0 or n-1) from values, as explicit_node: the ghost-node update, a Dirichlet end's v
-// replaced by its value. A first-order no-flux end (replaced_row 2) also needs its neighbour's new
-// v, which the caller puts in (v+_0 = v+_1, v+_{n-1} = v+_{n-2}).
+// End node i (0 or n-1) from values, as point_1d.hpp's explicit_update: the ghost-node update, a
+// Dirichlet end's v replaced by its value. A first-order no-flux end (replaced_row 2) also needs
+// its neighbour's new v, which the caller puts in (v+_0 = v+_1, v+_{n-1} = v+_{n-2}).
 template <class K>
 __device__ __forceinline__ ExplicitPointUpdate end_update(real v, real w, real inner, real current,
                                                           index_t i, const NodeParams& q,
                                                           const K& kin) {
-  ExplicitPointUpdate out =
-      explicit_point_update(v, w, end_diffusion_of(inner, v, q), current, kin, q.k);
-  if (replaced_row(i, q) == 1) out.v = end_value(q, i == 0 ? 0 : 1);
-  return out;
+  const real neighbour[1] = {inner};
+  const index_t at[kMaxAxes] = {i, 0, 0};
+  return explicit_update_of<1>(neighbour, v, neighbour, w, current, at, q, kin);
 }
 
 // ---- One step per pass ----------------------------------------------------------------------

@@ -1,13 +1,13 @@
 #pragma once
 // Forward Euler on the GPU: a one-step kernel at the copy bandwidth and a temporally blocked
 // kernel that advances several steps per pass over memory. Both compute the stimulus current
-// in the kernel and evaluate the node functions of schemes/node_updates.hpp, so their results
-// agree with the CPU scheme (ExplicitCpu) to rounding.
+// in the kernel and evaluate the point layer's cable updates (schemes/point/point_1d.hpp), so
+// their results agree with the CPU scheme (ExplicitCpu) to rounding (FMA contraction).
 //
 // Per node and step:  v+ = v + k (D L_h v + f(v, w) + I(t)),  w+ = w + k g(v, w) (the run's
 // kinetics form: the kernels are templates over it, instantiated by the launchers),
-// ends as explicit_node: mirrored ghost node (no-flux order 2), v+_0 = v+_1 (order 1), or the
-// Dirichlet value held.
+// ends as point_1d.hpp explicit_update: mirrored ghost node (no-flux order 2), v+_0 = v+_1
+// (order 1), or the Dirichlet value held.
 //
 // Arrays: device pointers of q.n[0] values, 16-byte aligned (as cudaMalloc returns them); the
 // outputs must not overlap the inputs (one pass reads the inputs' halos while others write).

@@ -5,10 +5,10 @@
 //   I_ij(t) = 0 + a_1 w_1(t) + a_2 w_2(t) + ...   over the stimuli covering (i, j), in table order
 //   v+_ij   = v_ij + k (r [(v_W - 2 v_ij + v_E) + (v_S - 2 v_ij + v_N)] + f(v_ij) - w_ij + I_ij(t))
 //   w+_ij   = w_ij + k eps (v_ij - gamma w_ij)
-// sides (explicit_sheet_node): a no-flux side's mirrored ghost node turns its axis's difference
-// into 2 (v_inner - v_ij); a Dirichlet side sets v+ to its value (corners: left, right, bottom,
-// top first). Interior nodes take explicit_sheet_interior_node's expression, side nodes
-// explicit_sheet_node's, in both kernels and on the CPU: which kernel or tile computes a node
+// sides (point_2d.hpp explicit_update): a no-flux side's mirrored ghost node turns its axis's
+// difference into 2 (v_inner - v_ij); a Dirichlet side sets v+ to its value (corners: left,
+// right, bottom, top first). Interior nodes take explicit_interior_update<2>'s expression, side
+// nodes explicit_update's, in both kernels and on the CPU: which kernel or tile computes a node
 // never changes its bits.
 //
 // Cost per node and step: 32 bytes of device memory when every step is a pass (read v, w; write
@@ -81,21 +81,21 @@
 namespace fhn::cuda {
 namespace {
 
-// ---- Node updates from values (the sheet node functions of node_updates.hpp) -------------------
+// ---- Node updates from values (the point layer, schemes/point/) -------------------------------
 
-// Interior node (0 < i < N_x - 1, 0 < j < N_y - 1), as explicit_sheet_interior_node:
+// Interior node (0 < i < N_x - 1, 0 < j < N_y - 1), as explicit_interior_update<2>:
 // D (L_h v) = r [(v_W - 2 v + v_E) + (v_S - 2 v + v_N)].
 template <class K>
 __device__ __forceinline__ ExplicitPointUpdate interior_update(real west, real east, real south,
                                                                real north, real v, real w,
                                                                real current, const NodeParams& q,
                                                                const K& kin) {
-  return explicit_point_update(v, w, q.r * five_point_difference(west, east, south, north, v),
-                               current, kin, q.k);
+  const real below[2] = {west, south}, above[2] = {east, north};
+  return explicit_interior_update_of<2>(below, v, above, w, current, q, kin);
 }
 
-// Any node, as explicit_sheet_node: interior nodes as above, side nodes by sheet_diffusion_of
-// (neighbours across a side ignored) with a Dirichlet side's v held.
+// Any node, as point_2d.hpp's explicit_update: interior nodes as above, side nodes by
+// explicit_update_of (neighbours across a side ignored, a Dirichlet side's v held).
 template <class K>
 __device__ __forceinline__ ExplicitPointUpdate node_update(real west, real east, real south,
                                                            real north, real v, real w,
@@ -103,12 +103,9 @@ __device__ __forceinline__ ExplicitPointUpdate node_update(real west, real east,
                                                            const NodeParams& q, const K& kin) {
   if (i > 0 && i < q.n[0] - 1 && j > 0 && j < q.n[1] - 1)
     return interior_update(west, east, south, north, v, w, current, q, kin);
-  ExplicitPointUpdate out =
-      explicit_point_update(v, w, sheet_diffusion_of(west, east, south, north, v, i, j, q),
-                            current, kin, q.k);
-  real held = 0.0;
-  if (sheet_dirichlet(i, j, q, held)) out.v = held;
-  return out;
+  const real below[2] = {west, south}, above[2] = {east, north};
+  const index_t at[kMaxAxes] = {i, j, 0};
+  return explicit_update_of<2>(below, v, above, w, current, at, q, kin);
 }
 
 // Nodes i0, i0 + 1 (i0 even, >= 0) of the row holding index c = i0 + N_x j: one 16-byte load

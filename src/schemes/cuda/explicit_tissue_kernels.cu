@@ -21,8 +21,9 @@ struct MaskedNode {
                                             index_t j, const NodeParams& q, const K& kin) const {
     const bool interior = i > 0 && i < q.n[0] - 1 && j > 0 && j < q.n[1] - 1;
     const index_t c = i + q.n[0] * j;
-    return interior ? explicit_masked_interior_node(v, w, quadrants, current, c, q, kin)
-                    : explicit_masked_sheet_node(v, w, quadrants, current, i, j, q, kin);
+    const MaskedMedium medium{quadrants};
+    return interior ? explicit_interior_update(v, w, current, c, q, medium, kin)
+                    : explicit_update(v, w, current, i, j, q, medium, kin);
   }
 };
 struct MediumNode {
@@ -30,7 +31,7 @@ struct MediumNode {
   template <class K>
   __device__ ExplicitPointUpdate operator()(const real* v, const real* w, real current, index_t i,
                                             index_t j, const NodeParams& q, const K& kin) const {
-    return explicit_medium_node(v, w, current, i, j, q, medium, kin);
+    return explicit_update(v, w, current, i, j, q, medium, field_kinetics(kin, medium));
   }
 };
 
@@ -82,7 +83,8 @@ __global__ void __launch_bounds__(kLanes * kRows)
   const index_t j = by * static_cast<index_t>(kRows) + threadIdx.y;
   const index_t c = i + q.n[0] * j;
   const real current = st.count > 0 ? stimulus_current(st, i, j, t, 1.0, 0.0) : 0.0;
-  const ExplicitPointUpdate out = explicit_medium_full_node(v, w, current, c, q, m, kin);
+  const ExplicitPointUpdate out =
+      explicit_interior_update(v, w, current, c, q, m, field_kinetics(kin, m));
   if (full[bx + across * by] == 0) return;
   v_next[c] = out.v;
   w_next[c] = out.w;

@@ -1,8 +1,8 @@
 #pragma once
 // Forward Euler on a sheet with fields (tissue:, fields:, anisotropy:) on the GPU, one node per
-// thread and one step per launch, evaluating the CPU's node updates of schemes/node_updates.hpp:
-// the masked update (a tissue mask alone: explicit_masked_interior_node and
-// explicit_masked_sheet_node) and the heterogeneous one (per-node D or kinetics, anisotropy: explicit_medium_node). Both read
+// thread and one step per launch, evaluating the CPU's node updates of schemes/point/point_2d.hpp:
+// the masked update (a tissue mask alone: MaskedMedium) and the heterogeneous one (per-node D or
+// kinetics, anisotropy: MediumView, a TensorMedium with the per-node kinetics). Both read
 // the nodes' quadrant bytes (model/tissue.hpp) instead of the mask. Compiled without FMA
 // contraction, as ExplicitCpu's expressions: the GPU agrees with the CPU to round-off.
 //
@@ -29,7 +29,8 @@ void launch_explicit_sheet_masked_step(const real* v, const real* w, real* v_nex
 
 // The thread blocks (32 x 8 nodes each) of the heterogeneous step, by what their nodes need: a
 // block is full when its nodes all have four quadrants, lie off the sheet's sides and off any
-// Dirichlet side; its update (explicit_medium_full_node) reads no quadrant byte. One kernel runs
+// Dirichlet side; its update (explicit_interior_update of a TensorMedium) reads no quadrant
+// byte. One kernel runs
 // over the rectangle of blocks off the sides, [bx0, bx1) x [by0, by1), computing every node's
 // four-quadrant update and storing it where the block is full (`full`, a flag per block of the
 // grid, `across` a row); a second runs over the `partial` blocks (ids bx + across by) with the
