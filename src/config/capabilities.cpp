@@ -4,6 +4,7 @@
 #include "config/capabilities.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "config/capability_key.hpp"
 #include "config/names.hpp"
@@ -188,10 +189,9 @@ std::string markdown() {
             if (!read.empty()) cell += "; " + read;
           } else {
             const std::string note = "`" + refused.front().key + "`: " + refused.front().message;
-            const auto at = std::find(notes.begin(), notes.end(), note);
-            if (at == notes.end()) notes.push_back(note);
-            cell = "no (" + std::to_string(std::find(notes.begin(), notes.end(), note) -
-                                           notes.begin() + 1) + ")";
+            auto at = std::find(notes.begin(), notes.end(), note);
+            if (at == notes.end()) at = notes.insert(at, note);
+            cell = "no (" + std::to_string(at - notes.begin() + 1) + ")";
           }
           table += " " + cell + " |";
         }
