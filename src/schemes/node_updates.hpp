@@ -40,21 +40,24 @@ inline NodeParams node_params(const Problem& problem) {
   return node_params(problem.model, problem.boundary, problem.domain, problem.time.dt);
 }
 
-// D (L_h u)_i of a cable from the values u_{i-1}, u_i, u_{i+1} at an interior node, from an
-// end's value and its one neighbour's (the mirrored ghost node), and from the array anywhere:
-// point_1d.hpp's Laplacian, as the Newton rows below read it.
+// D (L_h u)_i of a cable as the Newton rows below read it: from u_{i-1}, u_i, u_{i+1} at an
+// interior node, D (u_{i-1} - 2 u_i + u_{i+1}) / h^2; from an end's value and its one
+// neighbour's (the mirrored ghost node), 2 D (u_inner - u_end) / h^2; from the array anywhere.
+// The values are point_1d.hpp's Laplacian's, bit for bit, but spelled with r inside each branch:
+// in crank_nicolson_cuda.cu (FMA contraction on) a product r (..) shared by the branches would
+// be fused with the reaction's sum after the select, which rounds the Newton rows differently
+// from the CPU and from earlier builds (PTX of the fused rows: fma(sum, r, f) in place of
+// fma(f's product, r sum)).
 FHN_HOST_DEVICE inline real diffusion_of(real left, real centre, real right, const NodeParams& q) {
-  const real below[1] = {left}, above[1] = {right};
-  const index_t inside[kMaxAxes] = {1, 1, 1};
-  return laplacian_of<1, false>(below, centre, above, inside, q);
+  return q.r * (left - 2.0 * centre + right);
 }
 FHN_HOST_DEVICE inline real end_diffusion_of(real inner, real end, const NodeParams& q) {
-  const real neighbour[1] = {inner};
-  const index_t low_end[kMaxAxes] = {0, 0, 0};  // the mirror is the same at either end
-  return laplacian_of<1, true>(neighbour, end, neighbour, low_end, q);
+  return q.r * 2.0 * (inner - end);
 }
 FHN_HOST_DEVICE inline real diffusion_term(const real* u, index_t i, const NodeParams& q) {
-  return laplacian(u, i, q);
+  if (i == 0) return end_diffusion_of(u[1], u[0], q);
+  if (i == q.n[0] - 1) return end_diffusion_of(u[i - 1], u[i], q);
+  return diffusion_of(u[i - 1], u[i], u[i + 1], q);
 }
 
 // ---- Crank-Nicolson / Newton ------------------------------------------------------------------
