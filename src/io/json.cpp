@@ -49,6 +49,12 @@ JsonObject& JsonObject::add(const std::string& key, const JsonObject& value) {
   members_.emplace_back(key, value.str(0));
   return *this;
 }
+JsonObject& JsonObject::add(const std::string& key, const std::vector<JsonObject>& values) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) out += (i > 0 ? "," : "") + values[i].str(0);
+  members_.emplace_back(key, out + "]");
+  return *this;
+}
 JsonObject& JsonObject::add_null(const std::string& key) {
   members_.emplace_back(key, "null");
   return *this;

@@ -1,6 +1,6 @@
 #pragma once
-// A minimal JSON object writer for summary.json (flat keys and nested objects, no arrays of
-// objects needed). Numbers are written exactly; NaN/Inf become null, as JSON has no such values.
+// A minimal JSON object writer for summary.json (keys, nested objects and arrays of objects).
+// Numbers are written exactly; NaN/Inf become null, as JSON has no such values.
 #include <string>
 #include <vector>
 
@@ -17,6 +17,7 @@ class JsonObject {
   JsonObject& add(const std::string& key, const std::string& value);
   JsonObject& add(const std::string& key, const char* value) { return add(key, std::string(value)); }
   JsonObject& add(const std::string& key, const JsonObject& value);
+  JsonObject& add(const std::string& key, const std::vector<JsonObject>& values);  // an array
   JsonObject& add_null(const std::string& key);
 
   std::string str(int indent = 0) const;

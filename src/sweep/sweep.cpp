@@ -370,7 +370,8 @@ std::string tip_path_kind(const MemberRow& r) {
 }
 
 // Collective: every rank's finished rows (as their sweep.csv lines) and stepping time at the
-// root, the finished, failure and propagation counts and the propagation edge on every rank.
+// root, the finished, failure and propagation counts on every rank, and the propagation edges at
+// the root.
 SweepTotals gather_totals(const SweepConfig& sweep, const SweepPlan& plan, const RankRun& run,
                           Communicator& comm) {
   const std::vector<MemberRow>& rows = run.rows;
@@ -407,21 +408,27 @@ SweepTotals gather_totals(const SweepConfig& sweep, const SweepPlan& plan, const
   index_t local_propagated = 0;
   for (const MemberRow& r : rows) local_propagated += propagated(r) ? 1 : 0;
   totals.propagated = total(local_propagated);
-  // One axis: where propagation switches on (the refractory period of a restitution sweep, the
-  // threshold of a stimulus sweep): the smallest value that propagates, and the largest value
-  // below it that does not.
-  totals.one_axis = sweep.axes.size() == 1;
-  real& smallest_ok = totals.smallest_ok;
-  real& largest_failing = totals.largest_failing;
-  if (totals.one_axis) {
-    for (const MemberRow& r : rows)
-      if (propagated(r)) smallest_ok = std::min(smallest_ok, r.values[0]);
-    smallest_ok = -comm.max(-smallest_ok);
-    for (const MemberRow& r : rows)
-      if (r.done && !propagated(r) && r.values[0] < smallest_ok)
-        largest_failing = std::max(largest_failing, r.values[0]);
-    largest_failing = comm.max(largest_failing);
+  // Where propagation switches (the refractory period of a restitution sweep, the threshold of a
+  // stimulus sweep, the excitability beyond which pulses fail): every rank's members that ran to
+  // their end, as (axis values, propagated) rows at the root (a failed member tells nothing).
+  std::vector<real> local;
+  for (const MemberRow& r : rows) {
+    if (!r.done || r.status != "ok") continue;
+    local.insert(local.end(), r.values.begin(), r.values.end());
+    local.push_back(propagated(r) ? 1.0 : 0.0);
   }
+  const std::vector<real> all = comm.gather(local);
+  const std::size_t width = sweep.axes.size() + 1;
+  std::vector<PropagationPoint> points;
+  for (std::size_t at = 0; at + width <= all.size(); at += width) {
+    PropagationPoint p{{all.begin() + at, all.begin() + at + width - 1}, all[at + width - 1] > 0.5};
+    if (p.propagated) {  // fmin and fmax pass over the NaN of "none yet"
+      totals.smallest_propagating = std::fmin(totals.smallest_propagating, p.values[0]);
+      totals.largest_propagating = std::fmax(totals.largest_propagating, p.values[0]);
+    }
+    points.push_back(std::move(p));
+  }
+  totals.edges = propagation_edges(std::move(points));
   return totals;
 }
 

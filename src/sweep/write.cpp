@@ -76,6 +76,27 @@ std::string tip_cells(const MemberRow& r) {
 
 }  // namespace
 
+std::vector<PropagationEdge> propagation_edges(std::vector<PropagationPoint> points) {
+  // Sorted by the other axes' values, then by the first axis's (a lexicographic order with the
+  // first value last).
+  auto key = [](const PropagationPoint& p) {
+    std::vector<real> k(p.values.begin() + 1, p.values.end());
+    k.push_back(p.values.front());
+    return k;
+  };
+  std::sort(points.begin(), points.end(),
+            [&](const PropagationPoint& a, const PropagationPoint& b) { return key(a) < key(b); });
+  std::vector<PropagationEdge> edges;
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    const PropagationPoint &a = points[i - 1], &b = points[i];
+    const bool same_line = std::equal(a.values.begin() + 1, a.values.end(), b.values.begin() + 1);
+    if (!same_line || a.propagated == b.propagated) continue;
+    edges.push_back({std::vector<real>(a.values.begin() + 1, a.values.end()), a.values.front(),
+                     b.values.front(), b.propagated});
+  }
+  return edges;
+}
+
 std::string sweep_csv_rows(const std::vector<MemberRow>& rows, const SweepPlan& plan) {
   const std::vector<real>& probes = plan.probes;
   std::string text;
@@ -363,12 +384,23 @@ JsonObject sweep_summary(const SweepConfig& sweep, const SweepPlan& plan, const 
     per_rank.add(std::to_string(r), one);
   }
   s.add("per_rank", per_rank);
-  if (totals.one_axis) {
-    JsonObject edge;
-    edge.add("key", sweep.axes[0].key)
-        .add("smallest_propagating", totals.smallest_ok)
-        .add("largest_failing_below", totals.largest_failing);
-    s.add("propagation", edge);
+  if (!plan.sheet) {
+    // Where propagation switches along the first axis: each edge's failing and propagating
+    // values (their order gives the direction) and the other axes' values.
+    std::vector<JsonObject> edges;
+    for (const PropagationEdge& e : totals.edges) {
+      JsonObject edge;
+      for (std::size_t a = 1; a < sweep.axes.size(); ++a) edge.add(sweep.axes[a].key, e.others[a - 1]);
+      edge.add("failing", e.propagates_above ? e.below : e.above)
+          .add("propagating", e.propagates_above ? e.above : e.below);
+      edges.push_back(edge);
+    }
+    JsonObject propagation;
+    propagation.add("key", sweep.axes[0].key)
+        .add("smallest_propagating", totals.smallest_propagating)
+        .add("largest_propagating", totals.largest_propagating)
+        .add("edges", edges);
+    s.add("propagation", propagation);
   }
   return s;
 }

@@ -57,6 +57,26 @@ struct MemberRow {
 // Cables: the probes' columns; sheets: the tips' (configs/sweeps/README.md).
 std::string sweep_csv_header(const SweepConfig& sweep, const SweepPlan& plan);
 
+// ---- Where propagation switches ----------------------------------------------------------------
+// A cable member that ran to its end: its axis values and whether its pulses propagated.
+struct PropagationPoint {
+  std::vector<real> values;
+  bool propagated = false;
+};
+// Two members next to each other along the first axis (the other axes at `others`, in axis
+// order), one propagating and one not: `below` < `above` are their first-axis values.
+struct PropagationEdge {
+  std::vector<real> others;
+  real below = 0.0;
+  real above = 0.0;
+  bool propagates_above = false;
+};
+// Every edge of `points`: grouped by the values of the other axes, sorted along the first, each
+// pair of neighbours whose outcomes differ (a restitution sweep: the refractory period lies in
+// its one edge, propagating above; a pulse-speed sweep over a: pulses fail above each
+// epsilon's edge). In order of the other axes' values, then of the first axis.
+std::vector<PropagationEdge> propagation_edges(std::vector<PropagationPoint> points);
+
 // The sweep.csv lines of the finished (done) ones of `rows` (in member order), each ending in a
 // newline: how a rank's rows travel to the root, which concatenates the ranks' lines in rank
 // order (member order) below the header.
@@ -154,10 +174,10 @@ struct SweepTotals {
   index_t taken = 0;     // of them, those taken over from an earlier, interrupted sweep
   index_t propagated = 0;
   std::vector<index_t> kinds;  // sheets: members per class, in kTipPathKinds' order
-  // One axis: the smallest value that propagates and the largest below it that does not.
-  bool one_axis = false;
-  real smallest_ok = std::numeric_limits<real>::infinity();
-  real largest_failing = -std::numeric_limits<real>::infinity();
+  // Cables, root: where propagation switches along the first axis (propagation_edges).
+  std::vector<PropagationEdge> edges;
+  real smallest_propagating = std::numeric_limits<real>::quiet_NaN();  // NaN: none propagated
+  real largest_propagating = std::numeric_limits<real>::quiet_NaN();
   // Root: the slowest rank's stepping seconds (and making, measuring), all ranks' batches, the
   // largest batch.
   double slowest = 0.0;
@@ -169,8 +189,8 @@ struct SweepTotals {
 };
 
 // summary.json without "bench": the status ("interrupted" while members are not finished), the
-// counts (members finished, taken over from an earlier sweep, failed), the scheme, the timings, the ranks' shares and, with
-// one axis, where propagation switches on.
+// counts (members finished, taken over from an earlier sweep, failed), the scheme, the timings,
+// the ranks' shares and, for cables, where propagation switches (`propagation`).
 JsonObject sweep_summary(const SweepConfig& sweep, const SweepPlan& plan, const SweepTotals& totals,
                          const std::string& scheme_name, double wall_seconds, int ranks);
 

@@ -21,6 +21,7 @@
 #include "support.hpp"
 #include "sweep/measurements.hpp"
 #include "sweep/sweep.hpp"
+#include "sweep/write.hpp"
 
 using fhn::test::column;
 using fhn::test::contains;
@@ -59,6 +60,19 @@ fhn::SweepOptions with_set(std::vector<std::string> overrides) {
   fhn::SweepOptions options;
   options.overrides = std::move(overrides);
   return options;
+}
+
+// fhn sweep of cable.yaml's fronts (epsilon = 0, w stays 0: v_t = D v_xx + v(1-v)(v-a)) over
+// `axes`, with `overrides` besides, into dir/out.
+void run_front_sweep(const fhn::test::TempDir& dir, const std::string& axes,
+                     std::vector<std::string> overrides) {
+  fhn::SweepOptions options;
+  options.output_dir = dir / "out";
+  options.quiet = true;
+  options.overrides = std::move(overrides);
+  options.overrides.insert(options.overrides.end(), {"model.epsilon=0", "stimulus[0].amplitude=1"});
+  std::ostringstream out;
+  fhn::run_sweep(cable_sweep(dir, axes), options, out);
 }
 
 std::vector<fhn::Problem> problems_of(const std::vector<fhn::Config>& configs) {
@@ -350,14 +364,8 @@ TEST_CASE("fhn sweep: a front's measured speed is the bistable speed sqrt(D/2)(1
   // epsilon = 0: w stays 0 and the front of v_t = D v_xx + v(1-v)(v-a) travels at
   // sqrt(D/2)(1 - 2a) (to O(dx^2) on the grid).
   fhn::test::TempDir dir;
-  fhn::SweepOptions options;
-  options.output_dir = dir / "out";
-  options.quiet = true;
-  options.overrides = {"model.epsilon=0", "time.end=80", "domain.dx=0.25", "time.dt=0.05",
-                       "stimulus[0].amplitude=1"};
-  std::ostringstream out;
-  fhn::run_sweep(cable_sweep(dir, "[{key: model.a, values: [0.0, 0.2]}, {key: model.diffusion, values: [1, 2]}]"),
-                 options, out);
+  run_front_sweep(dir, "[{key: model.a, values: [0.0, 0.2]}, {key: model.diffusion, values: [1, 2]}]",
+                  {"time.end=80", "domain.dx=0.25", "time.dt=0.05"});
   const auto rows = fhn::test::read_csv(dir / "out" / "sweep.csv");
   REQUIRE(rows.size() == 5);
   const std::size_t speed = column(rows[0], "speed");
@@ -367,6 +375,44 @@ TEST_CASE("fhn sweep: a front's measured speed is the bistable speed sqrt(D/2)(1
     CAPTURE(d);
     CHECK(std::stod(rows[r][speed]) == doctest::Approx(std::sqrt(d / 2.0) * (1.0 - 2.0 * a)).epsilon(0.01));
   }
+}
+
+TEST_CASE("propagation edges: where neighbours along the first axis differ, per line of the others") {
+  using fhn::sweep_detail::PropagationPoint;
+  // Two lines (second axis 1 and 2), given out of order: line 1 fails above 0.3 and
+  // propagates again at 0.6 (two edges), line 2 propagates from 0.2 up.
+  const std::vector<PropagationPoint> points = {
+      {{0.6, 1.0}, true}, {{0.1, 2.0}, false}, {{0.1, 1.0}, true}, {{0.3, 1.0}, true},
+      {{0.4, 1.0}, false}, {{0.2, 2.0}, true}, {{0.4, 2.0}, true}};
+  const auto edges = fhn::sweep_detail::propagation_edges(points);
+  REQUIRE(edges.size() == 3);
+  CHECK(edges[0].others == std::vector<double>{1.0});
+  CHECK(edges[0].below == 0.3);
+  CHECK(edges[0].above == 0.4);
+  CHECK_FALSE(edges[0].propagates_above);
+  CHECK(edges[1].below == 0.4);
+  CHECK(edges[1].above == 0.6);
+  CHECK(edges[1].propagates_above);
+  CHECK(edges[2].others == std::vector<double>{2.0});
+  CHECK(edges[2].below == 0.1);
+  CHECK(edges[2].above == 0.2);
+  CHECK(edges[2].propagates_above);
+  CHECK(fhn::sweep_detail::propagation_edges({{{0.1}, true}, {{0.2}, true}}).empty());
+}
+
+TEST_CASE("fhn sweep: summary.json gives where fronts stop propagating, above as well as below") {
+  // epsilon = 0: the front of v_t = D v_xx + v(1-v)(v-a) moves at sqrt(D/2)(1 - 2a), forwards
+  // for a < 1/2 and backwards (the stimulated region shrinks) above: along a, propagation
+  // fails between 0.3 (0.28 sqrt(D), at the far probe by t = 100) and 0.6 for each D.
+  fhn::test::TempDir dir;
+  run_front_sweep(dir, "[{key: model.a, values: [0.1, 0.3, 0.6]}, {key: model.diffusion, values: [1, 2]}]",
+                  {"time.end=100", "domain.dx=0.5", "time.dt=0.1"});
+  const std::string summary = fhn::test::read_text(dir / "out" / "summary.json");
+  CHECK(contains(summary,
+                 "\"propagation\": {\"key\":\"model.a\",\"smallest_propagating\":0.1,"
+                 "\"largest_propagating\":0.3,\"edges\":["
+                 "{\"model.diffusion\":1,\"failing\":0.6,\"propagating\":0.3},"
+                 "{\"model.diffusion\":2,\"failing\":0.6,\"propagating\":0.3}]}"));
 }
 
 TEST_CASE("fhn sweep: sweep.csv, summary.json, failures as rows, and the members' own files") {
