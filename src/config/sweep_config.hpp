@@ -37,8 +37,10 @@ struct SweepMeasure {
   // members' kinetics form (its levels().v, kinetics/).
   std::optional<real> threshold;
   real every = 0.0;          // time between samples of the probes; 0 (default): every step
+  // Sheets: also run each member's planar pulse (a cable of its medium, sweep/planar.hpp).
+  bool planar = false;
   // file:line:column of the keys, for later checks; empty where the key is not given
-  std::string probes_where, every_where, threshold_where;
+  std::string probes_where, every_where, threshold_where, planar_where;
 };
 
 struct SweepConfig {

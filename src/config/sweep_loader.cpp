@@ -161,6 +161,8 @@ SweepConfig read_sweep(const YAML::Node& root, Context& ctx, const std::string& 
   sw.measure.probes = measure.numbers("probes", non_negative(), false, "[25, 75]").value_or(sw.measure.probes);
   if (measure.has("threshold")) sw.measure.threshold = measure.number("threshold", 0.0, any_number());
   sw.measure.every = measure.number("every", sw.measure.every, non_negative());
+  sw.measure.planar = measure.boolean("planar", false);
+  if (measure.has("planar")) sw.measure.planar_where = ctx.where("measure.planar");
   if (measure.has("probes")) sw.measure.probes_where = ctx.where("measure.probes");
   if (measure.has("every")) sw.measure.every_where = ctx.where("measure.every");
   if (measure.has("threshold")) sw.measure.threshold_where = ctx.where("measure.threshold");

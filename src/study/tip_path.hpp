@@ -46,9 +46,11 @@
 
 namespace fhn {
 
-// The classes, in the order summaries count them.
-inline constexpr const char* kTipPathKinds[] = {"rigid",   "meander", "drift",
-                                                "retract", "breakup", "no_wave"};
+// The classes, in the order summaries count them; no_propagation only in a sweep with
+// measure.planar (in place of retract or no_wave where the member's planar pulse does not
+// propagate, and no_wave is retract where it does: src/sweep/planar.hpp).
+inline constexpr const char* kTipPathKinds[] = {"rigid",   "meander", "drift",   "retract",
+                                                "breakup", "no_wave", "no_propagation"};
 
 struct TipPathLimits {
   index_t breakup = 4;   // more tips than this in the last frame: breakup

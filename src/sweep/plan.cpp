@@ -110,17 +110,6 @@ std::vector<real> probe_positions(const SweepConfig& sweep, const Config& c) {
   return probes;
 }
 
-std::vector<ProbeNodes> probe_nodes(const std::vector<real>& probes, const Config& c) {
-  std::vector<ProbeNodes> out;
-  const index_t n = c.domain.nodes[0];
-  for (real x : probes) {
-    const real s = x / c.domain.dx;
-    const index_t i = std::min<index_t>(static_cast<index_t>(std::floor(s)), n - 2);
-    out.push_back({i, s - static_cast<real>(i)});
-  }
-  return out;
-}
-
 // ---- Memory ---------------------------------------------------------------------------------
 
 // Host bytes of one member in a CPU batch: its problem, its scheme (state, work arrays and copy
@@ -214,6 +203,36 @@ void check_sweep_fits(const SweepConfig& sweep, const SweepOptions& options, Com
 
 }  // namespace
 
+std::vector<ProbeNodes> probe_nodes(const std::vector<real>& probes, const Config& c) {
+  std::vector<ProbeNodes> out;
+  const index_t n = c.domain.nodes[0];
+  for (real x : probes) {
+    const real s = x / c.domain.dx;
+    const index_t i = std::min<index_t>(static_cast<index_t>(std::floor(s)), n - 2);
+    out.push_back({i, s - static_cast<real>(i)});
+  }
+  return out;
+}
+
+void sample_probes(MemberBatch& batch, const std::vector<ProbeNodes>& where,
+                   std::vector<real>& sampled,
+                   const std::function<void(index_t, const real*)>& take) {
+  std::vector<index_t> nodes;
+  for (const ProbeNodes& p : where) {
+    nodes.push_back(p.i);
+    nodes.push_back(p.i + 1);
+  }
+  batch.sample(nodes, sampled);
+  std::vector<real> v(where.size());
+  for (index_t k = 0; k < batch.members(); ++k) {
+    for (std::size_t p = 0; p < where.size(); ++p) {
+      const real* pair = &sampled[static_cast<std::size_t>(k) * nodes.size() + 2 * p];
+      v[p] = (1.0 - where[p].f) * pair[0] + where[p].f * pair[1];
+    }
+    take(k, v.data());
+  }
+}
+
 std::string member_label(const SweepConfig& sweep, index_t m) {
   std::string label;
   for (const Override& assignment : member_assignments(sweep, m))
@@ -277,14 +296,11 @@ SweepPlan plan_sweep(const SweepConfig& sweep, const SweepOptions& options, Comm
   if (!plan.sheet) {
     plan.probes = probe_positions(sweep, c0);
     plan.where = probe_nodes(plan.probes, c0);
-    for (const ProbeNodes& p : plan.where) {
-      plan.nodes.push_back(p.i);
-      plan.nodes.push_back(p.i + 1);
-    }
   }
   plan.total_steps = c0.time.steps;
   plan.sample_every = plan.sheet ? c0.output.every_steps : sample_every_steps(sweep, c0);
   plan.check_every = RunLoopSettings{}.check_every;  // as fhn run checks
+  plan.planar = plan.sheet && sweep.measure.planar;
   plan.newton = c0.scheme.type == SchemeType::crank_nicolson;
   plan.mine = split_range(plan.count, comm.rank(), comm.size());
   return plan;
@@ -344,7 +360,12 @@ std::vector<Config> sweep_member_configs(const SweepConfig& sweep, const SweepOp
         if (!where.empty())
           throw ConfigError(where + ": measure.* is what a cable sweep measures at its probes; a "
                             "sheet's members are measured by their spiral tips, found every "
-                            "output.every (output.tips.* set their levels and classes)");
+                            "output.every (output.tips.* set their levels and classes), and "
+                            "measure.planar adds their planar pulses");
+    if (c.domain.dims != 2 && sweep.measure.planar)
+      throw ConfigError(sweep.measure.planar_where +
+                        ": measure.planar runs the planar pulse of a sheet member's medium; the "
+                        "members of this sweep are cables, whose own pulses the probes measure");
     const index_t every = sample_every_steps(sweep, c);
     if (sweep.measure.every > 0.0 &&
         std::abs(c.time.grid().t(every) - sweep.measure.every) > 1e-9 * sweep.measure.every)

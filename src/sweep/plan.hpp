@@ -2,10 +2,12 @@
 // Internal to src/sweep/: the plan of a sweep (plan.cpp), what run_sweep (sweep.cpp) runs and
 // the writers (write.cpp) and --bench (bench.cpp) read.
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "parallel/decomposition.hpp"
+#include "schemes/member_batch.hpp"
 #include "sweep/sweep.hpp"
 
 namespace fhn::sweep_detail {
@@ -28,7 +30,6 @@ struct SweepPlan {
   index_t count = 0;              // members
   std::vector<real> probes;       // the probes' x (measure.probes, else at 1/4 and 3/4)
   std::vector<ProbeNodes> where;  // where each probe is read
-  std::vector<index_t> nodes;     // the nodes a batch samples: where[p].i, where[p].i + 1
   index_t total_steps = 0;
   index_t sample_every = 0;       // steps between samples of the probes
   index_t check_every = 0;        // steps between checks for non-finite values (as fhn run)
@@ -36,8 +37,18 @@ struct SweepPlan {
   // Sheets: no probes; each member's spiral tips are found every output.every (sample_every),
   // as fhn run finds them in its frames.
   bool sheet = false;
+  bool planar = false;            // sheets: each member's planar pulse too (sweep/planar.hpp)
   Range mine;                     // this rank's members
 };
+
+// Where each probe at x of `probes` is read on the cable of `c`.
+std::vector<ProbeNodes> probe_nodes(const std::vector<real>& probes, const Config& c);
+
+// v at the probes `where` of every member of `batch` (a cable's; `sampled`: scratch), linear
+// between the two nodes of each, given to `take(k, v)` member by member (one value per probe).
+void sample_probes(MemberBatch& batch, const std::vector<ProbeNodes>& where,
+                   std::vector<real>& sampled,
+                   const std::function<void(index_t, const real*)>& take);
 
 // Collective: refuses (ConfigError, on every rank) a sweep the root cannot hold or whose
 // members' configs are invalid or disagree (sweep_member_configs), then plans it.

@@ -180,16 +180,9 @@ bool run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
   // stop on a signal.
   auto measure_probes_or_tips = [&](index_t step) {
     if (plan.sheet) return find_tips_of_members(step);
-    batch->sample(plan.nodes, sampled);
     const real t = c0.time.grid().t(step);
-    std::vector<real> v(plan.where.size());
-    for (index_t k = 0; k < count; ++k) {
-      for (std::size_t p = 0; p < plan.where.size(); ++p) {
-        const real* pair = &sampled[static_cast<std::size_t>(k) * plan.nodes.size() + 2 * p];
-        v[p] = (1.0 - plan.where[p].f) * pair[0] + plan.where[p].f * pair[1];
-      }
-      row_of(k).measured.sample(t, v.data());
-    }
+    sample_probes(*batch, plan.where, sampled,
+                  [&](index_t k, const real* v) { row_of(k).measured.sample(t, v); });
   };
   auto record_failures = [&] {
     for (const MemberFailure& f : batch->take_failures()) {
@@ -204,7 +197,7 @@ bool run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
   // A signal between steps: the members' files are closed, then removed with their folders'
   // contents (a member not finished leaves nothing that looks finished); their rows stay not
   // done. The loop then stops (InterruptedError).
-  auto stop_batch = [&](index_t step) {
+  auto stop_batch = [&](const std::string& what) {
     std::vector<index_t> written;
     for (const auto& entry : outputs) written.push_back(member_of(entry.first));
     outputs.clear();
@@ -223,8 +216,6 @@ bool run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
       else if (row.status != "ok")
         --run.failed;
     }
-    const std::string what =
-        "interrupted at step " + std::to_string(step) + " of " + std::to_string(total_steps);
     log.line("batch " + std::to_string(b + 1) + "/" + std::to_string(run.batches) + ": " + what +
              "; its members " + std::to_string(member_at(0)) + ".." +
              std::to_string(member_at(size - 1)) + " are not finished");
@@ -248,7 +239,9 @@ bool run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
     events.push_back(
         {0, E::kAtEveryStop, [&](index_t step) { progress.update(local * total_steps + step * size); }});
     events.push_back({0, E::kAtEveryStop, [&](index_t step) {
-                        if (interrupt.interrupted() && step < total_steps) stop_batch(step);
+                        if (interrupt.interrupted() && step < total_steps)
+                          stop_batch("interrupted at step " + std::to_string(step) + " of " +
+                                     std::to_string(total_steps));
                       }});
     LoopResult stepped;
     try {
@@ -258,6 +251,21 @@ bool run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
       return false;
     }
     run.step_seconds += stepped.step_seconds;
+  }
+  // measure.planar: the members' planar pulses, one batch of cables (sweep/planar.hpp).
+  std::vector<std::optional<PlanarPulse>> planar;
+  if (plan.planar && count > 0) {
+    const auto t0 = Clock::now();
+    planar = run_planar_pulses(batch_configs, options.threads,
+                               [&] { return interrupt.interrupted(); });
+    run.measure_seconds += seconds_since(t0);
+    if (planar.empty()) {
+      try {
+        stop_batch("interrupted during the planar pulses");
+      } catch (const InterruptedError&) {
+        return false;
+      }
+    }
   }
   for (auto& [k, o] : outputs)
     for (auto& sink : o->sinks) sink->finish();
@@ -276,6 +284,10 @@ bool run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
         if (plan.sheet && row.status == "ok") {
           const TipTracker& t = *tips[static_cast<std::size_t>(k)];
           row.tips = MemberTips{t.tips_at_end(), t.frames_with_tips(), t.rotation(), t.path_analysis()};
+          if (plan.planar) {
+            row.planar = planar[static_cast<std::size_t>(k)];
+            row.tips->path.kind = planar_class(row.tips->path.kind, row.planar);
+          }
         }
         batch->snapshot(k, snap);
         if (row.status == "ok") row.max_v = *std::max_element(snap.v.begin(), snap.v.end());
@@ -317,7 +329,8 @@ RankRun run_members(const SweepConfig& sweep, const SweepOptions& options, const
     const real threshold = sweep.measure.threshold.value_or(
         with_kinetics(c.model.kinetics, [](const auto& k) { return k.levels().v; }));
     MemberRow row{m, sweep_member_values(sweep, m), false, std::nullopt, "ok", "",
-                  MemberMeasurements(plan.probes, threshold, stimulus_pulses(c)), std::nullopt};
+                  MemberMeasurements(plan.probes, threshold, stimulus_pulses(c)), std::nullopt,
+                  std::nullopt};
     if (const auto it = taken.find(m); it != taken.end()) {
       row.done = true;
       row.status = it->second.status;

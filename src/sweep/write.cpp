@@ -51,6 +51,7 @@ std::string sweep_csv_header(const SweepConfig& sweep, const SweepPlan& plan) {
   text += ",status";
   if (plan.sheet) {
     for (const char* column : kTipColumns) text += std::string(",") + column;
+    if (plan.planar) text += ",planar_propagated,planar_speed";
   } else {
     text += ",speed,last_speed,propagated";
     for (const char* what : {"pulses", "activation", "apd"})
@@ -111,6 +112,9 @@ std::string sweep_csv_rows(const std::vector<MemberRow>& rows, const SweepPlan& 
     text += "," + r.status;
     if (plan.sheet) {
       text += tip_cells(r);
+      if (plan.planar)  // empty cells for a member without a start or whose cable failed
+        text += r.planar ? std::string(r.planar->propagated ? ",1," : ",0,") + csv_number(r.planar->speed)
+                         : std::string(",,");
     } else {
       text += "," + csv_number(r.measured.speed()) + "," + csv_number(r.measured.last_speed()) + "," +
               (r.measured.propagated() ? "1" : "0");
@@ -177,6 +181,7 @@ const std::string& MemberDigests::of(index_t m) {
     std::string measured = "\nsampled every " + std::to_string(plan_.sample_every) + " steps at";
     for (real x : plan_.probes) measured += " " + format_exact(x);
     if (sweep_.measure.threshold) measured += ", threshold " + format_exact(*sweep_.measure.threshold);
+    if (plan_.planar) measured += ", planar pulse";
     digest = hex_digest(to_yaml(plan_.configs.at(static_cast<std::size_t>(m))) + measured);
   }
   return digest;

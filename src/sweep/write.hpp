@@ -18,6 +18,7 @@
 #include "study/spiral_tips.hpp"
 #include "sweep/measurements.hpp"
 #include "sweep/plan.hpp"
+#include "sweep/planar.hpp"
 
 namespace fhn::sweep_detail {
 
@@ -49,6 +50,7 @@ struct MemberRow {
   std::string reason;
   MemberMeasurements measured;      // cables: at the probes
   std::optional<MemberTips> tips;   // sheets: once the member's batch is done
+  std::optional<PlanarPulse> planar;  // sheets with measure.planar (nullopt: its cable failed)
   real max_v = std::numeric_limits<real>::quiet_NaN();
   real newton_mean = std::numeric_limits<real>::quiet_NaN();
   index_t newton_max = -1;

@@ -120,6 +120,70 @@ TEST_CASE("sheet sweep: the probes' keys and boxes are refused with their place"
   CHECK(contains(error("measure: {probes: [5]}\n"),
                  "sweep.yaml:3:19: measure.* is what a cable sweep measures at its probes"));
   CHECK(contains(error("measure:\n  every: 0.2\n"), "sweep.yaml:4:10: measure.*"));
+  CHECK(contains(error("measure: {planar: true}\n",
+                       {"domain.length=30", "initial.v.type=rest", "initial.w.type=rest"}),
+                 "sweep.yaml:3:19: measure.planar runs the planar pulse of a sheet member's medium; "
+                 "the members of this sweep are cables"));
   CHECK(contains(error("", {"domain.length=[10, 10, 2]"}),
                  "the base config is a box (domain.length: [Lx, Ly, Lz]); sweeps run cables and sheets"));
+}
+
+TEST_CASE("sheet sweep with measure.planar: the planar pulse tells retract from no_propagation") {
+  // Winfree's scaling at eps = 0.3, gamma = 0.5 (configs/sweeps/winfree_portrait.yaml): a
+  // planar pulse propagates at beta = 0.7 and 0.88 and no longer at beta = 1.0 (beyond
+  // Winfree's dP). The sheet alone sees a spiral at 0.7 and nothing that lasts at 0.88 (between
+  // dR and dP: retract) and 1.0 (no_propagation).
+  fhn::test::TempDir dir;
+  fhn::test::write_text(dir / "winfree.yaml", R"(
+name: winfree_small
+model: {form: fitzhugh, a: 0.7, b: 0.5, tau_v: 0.3, tau_w: 3.3333333333333335, diffusion: 1.0}
+domain: {length: [40, 40], dx: 0.4}
+initial: {v: {type: spiral}, w: {type: spiral}}
+time: {end: 60, dt: 0.01}
+output: {every: 0.5, vtk: false, probes: []}
+)");
+  fhn::SweepOptions options;
+  options.output_dir = dir / "out";
+  options.quiet = true;
+  std::ostringstream out;
+  fhn::run_sweep(fhn::load_sweep_text("base: winfree.yaml\naxes: [{key: model.a, values: [0.7, 0.88, 1.0]}]\n"
+                                      "measure: {planar: true}\n",
+                                      (dir / "sweep.yaml").string()),
+                 options, out);
+  const auto rows = fhn::test::read_csv(dir / "out" / "sweep.csv");
+  REQUIRE(rows.size() == 4);
+  const auto& h = rows[0];
+  CHECK(rows[1][column(h, "planar_propagated")] == "1");
+  CHECK(rows[2][column(h, "planar_propagated")] == "1");
+  CHECK(rows[3][column(h, "planar_propagated")] == "0");
+  CHECK(rows[3][column(h, "planar_speed")].empty());
+  CHECK(rows[1][column(h, "class")] == "rigid");
+  CHECK(rows[2][column(h, "class")] == "retract");
+  CHECK(rows[3][column(h, "class")] == "no_propagation");
+  CHECK(contains(fhn::test::read_text(dir / "out" / "summary.json"), "\"no_propagation\":1"));
+
+  // The independent 1-D run: the same medium on a cable of the same grid, its pulse started by
+  // a stimulus over x < 5 instead of the kick, watched every step at x = 15 and 35 (fhn sweep of
+  // cables). Its speeds are the planar pulse's to 1%, and it fails at 1.0 too.
+  fhn::test::write_text(dir / "cable.yaml", R"(
+model: {form: fitzhugh, a: 0.7, b: 0.5, tau_v: 0.3, tau_w: 3.3333333333333335, diffusion: 1.0}
+domain: {length: 40, dx: 0.4}
+initial: {v: {type: rest}, w: {type: rest}}
+stimulus: [{x_min: 0, x_max: 5, start: 0, duration: 1, amplitude: 5}]
+time: {end: 60, dt: 0.01}
+output: {vtk: false, spacetime: false, probes: []}
+)");
+  fhn::SweepOptions cable_options;
+  cable_options.output_dir = dir / "cable";
+  cable_options.quiet = true;
+  fhn::run_sweep(fhn::load_sweep_text("base: cable.yaml\naxes: [{key: model.a, values: [0.7, 0.88, 1.0]}]\n"
+                                      "measure: {probes: [15, 35]}\n",
+                                      (dir / "cable.yaml").string()),
+                 cable_options, out);
+  const auto cable = fhn::test::read_csv(dir / "cable" / "sweep.csv");
+  REQUIRE(cable.size() == 4);
+  CHECK(cable[3][column(cable[0], "propagated")] == "0");
+  for (std::size_t r = 1; r <= 2; ++r)
+    CHECK(std::stod(rows[r][column(h, "planar_speed")]) ==
+          doctest::Approx(std::stod(cable[r][column(cable[0], "speed")])).epsilon(0.01));
 }
