@@ -7,19 +7,16 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "config/loader.hpp"
-#include "config/sweep_config.hpp"
 #include "core/error.hpp"
 #include "model/problem.hpp"
 #include "schemes/cuda_schemes.hpp"
 #include "schemes/member_batch.hpp"
 #include "schemes/scheme.hpp"
 #include "support.hpp"
-#include "sweep/sweep.hpp"
 
 namespace {
 
@@ -641,29 +638,8 @@ TEST_CASE("GPU sweep of sheets with measure.planar: classes and planar pulses ar
   // Winfree's scaling at eps = 0.3 (tests/unit/test_sweep_sheets.cpp): a rigid spiral at
   // beta = 0.7, retract at 0.88 (between dR and dP), no_propagation at 1.0 (beyond dP).
   fhn::test::TempDir dir;
-  fhn::test::write_text(dir / "winfree.yaml", R"(
-name: winfree_small
-model: {form: fitzhugh, a: 0.7, b: 0.5, tau_v: 0.3, tau_w: 3.3333333333333335, diffusion: 1.0}
-domain: {length: [40, 40], dx: 0.4}
-initial: {v: {type: spiral}, w: {type: spiral}}
-time: {end: 60, dt: 0.01}
-output: {every: 0.5, vtk: false, probes: []}
-)");
-  std::vector<std::vector<std::vector<std::string>>> results;
-  for (const char* backend : {"cpu", "cuda"}) {
-    fhn::SweepOptions options;
-    options.output_dir = dir / backend;
-    options.quiet = true;
-    options.overrides = {std::string("scheme.backend=") + backend};
-    std::ostringstream out;
-    fhn::run_sweep(fhn::load_sweep_text("base: winfree.yaml\naxes: [{key: model.a, values: [0.7, 0.88, 1.0]}]\n"
-                                        "measure: {planar: true}\n",
-                                        (dir / "sweep.yaml").string()),
-                   options, out);
-    results.push_back(fhn::test::read_csv(dir / backend / "sweep.csv"));
-  }
-  const auto& cpu = results[0];
-  const auto& gpu = results[1];
+  const auto cpu = fhn::test::winfree_planar_sweep(dir.path(), "cpu", {"scheme.backend=cpu"});
+  const auto gpu = fhn::test::winfree_planar_sweep(dir.path(), "cuda", {"scheme.backend=cuda"});
   REQUIRE(cpu.size() == 4);
   REQUIRE(gpu.size() == 4);
   const auto& h = cpu[0];

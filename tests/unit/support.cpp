@@ -22,7 +22,9 @@
 #include "model/problem.hpp"
 #include "run/progress.hpp"
 #include "run/run_loop.hpp"
+#include "config/sweep_config.hpp"
 #include "study/convergence.hpp"
+#include "sweep/sweep.hpp"
 
 namespace fhn::test {
 
@@ -127,6 +129,29 @@ Config config_from(const std::string& yaml, const std::vector<std::string>& over
 
 std::string config_error(const std::string& yaml, const std::vector<std::string>& overrides) {
   return thrown_message<ConfigError>([&] { config_from(yaml, overrides); });
+}
+
+std::vector<std::vector<std::string>> winfree_planar_sweep(const std::filesystem::path& dir,
+                                                           const std::string& out,
+                                                           const std::vector<std::string>& overrides) {
+  write_text(dir / "winfree.yaml", R"(
+name: winfree_small
+model: {form: fitzhugh, a: 0.7, b: 0.5, tau_v: 0.3, tau_w: 3.3333333333333335, diffusion: 1.0}
+domain: {length: [40, 40], dx: 0.4}
+initial: {v: {type: spiral}, w: {type: spiral}}
+time: {end: 60, dt: 0.01}
+output: {every: 0.5, vtk: false, probes: []}
+)");
+  SweepOptions options;
+  options.output_dir = dir / out;
+  options.quiet = true;
+  options.overrides = overrides;
+  std::ostringstream log;
+  run_sweep(load_sweep_text("base: winfree.yaml\naxes: [{key: model.a, values: [0.7, 0.88, 1.0]}]\n"
+                            "measure: {planar: true}\n",
+                            (dir / "sweep.yaml").string()),
+            options, log);
+  return read_csv(dir / out / "sweep.csv");
 }
 
 std::vector<Snapshot> refinement(const std::string& yaml, const std::vector<std::string>& fixed,

@@ -60,6 +60,14 @@ std::string thrown_message(F&& f) {
 // The message of the ConfigError that loading `yaml` raises ("" if it loads).
 std::string config_error(const std::string& yaml, const std::vector<std::string>& overrides = {});
 
+// fhn sweep over beta = 0.7, 0.88 and 1.0 of small sheets in Winfree's scaling at eps = 0.3
+// (40 x 40, dx = 0.4, spiral starts, to t = 60) with measure.planar, `overrides` besides, into
+// dir/<out>: its sweep.csv rows (header first). A rigid spiral, then retract (between Winfree's
+// dR and dP) and no_propagation (beyond dP).
+std::vector<std::vector<std::string>> winfree_planar_sweep(const std::filesystem::path& dir,
+                                                           const std::string& out,
+                                                           const std::vector<std::string>& overrides);
+
 // A scheme of `config` advanced `steps` steps (its Newton iterations to `log`), and its state.
 struct SchemeRun {
   Snapshot state;

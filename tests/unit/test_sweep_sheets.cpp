@@ -134,23 +134,7 @@ TEST_CASE("sheet sweep with measure.planar: the planar pulse tells retract from 
   // Winfree's dP). The sheet alone sees a spiral at 0.7 and nothing that lasts at 0.88 (between
   // dR and dP: retract) and 1.0 (no_propagation).
   fhn::test::TempDir dir;
-  fhn::test::write_text(dir / "winfree.yaml", R"(
-name: winfree_small
-model: {form: fitzhugh, a: 0.7, b: 0.5, tau_v: 0.3, tau_w: 3.3333333333333335, diffusion: 1.0}
-domain: {length: [40, 40], dx: 0.4}
-initial: {v: {type: spiral}, w: {type: spiral}}
-time: {end: 60, dt: 0.01}
-output: {every: 0.5, vtk: false, probes: []}
-)");
-  fhn::SweepOptions options;
-  options.output_dir = dir / "out";
-  options.quiet = true;
-  std::ostringstream out;
-  fhn::run_sweep(fhn::load_sweep_text("base: winfree.yaml\naxes: [{key: model.a, values: [0.7, 0.88, 1.0]}]\n"
-                                      "measure: {planar: true}\n",
-                                      (dir / "sweep.yaml").string()),
-                 options, out);
-  const auto rows = fhn::test::read_csv(dir / "out" / "sweep.csv");
+  const auto rows = fhn::test::winfree_planar_sweep(dir.path(), "out", {});
   REQUIRE(rows.size() == 4);
   const auto& h = rows[0];
   CHECK(rows[1][column(h, "planar_propagated")] == "1");
@@ -176,6 +160,7 @@ output: {vtk: false, spacetime: false, probes: []}
   fhn::SweepOptions cable_options;
   cable_options.output_dir = dir / "cable";
   cable_options.quiet = true;
+  std::ostringstream out;
   fhn::run_sweep(fhn::load_sweep_text("base: cable.yaml\naxes: [{key: model.a, values: [0.7, 0.88, 1.0]}]\n"
                                       "measure: {probes: [15, 35]}\n",
                                       (dir / "cable.yaml").string()),
