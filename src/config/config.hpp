@@ -195,6 +195,7 @@ struct FilamentSpec {
   bool enabled = false;
   real v_iso = 0.5;
   real w_iso = 0.1;
+  real settle = -1.0;  // time the ring's rate leaves out after its first frame; < 0: a third
 };
 
 struct OutputSpec {

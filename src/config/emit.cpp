@@ -285,7 +285,9 @@ std::string to_yaml(const Config& c) {
     const FilamentSpec& f = c.output.filaments;
     out << YAML::Key << "filaments" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
         << "enabled" << YAML::Value << f.enabled << std::pair{"v", f.v_iso}
-        << std::pair{"w", f.w_iso} << YAML::EndMap;
+        << std::pair{"w", f.w_iso};
+    if (f.settle >= 0.0) out << std::pair{"settle", f.settle};
+    out << YAML::EndMap;
   }
   out << YAML::EndMap;
 

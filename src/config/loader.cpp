@@ -918,6 +918,7 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
       spec.enabled = f.boolean("enabled", c.domain.dims == 3);
       spec.v_iso = f.number("v", levels.v, any_number());
       spec.w_iso = f.number("w", levels.w, any_number());
+      if (f.has("settle")) spec.settle = f.number("settle", 0.0, non_negative());
     }
   }
   if (ctx.ok()) check_consistency(c, top, build, fields);

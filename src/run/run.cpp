@@ -424,7 +424,8 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   std::unique_ptr<FilamentTracker> filaments;
   if (c.output.filaments.enabled)
     filaments = std::make_unique<FilamentTracker>(
-        dir / "filaments.csv", c.output.filaments.v_iso, c.output.filaments.w_iso, restart,
+        dir / "filaments.csv", c.output.filaments.v_iso, c.output.filaments.w_iso,
+        c.output.filaments.settle, restart,
         c.output.vtk ? make_curve_series(dir, c.name + "_filaments", resume_before) : nullptr);
   std::vector<FrameSink*> sinks;
   for (auto& sink : owned) sinks.push_back(sink.get());

@@ -13,6 +13,7 @@
 #include "io/json.hpp"
 #include "grid/snapshot.hpp"
 #include "study/iso_crossings.hpp"
+#include "study/line_fit.hpp"
 
 namespace fhn {
 namespace {
@@ -179,13 +180,40 @@ std::vector<Filament> find_filaments(const Domain& domain, const real* v, const 
   return filaments;
 }
 
+std::optional<RingRate> ring_rate(const std::vector<real>& t, const std::vector<real>& r2,
+                                  real settle) {
+  if (t.size() < 6) return std::nullopt;
+  if (settle < 0.0) settle = (t.back() - t.front()) / 3.0;
+  const auto first = static_cast<std::size_t>(
+      std::lower_bound(t.begin(), t.end(), t.front() + settle) - t.begin());
+  const std::size_t m = t.size() - first;
+  if (m < 6) return std::nullopt;
+  // The line through frames [begin, begin + count).
+  auto fit = [&](std::size_t begin, std::size_t count) {
+    return fit_line(
+        count, [&](std::size_t k) { return t[begin + k]; },
+        [&](std::size_t k) { return r2[begin + k]; });
+  };
+  const LineFit window = fit(first, m);
+  const real halves = std::abs(fit(first, m / 2).slope - fit(first + m / 2, m - m / 2).slope);
+  RingRate out;
+  out.rate = window.slope;
+  out.error = std::max(window.slope_error, 0.5 * halves);
+  out.from = t[first];
+  out.to = t.back();
+  out.frames = static_cast<index_t>(m);
+  out.whole_rate = fit(0, t.size()).slope;
+  return out;
+}
+
 FilamentTracker::FilamentTracker(const std::filesystem::path& file, real v_iso, real w_iso,
-                                 bool append, std::unique_ptr<CurveSeries> frames)
+                                 real settle, bool append, std::unique_ptr<CurveSeries> frames)
     : path_(file),
       out_(open_csv(file, "t,filament,closed,points,length,radius\n", append)),
       frames_out_(std::move(frames)),
       v_iso_(v_iso),
-      w_iso_(w_iso) {}
+      w_iso_(w_iso),
+      settle_(settle) {}
 
 void FilamentTracker::write(const FrameView& f) {
   FHN_VERIFY(f.domain->dims == 3, InternalError, "FilamentTracker: filaments are found in boxes only");
@@ -239,19 +267,18 @@ std::string FilamentTracker::restore(const SchemeState& state) {
 void FilamentTracker::add_summary(JsonObject& summary) const {
   JsonObject out;
   out.add("count_at_end", count_at_end_).add("ring_frames", static_cast<index_t>(ring_t_.size()));
-  // d(R^2)/dt by least squares over the frames with one ring.
-  if (ring_t_.size() >= 2) {
-    const auto m = static_cast<real>(ring_t_.size());
-    real st = 0.0, sr = 0.0, stt = 0.0, str = 0.0;
-    for (std::size_t k = 0; k < ring_t_.size(); ++k) {
-      st += ring_t_[k];
-      sr += ring_r2_[k];
-      stt += ring_t_[k] * ring_t_[k];
-      str += ring_t_[k] * ring_r2_[k];
-    }
-    out.add("ring_radius2_rate", (m * str - st * sr) / (m * stt - st * st));
+  // d(R^2)/dt over the settled ring, with its uncertainty and window.
+  if (const std::optional<RingRate> r = ring_rate(ring_t_, ring_r2_, settle_)) {
+    out.add("ring_radius2_rate", r->rate)
+        .add("ring_radius2_rate_error", r->error)
+        .add("ring_fit_from", r->from)
+        .add("ring_fit_to", r->to)
+        .add("ring_fit_frames", r->frames)
+        .add("ring_radius2_rate_whole", r->whole_rate);
   } else {
-    out.add_null("ring_radius2_rate");
+    for (const char* key : {"ring_radius2_rate", "ring_radius2_rate_error", "ring_fit_from",
+                            "ring_fit_to", "ring_fit_frames", "ring_radius2_rate_whole"})
+      out.add_null(key);
   }
   out.add("v_iso", v_iso_).add("w_iso", w_iso_);
   summary.add("filaments", out);

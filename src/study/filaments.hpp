@@ -33,17 +33,38 @@ using Filament = Polyline;
 std::vector<Filament> find_filaments(const Domain& domain, const real* v, const real* w,
                                      real v_iso, real w_iso);
 
+// The rate of a scroll ring's R^2 (negative: it shrinks; Keener's law R^2 = R0^2 - 2 b2 t under
+// filament tension b2) from its frames (t_k, R_k^2), t increasing. The start settles first (the
+// ring moves along its axis and R^2 falls slowly while the laid-out spiral becomes the medium's
+// own), so the rate is fitted over the settled ring: the frames with t >= t_0 + settle, `settle`
+// (output.filaments.settle) by default a third of the span t_last - t_0. Least squares
+// (study/line_fit.hpp); its uncertainty is the larger of the slope's standard error and half the
+// difference between the slopes of the window's two halves (the radius wobbles with the
+// rotation, so the residuals are not independent, and a rate that still changes shows in the
+// halves).
+struct RingRate {
+  real rate = 0.0;        // d(R^2)/dt over the window
+  real error = 0.0;       // its uncertainty (above)
+  real from = 0.0, to = 0.0;  // the window
+  index_t frames = 0;     // frames in it
+  real whole_rate = 0.0;  // over every frame, settling included
+};
+// nullopt with fewer than 6 frames in the window (3 per half).
+std::optional<RingRate> ring_rate(const std::vector<real>& t, const std::vector<real>& r2,
+                                  real settle = -1.0);
+
 // Writes filaments.csv (header t,filament,closed,points,length,radius; one row per filament and
 // frame, flushed per frame; radius empty for an open filament) and keeps what summary.json says:
 // the filaments in the last frame and, while the box holds exactly one ring, its radius squared
-// against time, whose slope (least squares) is the ring's rate of growth (negative: it shrinks).
+// against time, whose rate over the settled ring is ring_rate's.
 class FilamentTracker final : public FrameSink {
  public:
   // `append`: continue an existing filaments.csv (a restarted run; the caller first removes the
   // rows at or after the restart time, which this sink writes again). `frames`, when given, gets
   // every frame's filaments (the .vtp series beside the volume frames).
-  FilamentTracker(const std::filesystem::path& file, real v_iso, real w_iso, bool append = false,
-                  std::unique_ptr<CurveSeries> frames = nullptr);
+  // `settle`: ring_rate's (< 0: its default).
+  FilamentTracker(const std::filesystem::path& file, real v_iso, real w_iso, real settle = -1.0,
+                  bool append = false, std::unique_ptr<CurveSeries> frames = nullptr);
   // A frame at or before the previous frame's t (a restart repeats its checkpoint's frame) writes
   // its rows but leaves the ring's series alone.
   void write(const FrameView& frame) override;
@@ -51,14 +72,16 @@ class FilamentTracker final : public FrameSink {
   // and "filaments.r2" (the ring's series).
   void save(SchemeState& state) override;
   std::string restore(const SchemeState& state) override;
-  // Adds "filaments": {count_at_end, ring_frames, ring_radius2_rate (or null), v_iso, w_iso}.
+  // Adds "filaments": {count_at_end, ring_frames, ring_radius2_rate, ring_radius2_rate_error,
+  // ring_fit_from, ring_fit_to, ring_fit_frames, ring_radius2_rate_whole (ring_rate; null
+  // without enough frames), v_iso, w_iso}.
   void add_summary(JsonObject& summary) const;
 
  private:
   std::filesystem::path path_;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> out_;
   std::unique_ptr<CurveSeries> frames_out_;
-  real v_iso_, w_iso_;
+  real v_iso_, w_iso_, settle_;
   index_t frames_ = 0;
   real last_t_ = 0.0;
   index_t count_at_end_ = 0;

@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "grid/snapshot.hpp"
+#include "study/line_fit.hpp"
 
 namespace fhn {
 
@@ -66,19 +67,10 @@ std::optional<FrontSpeed> FrontTracker::fit(const std::vector<Sample>& track) co
   if (best_end - best_begin < 6 || count < 4) return std::nullopt;
 
   // Least squares x = x0 + c t over samples [first, best_end).
-  real mean_t = 0.0, mean_x = 0.0;
-  for (std::size_t i = first; i < best_end; ++i) {
-    mean_t += track[i].t;
-    mean_x += track[i].x;
-  }
-  mean_t /= static_cast<real>(count);
-  mean_x /= static_cast<real>(count);
-  real stt = 0.0, stx = 0.0;
-  for (std::size_t i = first; i < best_end; ++i) {
-    stt += (track[i].t - mean_t) * (track[i].t - mean_t);
-    stx += (track[i].t - mean_t) * (track[i].x - mean_x);
-  }
-  const real slope = stx / stt;
+  const real slope = fit_line(
+                         count, [&](std::size_t k) { return track[first + k].t; },
+                         [&](std::size_t k) { return track[first + k].x; })
+                         .slope;
   FrontSpeed result;
   result.speed = std::abs(slope);
   result.direction = slope > 0.0 ? 1 : -1;

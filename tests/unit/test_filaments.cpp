@@ -130,8 +130,8 @@ TEST_CASE("filaments.csv and summary.json: a ring shrinking as R^2 = 9 - 0.5 t")
   fhn::test::TempDir dir;
   const fhn::Domain d = box(10, 10, 4, 0.25);
   fhn::FilamentTracker tracker(dir / "filaments.csv", 0.0, 0.0);
-  for (int k = 0; k < 4; ++k) {
-    const real t = 2.0 * k, radius = std::sqrt(9.0 - 0.5 * t);
+  for (int k = 0; k < 9; ++k) {
+    const real t = 1.5 * k, radius = std::sqrt(9.0 - 0.5 * t);
     const Fields f = sample(
         d, [&](const fhn::Point& p) { return std::hypot(p[0] - 5.0, p[1] - 5.0) - radius; },
         [](const fhn::Point& p) { return p[2] - 2.3; });
@@ -150,7 +150,9 @@ TEST_CASE("filaments.csv and summary.json: a ring shrinking as R^2 = 9 - 0.5 t")
   tracker.add_summary(summary);
   const std::string json = summary.str();
   CHECK(fhn::test::contains(json, "\"count_at_end\":1"));
-  CHECK(fhn::test::contains(json, "\"ring_frames\":4"));
+  CHECK(fhn::test::contains(json, "\"ring_frames\":9"));
+  // Over the last two thirds (t >= 4): frames 3 to 8.
+  CHECK(fhn::test::contains(json, "\"ring_fit_from\":4.5,\"ring_fit_to\":12,\"ring_fit_frames\":6"));
   // The slope of R^2 from the polylines' radii: -0.5 to their 1% (R^2 to 2%).
   const std::string key = "\"ring_radius2_rate\":";
   const std::size_t at = json.find(key);
@@ -243,4 +245,42 @@ TEST_CASE("a scroll-ring start: one ring of the given radius in the plane z = c_
   CHECK(contains(config_error(base + "initial: {v: " + ring + ", w: {type: scroll_ring}}\n"),
                  "initial.w: a scroll_ring start needs the same center, radius and wavelength for "
                  "v and w (initial.v has center 8, 7, 3, radius 4 and wavelength 8)"));
+}
+
+TEST_CASE("a ring's rate is fitted over the settled ring, with its uncertainty") {
+  // R^2 falls at 0.5 while the start settles (t < 9), then at 3, with a wobble of amplitude 0.4
+  // and period 3.16 (the rotation); frames every 0.25 to t = 21.
+  std::vector<real> t, r2;
+  for (int k = 0; k <= 84; ++k) {
+    const real s = 0.25 * k;
+    t.push_back(s);
+    r2.push_back((s < 9.0 ? 36.0 - 0.5 * s : 31.5 - 3.0 * (s - 9.0)) +
+                 0.4 * std::sin(2.0 * M_PI * s / 3.16));
+  }
+  const auto settled = fhn::ring_rate(t, r2, 10.0);
+  REQUIRE(settled.has_value());
+  CHECK(settled->from == 10.0);
+  CHECK(settled->to == 21.0);
+  CHECK(settled->frames == 45);
+  CHECK(settled->rate == doctest::Approx(-3.0).epsilon(0.02));
+  CHECK(std::abs(settled->rate + 3.0) <= 2.0 * settled->error);  // -3 within its uncertainty
+  CHECK(settled->error < 0.1);
+  // The whole run's rate mixes in the settling: -2.4, far outside that uncertainty.
+  CHECK(settled->whole_rate > -2.6);
+  CHECK(std::abs(settled->whole_rate + 3.0) > 10.0 * settled->error);
+  // By default the first third (7 time units) is left out: [7, 21] still holds t = 7..9, and
+  // the halves' slopes differ, which the uncertainty shows.
+  const auto by_default = fhn::ring_rate(t, r2);
+  REQUIRE(by_default.has_value());
+  CHECK(by_default->from == 7.0);
+  CHECK(by_default->error > settled->error);
+  // An exact line: the rate exactly, no uncertainty to speak of.
+  std::vector<real> line;
+  for (real s : t) line.push_back(30.0 - 1.25 * s);
+  const auto exact = fhn::ring_rate(t, line);
+  REQUIRE(exact.has_value());
+  CHECK(exact->rate == doctest::Approx(-1.25).epsilon(1e-12));
+  CHECK(exact->error < 1e-12);
+  // Too few frames in the window: none.
+  CHECK_FALSE(fhn::ring_rate({0, 1, 2, 3, 4, 5}, {6, 5, 4, 3, 2, 1}).has_value());
 }
