@@ -1,5 +1,8 @@
 // Crank-Nicolson / Newton on the GPU. The state, the Jacobian and the Newton work arrays stay on
-// the device for the whole run. Convergence is decided on the device: after each iteration a
+// the device for the whole run. The kernels of a step (prepare, assemble, update, check, accept)
+// are crank_nicolson_kernels.cuh's, shared with the members of a sweep: launched here over one
+// member (OneCable) with the whole cable's record (CableNewton) or a slab's (SlabNewton); this
+// file holds the host schedules and the fused path's rows (NewtonRows, NewtonSink). Convergence is decided on the device: after each iteration a
 // one-thread kernel compares ||du||_inf with the tolerance and raises a flag that turns the
 // remaining launched iterations into no-ops. The host launches as many iterations as the previous
 // step needed, then synchronises once per step to read the flag and the norms.
@@ -40,6 +43,7 @@
 #include "core/format.hpp"
 #include "parallel/cuda/device_halo_exchange.hpp"
 #include "parallel/ranks_tridiagonal.hpp"
+#include "schemes/cuda/crank_nicolson_kernels.cuh"
 #include "schemes/cuda/cuda_scheme_factories.hpp"
 #include "schemes/cuda/device_fields.cuh"
 #include "schemes/node_updates.hpp"
@@ -48,104 +52,6 @@
 
 namespace fhn::cuda {
 namespace {
-
-constexpr int kMaxIterations = 1000;  // the config's upper bound for newton.max_iterations
-
-// Written by the kernels, read by the host once per step. Norms are stored as the bit patterns
-// of non-negative doubles, which order like the numbers (so atomicMax works), NaN above all.
-struct NewtonState {
-  int converged;
-  int iterations;
-  unsigned long long bad_row;  // first row that is not diagonally dominant, n when none
-  struct Norms {
-    unsigned long long du_bits;
-    unsigned long long residual_bits;
-  } norms[kMaxIterations];  // per iteration, so that one copy brings the used ones
-};
-
-// The nodes a kernel covers: array index offset + k holds global node first + k, k < count (the
-// whole cable: 0, 0, n; a slab: its owned nodes after the halo node).
-struct OwnedNodes {
-  index_t offset;
-  index_t first;
-  index_t count;
-};
-
-// Where a step's start finds w^n: in w, or, when the last step's accept was deferred (the
-// whole cable), as the accept would have written it, w^n = p + c' v, from p (which the start then
-// overwrites, each node by the thread that read it) and that step's c'.
-struct WSource {
-  const real* w;    // w^n, or p of the last step when `deferred`
-  real deferred_c;  // the last step's c'
-  bool deferred;
-  real* w_out;      // where w^n is written when deferred (a leapfrog run's w buffers rotate);
-                    // nullptr: nowhere
-  __device__ real at(index_t a, real v) const { return deferred ? w[a] + deferred_c * v : w[a]; }
-};
-
-// Start of a step from t over `nodes`: w^n (WSource), w+ = p + c u (p here), the explicit half
-//   rhs_i = v_i/k + 1/2 [D (L_h v)_i + f(v_i, w_i)] + 1/2 (I^n_i + I^{n+1}_i),
-// u = v (when u is given: the fused path reads its first iterate from v); resets the flags (when
-// state is given: a slab keeps its own per iteration).
-template <class K>
-__global__ void prepare_kernel(const real* v, WSource w_source, const real* w_previous,
-                               StimulusTable stimuli, real t, real* p, real* rhs, real* u,
-                               bool leapfrog, TrapezoidalW<K> trap, NodeParams q, K kin,
-                               OwnedNodes nodes, NewtonState* state) {
-  const index_t k = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
-  if (state && k == 0) {
-    state->converged = 0;
-    state->iterations = 0;
-    state->bad_row = static_cast<unsigned long long>(q.n[0]);
-    state->norms[0].du_bits = 0;
-    state->norms[0].residual_bits = 0;
-  }
-  if (k >= nodes.count) return;
-  const index_t a = nodes.offset + k, i = nodes.first + k;
-  // Every load before the first store: a store may alias v (for all the compiler knows), so a
-  // load of v after it would wait for the store.
-  const Stencil around = array_stencil(v, a, i, q);
-  const real w = w_source.at(a, around.centre);
-  const real w_before = leapfrog ? w_previous[a] : 0.0;
-  const real current = stimulus_current(stimuli, i, t, 0.5, 0.5);
-  if (w_source.w_out) w_source.w_out[a] = w;
-  p[a] = cn_w_offset(around.centre, w, w_before, leapfrog, trap, q, kin);
-  rhs[a] = cn_rhs(around.centre, w, stencil_diffusion(around, i, q), current, kin, q.k);
-  if (u) u[a] = around.centre;
-}
-
-// F(u) and J's diagonal; ||F||_inf and the diagonal-dominance check on the way.
-template <class K>
-__global__ void assemble_kernel(const real* u, const real* p, const real* rhs, real c,
-                                const real* lower, const real* upper, real* residual, real* diag,
-                                NodeParams q, K kin, NewtonState* state) {
-  if (state->converged) return;  // uniform over the grid: safe before the block reduction
-  const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
-  real magnitude = 0.0;
-  if (i < q.n[0]) {
-    const NewtonPoint row = cn_newton_node(u, p, rhs, c, i, q, kin);
-    residual[i] = row.residual;
-    diag[i] = row.diag;
-    magnitude = fabs(row.residual);
-    if (fabs(row.diag) < fabs(lower[i]) + fabs(upper[i]))
-      atomicMin(&state->bad_row, static_cast<unsigned long long>(i));
-  }
-  const real block = block_max(magnitude);
-  if (threadIdx.x == 0) atomic_max_norm(&state->norms[state->iterations].residual_bits, block);
-}
-
-// u -= du and ||du||_inf.
-__global__ void update_kernel(real* u, const real* du, index_t n, NewtonState* state) {
-  if (state->converged) return;
-  const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
-  real magnitude = 0.0;
-  if (i < n) {
-    u[i] -= du[i];
-    magnitude = fabs(du[i]);
-  }
-  const real block = block_max(magnitude);
-  if (threadIdx.x == 0) atomic_max_norm(&state->norms[state->iterations].du_bits, block);
-}
 
 // The rows of J du = F(u), built inside the partitioned solver's passes (fused path): J's
 // off-diagonals and, from u, p and rhs, F_i and J_ii (cn_newton_row). The first pass also takes
@@ -263,43 +169,7 @@ struct NewtonSink {
   }
 };
 
-// One thread: count the iteration, decide convergence, clear the next iteration's norm slots.
-__global__ void check_kernel(NewtonState* state, real tolerance) {
-  if (state->converged) return;
-  const int iteration = state->iterations;
-  state->iterations = iteration + 1;
-  if (__longlong_as_double(static_cast<long long>(state->norms[iteration].du_bits)) < tolerance)
-    state->converged = 1;
-  if (iteration + 1 < kMaxIterations) {
-    state->norms[iteration + 1].du_bits = 0;
-    state->norms[iteration + 1].residual_bits = 0;
-  }
-}
-
-// Accept the step: w+ = W(u) (p + c u, or Newton's root: trapezoidal_w_point.hpp; v+ = u is a
-// pointer swap on the host), u confined first for a form that needs it (kinetics/barkley.hpp;
-// the other forms' kernels read u only).
-template <class K>
-__global__ void accept_kernel(const real* p, real* u, real c, real* w, index_t n, K kin) {
-  const index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
-  if (i >= n) return;
-  real v = u[i];
-  if constexpr (K::kConfined) {
-    v = kin.confine(v);
-    u[i] = v;
-  }
-  w[i] = trapezoidal_w_at(kin, v, p[i], c);
-}
-
 // ---- A slab's Newton iteration (separate kernels; the host between them) ----------------------
-// Written by the kernels of one iteration, read by the host (twice per iteration).
-struct SlabIteration {
-  real ends[6];  // y_0, y_{m-1}, p_0, p_{m-1}, q_0, q_{m-1}: the ends of the block's solutions
-  unsigned long long bad_row;        // first global row of J not diagonally dominant, ~0 when none
-  unsigned long long residual_bits;  // ||F||_inf over the owned rows (bits, as NewtonState's)
-  unsigned long long du_bits;        // ||du||_inf over the owned rows
-};
-
 // One thread: no bad row yet, both norms 0.
 __global__ void start_slab_iteration_kernel(SlabIteration* it) {
   it->bad_row = ~0ull;
@@ -307,54 +177,11 @@ __global__ void start_slab_iteration_kernel(SlabIteration* it) {
   it->du_bits = 0;
 }
 
-// Over the owned rows k (array index a = offset + k, global row i = first + k): F(u) into
-// `residual` (T y = F's right side) and J's diagonal (T's), and the right sides of the coupling
-// solves, p = -a_0 e_0 and q = -c_{m-1} e_{m-1} (a_0, c_{m-1}: J's entries towards the
-// neighbouring ranks, 0 where there is none); ||F||_inf, and J's diagonal dominance over its
-// whole rows, couplings included (as on one rank).
-template <class K>
-__global__ void slab_assemble_kernel(const real* u, const real* p, const real* rhs, real c,
-                                     OwnedNodes nodes, real coupling_left, real coupling_right,
-                                     real* residual, real* diag, real* left_response,
-                                     real* right_response, NodeParams q, K kin,
-                                     SlabIteration* it) {
-  const index_t k = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
-  real magnitude = 0.0;
-  if (k < nodes.count) {
-    const index_t a = nodes.offset + k, i = nodes.first + k;
-    const NewtonPoint row = cn_newton_row(array_stencil(u, a, i, q), p[a], rhs[a], c, i, q, kin);
-    residual[k] = row.residual;
-    diag[k] = row.diag;
-    left_response[k] = k == 0 ? -coupling_left : 0.0;
-    right_response[k] = k == nodes.count - 1 ? -coupling_right : 0.0;
-    magnitude = fabs(row.residual);
-    const OffDiagonals off = cn_off_diagonal_row(i, q);
-    if (fabs(row.diag) < fabs(off.lower) + fabs(off.upper))
-      atomicMin(&it->bad_row, static_cast<unsigned long long>(i));
-  }
-  const real block = block_max(magnitude);
-  if (threadIdx.x == 0) atomic_max_norm(&it->residual_bits, block);
-}
-
 // One thread: the six ends of y, p, q (m values each) for the reduced system.
 __global__ void block_ends_kernel(const real* y, const real* p, const real* q, index_t m,
                                   SlabIteration* it) {
   const real ends[6] = {y[0], y[m - 1], p[0], p[m - 1], q[0], q[m - 1]};
   for (int e = 0; e < 6; ++e) it->ends[e] = ends[e];
-}
-
-// du = y + L p + R q, u -= du over the m owned nodes (u from the first owned one), ||du||_inf.
-__global__ void slab_update_kernel(real* u, const real* y, const real* p, const real* q,
-                                   real left, real right, index_t m, SlabIteration* it) {
-  const index_t k = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
-  real magnitude = 0.0;
-  if (k < m) {
-    const real du = y[k] + (left * p[k] + right * q[k]);
-    u[k] -= du;
-    magnitude = fabs(du);
-  }
-  const real block = block_max(magnitude);
-  if (threadIdx.x == 0) atomic_max_norm(&it->du_bits, block);
 }
 
 // CUDA graphs of one fused Newton iteration, one per (u in, u out, c): the u buffers rotate
@@ -450,6 +277,7 @@ class CrankNicolsonCuda final : public Scheme {
       : problem_(problem),
         params_(node_params(problem)),
         kin_(std::get<K>(problem.model.kinetics)),
+        trap_(trapezoidal_w(kin_, params_.k)),
         spec_(spec),
         log_(log),
         nodes_{slab.owned_offset(), slab.global_offset(), slab.owned_nodes()},
@@ -504,7 +332,7 @@ class CrankNicolsonCuda final : public Scheme {
     auto enqueue = [&](cudaStream_t stream) {
       solvers::partitioned::solve(NewtonRows<K>{u_in, p_.data(), rhs_.data(), c, params_, kin_, state},
                                   NewtonSink{u_in, u_out, state}, params_.n[0], workspace_, stream);
-      check_kernel<<<1, 1, 0, stream>>>(state, spec_.newton.tolerance);
+      check_kernel<<<1, 1, 0, stream>>>(CableNewton{state}, spec_.newton.tolerance);
       FHN_CUDA_CHECK_LAUNCH();
     };
     if (use_graphs_)
@@ -513,27 +341,29 @@ class CrankNicolsonCuda final : public Scheme {
       enqueue(nullptr);
   }
 
+  // The owned nodes with this run's constants, c of this step's W(u) = p + c u (the shared
+  // kernels' layout: crank_nicolson_kernels.cuh).
+  OneCable<K> cable(real c) const { return {nodes_, params_, kin_, stimuli_.view(), trap_, c}; }
+
   // One iteration with separate kernels: assemble F and J's diagonal, solve, u -= du, check.
   void separate_iteration(real c) {
     const index_t n = params_.n[0];
     const unsigned blocks = blocks_for(n);
-    NewtonState* state = state_.data();
-    assemble_kernel<<<blocks, kBlock>>>(u_.data(), p_.data(), rhs_.data(), c, lower_.data(),
-                                        upper_.data(), residual_.data(), diag_.data(), params_,
-                                        kin_, state);
+    const CableNewton record{state_.data(), n, lower_.data(), upper_.data()};
+    assemble_kernel<<<blocks, kBlock>>>(cable(c), u_.data(), p_.data(), rhs_.data(),
+                                        residual_.data(), diag_.data(), record);
     FHN_CUDA_CHECK_LAUNCH();
     solver_->solve({n, lower_.data(), diag_.data(), upper_.data()}, residual_.data());  // du
-    update_kernel<<<blocks, kBlock>>>(u_.data(), residual_.data(), n, state);
+    update_kernel<<<blocks, kBlock>>>(cable(c), u_.data(), residual_.data(), record);
     FHN_CUDA_CHECK_LAUNCH();
-    check_kernel<<<1, 1>>>(state, spec_.newton.tolerance);
+    check_kernel<<<1, 1>>>(record, spec_.newton.tolerance);
     FHN_CUDA_CHECK_LAUNCH();
   }
 
   void step() {
     const real t = problem_.time.t(step_);
     const bool leapfrog = spec_.w_update == WUpdate::leapfrog && step_ > 0;
-    const TrapezoidalW<K> trap = trapezoidal_w(kin_, params_.k);
-    const real c = leapfrog ? 0.0 : trap.c;
+    const real c = leapfrog ? 0.0 : trap_.c;
 
     // A slab: v's halo from the neighbours first (the rhs' stencils reach it), and u = v with the
     // halos (no exchange of u before the first residual).
@@ -543,10 +373,15 @@ class CrankNicolsonCuda final : public Scheme {
     const WSource w_source{w_deferred_ ? p_.data() : fields_.w(), deferred_c_, w_deferred_,
                            w_deferred_ && spec_.w_update == WUpdate::leapfrog ? fields_.w()
                                                                                : nullptr};
-    prepare_kernel<<<blocks_for(nodes_.count), kBlock>>>(
-        fields_.v(), w_source, w_previous_.data(), stimuli_.view(), t, p_.data(), rhs_.data(),
-        fused_ || comm_ ? nullptr : u_.data(), leapfrog, trap, params_, kin_, nodes_,
-        comm_ ? nullptr : state_.data());
+    real* u = fused_ || comm_ ? nullptr : u_.data();
+    if (comm_)
+      prepare_kernel<<<blocks_for(nodes_.count), kBlock>>>(cable(c), fields_.v(), w_source,
+                                                           w_previous_.data(), t, leapfrog,
+                                                           p_.data(), rhs_.data(), u, SlabNewton{});
+    else
+      prepare_kernel<<<blocks_for(nodes_.count), kBlock>>>(
+          cable(c), fields_.v(), w_source, w_previous_.data(), t, leapfrog, p_.data(),
+          rhs_.data(), u, CableNewton{state_.data(), params_.n[0]});
     FHN_CUDA_CHECK_LAUNCH();
     w_deferred_ = false;
     if (comm_)
@@ -571,9 +406,8 @@ class CrankNicolsonCuda final : public Scheme {
 
   // w+ = W(u) over the owned nodes (v+ = u already in place).
   void accept(real c) {
-    const index_t a = nodes_.offset;
-    accept_kernel<<<blocks_for(nodes_.count), kBlock>>>(p_.data() + a, fields_.v() + a, c,
-                                                         fields_.w() + a, nodes_.count, kin_);
+    accept_kernel<<<blocks_for(nodes_.count), kBlock>>>(cable(c), p_.data(), fields_.v(),
+                                                         fields_.w(), AllConverged{});
     FHN_CUDA_CHECK_LAUNCH();
   }
 
@@ -649,10 +483,10 @@ class CrankNicolsonCuda final : public Scheme {
       // 2. F(u), J; y, p, q.
       start_slab_iteration_kernel<<<1, 1>>>(it);
       FHN_CUDA_CHECK_LAUNCH();
-      slab_assemble_kernel<<<blocks_for(m), kBlock>>>(
-          u_.data(), p_.data(), rhs_.data(), c, nodes_, coupling_.left, coupling_.right,
-          residual_.data(), diag_.data(), left_response_.data(), right_response_.data(), params_,
-          kin_, it);
+      SlabNewton slab{it, m, coupling_.left, coupling_.right, left_response_.data(),
+                      right_response_.data()};
+      assemble_kernel<<<blocks_for(m), kBlock>>>(cable(c), u_.data(), p_.data(), rhs_.data(),
+                                                 residual_.data(), diag_.data(), slab);
       FHN_CUDA_CHECK_LAUNCH();
       solver_->solve(block, residual_.data());  // y
       if (has_left) solver_->solve(block, left_response_.data());    // p
@@ -672,10 +506,9 @@ class CrankNicolsonCuda final : public Scheme {
       const real* e = record.ends;
       const solvers::BlockCouplings lr = reduced_->solve({e[0], e[1], e[2], e[3], e[4], e[5]});
       // 4. du = y + L p + R q, u -= du; the norms to the host (the second wait), agreed.
-      slab_update_kernel<<<blocks_for(m), kBlock>>>(u_.data() + nodes_.offset, residual_.data(),
-                                                    left_response_.data(),
-                                                    right_response_.data(), lr.left, lr.right, m,
-                                                    it);
+      slab.left = lr.left;
+      slab.right = lr.right;
+      update_kernel<<<blocks_for(m), kBlock>>>(cable(c), u_.data(), residual_.data(), slab);
       FHN_CUDA_CHECK_LAUNCH();
       slab_iteration_.download(&record, 1);
       std::vector<real> largest{norm_from_bits(record.du_bits),
@@ -704,6 +537,7 @@ class CrankNicolsonCuda final : public Scheme {
   Problem problem_;
   NodeParams params_;  // of the whole cable (global node indices)
   K kin_;
+  TrapezoidalW<K> trap_;  // the trapezoidal rule of w+ = W(u) for kin_ and k
   CrankNicolsonSpec spec_;
   NewtonLog* log_;
   OwnedNodes nodes_;

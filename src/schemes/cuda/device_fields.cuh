@@ -1,6 +1,6 @@
 #pragma once
-// Building blocks of the CUDA schemes: the solution fields on the device, the stimulus table on
-// the device, and the NaN/Inf search.
+// Building blocks of the CUDA schemes: the members of a sweep as kernels see them (Members), the
+// solution fields on the device, the stimulus table on the device, and the NaN/Inf search.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -13,6 +13,24 @@
 #include "schemes/scheme.hpp"
 
 namespace fhn::cuda {
+
+// The members of a sweep (schemes/cuda/member_batch_cuda.cuh) as the kernels see them: flat
+// launches over members x pitch entries, thread g = m pitch + i (32-bit: a batch holds
+// fewer than 2^31 entries, checked at construction).
+struct Members {
+  unsigned count = 0;  // members
+  unsigned pitch = 0;  // entries per member (n rounded up to even)
+  unsigned n = 0;      // nodes per member
+  const NodeParams* params = nullptr;  // device, one per member
+  StimulusTable stimuli;               // device table of count x stimuli.count entries
+
+  __device__ unsigned member(unsigned g) const { return g / pitch; }
+  __device__ StimulusTable stimuli_of(unsigned m) const {
+    StimulusTable st = stimuli;
+    st.table += static_cast<std::size_t>(m) * st.count;
+    return st;
+  }
+};
 
 // Name of the current device, for scheme descriptions and run.log.
 std::string current_device_name();

@@ -1,9 +1,11 @@
 #pragma once
 // The members of a sweep on the GPU (MemberBatch, schemes/member_batch.hpp): what the batches
-// share (this header, member_batch_cuda.cu: the factory and the kernels of every scheme), forward
-// Euler on cables and sheets (explicit_members_cuda.cu), Crank-Nicolson / Newton on cables
-// (crank_nicolson_members_cuda.cu) and Crank-Nicolson by Strang splitting on cables and sheets
-// (adi_members_cuda.cu, which has its layout and bytes).
+// share (this header, member_batch_cuda.cu: the factory and the kernels of every scheme; the
+// batch as kernels see it, Members, in device_fields.cuh), forward Euler on cables and sheets
+// (explicit_members_cuda.cu), Crank-Nicolson / Newton on cables (crank_nicolson_members_cuda.cu,
+// with the single run's kernels of crank_nicolson_kernels.cuh, the members one more axis) and
+// Crank-Nicolson by Strang splitting on cables and sheets (adi_members_cuda.cu, which has its
+// layout and bytes).
 //
 // Every member is a
 // cable or sheet of n nodes on the same grid, with its own parameters (NodeParams and its kinetics form's
@@ -59,25 +61,6 @@
 #include "schemes/node_updates.hpp"
 
 namespace fhn::cuda {
-
-// ---- The batch as the kernels see it --------------------------------------------------------
-
-// Flat launches over members x pitch entries, thread g = m pitch + i (32-bit: a batch holds
-// fewer than 2^31 entries, checked at construction).
-struct Members {
-  unsigned count = 0;  // members
-  unsigned pitch = 0;  // entries per member (n rounded up to even)
-  unsigned n = 0;      // nodes per member
-  const NodeParams* params = nullptr;  // device, one per member
-  StimulusTable stimuli;               // device table of count x stimuli.count entries
-
-  __device__ unsigned member(unsigned g) const { return g / pitch; }
-  __device__ StimulusTable stimuli_of(unsigned m) const {
-    StimulusTable st = stimuli;
-    st.table += static_cast<std::size_t>(m) * st.count;
-    return st;
-  }
-};
 
 // A cell found by MemberBatchCuda::iso_cells: its member and the cell with its corners.
 struct MemberCell {
