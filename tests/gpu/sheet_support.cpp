@@ -50,6 +50,26 @@ std::size_t bit_differences(const double* a, const double* b, std::size_t n) {
   return count;
 }
 
+std::string cn_cable_yaml(int nodes, const std::string& form, const std::string& w_update,
+                          const std::string& solver) {
+  return "model: {form: " + form + "}\n" + "domain: {length: " + std::to_string(0.5 * (nodes - 1)) +
+         ", nodes: " + std::to_string(nodes) + "}\n"
+         "boundary: {right: {type: dirichlet, value: 0}}\n"
+         "initial: {v: {type: gaussian, width2: 4, amplitude: 1}, w: {type: constant, value: 0}}\n"
+         "stimulus: [{x_min: 20, x_max: 30, start: 1.005, duration: 1, amplitude: 0.5}]\n"
+         "time: {end: 100, dt: 0.01}\n"
+         "scheme: {type: crank_nicolson, backend: cuda, crank_nicolson: {w_update: " +
+         w_update + ", tridiagonal: " + solver + "}}\n"
+         "output: {vtk: false, spacetime: false}\n";
+}
+
+Snapshot state_after(Scheme& scheme, index_t steps) {
+  scheme.advance(steps);
+  Snapshot s;
+  scheme.snapshot(s);
+  return s;
+}
+
 // The second stimulus's band is one dx high, so that it holds a row of nodes on every sheet (a
 // stimulus that holds no node is refused).
 std::string box_yaml(const std::string& form, const std::string& scheme) {

@@ -31,6 +31,15 @@ extern const char* const kSheetSides[4];
 // or as the scheme's overrides set.
 std::string box_yaml(const std::string& form, const std::string& scheme);
 
+// A cable of `nodes` nodes (dx = 0.5: length 0.5 (nodes - 1)) for Crank-Nicolson on the GPU with
+// the given form, w update and tridiagonal solver: a Gaussian pulse, a Dirichlet right end, a
+// stimulus that starts inside a step (t = 1.005), dt = 0.01.
+std::string cn_cable_yaml(int nodes, const std::string& form, const std::string& w_update,
+                          const std::string& solver);
+
+// `scheme` advanced `steps` steps, and its state then.
+Snapshot state_after(Scheme& scheme, index_t steps);
+
 // A random state of n nodes, v in [-0.2, 1] and w in [-0.04, 0.2], from a generator seeded with
 // `seed` (the same seed, the same state).
 std::pair<std::vector<double>, std::vector<double>> random_state(std::size_t n, std::uint64_t seed);

@@ -18,13 +18,7 @@ namespace {
 
 using fhn::index_t;
 using fhn::test::bit_differences;
-
-fhn::Snapshot state_after(fhn::Scheme& scheme, index_t steps) {
-  scheme.advance(steps);
-  fhn::Snapshot s;
-  scheme.snapshot(s);
-  return s;
-}
+using fhn::test::state_after;
 
 // `steps` steps (not a multiple of any pass: a shorter pass ends the run) of the CUDA scheme's
 // fast path, its generic path and the CPU's generic path for `yaml`. `fast_exact`: the fast path

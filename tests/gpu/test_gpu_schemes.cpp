@@ -206,30 +206,20 @@ TEST_CASE("GPU Crank-Nicolson on grids of many partitioned-solver tiles matches 
 // kernels (cyclic_reduction).
 TEST_CASE("GPU Crank-Nicolson advanced in pieces equals one advance bit for bit") {
   struct Grid {
-    const char* nodes;
-    const char* length;  // dx = 0.5
+    int nodes;
     const char* solver;
   };
-  for (const Grid grid : {Grid{"101", "50", "partitioned"}, Grid{"2049", "1024", "partitioned"},
-                          Grid{"2049", "1024", "cyclic_reduction"}})
+  for (const Grid grid : {Grid{101, "partitioned"}, Grid{2049, "partitioned"},
+                          Grid{2049, "cyclic_reduction"}})
     for (const std::string form : {"cubic", "barkley"})
       for (const std::string w_update : {"trapezoidal", "leapfrog"}) {
-        const std::string nodes = grid.nodes, solver = grid.solver;
+        const int nodes = grid.nodes;
+        const std::string solver = grid.solver;
         CAPTURE(nodes);
         CAPTURE(solver);
         CAPTURE(form);
         CAPTURE(w_update);
-        const std::string yaml =
-            std::string("model: {form: ") + form + "}\n" + "domain: {length: " + grid.length +
-            ", nodes: " + grid.nodes + "}\n"
-            "boundary: {right: {type: dirichlet, value: 0}}\n"
-            "initial: {v: {type: gaussian, width2: 4, amplitude: 1},"
-            " w: {type: constant, value: 0}}\n"
-            "stimulus: [{x_min: 20, x_max: 30, start: 1.005, duration: 1, amplitude: 0.5}]\n"
-            "time: {end: 100, dt: 0.01}\n"
-            "scheme: {type: crank_nicolson, backend: cuda, crank_nicolson: {w_update: " +
-            w_update + ", tridiagonal: " + grid.solver + "}}\n"
-            "output: {vtk: false, spacetime: false}\n";
+        const std::string yaml = fhn::test::cn_cable_yaml(nodes, form, w_update, solver);
         const SchemeRun whole = run_scheme(fhn::test::config_from(yaml), 300);
         SchemeRun pieces = run_scheme(fhn::test::config_from(yaml), 1);
         for (int s = 1; s < 100; ++s) pieces.scheme->advance(1);

@@ -14,8 +14,8 @@
 //   read u, p, rhs twice (48 B), write u (8 B), against 72 B for the solve of stored arrays
 //   alone. Each iteration is a CUDA graph (captured once per pair of u buffers), which removes
 //   the launch gaps between its kernels.
-// - separate kernels (cyclic_reduction, cusparse, cusparse_pivot): assemble F and J's diagonal,
-//   solve, update u in place.
+// - separate kernels (cyclic_reduction, cusparse, cusparse_pivot; partitioned on a slab or on
+//   request, NewtonPath::generic): assemble F and J's diagonal, solve, update u in place.
 // Between the steps of one advance() the whole cable skips the accept w+ = p + c u (read p, u,
 // write w: 24 B per node): the next step's start forms w^n from p and v as it reads them
 // (WSource), and advance() writes w once at its end (settle_w). A step costs prepare (32 B per
@@ -219,14 +219,14 @@ class CrankNicolsonCuda final : public Scheme {
  public:
   // The whole cable.
   CrankNicolsonCuda(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log,
-                    bool use_graphs)
-      : CrankNicolsonCuda(problem, spec, log, use_graphs, make_slab(problem.domain, 0, 1, 0),
-                          nullptr) {}
+                    bool use_graphs, NewtonPath path)
+      : CrankNicolsonCuda(problem, spec, log, use_graphs, path,
+                          make_slab(problem.domain, 0, 1, 0), nullptr) {}
   // Rank comm.rank()'s slab of a cable, on the current device: at least two nodes (the blocks of
   // the partitioned solve) with one halo node each side. `log` on the root only. Collective.
   CrankNicolsonCuda(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log,
                     Communicator& comm)
-      : CrankNicolsonCuda(problem, spec, log, true,
+      : CrankNicolsonCuda(problem, spec, log, true, NewtonPath::generic,
                           make_slab(problem.domain, comm.rank(), comm.size(), 1, 2), &comm) {
     FHN_VERIFY(problem.domain.dims == 1, InternalError, "CrankNicolsonCuda: slabs of a cable only");
   }
@@ -271,9 +271,10 @@ class CrankNicolsonCuda final : public Scheme {
  private:
   // comm: the ranks of a slab scheme (make_slab_scheme), nullptr for the whole cable; a slab of
   // one rank runs as the whole cable. The arrays of v, w, u, p, rhs hold the slab's array nodes
-  // (owned and halo); J, F, p and q its owned rows.
+  // (owned and halo); J, F, p and q its owned rows. The fused path: the whole cable with the
+  // partitioned solver, unless `path` asks for the generic one.
   CrankNicolsonCuda(const Problem& problem, const CrankNicolsonSpec& spec, NewtonLog* log,
-                    bool use_graphs, const Slab& slab, Communicator* comm)
+                    bool use_graphs, NewtonPath path, const Slab& slab, Communicator* comm)
       : problem_(problem),
         params_(node_params(problem)),
         kin_(std::get<K>(problem.model.kinetics)),
@@ -282,7 +283,8 @@ class CrankNicolsonCuda final : public Scheme {
         log_(log),
         nodes_{slab.owned_offset(), slab.global_offset(), slab.owned_nodes()},
         comm_(slab.whole() ? nullptr : comm),
-        fused_(!comm_ && spec.tridiagonal == solvers::TridiagonalBackend::partitioned),
+        fused_(!comm_ && spec.tridiagonal == solvers::TridiagonalBackend::partitioned &&
+               path == NewtonPath::fused),
         use_graphs_(use_graphs),
         solver_(fused_ ? nullptr : solvers::make_tridiagonal_solver(spec.tridiagonal, nodes_.count)),
         workspace_(fused_ ? nodes_.count : 0),
@@ -569,10 +571,11 @@ class CrankNicolsonCuda final : public Scheme {
 
 std::unique_ptr<Scheme> make_crank_nicolson_cuda(const Problem& problem,
                                                  const CrankNicolsonSpec& spec,
-                                                 NewtonLog* newton_log, bool use_graphs) {
+                                                 NewtonLog* newton_log, bool use_graphs,
+                                                 NewtonPath path) {
   return with_kinetics(problem.model.kinetics, [&](const auto& kin) -> std::unique_ptr<Scheme> {
     using K = std::decay_t<decltype(kin)>;
-    return std::make_unique<CrankNicolsonCuda<K>>(problem, spec, newton_log, use_graphs);
+    return std::make_unique<CrankNicolsonCuda<K>>(problem, spec, newton_log, use_graphs, path);
   });
 }
 
