@@ -347,10 +347,11 @@ struct WSource {
     if (w_out) w_out[a] = w_n;
   }
 };
-// w^n in w (the members: every step accepts).
+// w^n in w (the members: every step accepts); read-only, through the non-coherent cache (__ldg:
+// a struct's pointer does not carry __restrict__ to the compiler as a kernel parameter does).
 struct StoredW {
-  const real* __restrict__ w;
-  __device__ real at(index_t a, real) const { return w[a]; }
+  const real* w;
+  __device__ real at(index_t a, real) const { return __ldg(w + a); }
   __device__ void keep(index_t, real) const {}
 };
 
@@ -448,10 +449,10 @@ struct AllConverged {
 // frozen flag.
 struct MemberOutcome {
   Progress progress;
-  const real* __restrict__ v_old;
-  const real* __restrict__ w_previous;
+  const real* v_old;       // read-only (__ldg, as StoredW)
+  const real* w_previous;
   bool w_swapped;
-  int* __restrict__ frozen;
+  int* frozen;
   // Whether member m converged; its first thread freezes it if it did not now.
   __device__ bool settle(const CableNode& node) const {
     const unsigned long long state = progress.state()[node.m];
@@ -459,8 +460,8 @@ struct MemberOutcome {
     return state == kConverged;
   }
   __device__ void restore(index_t a, real* v, real* w) const {
-    v[a] = v_old[a];
-    if (w_swapped) w[a] = w_previous[a];
+    v[a] = __ldg(v_old + a);
+    if (w_swapped) w[a] = __ldg(w_previous + a);
   }
 };
 
