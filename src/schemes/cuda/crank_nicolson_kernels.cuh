@@ -4,7 +4,8 @@
 // (crank_nicolson_members_cuda.cu): prepare (a step's start), assemble (F(u) and J's diagonal),
 // update (u -= du), check (the convergence decision) and accept (w+ = W(u)). Every node runs the
 // rows of node_updates.hpp and crank_nicolson_point.hpp with the same expressions in the same
-// order whoever launches it, so a member equals its single run bit for bit.
+// order whoever launches it (what a member's step computes differs from its single run's only in
+// the solve of J du = F: the batch's batched solver).
 //
 // The members of a sweep are one more axis of the nodes; a kernel's `Cable` says how a thread
 // finds its member and node, and where that member's constants are:
@@ -21,8 +22,8 @@
 //   iterations past convergence return at once;
 // - SlabNewton (SlabIteration): a slab, decided on the host from the norms agreed over the ranks,
 //   its rows' couplings to the neighbouring ranks on the side (crank_nicolson_cuda.cu);
-// - MemberNewton (Progress, iteration j): per member, decided on the device; members that fail
-//   are frozen by accept_kernel.
+// - MemberNewton (Progress, iteration j): per member, decided on the device; accept_kernel
+//   freezes the members that fail (MemberOutcome).
 #include <cstddef>
 
 #include "core/cuda/block_reduce.cuh"
@@ -163,7 +164,15 @@ struct NewtonState {
   } norms[kMaxIterations];  // per iteration, so that one copy brings the used ones
 };
 
-// The whole cable: NewtonState, J's off-diagonals read from the solve's arrays.
+// What a record gives the kernels: kUniform (one decision for the whole launch: the kernels of
+// an iteration past it return at once), iterating(m), start(node) (prepare's reset), frozen(m),
+// J's off_diagonals(node, q) for the dominance check, couplings(node) (assemble's extra right
+// sides), the slots bad_row(m), residual_norm(m) and du_norm(m), the step du(du, row) that update
+// takes, and for check_kernel members() and check(m, tolerance).
+
+// The whole cable: NewtonState; J's off-diagonals read from the solve's arrays, as its kernel
+// always did (recomputed, as the slab and the members do, they would save 16 B per node and
+// iteration, but change its instructions).
 struct CableNewton {
   NewtonState* state;
   index_t n = 0;                // prepare: the cable's nodes
