@@ -4,13 +4,18 @@
 // crank_nicolson_kernels.cuh around the same solver on stored arrays). The maths is the same: the
 // rows are the same expressions (cn_newton_row; in a tile away from the cable's ends
 // cn_interior_newton_row, the interior branch of cn_newton_row), the solve is the same partition
-// method over the same tiles (ArrayRows in place of NewtonRows), u+ = u - du the same subtraction
-// and the norms the same maxima; so the states and the Newton histories are equal bit for bit.
+// method over the same tiles (ArrayRows in place of NewtonRows), u+ = u - du the same subtraction.
+// The rounding is not: nvcc contracts F_i differently in the two. In the fused tiles away from
+// the ends (no select between the end and interior Laplacians) D (L_h u)_i + f(u_i, w_i) becomes
+// fma(u_{i-1} - 2 u_i + u_{i+1}, r, f) (PTX of reduce_kernel<NewtonRows<CubicKinetics>>); in
+// assemble_kernel, after the select, r (..) is rounded and the cubic's last product fused with it,
+// fma(u (1 - u), u - a, r (..)). So the two paths agree to round-off, not bit for bit; both are
+// kept as they were (the fused rows are the build's before the reshape, ca4ba5e).
 //
-// A sweep member's Crank-Nicolson is not its single run's bit for bit, and is not tested so: the
-// batch solves its members' systems with the batched partitioned solver (16-row chunks in warp
-// tiles: another order of the eliminations than the single run's solver), the rest of a member's
-// step being the single run's kernels; test_gpu_sweep.cpp compares the two to 1e-10.
+// A sweep member's Crank-Nicolson is not its single run's bit for bit either, and is not tested
+// so: the batch solves its members' systems with the batched partitioned solver (16-row chunks in
+// warp tiles: another order of the eliminations), the rest of a member's step being the single
+// run's kernels; test_gpu_sweep.cpp compares the two to 1e-10.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -26,6 +31,7 @@ namespace {
 using fhn::index_t;
 using fhn::cuda::NewtonPath;
 using fhn::test::bit_differences;
+using fhn::test::max_state_difference;
 using fhn::test::state_after;
 
 }  // namespace
@@ -34,7 +40,7 @@ using fhn::test::state_after;
 // one-block PCR (101 nodes) and tiles (2049); a form with the closed-form W (cubic), one that
 // confines u (barkley) and one whose W is Newton's root (aliev_panfilov); trapezoidal and
 // leapfrog w.
-TEST_CASE("GPU Crank-Nicolson: the fused path equals the generic kernels bit for bit") {
+TEST_CASE("GPU Crank-Nicolson: the fused path and the generic kernels agree to round-off") {
   for (const int nodes : {101, 2049})
     for (const std::string form : {"cubic", "barkley", "aliev_panfilov"})
       for (const std::string w_update : {"trapezoidal", "leapfrog"}) {
@@ -53,19 +59,15 @@ TEST_CASE("GPU Crank-Nicolson: the fused path equals the generic kernels bit for
         CHECK(generic->name().find("with J and F built in the solver") == std::string::npos);
         const index_t steps = 300;
         const fhn::Snapshot f = state_after(*fused, steps), g = state_after(*generic, steps);
-        REQUIRE(f.v.size() == g.v.size());
         CHECK(f.step == steps);
         CHECK(g.step == steps);
-        CHECK(bit_differences(f.v.data(), g.v.data(), f.v.size()) == 0);
-        CHECK(bit_differences(f.w.data(), g.w.data(), f.w.size()) == 0);
+        CHECK(max_state_difference(f, g) < 1e-10);  // as the GPU and the CPU (test_gpu_schemes.cpp)
         const fhn::NewtonStats& fs = *fused->newton_stats();
         const fhn::NewtonStats& gs = *generic->newton_stats();
         CHECK(fs.steps() == steps);
         CHECK(gs.steps() == steps);
-        CHECK(fs.mean_iterations() == gs.mean_iterations());
-        CHECK(fs.max_iterations() == gs.max_iterations());
-        CHECK(fs.convergence_order() == gs.convergence_order());  // from the ||du|| histories
-        // The state moved (the pulse and the stimulus), so equal bits are not a trivial match.
+        CHECK(fs.mean_iterations() == doctest::Approx(gs.mean_iterations()).epsilon(0.02));
+        // The state moved (the pulse and the stimulus): the agreement is not that of two idle runs.
         CHECK(*std::max_element(f.v.begin(), f.v.end()) > 0.5);
         CHECK(bit_differences(f.v.data(), p.v0.data(), f.v.size()) > f.v.size() / 2);
       }
