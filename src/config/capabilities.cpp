@@ -215,10 +215,10 @@ capability::Medium config_medium(const Config& c) {
   return medium;
 }
 
-capability::Key capability_key(const Config& c, capability::Mode mode,
+capability::Key capability_key(const SchemeSpec& scheme, int dims, capability::Mode mode,
                                const capability::Medium& medium) {
   capability::Key key;
-  switch (c.scheme.type) {
+  switch (scheme.type) {
     case SchemeType::explicit_euler:
       key.scheme = capability::Scheme::explicit_euler;
       break;
@@ -226,19 +226,24 @@ capability::Key capability_key(const Config& c, capability::Mode mode,
       key.scheme = capability::Scheme::adaptive_explicit;
       break;
     case SchemeType::crank_nicolson:
-      key.scheme = c.scheme.crank_nicolson.formulation == Formulation::adi
+      key.scheme = scheme.crank_nicolson.formulation == Formulation::adi
                        ? capability::Scheme::adi
                        : capability::Scheme::crank_nicolson;
       break;
   }
-  key.dimension = c.domain.dims == 1   ? capability::Dimension::cable
-                  : c.domain.dims == 2 ? capability::Dimension::sheet
-                                       : capability::Dimension::box;
+  key.dimension = dims == 1   ? capability::Dimension::cable
+                  : dims == 2 ? capability::Dimension::sheet
+                              : capability::Dimension::box;
   key.medium = medium;
   key.mode = mode;
-  key.backend = c.scheme.backend == Backend::cuda ? capability::Backend::cuda
-                                                  : capability::Backend::cpu;
+  key.backend = scheme.backend == Backend::cuda ? capability::Backend::cuda
+                                                : capability::Backend::cpu;
   return key;
+}
+
+capability::Key capability_key(const Config& c, capability::Mode mode,
+                               const capability::Medium& medium) {
+  return capability_key(c.scheme, c.domain.dims, mode, medium);
 }
 
 }  // namespace fhn

@@ -59,7 +59,7 @@ real device_bytes_per_node(const Config& c, int ranks) {
         c.scheme.crank_nicolson.tridiagonal == solvers::TridiagonalBackend::cusparse_pivot;
     return (3.0 + (cusparse ? 4.0 : 1.0) + (ranks > 1 ? 2.0 : 0.0)) * kValue;
   }
-  return static_cast<real>(cuda_bytes_per_node(c));
+  return static_cast<real>(cuda_bytes_per_node(c.scheme));
 }
 
 // The frames the run writes from t = 0 to time.end (the spacetime image keeps all of them).

@@ -22,10 +22,11 @@ std::unique_ptr<Scheme> make_cuda_scheme(const Problem& problem, const SchemeSpe
 std::unique_ptr<Scheme> make_cuda_slab_scheme(const Problem& problem, const SchemeSpec& spec,
                                               Communicator& comm, NewtonLog* newton_log);
 
-// The CUDA backend of `fhn sweep`: all members in one set of kernels (member_batch_cuda.cu).
-// Throws ConfigError for a scheme it cannot batch, DeviceError without a usable device or when
-// CUDA is not compiled in.
-std::unique_ptr<MemberBatch> make_cuda_member_batch(const std::vector<Config>& configs,
-                                                    const std::vector<Problem>& problems);
+// The CUDA backend of `fhn sweep`: all members in one set of kernels (member_batch_cuda.cu), of
+// a combination the capability table batches (make_member_batch asks it). Throws ConfigError
+// for a tridiagonal solver without a batched GPU form, DeviceError without a usable device or
+// when CUDA is not compiled in.
+std::unique_ptr<MemberBatch> make_cuda_member_batch(const std::vector<Problem>& problems,
+                                                    const SchemeSpec& spec);
 
 }  // namespace fhn

@@ -22,8 +22,8 @@ std::unique_ptr<Scheme> make_cuda_slab_scheme(const Problem&, const SchemeSpec&,
   not_compiled();
 }
 
-std::unique_ptr<MemberBatch> make_cuda_member_batch(const std::vector<Config>&,
-                                                    const std::vector<Problem>&) {
+std::unique_ptr<MemberBatch> make_cuda_member_batch(const std::vector<Problem>&,
+                                                    const SchemeSpec&) {
   not_compiled();
 }
 

@@ -10,13 +10,11 @@
 
 namespace fhn {
 
-HostMemberBatch::HostMemberBatch(const std::vector<Config>& configs,
-                                 const std::vector<Problem>& problems, int threads)
-    : threads_(threads > 0 ? threads : omp_get_max_threads()), frozen_(configs.size(), 0) {
-  FHN_VERIFY(configs.size() == problems.size(), InternalError,
-             "HostMemberBatch: one problem per config");
-  schemes_.resize(configs.size());
-  for (std::size_t m = 0; m < configs.size(); ++m) schemes_[m] = make_scheme(configs[m], problems[m]);
+HostMemberBatch::HostMemberBatch(const std::vector<Problem>& problems, const SchemeSpec& spec,
+                                 int threads)
+    : threads_(threads > 0 ? threads : omp_get_max_threads()), frozen_(problems.size(), 0) {
+  schemes_.resize(problems.size());
+  for (std::size_t m = 0; m < problems.size(); ++m) schemes_[m] = make_scheme(problems[m], spec);
 }
 
 std::string HostMemberBatch::name() const {

@@ -9,8 +9,9 @@ namespace fhn {
 
 class HostMemberBatch final : public MemberBatch {
  public:
-  // `threads`: worker threads (0: OpenMP's default, all cores).
-  HostMemberBatch(const std::vector<Config>& configs, const std::vector<Problem>& problems, int threads);
+  // Member m: make_scheme(problems[m], spec). `threads`: worker threads (0: OpenMP's default,
+  // all cores).
+  HostMemberBatch(const std::vector<Problem>& problems, const SchemeSpec& spec, int threads);
 
   std::string name() const override;
   index_t members() const override { return static_cast<index_t>(schemes_.size()); }

@@ -10,16 +10,15 @@
 
 namespace fhn {
 
-std::unique_ptr<MemberBatch> make_member_batch(const std::vector<Config>& configs,
-                                               const std::vector<Problem>& problems, int threads) {
-  FHN_VERIFY(!configs.empty() && configs.size() == problems.size(), InternalError,
-             "make_member_batch: one problem per config, at least one member");
+std::unique_ptr<MemberBatch> make_member_batch(const std::vector<Problem>& problems,
+                                               const SchemeSpec& spec, int threads) {
+  FHN_VERIFY(!problems.empty(), InternalError, "make_member_batch: at least one member");
   // Each member with its own medium (they share the grid and the scheme).
-  for (std::size_t m = 0; m < configs.size(); ++m)
-    capability::require(
-        capability_key(configs[m], capability::Mode::members, medium_of(problems[m].fields)));
-  if (configs[0].scheme.backend == Backend::cuda) return make_cuda_member_batch(configs, problems);
-  return std::make_unique<HostMemberBatch>(configs, problems, threads);
+  for (const Problem& problem : problems)
+    capability::require(capability_key(spec, problem.domain.dims, capability::Mode::members,
+                                       medium_of(problem.fields)));
+  if (spec.backend == Backend::cuda) return make_cuda_member_batch(problems, spec);
+  return std::make_unique<HostMemberBatch>(problems, spec, threads);
 }
 
 void MemberBatch::iso_cells(const std::vector<real>& v_iso, const std::vector<real>& w_iso,
@@ -51,16 +50,15 @@ void MemberBatch::iso_cells(const std::vector<real>& v_iso, const std::vector<re
 // values (about 4 B); the split scheme (adi) v, w and the right side (24 B) and the solvers'
 // interface values (about 4 B per axis). A member's nodes are padded to an even count (16-byte
 // aligned members).
-std::size_t cuda_bytes_per_node(const Config& config) {
-  const CrankNicolsonSpec& cn = config.scheme.crank_nicolson;
-  if (config.scheme.type != SchemeType::crank_nicolson || cn.formulation == Formulation::adi)
-    return 32;
+std::size_t cuda_bytes_per_node(const SchemeSpec& spec) {
+  const CrankNicolsonSpec& cn = spec.crank_nicolson;
+  if (spec.type != SchemeType::crank_nicolson || cn.formulation == Formulation::adi) return 32;
   return cn.w_update == WUpdate::leapfrog ? 84 : 76;
 }
 
-std::size_t cuda_member_bytes(const Config& config) {
-  const auto n = static_cast<std::size_t>(config.domain.node_count());
-  return cuda_bytes_per_node(config) * (n + n % 2);
+std::size_t cuda_member_bytes(const SchemeSpec& spec, index_t nodes) {
+  const auto n = static_cast<std::size_t>(nodes);
+  return cuda_bytes_per_node(spec) * (n + n % 2);
 }
 
 }  // namespace fhn

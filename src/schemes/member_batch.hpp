@@ -57,17 +57,18 @@ class MemberBatch : public TimeStepper {
   virtual const NewtonStats* newton_stats(index_t member) const = 0;
 };
 
-// The batch for members that share grid, dt and scheme (Config::scheme decides the backend;
-// `configs[m]` and `problems[m]` describe member m). `threads`: CPU worker threads (0: all
-// cores). Throws ConfigError for a scheme the backend cannot batch, DeviceError without CUDA.
-std::unique_ptr<MemberBatch> make_member_batch(const std::vector<Config>& configs,
-                                               const std::vector<Problem>& problems,
-                                               int threads = 0);
+// The batch for members that share grid, dt and scheme (`spec`, whose backend decides where
+// they run; `problems[m]` describes member m). `threads`: CPU worker threads (0: all cores).
+// Throws ConfigError for a combination the capability table does not batch (at its key,
+// unlocated: fhn sweep's plan refuses those first, where it has the base config) or a scheme the
+// backend cannot batch, DeviceError without CUDA.
+std::unique_ptr<MemberBatch> make_member_batch(const std::vector<Problem>& problems,
+                                               const SchemeSpec& spec, int threads = 0);
 
-// Device memory one member takes in the CUDA batch (state and work arrays, nodes x bytes per
-// node), for splitting a sweep into batches that fit. A single run's CUDA cable scheme holds the
-// same arrays per node (run/memory_estimate.cpp).
-std::size_t cuda_bytes_per_node(const Config& config);
-std::size_t cuda_member_bytes(const Config& config);
+// Device memory one member of `nodes` nodes takes in the CUDA batch of `spec` (state and work
+// arrays, nodes x bytes per node), for splitting a sweep into batches that fit. A single run's
+// CUDA cable scheme holds the same arrays per node (run/memory_estimate.cpp).
+std::size_t cuda_bytes_per_node(const SchemeSpec& spec);
+std::size_t cuda_member_bytes(const SchemeSpec& spec, index_t nodes);
 
 }  // namespace fhn

@@ -22,11 +22,10 @@ index_t first_non_finite(const real* v, const real* w, index_t n) {
 
 // The factories ask the capability table first (config/capabilities.hpp), so that a refused
 // combination says why before any device is touched; below them only constructors are called.
-std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem,
+std::unique_ptr<Scheme> make_scheme(const Problem& problem, const SchemeSpec& spec,
                                     NewtonLog* newton_log) {
-  capability::require(
-      capability_key(config, capability::Mode::one_process, medium_of(problem.fields)));
-  const SchemeSpec& spec = config.scheme;
+  capability::require(capability_key(spec, problem.domain.dims, capability::Mode::one_process,
+                                     medium_of(problem.fields)));
   if (spec.backend == Backend::cuda) return make_cuda_scheme(problem, spec, newton_log);
   switch (spec.type) {
     case SchemeType::explicit_euler:
@@ -39,6 +38,11 @@ std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem
       return std::make_unique<CrankNicolsonCpu>(problem, spec.crank_nicolson, newton_log);
   }
   return nullptr;
+}
+
+std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem,
+                                    NewtonLog* newton_log) {
+  return make_scheme(problem, config.scheme, newton_log);
 }
 
 namespace {

@@ -37,7 +37,13 @@ class Scheme : public TimeStepper {
 // Index of the first i < n with v[i] or w[i] NaN or infinite, or -1 (host arrays).
 index_t first_non_finite(const real* v, const real* w, index_t n);
 
-// `newton_log`, when given, receives every Newton iteration of an implicit scheme.
+// The scheme `spec` names for `problem` (a combination the capability table runs in one
+// process, config/capabilities.hpp; a refusal is a ConfigError at its key, unlocated: the caller
+// holding the Config puts the key's place in front). `newton_log`, when given, receives every
+// Newton iteration of an implicit scheme.
+std::unique_ptr<Scheme> make_scheme(const Problem& problem, const SchemeSpec& spec,
+                                    NewtonLog* newton_log = nullptr);
+// At the door: the scheme of config.scheme (make_scheme above).
 std::unique_ptr<Scheme> make_scheme(const Config& config, const Problem& problem,
                                     NewtonLog* newton_log = nullptr);
 

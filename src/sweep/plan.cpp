@@ -253,7 +253,9 @@ index_t stimulus_pulses(const Config& c) {
 index_t members_per_batch(const SweepConfig& sweep, const Config& c, index_t members, int device,
                           const Communicator& comm, std::string& why) {
   const bool on_device = c.scheme.backend == Backend::cuda && device >= 0;
-  const real per_member = on_device ? static_cast<real>(cuda_member_bytes(c)) : cpu_member_bytes(c);
+  const real per_member = on_device
+                              ? static_cast<real>(cuda_member_bytes(c.scheme, c.domain.node_count()))
+                              : cpu_member_bytes(c);
   if (sweep.batch > 0) {
     why = "batch: " + std::to_string(sweep.batch) + " (sweep file)";
     return std::min(sweep.batch, members);

@@ -124,7 +124,7 @@ bool run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
   auto row_of = [&](index_t k) -> MemberRow& { return row_at(in_batch[static_cast<std::size_t>(k)]); };
   auto member_of = [&](index_t k) { return member_at(in_batch[static_cast<std::size_t>(k)]); };
   std::unique_ptr<MemberBatch> batch;
-  if (count > 0) batch = make_member_batch(batch_configs, problems, options.threads);
+  if (count > 0) batch = make_member_batch(problems, c0.scheme, options.threads);
   run.setup_seconds += seconds_since(setup_start);
   if (batch && run.scheme_name.empty()) {
     run.scheme_name = batch->name();

@@ -107,7 +107,7 @@ std::string factory_outcome(const Key& key) {
       const auto comm = fhn::make_serial_communicator();
       built = fhn::make_slab_scheme(c, p, *comm) != nullptr;
     } else {
-      built = fhn::make_member_batch({c, c}, {p, p}, 1) != nullptr;
+      built = fhn::make_member_batch({p, p}, c.scheme, 1) != nullptr;
     }
     CHECK(built);
   } catch (const fhn::ConfigError& e) {

@@ -256,7 +256,7 @@ TEST_CASE("every factory that does not read fields refuses them, saying what run
     std::vector<fhn::Problem> problems = {fhn::make_problem(configs[0]),
                                           fhn::make_problem(configs[1])};
     problems[1].fields.kinetics[2].values.assign(problems[1].v0.size(), 2.0);
-    CHECK(thrown_message<fhn::ConfigError>([&] { fhn::make_member_batch(configs, problems, 1); }) ==
+    CHECK(thrown_message<fhn::ConfigError>([&] { fhn::make_member_batch(problems, configs[0].scheme, 1); }) ==
           "fields: the base config has fields:; sweeps run cables and sheets (domain.length: one or two numbers) of a uniform "
           "medium: a sweep does not take tissue:, fields:, anisotropy: or boxes. fhn run runs "
           "such a config, one at a time (configs/README.md, tissue:, says which schemes read it)");

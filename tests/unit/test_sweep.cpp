@@ -301,7 +301,7 @@ TEST_CASE("CPU member batch: every member is its own fhn run, bit for bit, howev
         with_set({std::string("scheme.type=") + scheme, "time.dt=0.05", "boundary.right.type=dirichlet",
                   "boundary.right.value=0.1"}));
     const auto problems = problems_of(configs);
-    auto batch = fhn::make_member_batch(configs, problems, 2);
+    auto batch = fhn::make_member_batch(problems, configs[0].scheme, 2);
     batch->advance(7);
     batch->advance(33);
     CHECK(batch->steps_done() == 40);
@@ -326,7 +326,7 @@ TEST_CASE("a failing member is frozen and reported; the others go on unaffected"
       cable_sweep(dir, "[{key: 'stimulus[0].amplitude', values: [0.5, 1.0e150, 0.8]}]"),
       with_set({"scheme.type=explicit", "time.dt=0.05"}));
   const auto problems = problems_of(configs);
-  auto batch = fhn::make_member_batch(configs, problems, 2);
+  auto batch = fhn::make_member_batch(problems, configs[0].scheme, 2);
   batch->advance(50);
   batch->check_finite();
   const auto failures = batch->take_failures();
@@ -349,7 +349,7 @@ TEST_CASE("a failing member is frozen and reported; the others go on unaffected"
   // Crank-Nicolson: a stimulus of 1e6 leaves Newton no chance in member 0; member 1 is fine.
   const auto cn = fhn::sweep_member_configs(
       cable_sweep(dir, "[{key: 'stimulus[0].amplitude', values: [1.0e6, 0.5]}]"), with_set({"time.dt=0.5"}));
-  auto cn_batch = fhn::make_member_batch(cn, problems_of(cn), 2);
+  auto cn_batch = fhn::make_member_batch(problems_of(cn), cn[0].scheme, 2);
   cn_batch->advance(20);
   const auto cn_failures = cn_batch->take_failures();
   REQUIRE(cn_failures.size() == 1);

@@ -656,26 +656,25 @@ void bench_sheet_members_adi(Context& ctx, index_t n) {
   if (n < kNodes || n % kNodes != 0) return;
   const index_t members = n / kNodes;
   const Problem problem = bench_sheet_problem(kSide, 23, ctx.options.kinetics, {});
-  Config config;
-  config.scheme.type = SchemeType::crank_nicolson;
-  config.scheme.backend = Backend::cuda;
-  config.scheme.crank_nicolson.formulation = Formulation::adi;
-  config.scheme.crank_nicolson.tridiagonal = TridiagonalBackend::partitioned;
-  const std::vector<Config> configs(static_cast<std::size_t>(members), config);
+  SchemeSpec scheme;
+  scheme.type = SchemeType::crank_nicolson;
+  scheme.backend = Backend::cuda;
+  scheme.crank_nicolson.formulation = Formulation::adi;
+  scheme.crank_nicolson.tridiagonal = TridiagonalBackend::partitioned;
   const std::string what = std::to_string(members) + " members of 256 x 256";
   for (const bool own_d : {false, true}) {
     std::vector<Problem> problems(static_cast<std::size_t>(members), problem);
     if (own_d)
       for (index_t m = 0; m < members; ++m)
         problems[static_cast<std::size_t>(m)].model.diffusion *= 1.0 + static_cast<real>(m) / 1024.0;
-    const std::unique_ptr<MemberBatch> batch = make_cuda_member_batch(configs, problems);
+    const std::unique_ptr<MemberBatch> batch = make_cuda_member_batch(problems, scheme);
     batch->advance(1);
     double check = 0.0;
     for (const index_t m : {index_t{0}, members - 1}) {
       Snapshot member;
       batch->snapshot(m, member);
       const std::unique_ptr<Scheme> single = cuda::make_adi_cuda(
-          problems[static_cast<std::size_t>(m)], config.scheme.crank_nicolson, nullptr);
+          problems[static_cast<std::size_t>(m)], scheme.crank_nicolson, nullptr);
       check = std::max(check, max_relative_error(member.v, v_after_one_step(*single)));
     }
     const Timing t = time_gpu(

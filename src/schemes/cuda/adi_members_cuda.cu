@@ -50,8 +50,8 @@ constexpr index_t kMaxLogSteps = 256;
 
 class AdiMembersCuda final : public MemberBatchCuda {
  public:
-  AdiMembersCuda(const std::vector<Config>& configs, const std::vector<Problem>& problems)
-      : MemberBatchCuda(configs, problems),
+  AdiMembersCuda(const std::vector<Problem>& problems, const SchemeSpec& spec)
+      : MemberBatchCuda(problems, spec),
         cn_(spec_.crank_nicolson),
         shape_(node_params(problems.front())),
         rhs_(entries(), "sweep ADI right side"),
@@ -334,9 +334,9 @@ class AdiMembersCuda final : public MemberBatchCuda {
 
 }  // namespace
 
-std::unique_ptr<MemberBatch> make_adi_members_cuda(const std::vector<Config>& configs,
-                                                   const std::vector<Problem>& problems) {
-  return std::make_unique<AdiMembersCuda>(configs, problems);
+std::unique_ptr<MemberBatch> make_adi_members_cuda(const std::vector<Problem>& problems,
+                                                   const SchemeSpec& spec) {
+  return std::make_unique<AdiMembersCuda>(problems, spec);
 }
 
 }  // namespace fhn::cuda

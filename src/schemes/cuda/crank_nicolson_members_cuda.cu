@@ -26,8 +26,8 @@ namespace {
 // (CableMembers, MemberNewton) and one batched tridiagonal solve per iteration.
 class CrankNicolsonMembersCuda final : public MemberBatchCuda {
  public:
-  CrankNicolsonMembersCuda(const std::vector<Config>& configs, const std::vector<Problem>& problems)
-      : MemberBatchCuda(configs, problems),
+  CrankNicolsonMembersCuda(const std::vector<Problem>& problems, const SchemeSpec& spec)
+      : MemberBatchCuda(problems, spec),
         cn_(spec_.crank_nicolson),
         max_iterations_(static_cast<int>(cn_.newton.max_iterations)),
         leapfrog_(cn_.w_update == WUpdate::leapfrog),
@@ -228,9 +228,9 @@ class CrankNicolsonMembersCuda final : public MemberBatchCuda {
 
 }  // namespace
 
-std::unique_ptr<MemberBatch> make_crank_nicolson_members_cuda(const std::vector<Config>& configs,
-                                                              const std::vector<Problem>& problems) {
-  return std::make_unique<CrankNicolsonMembersCuda>(configs, problems);
+std::unique_ptr<MemberBatch> make_crank_nicolson_members_cuda(const std::vector<Problem>& problems,
+                                                              const SchemeSpec& spec) {
+  return std::make_unique<CrankNicolsonMembersCuda>(problems, spec);
 }
 
 }  // namespace fhn::cuda

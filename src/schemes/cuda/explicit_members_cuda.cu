@@ -18,8 +18,8 @@ namespace {
 // the kernels.
 class ExplicitMembersCuda final : public MemberBatchCuda {
  public:
-  ExplicitMembersCuda(const std::vector<Config>& configs, const std::vector<Problem>& problems)
-      : MemberBatchCuda(configs, problems),
+  ExplicitMembersCuda(const std::vector<Problem>& problems, const SchemeSpec& spec)
+      : MemberBatchCuda(problems, spec),
         v_next_(entries(), "sweep v (next)"),
         w_next_(entries(), "sweep w (next)"),
         shape_(node_params(problems.front())) {}
@@ -58,9 +58,9 @@ class ExplicitMembersCuda final : public MemberBatchCuda {
 
 }  // namespace
 
-std::unique_ptr<MemberBatch> make_explicit_members_cuda(const std::vector<Config>& configs,
-                                                        const std::vector<Problem>& problems) {
-  return std::make_unique<ExplicitMembersCuda>(configs, problems);
+std::unique_ptr<MemberBatch> make_explicit_members_cuda(const std::vector<Problem>& problems,
+                                                        const SchemeSpec& spec) {
+  return std::make_unique<ExplicitMembersCuda>(problems, spec);
 }
 
 }  // namespace fhn::cuda

@@ -78,10 +78,9 @@ __global__ void straddling_kernel(Members b, index_t nx, index_t ny, const real*
 }
 
 // What the cuda sweep cannot batch beyond the capability table; ConfigError naming the key.
-void check_batchable(const Config& config) {
+void check_batchable(const SchemeSpec& s) {
   // Scheme, domain, medium and backend: the capability table, which make_member_batch asks
   // first. What it does not hold: which tridiagonal solvers have a batched GPU form.
-  const SchemeSpec& s = config.scheme;
   if (s.type != SchemeType::crank_nicolson) return;
   const solvers::TridiagonalBackend backend = s.crank_nicolson.tridiagonal;
   FHN_VERIFY(backend == solvers::TridiagonalBackend::partitioned ||
@@ -189,12 +188,10 @@ void MemberBatchCuda::check_finite() {
 
 namespace fhn {
 
-std::unique_ptr<MemberBatch> make_cuda_member_batch(const std::vector<Config>& configs,
-                                                    const std::vector<Problem>& problems) {
-  FHN_VERIFY(!configs.empty() && configs.size() == problems.size(), InternalError,
-             "cuda sweep: " + std::to_string(configs.size()) + " configs for " +
-                 std::to_string(problems.size()) + " problems");
-  cuda::check_batchable(configs.front());
+std::unique_ptr<MemberBatch> make_cuda_member_batch(const std::vector<Problem>& problems,
+                                                    const SchemeSpec& spec) {
+  FHN_VERIFY(!problems.empty(), InternalError, "cuda sweep: no members");
+  cuda::check_batchable(spec);
   const index_t pitch = (problems.front().domain.node_count() + 1) / 2 * 2;
   FHN_VERIFY(static_cast<double>(pitch) * static_cast<double>(problems.size()) < 2147483648.0,
              DeviceError,
@@ -202,12 +199,11 @@ std::unique_ptr<MemberBatch> make_cuda_member_batch(const std::vector<Config>& c
                  std::to_string(problems.front().domain.node_count()) +
                  " nodes exceed 2^31 nodes in one batch; split the sweep into smaller batches");
   cuda::require_device();
-  const SchemeSpec& scheme = configs.front().scheme;
-  if (scheme.type == SchemeType::explicit_euler)
-    return cuda::make_explicit_members_cuda(configs, problems);
-  if (scheme.crank_nicolson.formulation == Formulation::adi)
-    return cuda::make_adi_members_cuda(configs, problems);
-  return cuda::make_crank_nicolson_members_cuda(configs, problems);
+  if (spec.type == SchemeType::explicit_euler)
+    return cuda::make_explicit_members_cuda(problems, spec);
+  if (spec.crank_nicolson.formulation == Formulation::adi)
+    return cuda::make_adi_members_cuda(problems, spec);
+  return cuda::make_crank_nicolson_members_cuda(problems, spec);
 }
 
 }  // namespace fhn

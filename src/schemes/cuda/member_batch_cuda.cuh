@@ -70,16 +70,17 @@ struct MemberCell {
 
 // What both schemes share: the member-major v and w, the members' parameters (NodeParams and
 // their kinetics, of the form of member 0, which every member shares), stimuli and frozen flags
-// on the device, and the MemberBatch methods that need nothing else.
+// on the device, the scheme's settings (`spec`, every member's), and the MemberBatch methods
+// that need nothing else.
 class MemberBatchCuda : public MemberBatch {
  public:
-  MemberBatchCuda(const std::vector<Config>& configs, const std::vector<Problem>& problems)
+  MemberBatchCuda(const std::vector<Problem>& problems, const SchemeSpec& spec)
       : members_(static_cast<index_t>(problems.size())),
         n_(problems.front().domain.node_count()),
         pitch_((n_ + 1) / 2 * 2),
         time_(problems.front().time),
         domain_(problems.front().domain),
-        spec_(configs.front().scheme),
+        spec_(spec),
         v_(entries(), "sweep v"),
         w_(entries(), "sweep w"),
         params_(problems.size(), "sweep member parameters"),
@@ -223,11 +224,11 @@ class MemberBatchCuda : public MemberBatch {
 
 // The batches (explicit_members_cuda.cu: cables and sheets; crank_nicolson_members_cuda.cu:
 // Newton on cables; adi_members_cuda.cu: the split scheme on cables and sheets).
-std::unique_ptr<MemberBatch> make_explicit_members_cuda(const std::vector<Config>& configs,
-                                                        const std::vector<Problem>& problems);
-std::unique_ptr<MemberBatch> make_crank_nicolson_members_cuda(const std::vector<Config>& configs,
-                                                              const std::vector<Problem>& problems);
-std::unique_ptr<MemberBatch> make_adi_members_cuda(const std::vector<Config>& configs,
-                                                   const std::vector<Problem>& problems);
+std::unique_ptr<MemberBatch> make_explicit_members_cuda(const std::vector<Problem>& problems,
+                                                        const SchemeSpec& spec);
+std::unique_ptr<MemberBatch> make_crank_nicolson_members_cuda(const std::vector<Problem>& problems,
+                                                              const SchemeSpec& spec);
+std::unique_ptr<MemberBatch> make_adi_members_cuda(const std::vector<Problem>& problems,
+                                                   const SchemeSpec& spec);
 
 }  // namespace fhn::cuda
