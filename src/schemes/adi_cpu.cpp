@@ -109,7 +109,8 @@ void AdiCpu::hold(std::vector<real>& u) const {
 void AdiCpu::react(const real* i0, const real* i1, int stage) {
   const index_t first = slab_.owned_offset(), n = first + slab_.owned_nodes();
   const int max_it = setup_.reaction.max_iterations;
-  // Per iteration k: the largest |du| and |g| over the nodes still iterating.
+  // Per iteration k: the largest |du| and |g| over the nodes still iterating (a NaN kept: the
+  // step then fails with it in its history, max_norm).
   std::vector<real> du_max(static_cast<std::size_t>(max_it), 0.0), g_max(du_max.size(), 0.0);
   index_t failed = -1;
   // A sheet with fields: a node outside the tissue keeps its state, the others take the form's
@@ -128,8 +129,8 @@ void AdiCpu::react(const real* i0, const real* i1, int stage) {
         const ReactionResult out = reaction_half_step(
             v_[i], w_[i], i0 ? i0[i] : 0.0, i1 ? i1[i] : 0.0, setup_.reaction,
             quadrants ? kinetics_at(kin, values, i) : kin, [&](int k, real du, real g) {
-              du_local[k] = std::max(du_local[k], du);
-              g_local[k] = std::max(g_local[k], g);
+              du_local[k] = max_norm(du_local[k], du);
+              g_local[k] = max_norm(g_local[k], g);
             });
         v_[i] = out.v;
         w_[i] = out.w;
@@ -147,8 +148,8 @@ void AdiCpu::react(const real* i0, const real* i1, int stage) {
 #pragma omp critical
     {
       for (std::size_t k = 0; k < du_max.size(); ++k) {
-        du_max[k] = std::max(du_max[k], du_local[k]);
-        g_max[k] = std::max(g_max[k], g_local[k]);
+        du_max[k] = max_norm(du_max[k], du_local[k]);
+        g_max[k] = max_norm(g_max[k], g_local[k]);
       }
       if (failed_local >= 0 && (failed < 0 || failed_local < failed)) failed = failed_local;
     }

@@ -71,7 +71,7 @@ real CrankNicolsonCpu::assemble(real c, K kin) {
         cn_newton_row(array_stencil(u_.data(), a, i, params_), p_[a], rhs_[a], c, i, params_, kin);
     residual_[k] = row.residual;
     diag_[k] = row.diag;
-    largest = std::max(largest, std::abs(row.residual));
+    largest = max_norm(largest, row.residual);
   }
   return largest;
 }
@@ -122,7 +122,7 @@ void CrankNicolsonCpu::step_with(K kin) {
     real du_inf = 0.0;
     for (index_t j = 0; j < m; ++j) {
       u_[begin + j] -= residual_[j];
-      du_inf = std::max(du_inf, std::abs(residual_[j]));
+      du_inf = max_norm(du_inf, residual_[j]);
     }
     if (comm_) {
       std::vector<real> largest{du_inf, residual_inf};

@@ -1,6 +1,7 @@
 #pragma once
 // Newton diagnostics: every iteration can be logged (newton.csv), and each scheme that uses
 // Newton keeps running statistics for summary.json.
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,15 @@ class NewtonStep {
 struct NewtonNorms {
   real du_inf, residual_inf;
 };
+
+// A norm ||.||_inf accumulated node by node: max(largest, |x|), a NaN kept once seen
+// (std::max(largest, NaN) is largest: a node whose residual or update is not a number, e.g. a
+// Newton recovery of w+ that found no root, trapezoidal_w_point.hpp, would be hidden from the
+// stopping rule's finiteness test and its state accepted).
+inline real max_norm(real largest, real x) {
+  const real size = std::abs(x);
+  return std::isnan(size) || size > largest ? size : largest;
+}
 template <class Iterate>
 void newton_iterate(NewtonStep& newton, Iterate&& iterate) {
   for (index_t iteration = 1;; ++iteration) {

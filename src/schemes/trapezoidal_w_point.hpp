@@ -17,7 +17,11 @@
 // - Newton recovery: every other form. With h = k/2 and p = w + h g(v, w) (the known part of
 //   (T)), w+ = W(u) is the root of
 //       phi(x) = x - h g(u, x) - p,        phi'(x) = 1 - h g_w(u, x),
-//   found per node by Newton's iteration from x = p (newton_w). Differentiating phi(W(u)) = 0
+//   found per node by Newton's iteration from x = p (newton_w). phi need not have a root: with
+//   g quadratic in w (aliev_panfilov's) phi is a parabola in x, which misses 0 when the step is
+//   too long for the state; then the iteration wanders and newton_w returns NaN, so that the
+//   scheme's Newton sees a residual that is not a number and fails the step as it fails on any
+//   non-finite norm (naming the step and t). Differentiating phi(W(u)) = 0
 //   in u gives the slope
 //       W'(u) = h g_v(u, W) / (1 - h g_w(u, W)),
 //   and d/du f(u, W(u)) = f_v(u, W) + f_w(u, W) W'(u), which feeds Crank-Nicolson's Newton
@@ -26,6 +30,7 @@
 // Both are carried as (p, c): p per node, c per step, with c = h for the Newton recovery. A
 // leapfrog step (Crank-Nicolson's w_update: leapfrog) knows w+ beforehand and takes c = 0:
 // W(u) = p, W' = 0 with either (phi(x) = x - p, one Newton step).
+#include <limits>
 #include <type_traits>
 
 #include "core/types.hpp"
@@ -55,13 +60,18 @@ template <class K>
 constexpr bool kClosedFormW = TrapezoidalOf<K>::closed_form;
 
 // Newton's iteration for phi(x) = 0 stops when a step is below kRecoveryTolerance (1 + |x|), or
-// after kRecoveryIterations (quadratic convergence from x = p, which is within O(h |g|) of the
-// root, takes 2 to 4; an affine g takes one step and a second of round-off size).
+// fails after kRecoveryIterations (quadratic convergence from x = p, which is within O(h |g|) of
+// the root, takes 2 to 4; an affine g takes one step and a second of round-off size).
 constexpr real kRecoveryTolerance = 1e-15;
 constexpr int kRecoveryIterations = 50;
+// What a recovery that did not converge returns (a quiet NaN, host and device: a constexpr
+// value, as core/interval.hpp's kInf).
+constexpr real kRecoveryFailed = std::numeric_limits<real>::quiet_NaN();
 
 // W(u) by Newton's iteration on phi (above), for any form (the closed form's W(u) = p + c u is
-// its root too: tests/unit/test_aliev_panfilov.cpp compares the two).
+// its root too: tests/unit/test_aliev_panfilov.cpp compares the two). Not converged in
+// kRecoveryIterations (phi has no root near p, or none at all): NaN, never the last iterate,
+// a w+ that satisfies no trapezoidal rule (tests/unit/test_recovery_failure.cpp).
 template <class K>
 FHN_HOST_DEVICE inline real newton_w(const K& kin, real u, real p, real c) {
   real x = p;
@@ -71,9 +81,11 @@ FHN_HOST_DEVICE inline real newton_w(const K& kin, real u, real p, real c) {
     x -= dx;
     const real size = dx < 0.0 ? -dx : dx;
     const real scale = 1.0 + (x < 0.0 ? -x : x);
-    if (!(size > kRecoveryTolerance * scale)) break;  // converged, or not a number: stop
+    // Converged; or x stopped being finite (a NaN step, or an infinite one where phi' = 0),
+    // which no later step mends: then NaN too (x - x is 0 for a finite x, NaN otherwise).
+    if (!(size > kRecoveryTolerance * scale)) return x - x == 0.0 ? x : kRecoveryFailed;
   }
-  return x;
+  return kRecoveryFailed;
 }
 
 // W'(u) = h g_v / (1 - h g_w) at (u, W(u)), from the Jacobian there (h = c).
