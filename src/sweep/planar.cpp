@@ -93,7 +93,7 @@ std::vector<std::optional<PlanarPulse>> run_planar_pulses(const std::vector<Conf
     with_kinetics(c.model.kinetics, [&](const auto& k) {
       measured.emplace_back(probes, k.levels().v, 1);  // one pulse started
     });
-  std::unique_ptr<MemberBatch> batch = make_member_batch(cables, problems, threads);
+  std::unique_ptr<MemberBatch> batch = make_member_batch(problems, c0.scheme, threads);
   problems.clear();
   std::vector<bool> failed(sheets.size(), false);
   std::vector<real> sampled;

@@ -67,8 +67,9 @@ TEST_CASE("GPU Crank-Nicolson: the fused path and the generic kernels agree to r
         CHECK(fs.steps() == steps);
         CHECK(gs.steps() == steps);
         CHECK(fs.mean_iterations() == doctest::Approx(gs.mean_iterations()).epsilon(0.02));
-        // The state moved (the pulse and the stimulus): the agreement is not that of two idle runs.
+        // The state moved (the pulse and the stimulus): the agreement is not that of two idle runs
+        // (on 2049 nodes 300 steps reach about half the cable: a quarter is asked).
         CHECK(*std::max_element(f.v.begin(), f.v.end()) > 0.5);
-        CHECK(bit_differences(f.v.data(), p.v0.data(), f.v.size()) > f.v.size() / 2);
+        CHECK(bit_differences(f.v.data(), p.v0.data(), f.v.size()) > f.v.size() / 4);
       }
 }

@@ -53,6 +53,56 @@
 namespace fhn::cuda {
 namespace {
 
+// Where a step's start finds w^n: in w, or, when the last step's accept was deferred (the whole
+// cable), as the accept would have written it, w^n = p + c' v, from p (which the start then
+// overwrites, each node by the thread that read it) and that step's c'.
+struct WSource {
+  const real* w;    // w^n, or p of the last step when `deferred`
+  real deferred_c;  // the last step's c'
+  bool deferred;
+  real* w_out;      // where w^n is written when deferred (a leapfrog run's w buffers rotate);
+                    // nullptr: nowhere
+  __device__ real at(index_t a, real v) const { return deferred ? w[a] + deferred_c * v : w[a]; }
+  __device__ void keep(index_t a, real w_n) const {
+    if (w_out) w_out[a] = w_n;
+  }
+};
+
+// Start of a step of the single run from t over `nodes` (the whole cable or a slab's owned
+// nodes): w^n (WSource), w+ = p + c u (p here), the explicit half
+//   rhs_i = v_i/k + 1/2 [D (L_h v)_i + f(v_i, w_i)] + 1/2 (I^n_i + I^{n+1}_i),
+// u = v (when u is given: the fused path reads its first iterate from v); resets the flags (when
+// state is given: a slab keeps its own per iteration). The members start their steps with
+// crank_nicolson_kernels.cuh's prepare_kernel: the same expressions, but nvcc contracts the
+// closed-form offset keep w + c v of this kernel as fma(c, v, keep w) and of that one as
+// fma(keep, w, c v) (PTX), so each keeps its own start to keep its bits.
+template <class K>
+__global__ void cable_prepare_kernel(const real* v, WSource w_source, const real* w_previous,
+                                     StimulusTable stimuli, real t, real* p, real* rhs, real* u,
+                                     bool leapfrog, TrapezoidalW<K> trap, NodeParams q, K kin,
+                                     OwnedNodes nodes, NewtonState* state) {
+  const index_t k = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  if (state && k == 0) {
+    state->converged = 0;
+    state->iterations = 0;
+    state->bad_row = static_cast<unsigned long long>(q.n[0]);
+    state->norms[0].du_bits = 0;
+    state->norms[0].residual_bits = 0;
+  }
+  if (k >= nodes.count) return;
+  const index_t a = nodes.offset + k, i = nodes.first + k;
+  // Every load before the first store: a store may alias v (for all the compiler knows), so a
+  // load of v after it would wait for the store.
+  const Stencil around = array_stencil(v, a, i, q);
+  const real w = w_source.at(a, around.centre);
+  const real w_before = leapfrog ? w_previous[a] : 0.0;
+  const real current = stimulus_current(stimuli, i, t, 0.5, 0.5);
+  w_source.keep(a, w);
+  p[a] = cn_w_offset(around.centre, w, w_before, leapfrog, trap, q, kin);
+  rhs[a] = cn_rhs(around.centre, w, stencil_diffusion(around, i, q), current, kin, q.k);
+  if (u) u[a] = around.centre;
+}
+
 // The rows of J du = F(u), built inside the partitioned solver's passes (fused path): J's
 // off-diagonals and, from u, p and rhs, F_i and J_ii (cn_newton_row). The first pass also takes
 // ||F||_inf and checks diagonal dominance (finish() is called after the first pass only).
@@ -345,13 +395,13 @@ class CrankNicolsonCuda final : public Scheme {
 
   // The owned nodes with this run's constants, c of this step's W(u) = p + c u (the shared
   // kernels' layout: crank_nicolson_kernels.cuh).
-  OneCable<K> cable(real c) const { return {nodes_, params_, kin_, stimuli_.view(), trap_, c}; }
+  OneCable<K> cable(real c) const { return {nodes_, params_, kin_, c}; }
 
   // One iteration with separate kernels: assemble F and J's diagonal, solve, u -= du, check.
   void separate_iteration(real c) {
     const index_t n = params_.n[0];
     const unsigned blocks = blocks_for(n);
-    const CableNewton record{state_.data(), n, lower_.data(), upper_.data()};
+    const CableNewton record{state_.data(), lower_.data(), upper_.data()};
     assemble_kernel<<<blocks, kBlock>>>(cable(c), u_.data(), p_.data(), rhs_.data(),
                                         residual_.data(), diag_.data(), record);
     FHN_CUDA_CHECK_LAUNCH();
@@ -375,15 +425,10 @@ class CrankNicolsonCuda final : public Scheme {
     const WSource w_source{w_deferred_ ? p_.data() : fields_.w(), deferred_c_, w_deferred_,
                            w_deferred_ && spec_.w_update == WUpdate::leapfrog ? fields_.w()
                                                                                : nullptr};
-    real* u = fused_ || comm_ ? nullptr : u_.data();
-    if (comm_)
-      prepare_kernel<<<blocks_for(nodes_.count), kBlock>>>(cable(c), fields_.v(), w_source,
-                                                           w_previous_.data(), t, leapfrog,
-                                                           p_.data(), rhs_.data(), u, SlabNewton{});
-    else
-      prepare_kernel<<<blocks_for(nodes_.count), kBlock>>>(
-          cable(c), fields_.v(), w_source, w_previous_.data(), t, leapfrog, p_.data(),
-          rhs_.data(), u, CableNewton{state_.data(), params_.n[0]});
+    cable_prepare_kernel<<<blocks_for(nodes_.count), kBlock>>>(
+        fields_.v(), w_source, w_previous_.data(), stimuli_.view(), t, p_.data(), rhs_.data(),
+        fused_ || comm_ ? nullptr : u_.data(), leapfrog, trap_, params_, kin_, nodes_,
+        comm_ ? nullptr : state_.data());
     FHN_CUDA_CHECK_LAUNCH();
     w_deferred_ = false;
     if (comm_)

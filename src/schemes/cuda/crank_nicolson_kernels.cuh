@@ -1,18 +1,19 @@
 #pragma once
 // The Crank-Nicolson / Newton kernels of a cable, written once for a single run
 // (crank_nicolson_cuda.cu: the whole cable, or one rank's slab) and the members of a sweep
-// (crank_nicolson_members_cuda.cu): prepare (a step's start), assemble (F(u) and J's diagonal),
-// update (u -= du), check (the convergence decision) and accept (w+ = W(u)). Every node runs the
-// rows of node_updates.hpp and crank_nicolson_point.hpp with the same expressions in the same
-// order whoever launches it (what a member's step computes differs from its single run's only in
-// the solve of J du = F: the batch's batched solver).
+// (crank_nicolson_members_cuda.cu): assemble (F(u) and J's diagonal), update (u -= du), check
+// (the convergence decision) and accept (w+ = W(u)), and the members' prepare (a step's start).
+// Every node runs the rows of node_updates.hpp and crank_nicolson_point.hpp with the same
+// expressions in the same order whoever launches it (what a member's step computes differs from
+// its single run's only in the solve of J du = F, the batch's batched solver, and in the
+// contraction of the start's offset: the single run starts its steps with its own
+// cable_prepare_kernel, crank_nicolson_cuda.cu).
 //
 // The members of a sweep are one more axis of the nodes; a kernel's `Cable` says how a thread
 // finds its member and node, and where that member's constants are:
 // - OneCable: one member, thread k < count on array index offset + k, global node first + k (the
-//   whole cable: 0, 0, n; a slab: its owned nodes after the halo node); NodeParams, kinetics,
-//   stimuli and the step's trapezoidal rule by value; a launch's maxima by block_max, one atomic
-//   per block.
+//   whole cable: 0, 0, n; a slab: its owned nodes after the halo node); NodeParams, kinetics
+//   and the step's c by value; a launch's maxima by block_max, one atomic per block.
 // - CableMembers: the (members x pitch) member-major batch (member_batch_cuda.cuh), thread
 //   g = m pitch + i; every member's NodeParams and kinetics in device arrays, its trapezoidal
 //   rule derived where used; maxima per member by segment_max (a member's lanes are consecutive),
@@ -51,8 +52,8 @@ struct OwnedNodes {
   index_t count;
 };
 
-// One member (a single run). Its arrays are not declared __restrict__: a step's start reads w^n
-// from the p it overwrites after a deferred accept (WSource).
+// One member (a single run). Its arrays are not declared __restrict__, as its kernels' never were
+// (their instructions stay the base build's).
 template <class K>
 struct OneCable {
   using Kinetics = K;
@@ -62,9 +63,7 @@ struct OneCable {
   OwnedNodes nodes;
   NodeParams q;
   K kin;
-  StimulusTable stimuli;
-  TrapezoidalW<K> trap;  // the trapezoidal rule of w+ = W(u) (prepare)
-  real c;                // c of this step's W(u) = p + c u: trap.c, 0 in a leapfrog step
+  real c;  // c of this step's W(u) = p + c u: the trapezoidal rule's, 0 in a leapfrog step
 
   __device__ CableNode node() const {
     const index_t k = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
@@ -73,8 +72,6 @@ struct OneCable {
   }
   __device__ const NodeParams& params(unsigned) const { return q; }
   __device__ const K& kinetics(unsigned) const { return kin; }
-  __device__ const StimulusTable& stimuli_of(unsigned) const { return stimuli; }
-  __device__ const TrapezoidalW<K>& trapezoidal(const NodeParams&, const K&) const { return trap; }
   __device__ real w_coefficient(const NodeParams&, const K&) const { return c; }
   // *slot(0) = max(*slot(0), the largest x over the block): every thread calls it; `active`
   // unused (a record whose member is done returned before).
@@ -165,7 +162,8 @@ struct NewtonState {
 };
 
 // What a record gives the kernels: kUniform (one decision for the whole launch: the kernels of
-// an iteration past it return at once), iterating(m), start(node) (prepare's reset), frozen(m),
+// an iteration past it return at once), iterating(m), for the members' prepare start(node) (the
+// flags' reset) and frozen(m),
 // J's off_diagonals(node, q) for the dominance check, couplings(node) (assemble's extra right
 // sides), the slots bad_row(m), residual_norm(m) and du_norm(m), the step du(du, row) that update
 // takes, and for check_kernel members() and check(m, tolerance).
@@ -175,24 +173,12 @@ struct NewtonState {
 // iteration, but change its instructions).
 struct CableNewton {
   NewtonState* state;
-  index_t n = 0;                // prepare: the cable's nodes
   const real* lower = nullptr;  // assemble only
   const real* upper = nullptr;
 
   static constexpr bool kUniform = true;  // one decision for the whole launch
   __device__ unsigned members() const { return 1u; }
   __device__ bool iterating(unsigned) const { return !state->converged; }
-  // prepare: the flags reset by the first thread.
-  __device__ void start(const CableNode& node) const {
-    if (node.row == 0) {
-      state->converged = 0;
-      state->iterations = 0;
-      state->bad_row = static_cast<unsigned long long>(n);
-      state->norms[0].du_bits = 0;
-      state->norms[0].residual_bits = 0;
-    }
-  }
-  __device__ bool frozen(unsigned) const { return false; }
   __device__ OffDiagonals off_diagonals(const CableNode& node, const NodeParams&) const {
     return {lower[node.row], upper[node.row]};
   }
@@ -243,8 +229,6 @@ struct SlabNewton {
 
   static constexpr bool kUniform = true;
   __device__ bool iterating(unsigned) const { return true; }
-  __device__ void start(const CableNode&) const {}
-  __device__ bool frozen(unsigned) const { return false; }
   __device__ OffDiagonals off_diagonals(const CableNode& node, const NodeParams& q) const {
     return cn_off_diagonal_row(node.i, q);
   }
@@ -342,20 +326,6 @@ struct MemberNewton {
 
 // ---- The kernels ----------------------------------------------------------------------------
 
-// Where a step's start finds w^n: in w, or, when the last step's accept was deferred (the whole
-// cable), as the accept would have written it, w^n = p + c' v, from p (which the start then
-// overwrites, each node by the thread that read it) and that step's c'.
-struct WSource {
-  const real* w;    // w^n, or p of the last step when `deferred`
-  real deferred_c;  // the last step's c'
-  bool deferred;
-  real* w_out;      // where w^n is written when deferred (a leapfrog run's w buffers rotate);
-                    // nullptr: nowhere
-  __device__ real at(index_t a, real v) const { return deferred ? w[a] + deferred_c * v : w[a]; }
-  __device__ void keep(index_t a, real w_n) const {
-    if (w_out) w_out[a] = w_n;
-  }
-};
 // w^n in w (the members: every step accepts); read-only, through the non-coherent cache (__ldg:
 // a struct's pointer does not carry __restrict__ to the compiler as a kernel parameter does).
 struct StoredW {
@@ -364,7 +334,9 @@ struct StoredW {
   __device__ void keep(index_t, real) const {}
 };
 
-// Start of a step from t: w^n (WSource, StoredW), w+ = p + c u (p here), the explicit half
+// Start of a member's step from t (the single run's start is its own: crank_nicolson_cuda.cu's
+// cable_prepare_kernel, whose contraction of the offset differs): w^n (StoredW), w+ = p + c u
+// (p here), the explicit half
 //   rhs_i = v_i/k + 1/2 [D (L_h v)_i + f(v_i, w_i)] + 1/2 (I^n_i + I^{n+1}_i),
 // u = v (when u is given: the fused path reads its first iterate from v); the record's flags
 // reset (a slab keeps its own per iteration); a frozen member left alone.
