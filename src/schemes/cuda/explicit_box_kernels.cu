@@ -31,10 +31,8 @@
 // starting K planes below it (level l is computed from plane z_lo - K + l on, where it is
 // exact; from plane 0 at the box's face) and ending K planes above. Nodes outside the box are
 // zeros as loaded and never read by the nodes inside (a face node ignores its neighbour across
-// the face), so faces are handled where they fall. A tile off the x and y faces takes
-// explicit_interior_update_of<3> at its planes off the z faces; every other node takes
-// explicit_update_of<3>, whose face tests fail off the faces and give the interior expression's
-// bits there: as the one-step kernel and the CPU, the same bits.
+// the face), so faces are handled where they fall. Each node takes explicit_interior_update_of<3>
+// inside and explicit_update_of<3> on a face, as the one-step kernel and the CPU: the same bits.
 //
 // Work balance: the tiles' planes, tile by tile, are cut into one contiguous share per block of
 // a grid that fills the device once (the SMs times the blocks resident per SM): no tail wave, and
@@ -225,9 +223,11 @@ __device__ __forceinline__ void box_blocked_segment(
   // where its plane is, and inside the box).
   const bool inner_tile = x0 >= 1 && x0 + kTileX <= nx - 1 && y0 >= 1 && y0 + kTileY <= ny - 1;
 
-  // This thread's columns: global (i, j) and their index in a plane (-1 outside the box: any
-  // finite value will do there, and the face-testing expression gives one).
+  // This thread's columns: global (i, j), their index in a plane (-1 outside the box), and
+  // whether they lie on an x or y face (bit n of on_face; columns outside the box do not: any
+  // finite value will do there, and the interior expression gives one).
   int gi[kPerX], gj[kPerY], offset[kTileColumns];
+  unsigned on_face = 0;
 #pragma unroll
   for (int a = 0; a < kPerX; ++a) gi[a] = x0 + lane + kTileLanes * a;
 #pragma unroll
@@ -238,6 +238,8 @@ __device__ __forceinline__ void box_blocked_segment(
     for (int a = 0; a < kPerX; ++a) {
       const int n = a + kPerX * b;
       offset[n] = gi[a] >= 0 && gi[a] < nx && gj[b] >= 0 && gj[b] < ny ? gi[a] + nx * gj[b] : -1;
+      if (offset[n] >= 0 && (gi[a] == 0 || gi[a] == nx - 1 || gj[b] == 0 || gj[b] == ny - 1))
+        on_face |= 1u << n;
     }
 
   // Level l's w at its planes a - 1 and a (a its newest, p - l), in registers (w has no
@@ -289,10 +291,10 @@ __device__ __forceinline__ void box_blocked_segment(
       const TilePlane& below = ring[l - 1][(at_c + 2) % 3];
       const TilePlane& above = ring[l - 1][(at_c + 1) % 3];
       real out_v[kTileColumns], out_w[kTileColumns];
-      // Level l at the thread's columns; kInner: every one an interior node of the box, the
-      // expression without tests. Else each takes the expression that tests its node for the
-      // box's faces (at a node on none, the same bits as the interior one: the tests fail and
-      // the second differences are the same sums), with no branch between the two.
+      // Level l at the thread's columns; kInner: every one an interior node of the box. Else
+      // each takes the interior expression, and the few on a face (a warp-divergent branch)
+      // then the face expression instead.
+      const bool plane_face = c == 0 || c == nz - 1;
       auto step = [&](auto inner_tag) {
         constexpr bool kInner = decltype(inner_tag)::value;
 #pragma unroll
@@ -306,10 +308,12 @@ __device__ __forceinline__ void box_blocked_segment(
                 kStimuli ? stimulus_current(st, gi[a], gj[b], c, t, 1.0, 0.0) : 0.0;
             const real lower[3] = {s[y][x - 1], s[y - 1][x], below[y][x]},
                        upper[3] = {s[y][x + 1], s[y + 1][x], above[y][x]};
-            const index_t node[kMaxAxes] = {gi[a], gj[b], c};
-            const ExplicitPointUpdate u =
-                kInner ? explicit_interior_update_of<3>(lower, centre, upper, wc, current, q, kin)
-                       : explicit_update_of<3>(lower, centre, upper, wc, current, node, q, kin);
+            ExplicitPointUpdate u =
+                explicit_interior_update_of<3>(lower, centre, upper, wc, current, q, kin);
+            if (!kInner && (plane_face || (on_face >> n & 1u) != 0)) {
+              const index_t node[kMaxAxes] = {gi[a], gj[b], c};
+              u = explicit_update_of<3>(lower, centre, upper, wc, current, node, q, kin);
+            }
             out_v[n] = u.v;
             out_w[n] = u.w;
           }
