@@ -20,6 +20,31 @@ struct LineFit {
   real slope_error = std::numeric_limits<real>::quiet_NaN();
 };
 
+// With weights h_k >= 0 (not all 0): the same with weighted means and sums,
+//   t_mean = sum h t / sum h, ..., S_tt = sum h (t - t_mean)^2, S_ty = sum h (t - t_mean)(y - y_mean)
+// (no standard error). A taper such as Hann's, h_k = sin^2(pi k / (m - 1)), keeps a periodic
+// motion over a window of a non-whole number of periods from tilting the line.
+template <class T, class Y, class H>
+LineFit fit_weighted_line(std::size_t m, T t, Y y, H h) {
+  real sum_h = 0.0, mean_t = 0.0, mean_y = 0.0;
+  for (std::size_t k = 0; k < m; ++k) {
+    sum_h += h(k);
+    mean_t += h(k) * t(k);
+    mean_y += h(k) * y(k);
+  }
+  mean_t /= sum_h;
+  mean_y /= sum_h;
+  real stt = 0.0, sty = 0.0;
+  for (std::size_t k = 0; k < m; ++k) {
+    stt += h(k) * (t(k) - mean_t) * (t(k) - mean_t);
+    sty += h(k) * (t(k) - mean_t) * (y(k) - mean_y);
+  }
+  LineFit fit;
+  fit.slope = sty / stt;
+  fit.intercept = mean_y - fit.slope * mean_t;
+  return fit;
+}
+
 // The samples are t(k), y(k) for k = 0 .. m-1 (callables, so that a track of records is read in
 // place); m >= 2 and the t not all equal.
 template <class T, class Y>

@@ -14,6 +14,7 @@
 #include "io/json.hpp"
 #include "grid/snapshot.hpp"
 #include "study/iso_crossings.hpp"
+#include "study/line_fit.hpp"
 
 namespace fhn {
 namespace {
@@ -86,31 +87,27 @@ std::vector<TipPoint> find_tips(const Domain& domain, const real* v, const real*
   return tips_in_cells(domain, cells, v_iso, w_iso);
 }
 
-Rotation measure_rotation(const std::vector<real>& t, const std::vector<real>& x,
-                          const std::vector<real>& y) {
+namespace {
+
+// The rotation of the path's samples k0..n-1 about the centre c(k): the unwrapped angle's full
+// turns M and, with M >= 2, T = (tau - t_k0) / M (spiral_tips.hpp).
+template <class Centre>
+Rotation turns_about(const std::vector<real>& t, const std::vector<real>& x,
+                     const std::vector<real>& y, std::size_t k0, Centre centre) {
   Rotation rotation;
   const std::size_t n = t.size();
-  if (n < 2) return rotation;
-  // Window: t_k >= (t_0 + t_last) / 2.
-  const real t_middle = t[0] + 0.5 * (t[n - 1] - t[0]);
-  const std::size_t k0 = static_cast<std::size_t>(
-      std::lower_bound(t.begin(), t.end(), t_middle) - t.begin());
   rotation.t_from = t[k0];
   rotation.t_to = t[n - 1];
-  // c = mean of the window's positions
-  real cx = 0.0, cy = 0.0;
-  for (std::size_t k = k0; k < n; ++k) {
-    cx += x[k];
-    cy += y[k];
-  }
-  cx /= static_cast<real>(n - k0);
-  cy /= static_cast<real>(n - k0);
+  auto angle = [&](std::size_t k) {
+    const std::pair<real, real> c = centre(k);
+    return std::atan2(y[k] - c.second, x[k] - c.first);
+  };
   // u_k = u_{k-1} + remainder(theta_k - theta_{k-1}, 2 pi), u_k0 = theta_k0
   std::vector<real> u(n - k0);
-  real previous = std::atan2(y[k0] - cy, x[k0] - cx);
+  real previous = angle(k0);
   u[0] = previous;
   for (std::size_t k = k0 + 1; k < n; ++k) {
-    const real theta = std::atan2(y[k] - cy, x[k] - cx);
+    const real theta = angle(k);
     u[k - k0] = u[k - k0 - 1] + std::remainder(theta - previous, kTwoPi);
     previous = theta;
   }
@@ -129,6 +126,70 @@ Rotation measure_rotation(const std::vector<real>& t, const std::vector<real>& x
     break;
   }
   return rotation;
+}
+
+}  // namespace
+
+Rotation measure_rotation(const std::vector<real>& t, const std::vector<real>& x,
+                          const std::vector<real>& y) {
+  const std::size_t n = t.size();
+  if (n < 2) return {};
+  // Window: t_k >= (t_0 + t_last) / 2.
+  const real t_middle = t[0] + 0.5 * (t[n - 1] - t[0]);
+  const std::size_t k0 = static_cast<std::size_t>(
+      std::lower_bound(t.begin(), t.end(), t_middle) - t.begin());
+  const std::size_t m = n - k0;
+  if (m < 3) return turns_about(t, x, y, k0, [&](std::size_t) { return std::pair{x[k0], y[k0]}; });
+  // 1. About the Hann-weighted least-squares line through the window's positions.
+  auto line = [&](const std::vector<real>& p) {
+    return fit_weighted_line(
+        m, [&](std::size_t k) { return t[k0 + k]; }, [&](std::size_t k) { return p[k0 + k]; },
+        [&](std::size_t k) {
+          const real s = std::sin(0.5 * kTwoPi * static_cast<real>(k) / static_cast<real>(m - 1));
+          return s * s;
+        });
+  };
+  const LineFit lx = line(x), ly = line(y);
+  const Rotation first = turns_about(t, x, y, k0, [&](std::size_t k) {
+    return std::pair{lx.intercept + lx.slope * t[k], ly.intercept + ly.slope * t[k]};
+  });
+  if (!first.period) return first;
+  // 2. About the mean of the path over one period T1 (step 1's) around each sample: the centre
+  // the tip circles, drifting or not. Near the window's ends the period [a, a + T1] is kept
+  // inside it, and its mean, the centre at a + T1/2, is carried to t_k at the drift velocity b:
+  //   c(t_k) = mean(a) + b (t_k - a - T1/2),   mean(a) = (I(a + T1) - I(a)) / T1,
+  // I(s) = int_{t_k0}^{s} z dt over the path linear between samples (the trapezoid rule's
+  // running sums), and b the motion of the mean from the window's first period to its last,
+  //   b = (mean(t_last - T1) - mean(t_k0)) / (t_last - t_k0 - T1)   (0 for a path that repeats).
+  const real period = *first.period;
+  std::vector<real> ix(m, 0.0), iy(m, 0.0);
+  for (std::size_t k = 1; k < m; ++k) {
+    const real h = 0.5 * (t[k0 + k] - t[k0 + k - 1]);
+    ix[k] = ix[k - 1] + h * (x[k0 + k - 1] + x[k0 + k]);
+    iy[k] = iy[k - 1] + h * (y[k0 + k - 1] + y[k0 + k]);
+  }
+  auto integral = [&](const std::vector<real>& cumulative, const std::vector<real>& p, real s) {
+    const std::size_t j = std::min<std::size_t>(
+        m - 1, static_cast<std::size_t>(std::upper_bound(t.begin() + k0, t.end(), s) - t.begin() - k0));
+    const std::size_t i = j - 1;  // t_i <= s < t_j
+    const real ti = t[k0 + i], f = (s - ti) / (t[k0 + j] - ti);
+    const real at_s = p[k0 + i] + f * (p[k0 + j] - p[k0 + i]);
+    return cumulative[i] + 0.5 * (s - ti) * (p[k0 + i] + at_s);
+  };
+  auto mean = [&](real a) {
+    return std::pair{(integral(ix, x, a + period) - integral(ix, x, a)) / period,
+                     (integral(iy, y, a + period) - integral(iy, y, a)) / period};
+  };
+  const std::pair<real, real> first_mean = mean(t[k0]), last_mean = mean(t[n - 1] - period);
+  const real span = t[n - 1] - t[k0] - period;
+  const real bx = (last_mean.first - first_mean.first) / span,
+             by = (last_mean.second - first_mean.second) / span;
+  return turns_about(t, x, y, k0, [&](std::size_t k) {
+    const real a = std::clamp(t[k] - 0.5 * period, t[k0], t[n - 1] - period);
+    const real shift = t[k] - a - 0.5 * period;
+    const std::pair<real, real> c = mean(a);
+    return std::pair{c.first + bx * shift, c.second + by * shift};
+  });
 }
 
 std::vector<std::uint8_t> cut_off_nodes(const ParameterFields& fields) {

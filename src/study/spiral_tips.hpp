@@ -44,20 +44,27 @@ std::vector<TipPoint> find_tips(const Domain& domain, const real* v, const real*
 std::vector<TipPoint> tips_in_cells(const Domain& domain, const std::vector<IsoCell>& cells,
                                     real v_iso, real w_iso);
 
-// The rotation of a path (t_k, x_k, y_k), t increasing, about the centroid of its second half.
+// The rotation of a path (t_k, x_k, y_k), t increasing, about the centre its tip circles, over
+// its second half.
 //
 // Window: the samples with t_k >= (t_0 + t_last) / 2 (the first half is the spiral's formation),
-// k = k0..last. Centroid c = mean of the window's positions. The angle about it,
-//   theta_k = atan2(y_k - c_y, x_k - c_x),
+// k = k0..last. About a centre c_k the angle
+//   theta_k = atan2(y_k - c_y,k, x_k - c_x,k)
 // is unwrapped sample to sample, u_k = u_{k-1} + remainder(theta_k - theta_{k-1}, 2 pi), which
 // assumes fewer than half a turn between frames. With sigma = sign(u_last - u_k0) and
 //   M = floor(|u_last - u_k0| / (2 pi))   full turns in the window,
 // tau is the first time u reaches u_k0 + sigma 2 pi M (linear interpolation between samples),
 // and the period is T = (tau - t_k0) / M. Only full turns enter, so a path that repeats with
-// period T gives T whatever the position of the centroid inside it (the error is that of the
-// linear interpolation of u between two frames). There is no period when the window holds
-// fewer than 2 full turns (a short path, no path, a tip that does not circle a point, e.g. a
-// spiral that drifts by more than its core radius per turn).
+// period T gives T whatever the position of the centre inside it (the error is that of the
+// linear interpolation of u between two frames).
+// The centre, in two steps (a fixed point would not do: a drifting spiral's tip circles a centre
+// that moves, and about a fixed point it turns once per pass, not once per rotation):
+// 1. the Hann-weighted least-squares line through the window's positions (study/line_fit.hpp),
+//    which gives M and a first period T1;
+// 2. the mean of the path over one period T1 around each sample (spiral_tips.cpp), carried at
+//    the drift velocity where the period would leave the window: the turns and T again.
+// There is no period when the window holds fewer than 2 full turns (a short path, no path, a
+// tip that does not circle a point).
 struct Rotation {
   index_t rotations = 0;       // M
   std::optional<real> period;  // T, when M >= 2

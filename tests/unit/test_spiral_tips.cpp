@@ -257,6 +257,24 @@ TEST_CASE("measure_rotation: a meandering (epicycle) path that repeats with peri
   CHECK(std::abs(*r.period - period) < dt / 10.0);
 }
 
+TEST_CASE("measure_rotation: a drifting spiral's tip gives its rotation period, not the pass's") {
+  // A circle of radius 4 turning every 11.7 whose centre drifts 6 per turn (1.5 radii), as the
+  // spiral of configs/excitability_gradient.yaml: about the path's centroid the tip turned once
+  // per pass (30.34 there); about the moving centre, once per rotation.
+  const double period = 11.7, dt = 0.1, drift = 6.0 / period;
+  Path p;
+  for (index_t k = 0; k <= 1200; ++k) {
+    const double t = static_cast<double>(k) * dt, phase = 2.0 * kPi * t / period;
+    p.t.push_back(t);
+    p.x.push_back(5.0 + drift * t + 4.0 * std::cos(phase));
+    p.y.push_back(20.0 + 0.3 * drift * t + 4.0 * std::sin(phase));
+  }
+  const fhn::Rotation r = fhn::measure_rotation(p.t, p.x, p.y);
+  REQUIRE(r.period.has_value());
+  CHECK(r.rotations == 5);  // 60 time units in the window
+  CHECK(std::abs(*r.period - period) < dt / 10.0);
+}
+
 TEST_CASE("measure_rotation: no period from fewer than 2 full turns in the second half") {
   const Path p = circle(5.0, 5.0, 2.0, 10.0, 0.0, 0.5, 35.0);  // 3.5 turns, 1.75 in the window
   const fhn::Rotation r = fhn::measure_rotation(p.t, p.x, p.y);
