@@ -145,6 +145,10 @@ TipPathAnalysis analyse_tip_path(const std::vector<real>& t, const std::vector<r
     a.kind = "breakup";
     return a;
   }
+  if (context.tips_at_end == 0 && !context.ever_tips) {
+    a.kind = "none";  // no frame had a tip: no spiral to classify
+    return a;
+  }
   if (context.tips_at_end == 0) {
     // A spiral drifted out: the latest path turned at least once and ran from inside to within
     // two cells of a side. Waves that spread but whose free ends vanished retracted; a start
@@ -166,7 +170,7 @@ TipPathAnalysis analyse_tip_path(const std::vector<real>& t, const std::vector<r
   }
   const Window w = second_half(t, x, y);
   if (w.t.size() < 4) {
-    a.kind = "retract";  // too short a path to rotate
+    a.kind = "unclassified";  // too short a path to tell
     return a;
   }
   a.t_from = w.t.front();
@@ -176,8 +180,9 @@ TipPathAnalysis analyse_tip_path(const std::vector<real>& t, const std::vector<r
     // No rotation: the tip moved on, or stayed.
     real length = 0.0;
     for (std::size_t k = 0; k + 1 < w.z.size(); ++k) length += std::abs(w.z[k + 1] - w.z[k]);
-    a.kind = std::abs(w.z.back() - w.z.front()) >= 0.5 * length && length > 0.0 ? "drift"
-                                                                                 : "retract";
+    a.kind = std::abs(w.z.back() - w.z.front()) >= 0.5 * length && length > 0.0
+                 ? "drift"
+                 : "unclassified";
     return a;
   }
   const Spectrum s(w);
@@ -186,7 +191,7 @@ TipPathAnalysis analyse_tip_path(const std::vector<real>& t, const std::vector<r
   const real nyquist = kTwoPi / (2.0 * dt);
   const Peak first = largest_peak(s, bin / 8.0, nyquist, 0.0, -1.0);
   if (!(first.amplitude > 0.0) || first.omega == 0.0) {
-    a.kind = "retract";  // turns without a rotation the spectrum can see: no period to report
+    a.kind = "unclassified";  // turns without a rotation the spectrum can see: no period
     return a;
   }
   const Peak second = largest_peak(s, bin / 8.0, nyquist, first.omega, 3.0 * bin);

@@ -1,7 +1,7 @@
 #pragma once
 // What a spiral's tip path says about its dynamics: the rotation, the drift, the meander and a
-// classification (rigid, meander, drift, retract, breakup, no_wave), from the principal tip's
-// path over the last part of a run (spiral_tips.hpp follows the tip).
+// classification (rigid, meander, drift, retract, breakup, no_wave, none, unclassified), from the
+// principal tip's path over the last part of a run (spiral_tips.hpp follows the tip).
 //
 // Window: the latest path's samples with t >= (t_first + t_last) / 2 (the first half is the
 // spiral's formation), at most the last 1024, N of them, dt apart (a path is a run of
@@ -26,6 +26,7 @@
 //    Period T = 2 pi / |omega_1|; drift per turn D = |b| T.
 // 3. Class, in this order (the thresholds are keys of output.tips):
 //    - breakup:  more than `breakup` tips in the last frame;
+//    - none:     no frame had a tip (planar and target waves, a wave circling an obstacle);
 //    - no tip in the last frame: drift when the latest path turned at least once (its
 //      direction of motion, as in 1.) and ran from inside the sheet to within two cells of a
 //      side (a spiral that drifted out of the tissue); retract when the last frame is still
@@ -33,8 +34,9 @@
 //      frame's (waves propagated, but their free ends shrank back or ran off); no_wave
 //      otherwise (the start's excitation only shrank: waves cannot propagate, or there never
 //      was a tip);
-//    - fewer than 2 turns in the window: drift when the tip moved on (net displacement over the
-//      window at least half its path length), retract otherwise;
+//    - fewer than 2 turns in the window (or fewer than 4 samples, or no rotation the spectrum
+//      sees): drift when the tip moved on (net displacement over the window at least half its
+//      path length), unclassified otherwise (too few turns to tell: run longer);
 //    - drift:    D > `drift` A_1 (the centre moves more than that fraction of the radius per turn);
 //    - meander:  A_2 > `meander` A_1;
 //    - rigid:    otherwise.
@@ -49,8 +51,9 @@ namespace fhn {
 // The classes, in the order summaries count them; no_propagation only in a sweep with
 // measure.planar (in place of retract or no_wave where the member's planar pulse does not
 // propagate, and no_wave is retract where it does: src/sweep/planar.hpp).
-inline constexpr const char* kTipPathKinds[] = {"rigid",   "meander", "drift",   "retract",
-                                                "breakup", "no_wave", "no_propagation"};
+inline constexpr const char* kTipPathKinds[] = {
+    "rigid", "meander", "drift", "retract", "breakup", "no_wave", "no_propagation", "none",
+    "unclassified"};
 
 struct TipPathLimits {
   index_t breakup = 4;   // more tips than this in the last frame: breakup
@@ -70,7 +73,7 @@ struct TipPathContext {
 };
 
 struct TipPathAnalysis {
-  std::string kind;               // rigid, meander, drift, retract, breakup, no_wave
+  std::string kind;               // one of kTipPathKinds
   real turns = 0.0;               // in the window (1.)
   std::optional<real> period;     // T, with 2 turns or more
   std::optional<real> radius;     // A_1

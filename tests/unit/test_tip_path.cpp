@@ -143,7 +143,7 @@ TEST_CASE("tip path: a tip that leaves the sheet drifts; one that travels straig
   CHECK(analyse(line).turns < 1e-9);
 }
 
-TEST_CASE("tip path: the last frame decides breakup, retract and no_wave") {
+TEST_CASE("tip path: the last frame decides breakup, retract, no_wave and none; few turns unclassified") {
   const Path none;
   fhn::TipPathContext c = one_tip();
   c.tips_at_end = 5;  // more than the default 4
@@ -152,13 +152,29 @@ TEST_CASE("tip path: the last frame decides breakup, retract and no_wave") {
   CHECK(analyse(none, c).kind == "retract");  // still excited, no free end
   c.excited_at_end = false;
   CHECK(analyse(none, c).kind == "no_wave");
+  // No frame ever had a tip (a planar or target wave, a wave circling an obstacle): none,
+  // excited or not.
+  c.ever_tips = false;
+  CHECK(analyse(none, c).kind == "none");
+  c.excited_at_end = true;
+  CHECK(analyse(none, c).kind == "none");
+  c.ever_tips = true;
+  c.excited_at_end = false;
   // A tip in mid-sheet that vanished while the wave is still there: retract.
   const Path short_path = sample(5.0, 0.1, [](real t) { return std::pair{50.0 + 0.01 * t, 50.0}; });
   c.excited_at_end = true;
   CHECK(analyse(short_path, c).kind == "retract");
-  // A tip that jitters in place without turning: retract (no rotation, no travel).
+  // A tip that jitters in place without turning (no rotation, no travel), and a circle of one
+  // turn in the window: unclassified (fewer than 2 turns to tell).
   const Path jitter = sample(20.0, 0.1, [](real t) {
     return std::pair{50.0 + 0.01 * std::sin(37.0 * t), 50.0 + 0.01 * std::cos(53.0 * t)};
   });
-  CHECK(analyse(jitter).kind == "retract");
+  CHECK(analyse(jitter).kind == "unclassified");
+  const Path one_turn = sample(20.0, 0.1, [](real t) {
+    const real phase = fhn::kTwoPi * t / 10.0;
+    return std::pair{50.0 + 3.0 * std::cos(phase), 50.0 + 3.0 * std::sin(phase)};
+  });
+  const fhn::TipPathAnalysis turn = analyse(one_turn);
+  CHECK(turn.turns == doctest::Approx(1.0).epsilon(0.05));
+  CHECK(turn.kind == "unclassified");
 }
