@@ -19,8 +19,8 @@ between the smallest value that propagates and the largest one below it that doe
 summary.json's propagation entry; geometric mean on a log axis) is drawn and printed.
 
 Sheet sweeps: `class` holds the principal tip path's class (rigid, meander, drift, retract,
-breakup, no_wave, none, unclassified, and no_propagation with measure.planar; empty for a failed
-member). With two axes the default (or --y class) is the
+breakup, no_wave, none, unclassified, anchored, and no_propagation with measure.planar; empty for
+a failed member). With two axes the default (or --y class) is the
 phase diagram: one cell per member in its class's colour, over the grid of axis values, or as
 squares at the members' values where they fill less than half of that grid (a `zip` sweep); the
 panel's title counts the members of each class. With one axis the default is class (a row of
@@ -66,6 +66,7 @@ CLASS_COLOURS = {
     "no_propagation": "#ffffb3",  # sweeps with measure.planar: no planar pulse propagates
     "none": "#c6dbef",            # no frame had a tip
     "unclassified": "#fccde5",    # a tip with fewer than 2 turns in the window
+    "anchored": "#b3de69",        # a wave circling an obstacle (fhn run's probes)
 }
 CLASSES = tuple(CLASS_COLOURS)
 NO_VALUE = "0.85"  # cells with no value: no member, not measured, no class

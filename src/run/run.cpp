@@ -420,7 +420,8 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
     tips = std::make_unique<TipTracker>(
         dir / "tips.csv", c.output.tips.v_iso, c.output.tips.w_iso, restart,
         cut_off_nodes(problem.fields),
-        TipPathLimits{c.output.tips.breakup, c.output.tips.drift, c.output.tips.meander});
+        TipPathLimits{c.output.tips.breakup, c.output.tips.drift, c.output.tips.meander},
+        c.output.probes);
   std::unique_ptr<FilamentTracker> filaments;
   if (c.output.filaments.enabled)
     filaments = std::make_unique<FilamentTracker>(

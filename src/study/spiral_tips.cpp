@@ -202,16 +202,32 @@ std::vector<std::uint8_t> cut_off_nodes(const ParameterFields& fields) {
 }
 
 TipTracker::TipTracker(const std::filesystem::path& file, real v_iso, real w_iso, bool append,
-                       std::vector<std::uint8_t> cut_off, TipPathLimits limits)
+                       std::vector<std::uint8_t> cut_off, TipPathLimits limits,
+                       std::vector<Point> watch)
     : file_(file),
       v_iso_(v_iso),
       w_iso_(w_iso),
       cut_off_(std::move(cut_off)),
       out_(file.empty() ? decltype(out_)(nullptr, std::fclose) : open_csv(file, "t,tip,x,y\n", append)),
-      limits_(limits) {}
+      limits_(limits),
+      watch_(std::move(watch)),
+      watch_v_(watch_.size(), std::numeric_limits<real>::quiet_NaN()),
+      crossings_(watch_.size()),
+      obstacles_(!cut_off_.empty()) {}
 
 void TipTracker::write(const FrameView& f) {
   FHN_VERIFY(f.sheet(), InternalError, "TipTracker: tips are found on sheets only");
+  // The watched points' upward crossings of v_iso, linear between frames (a repeated frame is
+  // already in them):  t* = t0 + (v_iso - v0) / (v1 - v0) (t1 - t0)  where v0 < v_iso <= v1.
+  if (frames_ == 0 || f.t > last_t_) {
+    obstacles_ = obstacles_ || f.outside != nullptr;
+    for (std::size_t i = 0; i < watch_.size(); ++i) {
+      const real v = f.at(f.v, watch_[i]), before = watch_v_[i];
+      if (before < v_iso_ && v >= v_iso_)
+        crossings_[i].push_back(last_t_ + (v_iso_ - before) / (v - before) * (f.t - last_t_));
+      watch_v_[i] = v;
+    }
+  }
   const std::uint8_t* skip = cut_off_.empty() ? f.outside : cut_off_.data();
   index_t excited = 0;  // nodes of the tissue at or above v_iso
   for (index_t node = 0; node < f.n; ++node)
@@ -281,6 +297,15 @@ void TipTracker::save(SchemeState& state) {
   state.add("tips.x", path_x_);
   state.add("tips.y", path_y_);
   state.add("tips.spread", {static_cast<real>(first_excited_), spread_ ? 1.0 : 0.0});
+  if (watch_.empty()) return;
+  std::vector<real> watch{obstacles_ ? 1.0 : 0.0}, crossings;
+  for (std::size_t i = 0; i < watch_.size(); ++i) {
+    watch.push_back(watch_v_[i]);
+    watch.push_back(static_cast<real>(crossings_[i].size()));
+    crossings.insert(crossings.end(), crossings_[i].begin(), crossings_[i].end());
+  }
+  state.add("tips.watch", watch);
+  state.add("tips.crossings", crossings);
 }
 
 std::optional<TipTracker::Saved> TipTracker::check_state(const SchemeState& state) {
@@ -308,6 +333,28 @@ std::optional<TipTracker::Saved> TipTracker::check_state(const SchemeState& stat
     saved.first_excited = checkpoint_count(spread[0], index_t{1} << 40, "tips.spread first frame");
     saved.spread = spread[1] != 0.0;
   }
+  // The watched points' state (checkpoints of runs without them, or from before, lack it).
+  if (const std::vector<real>* watch = state.find("tips.watch")) {
+    if (watch->size() % 2 != 1)
+      throw IoError("checkpoint: tips.watch holds " + std::to_string(watch->size()) +
+                    " values, not 1 + 2 per watched point");
+    const std::vector<real>& w = state.get_finite("tips.watch", watch->size(), true);
+    saved.obstacles = w[0] != 0.0;
+    index_t total = 0;
+    std::vector<index_t> per_point;
+    for (std::size_t i = 1; i < w.size(); i += 2) {
+      saved.watch_v.push_back(w[i]);
+      per_point.push_back(checkpoint_count(w[i + 1], saved.frames, "tips.watch crossings"));
+      total += per_point.back();
+    }
+    const std::vector<real>& all =
+        state.get_finite("tips.crossings", static_cast<std::size_t>(total));
+    auto at = all.begin();
+    for (const index_t n : per_point) {
+      saved.crossings.emplace_back(at, at + n);
+      at += n;
+    }
+  }
   return saved;
 }
 
@@ -327,6 +374,15 @@ std::string TipTracker::restore(const SchemeState& state) {
   path_y_ = std::move(saved->y);
   first_excited_ = saved->first_excited;
   spread_ = saved->spread;
+  if (watch_.empty()) return "";
+  if (saved->watch_v.size() != watch_.size())
+    return "tips.csv: the checkpoint holds no crossings of these " +
+           std::to_string(watch_.size()) +
+           " probes (other probes, or a checkpoint from before): a wave circling an obstacle is "
+           "watched from the restart on";
+  watch_v_ = std::move(saved->watch_v);
+  crossings_ = std::move(saved->crossings);
+  obstacles_ = obstacles_ || saved->obstacles;
   return "";
 }
 
@@ -337,6 +393,8 @@ const TipPathAnalysis& TipTracker::path_analysis() const {
   context.excited_at_end = excited_;
   context.excitation_spread = spread_;
   context.ever_tips = frames_with_tips_ > 0;
+  context.obstacles = obstacles_;
+  context.circulation = circulation_period(crossings_, last_t_);
   context.x_max = x_max_;
   context.y_max = y_max_;
   context.dx = dx_;

@@ -92,9 +92,12 @@ class TipTracker final : public FrameSink {
   // node, non-zero where no current flows (cut_off_nodes), whose cells have no tip, as cells with
   // a corner outside the tissue have none; empty: the frames' mask alone.
   // `limits`: the thresholds of the path's classification in summary.json. An empty `file`
-  // writes no tips.csv: the tracker follows the path alone (a sweep's members).
+  // writes no tips.csv: the tracker follows the path alone (a sweep's members). `watch`: points
+  // (the run's probes) whose upward crossings of v_iso tell a wave circling an obstacle
+  // (tip_path.hpp's anchored class; read in write()'s frames, as the probes read v).
   TipTracker(const std::filesystem::path& file, real v_iso, real w_iso, bool append,
-             std::vector<std::uint8_t> cut_off = {}, TipPathLimits limits = {});
+             std::vector<std::uint8_t> cut_off = {}, TipPathLimits limits = {},
+             std::vector<Point> watch = {});
 
   // A frame at or before the previous frame's t (a restart repeats its checkpoint's frame)
   // writes its rows but leaves the path and the counts alone.
@@ -104,8 +107,10 @@ class TipTracker final : public FrameSink {
   // members' tips from the cells its batch returns (tips_in_cells) and hands them over here.
   void write_tips(real t, const Domain& domain, std::vector<TipPoint> tips, index_t excited_nodes);
   // Arrays "tips.state" (frames seen, last t, tips in the last frame, frames with tips, path
-  // length), "tips.t", "tips.x", "tips.y" (the principal tip's path) and "tips.spread" (the first
-  // frame's excited nodes, whether a later frame had more).
+  // length), "tips.t", "tips.x", "tips.y" (the principal tip's path), "tips.spread" (the first
+  // frame's excited nodes, whether a later frame had more) and, with watched points,
+  // "tips.watch" (per point: v in the last frame, its crossings so far, and whether the medium
+  // has an obstacle) and "tips.crossings" (every point's crossings in turn).
   void save(SchemeState& state) override;
   std::string restore(const SchemeState& state) override;
 
@@ -120,6 +125,9 @@ class TipTracker final : public FrameSink {
     std::vector<real> t, x, y;
     index_t first_excited = 0;
     bool spread = false;
+    std::vector<real> watch_v;                  // per watched point, empty: none saved
+    std::vector<std::vector<real>> crossings;  // per watched point
+    bool obstacles = false;
   };
   static std::optional<Saved> check_state(const SchemeState& state);
 
@@ -151,6 +159,10 @@ class TipTracker final : public FrameSink {
   index_t first_excited_ = 0;  // the first frame's nodes at or above v_iso
   bool spread_ = false;        // a later frame had more
   real x_max_ = 0.0, y_max_ = 0.0, dx_ = 0.0;  // the sheet, from the frames
+  std::vector<Point> watch_;
+  std::vector<real> watch_v_;                  // v at each watched point in the last frame
+  std::vector<std::vector<real>> crossings_;  // each point's upward crossings of v_iso
+  bool obstacles_ = false;                     // a frame had a mask, or cut_off_ a node
   mutable std::optional<TipPathAnalysis> analysis_;  // of the state above; reset by write, restore
 };
 

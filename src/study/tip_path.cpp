@@ -137,12 +137,35 @@ Peak largest_peak(const Spectrum& s, real delta, real limit, real avoid, real ex
 
 }  // namespace
 
+std::optional<real> circulation_period(const std::vector<std::vector<real>>& crossings,
+                                       real last_t) {
+  std::optional<real> period;
+  std::size_t most = 0;
+  for (const std::vector<real>& c : crossings) {
+    const std::size_t n = c.size();
+    if (n < 4 || n <= most) continue;
+    const real d[3] = {c[n - 3] - c[n - 4], c[n - 2] - c[n - 3], c[n - 1] - c[n - 2]};
+    const real mean = (d[0] + d[1] + d[2]) / 3.0;
+    bool regular = mean > 0.0 && last_t - c[n - 1] <= 1.5 * mean;
+    for (const real interval : d) regular = regular && std::abs(interval - mean) <= 0.05 * mean;
+    if (!regular) continue;
+    period = mean;
+    most = n;
+  }
+  return period;
+}
+
 TipPathAnalysis analyse_tip_path(const std::vector<real>& t, const std::vector<real>& x,
                                  const std::vector<real>& y, const TipPathContext& context,
                                  const TipPathLimits& limits) {
   TipPathAnalysis a;
   if (context.tips_at_end > limits.breakup) {
     a.kind = "breakup";
+    return a;
+  }
+  if (context.tips_at_end == 0 && context.obstacles && context.circulation) {
+    a.kind = "anchored";  // a wave circling a hole: no free end, a period all the same
+    a.period = context.circulation;
     return a;
   }
   if (context.tips_at_end == 0 && !context.ever_tips) {

@@ -1,7 +1,8 @@
 #pragma once
 // What a spiral's tip path says about its dynamics: the rotation, the drift, the meander and a
-// classification (rigid, meander, drift, retract, breakup, no_wave, none, unclassified), from the
-// principal tip's path over the last part of a run (spiral_tips.hpp follows the tip).
+// classification (rigid, meander, drift, retract, breakup, no_wave, none, unclassified,
+// anchored), from the principal tip's path over the last part of a run (spiral_tips.hpp follows
+// the tip).
 //
 // Window: the latest path's samples with t >= (t_first + t_last) / 2 (the first half is the
 // spiral's formation), at most the last 1024, N of them, dt apart (a path is a run of
@@ -26,7 +27,11 @@
 //    Period T = 2 pi / |omega_1|; drift per turn D = |b| T.
 // 3. Class, in this order (the thresholds are keys of output.tips):
 //    - breakup:  more than `breakup` tips in the last frame;
-//    - none:     no frame had a tip (planar and target waves, a wave circling an obstacle);
+//    - anchored: no tip in the last frame, the medium has an obstacle (a tissue mask or a scar
+//      of D = 0), and the wave circulates: the last 4 upward crossings of v_iso at a watched
+//      point (the run's probes) come at intervals within 5% of their mean, the last within 1.5
+//      of them of the last frame; the period is that mean (circulation_period);
+//    - none:     no frame had a tip (planar and target waves);
 //    - no tip in the last frame: drift when the latest path turned at least once (its
 //      direction of motion, as in 1.) and ran from inside the sheet to within two cells of a
 //      side (a spiral that drifted out of the tissue); retract when the last frame is still
@@ -53,7 +58,7 @@ namespace fhn {
 // propagate, and no_wave is retract where it does: src/sweep/planar.hpp).
 inline constexpr const char* kTipPathKinds[] = {
     "rigid", "meander", "drift", "retract", "breakup", "no_wave", "no_propagation", "none",
-    "unclassified"};
+    "unclassified", "anchored"};
 
 struct TipPathLimits {
   index_t breakup = 4;   // more tips than this in the last frame: breakup
@@ -69,8 +74,17 @@ struct TipPathContext {
   bool excitation_spread = false;
   bool ever_tips = false;       // some frame had a tip
   real x_max = 0.0, y_max = 0.0;  // the sheet: [0, x_max] x [0, y_max]
+  bool obstacles = false;         // the medium has a hole (a tissue mask, a scar of D = 0)
+  std::optional<real> circulation;  // circulation_period of the watched points' crossings
   real dx = 0.0;                  // its spacing (a cell)
 };
+
+// The period of a wave circulating past watched points, from each point's upward crossings of
+// v_iso (times increasing; `last_t` the last frame's time): for every point with 4 crossings or
+// more, the mean m of the last 3 intervals when each is within 5% of m and the last crossing
+// within 1.5 m of last_t; of those, the point with the most crossings. nullopt without one.
+std::optional<real> circulation_period(const std::vector<std::vector<real>>& crossings,
+                                       real last_t);
 
 struct TipPathAnalysis {
   std::string kind;               // one of kTipPathKinds

@@ -450,3 +450,65 @@ TEST_CASE("TipTracker: a vanished free end retracted where the excitation spread
     CHECK(resumed.path_analysis().kind == whole.path_analysis().kind);
   }
 }
+
+TEST_CASE("circulation_period: the last three intervals of a watched point's crossings") {
+  using fhn::circulation_period;
+  const std::vector<double> regular{2.0, 9.4, 16.7, 24.1, 31.4};  // intervals 7.3-7.4
+  CHECK(*circulation_period({regular}, 33.0) == doctest::Approx((31.4 - 9.4) / 3.0));
+  CHECK_FALSE(circulation_period({regular}, 45.0).has_value());  // stopped: 13.6 since the last
+  CHECK_FALSE(circulation_period({{2.0, 9.4, 16.7}}, 17.0).has_value());  // 2 intervals
+  CHECK_FALSE(circulation_period({{2.0, 9.4, 14.0, 24.1}}, 25.0).has_value());  // irregular
+  CHECK_FALSE(circulation_period({}, 10.0).has_value());
+  // Of two regular points, the one with more crossings.
+  const std::vector<double> fewer{10.0, 20.0, 30.0, 40.0};
+  CHECK(*circulation_period({fewer, regular}, 33.0) == doctest::Approx(22.0 / 3.0));
+}
+
+TEST_CASE("TipTracker: a wave circling an obstacle past a watched point is anchored, also restarted") {
+  // No tip anywhere (w stays far from w_iso); v at every node 0.5 + 0.4 sin(2 pi t / 7.3): the
+  // watched point crosses 0.5 upwards every 7.3. With a mask (a hole in the medium) that is a
+  // wave circling it; without one, no class but none.
+  fhn::test::TempDir dir;
+  Sheet sheet(11, 11, 1.0);
+  std::vector<std::uint8_t> hole(sheet.v.size(), 0);
+  hole[60] = 1;
+  const double period = 7.3, dt = 0.1;
+  auto frame = [&](index_t k, bool masked) {
+    const double t = dt * static_cast<double>(k);
+    sheet.fill([=](double, double) { return 0.5 + 0.4 * std::sin(2.0 * kPi * t / period); },
+               [](double, double) { return kWIso + 5.0; });
+    fhn::FrameView f = sheet.frame(t);
+    if (masked) f.outside = hole.data();
+    return f;
+  };
+  const std::vector<fhn::Point> watch{{2.5, 2.5, 0.0}};
+  const index_t frames = 400;
+  fhn::TipTracker whole(dir / "whole.csv", 0.5, kWIso, false, {}, {}, watch);
+  fhn::TipTracker plain(dir / "plain.csv", 0.5, kWIso, false, {}, {}, watch);
+  for (index_t k = 0; k < frames; ++k) {
+    whole.write(frame(k, true));
+    plain.write(frame(k, false));
+  }
+  CHECK(whole.path_analysis().kind == "anchored");
+  REQUIRE(whole.path_analysis().period.has_value());
+  CHECK(*whole.path_analysis().period == doctest::Approx(period).epsilon(1e-3));
+  CHECK(plain.path_analysis().kind == "none");
+
+  // Saved at frame 200 and restored: the same class and period, to the bit.
+  fhn::SchemeState state;
+  state.step = 200;
+  {
+    fhn::TipTracker first(dir / "first.csv", 0.5, kWIso, false, {}, {}, watch);
+    for (index_t k = 0; k <= 200; ++k) first.write(frame(k, true));
+    first.save(state);
+  }
+  fhn::TipTracker resumed(dir / "resumed.csv", 0.5, kWIso, false, {}, {}, watch);
+  CHECK(resumed.restore(state).empty());
+  for (index_t k = 200; k < frames; ++k) resumed.write(frame(k, true));
+  CHECK(resumed.path_analysis().kind == "anchored");
+  CHECK(*resumed.path_analysis().period == *whole.path_analysis().period);
+  // Another set of watched points than the checkpoint's: said, and watched from the restart on.
+  fhn::TipTracker other(dir / "other.csv", 0.5, kWIso, false, {}, {},
+                        {{2.5, 2.5, 0.0}, {7.5, 7.5, 0.0}});
+  CHECK(fhn::test::contains(other.restore(state), "the checkpoint holds no crossings of these 2 probes"));
+}

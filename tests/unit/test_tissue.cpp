@@ -262,13 +262,18 @@ TEST_CASE("a spiral pinned to a disc obstacle turns slower than the free one and
   const index_t nx = c.domain.nodes[0];
   fhn::test::UpCrossings beside(100 + nx * 80, 0.5);  // (25, 20), beside the disc
   fhn::test::TempDir dir;
-  fhn::TipTracker tips(dir / "tips.csv", c.output.tips.v_iso, c.output.tips.w_iso, false);
+  // The tracker watches (25, 20) too: no tip, a hole, a wave past it every 7.36: anchored.
+  fhn::TipTracker tips(dir / "tips.csv", c.output.tips.v_iso, c.output.tips.w_iso, false, {}, {},
+                       {{25.0, 20.0, 0.0}});
   fhn::test::run_with_sinks(c, {&beside, &tips});
   REQUIRE(beside.times.size() >= 6);
   const real period = (beside.times.back() - beside.times[beside.times.size() - 4]) / 3.0;
   MESSAGE("anchored period ", period);
   CHECK(period == doctest::Approx(7.36).epsilon(0.005));
   CHECK(tips.tips_at_end() == 0);
+  CHECK(tips.path_analysis().kind == "anchored");
+  REQUIRE(tips.path_analysis().period.has_value());
+  CHECK(*tips.path_analysis().period == doctest::Approx(period).epsilon(1e-3));
 }
 
 TEST_CASE("a .vti picture: read where the build has VTK, else refused with what to install") {
