@@ -87,6 +87,26 @@ std::vector<TipPoint> find_tips(const Domain& domain, const real* v, const real*
   return tips_in_cells(domain, cells, v_iso, w_iso);
 }
 
+std::vector<PhaseSingularity> phase_singularities(const std::vector<IsoCell>& cells, real v_iso,
+                                                 real w_iso) {
+  std::vector<PhaseSingularity> out;
+  // IsoCell's corners 0 (i, j), 1 (i + 1, j), 2 (i, j + 1), 3 (i + 1, j + 1): counter-clockwise
+  // 0, 1, 3, 2.
+  constexpr int kRound[5] = {0, 1, 3, 2, 0};
+  for (const IsoCell& c : cells) {
+    real winding = 0.0;
+    for (int e = 0; e < 4; ++e) {
+      const int a = kRound[e], b = kRound[e + 1];
+      const real from = std::atan2(c.w[a] - w_iso, c.v[a] - v_iso);
+      const real to = std::atan2(c.w[b] - w_iso, c.v[b] - v_iso);
+      winding += std::remainder(to - from, kTwoPi);
+    }
+    const auto charge = static_cast<int>(std::lround(winding / kTwoPi));
+    if (charge != 0) out.push_back({c.i, c.j, charge});
+  }
+  return out;
+}
+
 namespace {
 
 // The rotation of the path's samples k0..n-1 about the centre c(k): the unwrapped angle's full
@@ -232,7 +252,14 @@ void TipTracker::write(const FrameView& f) {
   index_t excited = 0;  // nodes of the tissue at or above v_iso
   for (index_t node = 0; node < f.n; ++node)
     excited += f.v[node] >= v_iso_ && !(f.outside && f.outside[node]) ? 1 : 0;
-  write_tips(f.t, *f.domain, find_tips(*f.domain, f.v, f.w, skip, v_iso_, w_iso_), excited);
+  // The tips and the phase singularities from the same cells (find_tips' two halves).
+  std::vector<IsoCell> cells;
+  straddling_cells(*f.domain, f.v, f.w, skip, v_iso_, w_iso_, cells);
+  const std::vector<PhaseSingularity> singular = phase_singularities(cells, v_iso_, w_iso_);
+  singularities_at_end_ = static_cast<index_t>(singular.size());
+  charge_at_end_ = 0;
+  for (const PhaseSingularity& s : singular) charge_at_end_ += s.charge;
+  write_tips(f.t, *f.domain, tips_in_cells(*f.domain, cells, v_iso_, w_iso_), excited);
 }
 
 void TipTracker::write_tips(real t, const Domain& domain, std::vector<TipPoint> tips,
@@ -412,6 +439,8 @@ void TipTracker::add_summary(JsonObject& summary) const {
     tips.add_null("rotation_period");
   tips.add("rotations", r.rotations)
       .add("frames_with_tips", frames_with_tips_)
+      .add("phase_singularities_at_end", singularities_at_end_)
+      .add("phase_singularity_charge_at_end", charge_at_end_)
       .add("v_iso", v_iso_)
       .add("w_iso", w_iso_);
   const TipPathAnalysis& a = path_analysis();

@@ -38,6 +38,24 @@ struct TipPoint {
 std::vector<TipPoint> find_tips(const Domain& domain, const real* v, const real* w,
                                 const std::uint8_t* outside, real v_iso, real w_iso);
 
+// Phase singularities, a second tip detector (Gray, Pertsov and Jalife, Nature 392, 75-78
+// (1998)): the phase of a node about the point (v_iso, w_iso) of the (v, w) plane,
+//   theta = atan2(w - w_iso, v - v_iso),
+// winds by 2 pi q around a cell, q its charge: the sum of the wrapped phase differences
+// (remainder(theta_b - theta_a, 2 pi)) along its edges counter-clockwise, (i, j) -> (i + 1, j)
+// -> (i + 1, j + 1) -> (i, j + 1) -> (i, j), over 2 pi. A cell with q != 0 has both v - v_iso
+// and w - w_iso change sign over its corners, so only the cells straddling both levels (the
+// tips' cells, grid/iso_cells.hpp) are looked at; by the degree of the bilinear map
+// (v - v_iso, w - w_iso) over the cell, q is the signed count of its iso-line tips (one tip:
+// q = +-1; the sign gives the spiral's sense of rotation, with the sense in which the
+// excursion circles (v_iso, w_iso)).
+struct PhaseSingularity {
+  index_t i = 0, j = 0;  // the cell
+  int charge = 0;        // +-1 (or +-2, two tips of one sense in a cell)
+};
+std::vector<PhaseSingularity> phase_singularities(const std::vector<IsoCell>& cells, real v_iso,
+                                                 real w_iso);
+
 // The tips of find_tips from the cells straddling both levels (grid/iso_cells.hpp: what
 // find_tips scans for, in its order), as find_tips gives them: find_tips is straddling_cells
 // and this.
@@ -138,8 +156,9 @@ class TipTracker final : public FrameSink {
   // The latest path's analysis (tip_path.hpp) in the run's context so far; computed once per
   // state (summary.json and run.log ask for the same).
   const TipPathAnalysis& path_analysis() const;
-  // Adds "tips": {count_at_end, rotation_period (or null), rotations, frames_with_tips, v_iso,
-  // w_iso, path: {class, turns, period, radius, drift_speed, meander_frequency, meander_ratio,
+  // Adds "tips": {count_at_end, rotation_period (or null), rotations, frames_with_tips,
+  // phase_singularities_at_end and phase_singularity_charge_at_end (the last frame's, from
+  // write(); 0 for a tracker fed by write_tips), v_iso, w_iso, path: {class, turns, period, radius, drift_speed, meander_frequency, meander_ratio,
   // t_from, t_to} (null where not measured)}.
   void add_summary(JsonObject& summary) const;
 
@@ -163,6 +182,8 @@ class TipTracker final : public FrameSink {
   std::vector<real> watch_v_;                  // v at each watched point in the last frame
   std::vector<std::vector<real>> crossings_;  // each point's upward crossings of v_iso
   bool obstacles_ = false;                     // a frame had a mask, or cut_off_ a node
+  index_t singularities_at_end_ = 0;  // the last frame's phase singularities (write() only)
+  int charge_at_end_ = 0;             // and their summed charge
   mutable std::optional<TipPathAnalysis> analysis_;  // of the state above; reset by write, restore
 };
 

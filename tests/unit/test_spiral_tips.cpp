@@ -320,7 +320,8 @@ TEST_CASE("TipTracker: tips.csv has a row per tip and frame, tip 0 following the
   tracker.add_summary(summary);
   CHECK(summary.str() ==
         "{\"tips\":{\"count_at_end\":0,\"rotation_period\":null,\"rotations\":0,"
-        "\"frames_with_tips\":3,\"v_iso\":0.5,\"w_iso\":0.1,\"path\":{\"class\":\"no_wave\","
+        "\"frames_with_tips\":3,\"phase_singularities_at_end\":0,"
+        "\"phase_singularity_charge_at_end\":0,\"v_iso\":0.5,\"w_iso\":0.1,\"path\":{\"class\":\"no_wave\","
         "\"turns\":0,\"period\":null,\"radius\":null,\"drift_speed\":null,"
         "\"meander_frequency\":null,\"meander_ratio\":null,\"t_from\":0,\"t_to\":0}}}");
 }
@@ -511,4 +512,51 @@ TEST_CASE("TipTracker: a wave circling an obstacle past a watched point is ancho
   fhn::TipTracker other(dir / "other.csv", 0.5, kWIso, false, {}, {},
                         {{2.5, 2.5, 0.0}, {7.5, 7.5, 0.0}});
   CHECK(fhn::test::contains(other.restore(state), "the checkpoint holds no crossings of these 2 probes"));
+}
+
+TEST_CASE("phase singularities: one per iso-line tip, in its cell, the winding's sign its charge") {
+  Sheet sheet(21, 21, 1.0);
+  put_tip(sheet, 7.3, 11.6);  // theta = atan2(y - 11.6, x - 7.3): winds +1 counter-clockwise
+  std::vector<fhn::IsoCell> cells;
+  fhn::straddling_cells(sheet.domain, sheet.v.data(), sheet.w.data(), nullptr, 0.5, kWIso, cells);
+  const auto singular = fhn::phase_singularities(cells, 0.5, kWIso);
+  REQUIRE(singular.size() == 1);
+  CHECK(singular[0].i == 7);
+  CHECK(singular[0].j == 11);
+  CHECK(singular[0].charge == 1);
+  const std::vector<TipPoint> tips = sheet.tips();
+  REQUIRE(tips.size() == 1);
+  CHECK(static_cast<index_t>(std::floor(tips[0].x)) == singular[0].i);
+  CHECK(static_cast<index_t>(std::floor(tips[0].y)) == singular[0].j);
+  // w mirrored: the phase winds the other way.
+  sheet.fill([](double x, double) { return 0.5 + (x - 7.3); },
+             [](double, double y) { return kWIso - (y - 11.6); });
+  cells.clear();
+  fhn::straddling_cells(sheet.domain, sheet.v.data(), sheet.w.data(), nullptr, 0.5, kWIso, cells);
+  const auto mirrored = fhn::phase_singularities(cells, 0.5, kWIso);
+  REQUIRE(mirrored.size() == 1);
+  CHECK(mirrored[0].charge == -1);
+  // A planar front (w uniform above its level): cells straddle v's level only, no singularity.
+  sheet.fill([](double x, double) { return 0.5 + (x - 7.3); }, [](double, double) { return 1.0; });
+  cells.clear();
+  fhn::straddling_cells(sheet.domain, sheet.v.data(), sheet.w.data(), nullptr, 0.5, kWIso, cells);
+  CHECK(fhn::phase_singularities(cells, 0.5, kWIso).empty());
+}
+
+TEST_CASE("phase singularities of a Barkley spiral: as many as its iso-line tips, in summary.json") {
+  const fhn::Config c = fhn::test::config_from(
+      "model: {form: barkley}\ndomain: {length: [20, 20], dx: 0.25}\n"
+      "time: {end: 20, dt: 0.005}\noutput: {every: 0.5}\n"
+      "initial: {v: {type: spiral, wavelength: 10}, w: {type: spiral, wavelength: 10}}\n");
+  fhn::test::TempDir dir;
+  fhn::TipTracker tips(dir / "tips.csv", c.output.tips.v_iso, c.output.tips.w_iso, false);
+  fhn::test::run_with_sinks(c, {&tips});
+  REQUIRE(tips.tips_at_end() == 1);
+  fhn::JsonObject summary;
+  tips.add_summary(summary);
+  const std::string json = summary.str();
+  CHECK(fhn::test::contains(json, "\"phase_singularities_at_end\":1"));
+  const bool charged = fhn::test::contains(json, "\"phase_singularity_charge_at_end\":1") ||
+                       fhn::test::contains(json, "\"phase_singularity_charge_at_end\":-1");
+  CHECK(charged);
 }
