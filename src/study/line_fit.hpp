@@ -21,9 +21,10 @@ struct LineFit {
 };
 
 // With weights h_k >= 0 (not all 0): the same with weighted means and sums,
-//   t_mean = sum h t / sum h, ..., S_tt = sum h (t - t_mean)^2, S_ty = sum h (t - t_mean)(y - y_mean)
-// (no standard error). A taper such as Hann's, h_k = sin^2(pi k / (m - 1)), keeps a periodic
-// motion over a window of a non-whole number of periods from tilting the line.
+//   t_mean = sum h t / sum h, ..., S_tt = sum h (t - t_mean)^2, S_ty = sum h (t - t_mean)(y - y_mean),
+//   se(b) = sqrt(sum h r^2 / (m - 2) / S_tt).
+// A taper such as Hann's, h_k = sin^2(pi k / (m - 1)), keeps a periodic motion over a window of
+// a non-whole number of periods from tilting the line.
 template <class T, class Y, class H>
 LineFit fit_weighted_line(std::size_t m, T t, Y y, H h) {
   real sum_h = 0.0, mean_t = 0.0, mean_y = 0.0;
@@ -42,37 +43,23 @@ LineFit fit_weighted_line(std::size_t m, T t, Y y, H h) {
   LineFit fit;
   fit.slope = sty / stt;
   fit.intercept = mean_y - fit.slope * mean_t;
-  return fit;
-}
-
-// The samples are t(k), y(k) for k = 0 .. m-1 (callables, so that a track of records is read in
-// place); m >= 2 and the t not all equal.
-template <class T, class Y>
-LineFit fit_line(std::size_t m, T t, Y y) {
-  real mean_t = 0.0, mean_y = 0.0;
-  for (std::size_t k = 0; k < m; ++k) {
-    mean_t += t(k);
-    mean_y += y(k);
-  }
-  mean_t /= static_cast<real>(m);
-  mean_y /= static_cast<real>(m);
-  real stt = 0.0, sty = 0.0;
-  for (std::size_t k = 0; k < m; ++k) {
-    stt += (t(k) - mean_t) * (t(k) - mean_t);
-    sty += (t(k) - mean_t) * (y(k) - mean_y);
-  }
-  LineFit fit;
-  fit.slope = sty / stt;
-  fit.intercept = mean_y - fit.slope * mean_t;
   if (m >= 3) {
     real rr = 0.0;
     for (std::size_t k = 0; k < m; ++k) {
       const real r = y(k) - fit.intercept - fit.slope * t(k);
-      rr += r * r;
+      rr += h(k) * r * r;
     }
     fit.slope_error = std::sqrt(rr / static_cast<real>(m - 2) / stt);
   }
   return fit;
+}
+
+// The samples are t(k), y(k) for k = 0 .. m-1 (callables, so that a track of records is read in
+// place); m >= 2 and the t not all equal. The weighted line with every h_k = 1: the unweighted
+// sums to the bit (a product by 1 is exact).
+template <class T, class Y>
+LineFit fit_line(std::size_t m, T t, Y y) {
+  return fit_weighted_line(m, t, y, [](std::size_t) { return real(1); });
 }
 
 }  // namespace fhn
