@@ -395,6 +395,10 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build,
                                               std::string(sheet ? "a sheet has spiral tips "
                                                                   "(output.tips)"
                                                                 : "this domain is a cable"));
+  if (!box && ctx.given("output.filaments.settle"))
+    ctx.error("output.filaments.settle",
+              "output.filaments.settle: the settling time of a scroll ring's rate applies to "
+              "boxes only (domain.length: [Lx, Ly, Lz])");
 
   // The tridiagonal solver works where the scheme keeps its state; its default follows the
   // backend.

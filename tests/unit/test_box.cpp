@@ -176,6 +176,9 @@ TEST_CASE("box config: keys, defaults, the resolved copy, and what boxes refuse 
   CHECK(contains(config_error(sheet + "output: {filaments: {enabled: true}}\n"),
                  "output.filaments.enabled: filaments are found in boxes only (domain.length: "
                  "[Lx, Ly, Lz]); a sheet has spiral tips (output.tips)"));
+  CHECK(contains(config_error(sheet + "output: {filaments: {settle: 3}}\n"),
+                 ":3:30: output.filaments.settle: the settling time of a scroll ring's rate "
+                 "applies to boxes only"));
   CHECK(c.output.filaments.enabled);
   CHECK(contains(config_error(sheet + "boundary: {front: {type: no_flux}}\n"),
                  "boundary.front: applies to boxes only (domain.length: [Lx, Ly, Lz])"));
