@@ -100,6 +100,15 @@ State pulse_state(index_t n, std::uint64_t seed) {
   return s;
 }
 
+State front_state(const Domain& domain) {
+  const auto n = static_cast<std::size_t>(domain.node_count());
+  State s{std::vector<real>(n), std::vector<real>(n, 0.0)};
+  const real middle = 0.5 * domain.length[0];
+  for (std::size_t node = 0; node < n; ++node)
+    s.v[node] = 0.5 + 0.5 * std::tanh((middle - domain.position(static_cast<index_t>(node))[0]) / 2.0);
+  return s;
+}
+
 namespace {
 
 // dt for the form (dx = 0.5, no-flux sides): `cubic_dt` for the cubic form (the figures before

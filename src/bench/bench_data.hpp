@@ -46,6 +46,10 @@ struct State {
   std::vector<real> v, w;
 };
 State pulse_state(index_t n, std::uint64_t seed);
+// A planar front along x across the grid of `domain`: v = 1/2 + 1/2 tanh((L_x / 2 - x) / 2),
+// w = 0, excited behind x = L_x / 2. Where a wave's front makes a column of nodes cross v = 1/2
+// in a step (pulse_state's noise makes 8% of them cross at every step).
+State front_state(const Domain& domain);
 
 // The problem both halves of the benchmark time: n nodes, dx = 0.5, the given kinetics form with
 // its default parameters, dt = 0.1 (0.4 dx^2 / D, inside the cubic form's explicit limit; for

@@ -25,6 +25,10 @@ struct Snapshot {
                                // empty: value i on node i of domain
   std::vector<real> v;
   std::vector<real> w;
+  // The activation times the scheme records inside its steps (Scheme::record_activation), on the
+  // nodes of domain: the first upward crossing of the threshold (NaN: none yet) and, when kept,
+  // the latest; empty when the scheme records none.
+  std::vector<real> activation_first, activation_last;
 
   // Where the values of a cable sit along x (pointers into this snapshot).
   CablePositions x() const { return {&domain, nodes.empty() ? nullptr : nodes.data()}; }

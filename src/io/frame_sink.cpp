@@ -20,6 +20,8 @@ FrameView frame_view(const Snapshot& snap, index_t index) {
   view.nodes = snap.x().nodes;
   view.v = snap.v.data();
   view.w = snap.w.data();
+  if (!snap.activation_first.empty()) view.activation_first = snap.activation_first.data();
+  if (!snap.activation_last.empty()) view.activation_last = snap.activation_last.data();
   return view;
 }
 

@@ -25,6 +25,10 @@ struct FrameView {
   // The tissue mask (`tissue:`), one byte per node of domain, non-zero where there is no tissue
   // (NodeType in model/parameter_fields.hpp); nullptr: every node is tissue.
   const std::uint8_t* outside = nullptr;
+  // The activation times the scheme recorded up to this frame (Snapshot::activation_first,
+  // activation_last; nullptr: none recorded, or not kept).
+  const real* activation_first = nullptr;
+  const real* activation_last = nullptr;
 
   bool sheet() const { return domain->dims >= 2; }
   // Where the values of a cable sit along x.

@@ -160,6 +160,18 @@ MemoryEstimate estimate_run_memory(const Config& c, int ranks, MemoryEstimate* w
     e.host.push_back(rows);
     if (cuda) e.device.push_back(rows);
   }
+  // The activation times the scheme records at every step (first, and last when kept), on the
+  // device or the host, and the step's old v that a scheme keeping none copies before the step
+  // (all but the explicit one: HostScheme, AdiCuda).
+  const bool recording = d.dims >= 2 && c.output.activation.enabled;
+  const real times = c.output.activation.last ? 2.0 : 1.0;
+  if (recording) {
+    const bool explicit_scheme = c.scheme.type == SchemeType::explicit_euler;
+    (cuda ? e.device : e.host)
+        .push_back({"activation times recorded at every step" +
+                        std::string(explicit_scheme ? "" : ", and v before each step"),
+                    (times + (explicit_scheme ? 0.0 : 1.0)) * kValue * share});
+  }
   if (worker) *worker = e;
 
   // The process that writes (one process, or rank 0): the time loop's frame (x, v, w), and what
@@ -174,17 +186,15 @@ MemoryEstimate estimate_run_memory(const Config& c, int ranks, MemoryEstimate* w
                           format_exact(columns) + " columns kept until the end",
                       kValue * columns * frame_count(c)});
   }
-  const real activation_maps = c.output.activation.last ? 3.0 : 2.0;  // previous v, first (, last)
-  if (d.dims >= 2 && c.output.activation.enabled)
-    e.host.push_back(
-        {"activation.vti: previous v and activation times", activation_maps * kValue * n});
+  if (recording)
+    e.host.push_back({"activation.vti: the frame's copy of the activation times and the map's",
+                      2.0 * times * kValue * n});
 
   // The largest temporary: a checkpoint (the saved state, its payload and the file's content:
   // three copies of v, w and what else is saved), or a VTK frame (copies of v, w at the output
   // precision, and a cable's points, 3 x 8 B, and line cells, 2 x 8 B + 8 B offset + 1 B type;
   // VTK compresses block by block, which adds little).
-  real saved =
-      (leapfrog ? 3.0 : 2.0) + (d.dims >= 2 && c.output.activation.enabled ? activation_maps : 0.0);
+  real saved = (leapfrog ? 3.0 : 2.0) + (recording ? times : 0.0);
   if (c.scheme.type == SchemeType::adaptive_explicit) saved += 1.0;  // the node list
   const real checkpoint = 3.0 * saved * kValue * n;
   real kept = 1.0;

@@ -11,7 +11,7 @@
 #include "io/csv_resume.hpp"
 #include "io/probes_csv.hpp"
 #include "io/pvd_collection.hpp"
-#include "study/activation.hpp"
+#include "schemes/activation_record.hpp"
 #include "study/front_tracker.hpp"
 #include "study/spiral_tips.hpp"
 
@@ -190,9 +190,11 @@ void check_checkpoint(const Checkpoint& checkpoint, const Config& c, const fs::p
       if (const auto tips = TipTracker::check_state(state); tips && tips->last_t > checkpoint.t)
         throw IoError("checkpoint: the tips' last frame is at t = " + format_exact(tips->last_t) +
                       ", after the checkpoint's t = " + format_exact(checkpoint.t));
-    if (c.output.activation.enabled)
-      ActivationMap(c.domain, c.output.activation.threshold, c.output.activation.last)
-          .restore(state, "activation.");
+    if (c.output.activation.enabled) {  // as the scheme will take them (record_activation)
+      ActivationRecord activation;
+      activation.start(static_cast<index_t>(nodes), c.output.activation.threshold, c.output.activation.last);
+      activation.restore(state);
+    }
   } catch (const IoError& e) {
     throw IoError(file.string() + ": " + e.what() + " (the file is damaged or was altered)");
   }

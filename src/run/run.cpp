@@ -277,6 +277,15 @@ RunLoopSettings loop_settings(const Config& c, const Problem& problem, index_t r
   return settings;
 }
 
+// activation.vti's times, taken by the scheme at every step (before a restart restores them).
+void record_activation(const Config& c, Scheme& scheme) {
+  try {
+    scheme.record_activation(c.output.activation.threshold, c.output.activation.last);
+  } catch (const ConfigError& e) {
+    throw ConfigError(c.where(e.key()) + ": " + e.what());
+  }
+}
+
 // A rank other than the root of a distributed run: the same scheme calls and the same loop as
 // the root's, in the same order (they are collective), without writers: the root gathers and
 // writes everything, checkpoints included.
@@ -285,6 +294,7 @@ RunSummary run_worker(const Config& c, const RunOptions& options) {
   Communicator& comm = *options.comm;
   const Problem problem = make_problem(c);
   DistributedScheme scheme(problem.domain, comm, make_slab_scheme(c, problem, comm));
+  if (c.output.activation.enabled) record_activation(c, scheme);
   if (!options.restart.empty()) scheme.restore_state(SchemeState{});
   RunLoopSettings settings = loop_settings(c, problem, scheme.steps_done());
   settings.checkpoint = [&scheme] { scheme.save_state(); };
@@ -374,6 +384,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
                         problem.domain, *options.comm,
                         make_slab_scheme(c, problem, *options.comm, newton_log.get()))
                   : make_scheme(c, problem, newton_log.get());
+  if (c.output.activation.enabled) record_activation(c, *scheme);
   if (restart) scheme->restore_state(checkpoint.state);
   log.line(build_line());
   if (distributed)
@@ -411,7 +422,8 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
     owned.push_back(make_grid_writer(dir / "grid.csv", *grid, restart ? resume_step : -1));
   if (c.output.activation.enabled)
     owned.push_back(make_activation_writer(dir / "activation.vti", c.domain,
-                                           c.output.activation.threshold, c.output.activation.last));
+                                           c.output.activation.threshold, c.output.activation.last,
+                                           true));
   std::unique_ptr<FrontTracker> tracker;
   if (c.domain.dims == 1)
     tracker = std::make_unique<FrontTracker>(c.domain.length[0], c.output.activation.threshold);

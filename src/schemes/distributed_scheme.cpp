@@ -37,6 +37,10 @@ void DistributedScheme::snapshot(Snapshot& out) const {
   out.nodes.clear();
   out.v = comm_.gather(mine.v);
   out.w = comm_.gather(mine.w);
+  out.activation_first = mine.activation_first.empty() ? std::vector<real>()
+                                                       : comm_.gather(mine.activation_first);
+  out.activation_last = mine.activation_last.empty() ? std::vector<real>()
+                                                     : comm_.gather(mine.activation_last);
 }
 
 index_t DistributedScheme::first_non_finite() const {
@@ -55,7 +59,9 @@ SchemeState DistributedScheme::save_state() const {
 }
 
 // The root announces the step and hands every rank its owned part of each of the scheme's
-// arrays (a checkpoint also holds the writers' state, which stays on the root).
+// arrays (a checkpoint also holds the writers' state, which stays on the root). The activation
+// times are the one part a checkpoint may lack (recording switched on at the restart): the
+// root says which it holds, and the ranks start those afresh (ActivationRecord::restore).
 void DistributedScheme::restore_state(const SchemeState& state) {
   std::string step = comm_.root() ? std::to_string(state.step) : std::string();
   comm_.broadcast(step, 0);
@@ -64,6 +70,12 @@ void DistributedScheme::restore_state(const SchemeState& state) {
   const std::vector<real> none;
   for (const auto& entry : part_->save_state().arrays) {  // the names, the same on every rank
     const std::string& name = entry.first;
+    const std::vector<real>* given = comm_.root() ? state.find(name) : nullptr;
+    std::string held =
+        !comm_.root() || name.rfind("activation.", 0) != 0 || (given && !given->empty()) ? "yes"
+                                                                                          : "no";
+    comm_.broadcast(held, 0);
+    if (held == "no") continue;
     const std::vector<real>& global =
         comm_.root() ? state.get(name, static_cast<std::size_t>(domain_.node_count())) : none;
     mine.add(name, comm_.scatter(global, counts_));

@@ -32,6 +32,9 @@ class DistributedScheme final : public Scheme {
   // Reads `state` on the root only (the other ranks may pass an empty one).
   void restore_state(const SchemeState& state) override;
   const NewtonStats* newton_stats() const override { return part_->newton_stats(); }
+  void record_activation(real threshold, bool keep_last) override {
+    part_->record_activation(threshold, keep_last);
+  }
 
  private:
   Communicator& comm_;

@@ -24,6 +24,7 @@ class ExplicitCpu final : public HostScheme {
 
  private:
   void step() override;
+  const real* previous_v() const override { return v_next_.data(); }  // swapped out by step()
   // One step from (v_, w_) into (v_next_, w_next_) with the currents I(t) (nullptr: none), for
   // the run's kinetics form K: the fast path of the run's dimension and medium, or the generic
   // one. The form comes by value: the loops' stores cannot alias a local copy, so what the form

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "parallel/decomposition.hpp"
+#include "schemes/activation_record.hpp"
 #include "schemes/scheme.hpp"
 
 namespace fhn {
@@ -27,9 +28,25 @@ class HostScheme : public Scheme {
   index_t steps_done() const override { return step_; }
   void advance(index_t steps) override {
     for (index_t s = 0; s < steps; ++s) {
-      step();
+      if (!activation_.on) {
+        step();
+      } else {
+        // The crossing test over the owned nodes, from the step's old v (kept by the scheme, or
+        // copied here) to its new one.
+        const real* before = nullptr;
+        if (!previous_v()) {
+          v_before_.assign(v_.begin(), v_.end());
+          before = v_before_.data();
+        }
+        step();
+        if (!before) before = previous_v();
+        record_crossings(before);
+      }
       ++step_;
     }
+  }
+  void record_activation(real threshold, bool keep_last) override {
+    activation_.start(slab_.owned_nodes(), threshold, keep_last);
   }
   void snapshot(Snapshot& out) const override {
     out.step = step_;
@@ -38,6 +55,7 @@ class HostScheme : public Scheme {
     out.nodes.clear();
     out.v = owned(v_);
     out.w = owned(w_);
+    activation_.fill(out);
   }
   index_t first_non_finite() const override {
     const std::size_t at = static_cast<std::size_t>(slab_.owned_offset());
@@ -49,6 +67,7 @@ class HostScheme : public Scheme {
     state.step = step_;
     state.add("v", owned(v_));
     state.add("w", owned(w_));
+    activation_.save(state);
     save_extra(state);
     return state;
   }
@@ -56,6 +75,7 @@ class HostScheme : public Scheme {
     const auto n = static_cast<std::size_t>(slab_.owned_nodes());
     restore_owned(state.get("v", n), v_);
     restore_owned(state.get("w", n), w_);
+    activation_.restore(state);
     restore_extra(state);
     step_ = state.step;
   }
@@ -67,6 +87,9 @@ class HostScheme : public Scheme {
 
   // Advances v_, w_ from t = step_ dt to (step_ + 1) dt; advance() then counts the step.
   virtual void step() = 0;
+  // The step's old v after step() (slab layout), where the scheme keeps it (ExplicitCpu: the
+  // buffer swapped out); nullptr: advance() copies v_ before the step when recording activation.
+  virtual const real* previous_v() const { return nullptr; }
 
   // The owned nodes of a slab array, and their restoration.
   std::vector<real> owned(const std::vector<real>& array) const {
@@ -81,6 +104,20 @@ class HostScheme : public Scheme {
   Slab slab_;  // the whole domain (halo 0) unless a rank's slab
   index_t step_ = 0;
   std::vector<real> v_, w_;  // state at t = step_ dt on the slab's planes (halos included)
+
+ private:
+  // After the step from t = step_ dt: the crossing test at every owned node.
+  void record_crossings(const real* v_old) {
+    const ActivationArrays a = activation_.arrays();
+    const index_t at = slab_.owned_offset();
+    const real t = problem_.time.t(step_);
+    for (index_t c = 0; c < slab_.owned_nodes(); ++c)
+      record_crossing(a, c, v_old[at + c], v_[static_cast<std::size_t>(at + c)], t,
+                      problem_.time.dt);
+  }
+
+  ActivationRecord activation_;
+  std::vector<real> v_before_;  // v before the step, when the scheme keeps no previous_v()
 };
 
 }  // namespace fhn

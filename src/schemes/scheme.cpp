@@ -20,6 +20,12 @@ index_t first_non_finite(const real* v, const real* w, index_t n) {
   return -1;
 }
 
+void Scheme::record_activation(real, bool) {
+  throw ConfigError("output.activation",
+                    name() + " does not record activation times in its steps (the schemes of sheets "
+                                 "and boxes on a fixed grid do)");
+}
+
 // The factories ask the capability table first (config/capabilities.hpp), so that a refused
 // combination says why before any device is touched; below them only constructors are called.
 std::unique_ptr<Scheme> make_scheme(const Problem& problem, const SchemeSpec& spec,

@@ -32,6 +32,15 @@ class Scheme : public TimeStepper {
   virtual const NewtonStats* newton_stats() const { return nullptr; }
   // Node counts of a scheme whose grid moves (adaptive_explicit); nullptr on a fixed grid.
   virtual const GridStats* grid_stats() const { return nullptr; }
+  // Activation times taken inside every step from now on (schemes/point/activation_point.hpp:
+  // per node the first and, with keep_last, the latest upward crossing of `threshold`, linear in
+  // time over the step; the GPU's fast kernels test it in their update). Called before the first
+  // step, and before restore_state, whose state then carries them (ActivationRecord). From then
+  // on snapshot() fills Snapshot::activation_first (and activation_last) and save_state() adds
+  // the arrays "activation.first" (and "activation.last"). A scheme that records none (the
+  // adaptive grid's, the CUDA Crank-Nicolson cable's: activation maps are a sheet's or a box's)
+  // throws ConfigError at output.activation.
+  virtual void record_activation(real threshold, bool keep_last);
 };
 
 // Index of the first i < n with v[i] or w[i] NaN or infinite, or -1 (host arrays).

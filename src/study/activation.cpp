@@ -1,8 +1,10 @@
 #include "study/activation.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "core/error.hpp"
 #include "io/output_folder.hpp"
 #include "io/vtk_writers.hpp"
 #include "grid/snapshot.hpp"
@@ -51,6 +53,12 @@ void ActivationMap::add_frame(real t, const real* v) {
   previous_v_.assign(v, v + n);
   previous_t_ = t;
   ++frames_;
+}
+
+void ActivationMap::take(const real* first, const real* last) {
+  first_.assign(first, first + first_.size());
+  if (keep_last_) last_.assign(last, last + last_.size());
+  frames_ = std::max<index_t>(frames_, 1);
 }
 
 std::vector<real> ActivationMap::conduction_velocity() const {
@@ -112,12 +120,21 @@ namespace {
 
 class ActivationWriter final : public FrameSink {
  public:
-  ActivationWriter(std::filesystem::path file, const Domain& domain, real threshold, bool last)
-      : file_(std::move(file)), map_(domain, threshold, last) {
+  ActivationWriter(std::filesystem::path file, const Domain& domain, real threshold, bool last,
+                   bool recorded)
+      : file_(std::move(file)), map_(domain, threshold, last), recorded_(recorded) {
     if (file_.has_parent_path()) create_folder(file_.parent_path(), "the output folder");
   }
 
-  void write(const FrameView& frame) override { map_.add_frame(frame.t, frame.v); }
+  void write(const FrameView& frame) override {
+    if (!recorded_) {
+      map_.add_frame(frame.t, frame.v);
+      return;
+    }
+    FHN_VERIFY(frame.activation_first && (frame.activation_last || !map_.keeps_last()),
+               InternalError, "activation.vti: the frame carries no recorded activation times");
+    map_.take(frame.activation_first, frame.activation_last);
+  }
 
   void finish() override {
     if (finished_ || map_.empty()) return;
@@ -128,25 +145,35 @@ class ActivationWriter final : public FrameSink {
     write_image(file_, map_.domain(), points, {{"THRESHOLD", {map_.threshold()}}});
   }
 
-  void save(SchemeState& state) override { map_.save(state, "activation."); }
+  void save(SchemeState& state) override {
+    if (!recorded_) map_.save(state, "activation.");
+  }
+  // A recorded map is the scheme's (ActivationRecord::restore); here only what it could not take.
   std::string restore(const SchemeState& state) override {
-    return map_.restore(state, "activation.")
-               ? ""
-               : "activation.vti: the checkpoint holds no activation times (output.activation was "
-                 "off before the restart); the map covers only the frames from the restart on";
+    if (!recorded_ ? map_.restore(state, "activation.") : state.has("activation.first"))
+      return map_.keeps_last() && recorded_ &&
+                     !(state.has("activation.last") && !state.find("activation.last")->empty())
+                 ? "activation.vti: the checkpoint holds no last activation times "
+                   "(output.activation.last was off before the restart); they cover only the "
+                   "steps from the restart on"
+                 : "";
+    return "activation.vti: the checkpoint holds no activation times (output.activation was "
+           "off before the restart); the map covers only the time from the restart on";
   }
 
  private:
   std::filesystem::path file_;
   ActivationMap map_;
+  bool recorded_;
   bool finished_ = false;
 };
 
 }  // namespace
 
 std::unique_ptr<FrameSink> make_activation_writer(const std::filesystem::path& file,
-                                                  const Domain& domain, real threshold, bool last) {
-  return std::make_unique<ActivationWriter>(file, domain, threshold, last);
+                                                  const Domain& domain, real threshold, bool last,
+                                                  bool recorded) {
+  return std::make_unique<ActivationWriter>(file, domain, threshold, last, recorded);
 }
 
 }  // namespace fhn

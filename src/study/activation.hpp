@@ -1,12 +1,14 @@
 #pragma once
-// Activation times and conduction velocity on a sheet or in a box, from its frames
-// (activation.vti).
+// Activation times and conduction velocity on a sheet or in a box (activation.vti).
 //
-// A node activates when v crosses the threshold upwards. Between two frames (t0, v0) and
-// (t1, v1) with v0 < threshold <= v1 the crossing time is the linear interpolant
+// A node activates when v crosses the threshold upwards. fhn run's scheme tests it inside every
+// step (Scheme::record_activation, schemes/point/activation_point.hpp), and the frames carry its
+// times (FrameView::activation_first, activation_last): independent of the output cadence.
+// Where the stepper records none (a sweep's members), the map takes the crossings between frames:
+// between (t0, v0) and (t1, v1) with v0 < threshold <= v1 the linear interpolant
 //   t* = t0 + (threshold - v0) / (v1 - v0) (t1 - t0),
-// so its resolution is the frame interval (output.every), to first order in it. A node that is
-// already at or above the threshold in the first frame seen is not counted (nothing crossed).
+// whose resolution is the frame interval (output.every), to first order in it; a node already at
+// or above the threshold in the first frame seen is not counted (nothing crossed).
 // The conduction velocity is the speed of the activation front, from the first activation times:
 //   CV = 1 / |grad t_act|,  grad by central differences, (t_{i+1} - t_{i-1}) / (2 h), one-sided
 // where a neighbour is outside the grid or never activated; NaN where no difference exists or
@@ -31,6 +33,9 @@ class ActivationMap {
   // The next frame (t increasing); a frame at the previous frame's t is ignored (a restart
   // repeats the frame of its checkpoint's step).
   void add_frame(real t, const real* v);
+  // The times a scheme recorded at every step (node_count values each; last: nullptr unless
+  // keep_last), replacing what the map held.
+  void take(const real* first, const real* last);
 
   const Domain& domain() const { return domain_; }
   real threshold() const { return threshold_; }
@@ -59,12 +64,15 @@ class ActivationMap {
   std::vector<real> first_, last_;
 };
 
-// activation.vti of a sheet or a box: the ActivationMap of its frames, written by finish() with point
-// arrays "activation_time" (first crossing), "last_activation_time" (when `last`) and
-// "conduction_velocity" (NaN where undefined), field data "THRESHOLD" (io's write_image:
-// needs VTK). Its state rides in checkpoints (arrays "activation.*").
+// activation.vti of a sheet or a box, written by finish() with point arrays "activation_time"
+// (first crossing), "last_activation_time" (when `last`) and "conduction_velocity" (NaN where
+// undefined), field data "THRESHOLD" (io's write_image: needs VTK). `recorded`: the frames carry
+// the times the scheme recorded at every step (fhn run; they ride in checkpoints as the scheme's
+// arrays "activation.first", "activation.last"); else the ActivationMap of the frames (a sweep's
+// members), whose state rides in checkpoints as the arrays "activation.*".
 std::unique_ptr<FrameSink> make_activation_writer(const std::filesystem::path& file,
-                                                  const Domain& domain, real threshold, bool last);
+                                                  const Domain& domain, real threshold, bool last,
+                                                  bool recorded);
 
 // The first activation at one point of any domain (a work-precision study's activation_time):
 // v at p in each frame as a probe reads it (FrameView::at), the first upward crossing of the

@@ -251,7 +251,8 @@ std::unique_ptr<MemberOutput> open_member_output(const fs::path& dir, index_t m,
     out->sinks.push_back(make_probe_writer(dir / "probes.csv", c.output.probes, c.domain.dims, false));
   if (c.domain.dims > 1 && c.output.activation.enabled)
     out->sinks.push_back(make_activation_writer(dir / "activation.vti", c.domain,
-                                                c.output.activation.threshold, c.output.activation.last));
+                                                c.output.activation.threshold, c.output.activation.last,
+                                                false));
   return out;
 }
 

@@ -67,16 +67,19 @@ TEST_CASE("the memory estimate counts each scheme's own arrays") {
       fhn::test::config_from(cable + "scheme: {type: adaptive_explicit}\n"));
   CHECK(item(adaptive, "(12 arrays, every base node kept)") == 12 * 8 * 41);
   // A sheet of 11 x 6 nodes by ADI with activation times: coordinates 11 + 6, v, w, right side and
-  // the solver's workspace; the activation map keeps the previous v and the first times; no
-  // kymograph; VTK frames of v, w only.
+  // the solver's workspace; the scheme records the first times and copies v before each step,
+  // the frame and the activation map hold a copy of the times each; no kymograph; VTK frames of
+  // v, w only.
   const fhn::MemoryEstimate adi = fhn::estimate_run_memory(fhn::test::config_from(
       "domain: {length: [10, 5], dx: 1}\ntime: {end: 1, dt: 0.1}\n"
       "scheme: {type: crank_nicolson}\noutput: {activation: {enabled: true}}\n"));
   CHECK(item(adi, "the problem") == 2 * 8 * 66 + 8 * 17);
   CHECK(item(adi, "v, w, right side, solver workspace (4 arrays)") == 4 * 8 * 66);
+  CHECK(item(adi, "activation times recorded at every step, and v before each step") ==
+        2 * 8 * 66);
   CHECK(item(adi, "activation.vti") == 2 * 8 * 66);
-  // Checkpoint: v, w and the two activation arrays, 3 copies.
-  CHECK(adi.host_peak_temporary.bytes == 3 * 4 * 8 * 66);
+  // Checkpoint: v, w and the first activation times, 3 copies.
+  CHECK(adi.host_peak_temporary.bytes == 3 * 3 * 8 * 66);
   // On the device: the CUDA explicit scheme's v, w and next v, w; the host keeps no scheme
   // arrays. On 2 ranks, each rank's device holds half the nodes.
   const fhn::Config gpu = fhn::test::config_from(cable + "scheme: {backend: cuda}\n");

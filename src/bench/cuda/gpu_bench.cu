@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <random>
 #include <string>
@@ -115,6 +116,51 @@ struct Context {
     rows.push_back({kernel, variant, device, n, time, bytes, check, baseline, note});
   }
 };
+
+// Activation times of n nodes recorded at the threshold 0.5, first and last crossings (fhn run's
+// activation.vti with output.activation.last), NaN before any crossing: the arrays the explicit
+// kernels' fused crossing test writes (schemes/point/activation_point.hpp).
+struct BenchActivation {
+  explicit BenchActivation(std::size_t n)
+      : first(to_device(std::vector<real>(n, std::numeric_limits<real>::quiet_NaN()),
+                        "activation (first)")),
+        last(to_device(std::vector<real>(n, std::numeric_limits<real>::quiet_NaN()),
+                       "activation (last)")) {}
+  ActivationArrays arrays() { return {first.data(), last.data(), 0.5}; }
+  DeviceBuffer<real> first, last;
+};
+
+// Rows "<what>, a planar front" and "<what>, a planar front, activation every step" of `group`:
+// pass(v, w, v_next, w_next, act) runs one pass of `steps` steps from the planar front of
+// `domain` (front_state: a column of nodes crosses per step, as in a run), without and with
+// the activation times recorded; time per step, the outputs checked against each other (bit for
+// bit: recording changes no value).
+template <class Pass>
+void front_rows(Context& ctx, const std::string& group, const std::string& what,
+                const Domain& domain, double model, int steps, Pass pass) {
+  const State front = front_state(domain);
+  const std::size_t n = front.v.size();
+  const DeviceBuffer<real> v = to_device(front.v, "v (front)"), w = to_device(front.w, "w (front)");
+  DeviceBuffer<real> v_off(n, "v next"), w_off(n, "w next"), v_on(n, "v next"), w_on(n, "w next");
+  BenchActivation activation(n);
+  pass(v.data(), w.data(), v_off.data(), w_off.data(), ActivationArrays{});
+  pass(v.data(), w.data(), v_on.data(), w_on.data(), activation.arrays());
+  const double check = std::max(max_relative_error(cuda::to_host(v_on), cuda::to_host(v_off)),
+                                max_relative_error(cuda::to_host(w_on), cuda::to_host(w_off)));
+  const auto per = [steps] { return static_cast<double>(steps); };
+  const Timing off = time_gpu(ctx.options.repetitions, [] {}, [&] {
+    pass(v.data(), w.data(), v_off.data(), w_off.data(), ActivationArrays{});
+  }, per);
+  const Timing on = time_gpu(ctx.options.repetitions, [] {}, [&] {
+    pass(v.data(), w.data(), v_on.data(), w_on.data(), activation.arrays());
+  }, per);
+  const auto index = static_cast<index_t>(n);
+  ctx.add(group, what + ", a planar front", index, off, model, 0.0, "",
+          "time per step from the planar front v = 1/2 + 1/2 tanh((L/2 - x) / 2), w = 0");
+  ctx.add(group, what + ", a planar front, activation every step", index, on, model, check,
+          what + ", a planar front",
+          "the same with the crossing test fused into the update: a column of nodes crosses");
+}
 
 // Does nothing: its launches are the launch floor.
 __global__ void empty_kernel() {}
@@ -558,6 +604,50 @@ void bench_sheet_explicit(Context& ctx, index_t n) {
   ctx.add("sheet step", "explicit, " + std::to_string(k) + " steps per pass, stimulus on", n,
           row.time, model, row.check, baseline,
           "time per step; a stimulus on a quarter of the sheet (the kernel's stimulus variant)");
+
+  // Activation recorded at every step (the crossing test fused into the update), against the same
+  // kernels without: one step per pass (checked against it bit for bit), and the scheme's depth
+  // (checked against as many recording one-step passes).
+  BenchActivation activation(count);
+  const ActivationArrays act = activation.arrays();
+  cuda::launch_explicit_sheet_step(v.data(), w.data(), v2.data(), w2.data(), q, kinetics, none, 0);
+  cuda::launch_explicit_sheet_step(v.data(), w.data(), v3.data(), w3.data(), q, kinetics, none, 0,
+                                   0, side, nullptr, act);
+  const double check_act = std::max(max_relative_error(cuda::to_host(v3), cuda::to_host(v2)),
+                                    max_relative_error(cuda::to_host(w3), cuda::to_host(w2)));
+  const Timing recorded = time_gpu(ctx.options.repetitions, [] {}, [&] {
+    cuda::launch_explicit_sheet_step(v.data(), w.data(), v2.data(), w2.data(), q, kinetics, none,
+                                     0, 0, side, nullptr, act);
+  });
+  ctx.add("sheet step", "explicit, one step per pass, activation every step", n, recorded, model,
+          check_act, baseline,
+          "the crossing test of v = 0.5 fused into the update (first and last times: read and "
+          "written only where v crosses)");
+  const BlockedRow recorded_blocked = blocked_row(
+      ctx.options.repetitions, v, w, v2, w2, v3, w3, k,
+      [&](const real* iv, const real* iw, real* ov, real* ow, int s) {
+        cuda::launch_explicit_sheet_step(iv, iw, ov, ow, q, kinetics, none, s, 0, side, nullptr,
+                                         act);
+      },
+      [&](real* ov, real* ow) {
+        cuda::launch_explicit_sheet_steps_blocked(v.data(), w.data(), ov, ow, q, kinetics, none, 0,
+                                                  k, 0, side, nullptr, act);
+      });
+  ctx.add("sheet step", "explicit, " + std::to_string(k) + " steps per pass, activation every step",
+          n, recorded_blocked.time, model, recorded_blocked.check,
+          "explicit, " + std::to_string(k) + " steps per pass",
+          "time per step; the crossing test at every step of the pass, at the nodes it writes");
+  front_rows(ctx, "sheet step", "explicit, one step per pass", problem.domain, model, 1,
+             [&](const real* iv, const real* iw, real* ov, real* ow, const ActivationArrays& a) {
+               cuda::launch_explicit_sheet_step(iv, iw, ov, ow, q, kinetics, none, 0, 0, side,
+                                                nullptr, a);
+             });
+  front_rows(ctx, "sheet step", "explicit, " + std::to_string(k) + " steps per pass",
+             problem.domain, model, k,
+             [&](const real* iv, const real* iw, real* ov, real* ow, const ActivationArrays& a) {
+               cuda::launch_explicit_sheet_steps_blocked(iv, iw, ov, ow, q, kinetics, none, 0, k,
+                                                         0, side, nullptr, a);
+             });
 }
 
 // ---- The explicit step of a sweep's sheets -----------------------------------------------------
@@ -742,6 +832,48 @@ void bench_box_explicit(Context& ctx, index_t n) {
                 std::to_string(k) +
                 (k == cuda::kExplicitBoxStepsPerPass ? "; the scheme's depth" : ""));
   }
+
+  // Activation recorded at every step (the crossing test fused into the update), against the same
+  // kernels without, as on the sheet.
+  BenchActivation activation(count);
+  const ActivationArrays act = activation.arrays();
+  cuda::launch_explicit_box_step(v.data(), w.data(), v3.data(), w3.data(), q, kinetics, none, 0,
+                                 nullptr, 0, -1, act);
+  const double check_act = std::max(max_relative_error(cuda::to_host(v3), cpu.v),
+                                    max_relative_error(cuda::to_host(w3), cpu.w));
+  const Timing recorded = time_gpu(ctx.options.repetitions, [] {}, [&] {
+    cuda::launch_explicit_box_step(v.data(), w.data(), v2.data(), w2.data(), q, kinetics, none, 0,
+                                   nullptr, 0, -1, act);
+  });
+  ctx.add("box step", "explicit, one step per pass, activation every step", n, recorded, model,
+          check_act, baseline,
+          "the crossing test of v = 0.5 fused into the update (first and last times: read and "
+          "written only where v crosses)");
+  const int k = cuda::kExplicitBoxStepsPerPass;
+  const BlockedRow recorded_blocked = blocked_row(
+      ctx.options.repetitions, v, w, v2, w2, v3, w3, k,
+      [&](const real* iv, const real* iw, real* ov, real* ow, int s) {
+        cuda::launch_explicit_box_step(iv, iw, ov, ow, q, kinetics, none, s, nullptr, 0, -1, act);
+      },
+      [&](real* ov, real* ow) {
+        cuda::launch_explicit_box_steps_blocked(v.data(), w.data(), ov, ow, q, kinetics, none, 0,
+                                                k, nullptr, 0, -1, act);
+      });
+  ctx.add("box step", "explicit, " + std::to_string(k) + " steps per pass, activation every step",
+          n, recorded_blocked.time, model, recorded_blocked.check,
+          "explicit, " + std::to_string(k) + " steps per pass",
+          "time per step; the crossing test at every level of the pass, at the nodes it writes");
+  front_rows(ctx, "box step", "explicit, one step per pass", problem.domain, model, 1,
+             [&](const real* iv, const real* iw, real* ov, real* ow, const ActivationArrays& a) {
+               cuda::launch_explicit_box_step(iv, iw, ov, ow, q, kinetics, none, 0, nullptr, 0,
+                                              -1, a);
+             });
+  front_rows(ctx, "box step", "explicit, " + std::to_string(k) + " steps per pass",
+             problem.domain, model, k,
+             [&](const real* iv, const real* iw, real* ov, real* ow, const ActivationArrays& a) {
+               cuda::launch_explicit_box_steps_blocked(iv, iw, ov, ow, q, kinetics, none, 0, k,
+                                                       nullptr, 0, -1, a);
+             });
 }
 
 // ---- A Crank-Nicolson step on a box ---------------------------------------------------------------

@@ -229,7 +229,10 @@ class AdiCuda final : public DeviceScheme {
   // The steps are enqueued back to back, each writing its reaction log to its own entry (a fused
   // pass writes two steps' entries); the host reads the logs once per kLogSteps steps (one copy, one synchronisation), takes their
   // maxima over the ranks (one reduction) and then records them in order. A Newton failure is
-  // reported with its step, after the batch it belongs to, by every rank alike.
+  // reported with its step, after the batch it belongs to, by every rank alike. Recording
+  // activation, each step's halves run apart (the same operations per node, so the same bits),
+  // so that v^{n+1} lands in memory: the crossing test then compares it with v^n, copied before
+  // the step's first half.
   void advance(index_t steps) override {
     while (steps > 0) {
       const index_t batch = std::min<index_t>(steps, kLogSteps);
@@ -242,15 +245,26 @@ class AdiCuda final : public DeviceScheme {
       ReactionLog* logs = log_device_.data();
       const real k = problem_.time.dt;
       const real* increment = problem_.domain.dims == 3 ? rhs_.data() : nullptr;
+      const bool record = activation_.on();
+      if (record) keep_v();
       react({problem_.time.t(step_), 0.0}, {LogSlot{logs, 0}, LogSlot{}}, 1, nullptr);
       for (index_t s = 0; s < batch; ++s, ++step_) {
         diffuse();
         const real half = problem_.time.t(step_) + 0.5 * k;  // the second half-step's start
-        if (s + 1 < batch)
+        if (s + 1 < batch && !record) {
           react({half, problem_.time.t(step_ + 1)},
                 {LogSlot{logs + s, 1}, LogSlot{logs + s + 1, 0}}, 2, increment);
-        else
-          react({half, 0.0}, {LogSlot{logs + s, 1}, LogSlot{}}, 1, increment);
+          continue;
+        }
+        react({half, 0.0}, {LogSlot{logs + s, 1}, LogSlot{}}, 1, increment);
+        if (!record) continue;
+        const index_t at = fields_.slab().owned_offset();
+        launch_record_crossings(v_before_.data(), fields_.v() + at, fields_.owned_nodes(),
+                                activation_.arrays(at), problem_.time.t(step_), k, nullptr);
+        if (s + 1 == batch) continue;
+        keep_v();
+        react({problem_.time.t(step_ + 1), 0.0}, {LogSlot{logs + s + 1, 0}, LogSlot{}}, 1,
+              nullptr);
       }
       FHN_CUDA_CHECK(cudaMemcpyAsync(host_log_.data(), log_device_.data(),
                                      static_cast<std::size_t>(batch) * sizeof(ReactionLog),
@@ -264,6 +278,14 @@ class AdiCuda final : public DeviceScheme {
   const NewtonStats* newton_stats() const override { return &stats_; }
 
  private:
+  // v^n of the owned nodes, before a step's first half (recording activation).
+  void keep_v() {
+    const auto n = static_cast<std::size_t>(fields_.owned_nodes());
+    if (v_before_.size() != n) v_before_ = DeviceBuffer<real>(n, "v before the step");
+    FHN_CUDA_CHECK(cudaMemcpyAsync(v_before_.data(), fields_.v() + fields_.slab().owned_offset(),
+                                   n * sizeof(real), cudaMemcpyDeviceToDevice));
+  }
+
   // One halo plane each side (the reach of a sheet's d_yy, a box's d_zz). The kernels load one
   // double at a time, so the owned planes need no alignment beyond 8 bytes (any halo does).
   static constexpr index_t kHalo = 1;
@@ -487,6 +509,7 @@ class AdiCuda final : public DeviceScheme {
   AdiSetup setup_;
   NodeParams params_;  // the rows the kernels run over: the whole sheet's (or cable's), or a slab's owned rows
   DeviceBuffer<real> rhs_;
+  DeviceBuffer<real> v_before_;  // keep_v()'s copy (recording activation)
   DeviceBuffer<ReactionLog> log_device_;
   AdiSolvers solvers_;
   // A sheet with fields: per axis the nodes' rows (lower, diagonal, upper), and the reaction's

@@ -9,6 +9,7 @@
 #include "core/cuda/launch.hpp"
 #include "model/problem.hpp"
 #include "parallel/decomposition.hpp"
+#include "schemes/cuda/device_activation.cuh"
 #include "schemes/node_updates.hpp"
 #include "schemes/scheme.hpp"
 
@@ -133,17 +134,25 @@ class DeviceScheme : public Scheme {
   index_t node_count() const override { return fields_.owned_nodes(); }
   index_t steps_done() const override { return step_; }
   void synchronize() const override;
-  void snapshot(Snapshot& out) const override { fields_.download(problem_, step_, out); }
+  void snapshot(Snapshot& out) const override {
+    fields_.download(problem_, step_, out);
+    activation_.fill(fields_, out);
+  }
   index_t first_non_finite() const override { return fields_.first_non_finite(); }
   SchemeState save_state() const override {
     SchemeState state;
     state.step = step_;
     fields_.save(state);
+    activation_.save(fields_, state);
     return state;
   }
   void restore_state(const SchemeState& state) override {
     fields_.restore(state);
+    activation_.restore(fields_, state);
     step_ = state.step;
+  }
+  void record_activation(real threshold, bool keep_last) override {
+    activation_.start(fields_, threshold, keep_last);
   }
 
  protected:
@@ -152,6 +161,7 @@ class DeviceScheme : public Scheme {
   DeviceStimuli stimuli_;
   std::string device_name_;
   index_t step_ = 0;
+  DeviceActivation activation_;  // the activation times, when recording
 };
 
 }  // namespace fhn::cuda

@@ -54,6 +54,7 @@
 
 #include "core/cuda/cuda_check.hpp"
 #include "core/error.hpp"
+#include "schemes/cuda/activation_record.cuh"
 #include "schemes/cuda/explicit_kernels.cuh"
 
 namespace fhn::cuda {
@@ -97,7 +98,8 @@ __global__ void __launch_bounds__(kLanes * kWarps)
     box_step_kernel(const real* __restrict__ v, const real* __restrict__ w,
                     real* __restrict__ v_next, real* __restrict__ w_next,
                     const __grid_constant__ NodeParams q, const __grid_constant__ K kin,
-                    StimulusTable st, real t, index_t k_begin, index_t k_end) {
+                    StimulusTable st, real t, index_t k_begin, index_t k_end,
+                    ActivationArrays act) {
   __shared__ StreamTiles tiles;
   const int lane = threadIdx.x, warp = threadIdx.y;
   const index_t nx = q.n[0], ny = q.n[1], nz = q.n[2], plane_size = q.stride[2];
@@ -184,6 +186,7 @@ __global__ void __launch_bounds__(kLanes * kWarps)
       const std::size_t at = static_cast<std::size_t>(k - q.plane0) * plane_size + own[b];
       v_next[at] = out.v;
       w_next[at] = out.w;
+      if (act.on()) record_crossing_in_kernel(act, static_cast<index_t>(at), c, out.v, t, q.k);
     }
     below = centre;
     at_w = at_w + 1 == kRingW ? 0 : at_w + 1;
@@ -229,12 +232,14 @@ using TilePlane = real[kTileY + 2][kTileX + 2];
 
 // The planes [z_lo, z_hi) of the tile column whose lower left column (halo included) is
 // (x0, y0), K = kSteps levels; ring[l][slot]: level l's v (l = 0 .. K - 1). Box sizes in int
-// (the launcher checks a plane has fewer than 2^31 nodes, and so has the z axis).
-template <int kSteps, bool kStimuli, class K>
+// (the launcher checks a plane has fewer than 2^31 nodes, and so has the z axis). kRecord: every
+// level's crossing test at the nodes the segment writes (`act`), which no other segment writes.
+template <int kSteps, bool kStimuli, bool kRecord, class K>
 __device__ __forceinline__ void box_blocked_segment(
     const real* __restrict__ v, const real* __restrict__ w, real* __restrict__ v_next,
     real* __restrict__ w_next, const NodeParams& q, const K& kin, const StimulusTable& st,
-    index_t first_step, int x0, int y0, int z_lo, int z_hi, TilePlane (*ring)[3]) {
+    index_t first_step, int x0, int y0, int z_lo, int z_hi, TilePlane (*ring)[3],
+    const ActivationArrays& act) {
   constexpr int kHalo = kSteps;
   const int lane = threadIdx.x, warp = threadIdx.y;
   const int nx = static_cast<int>(q.n[0]), ny = static_cast<int>(q.n[1]),
@@ -357,14 +362,18 @@ __device__ __forceinline__ void box_blocked_segment(
 #pragma unroll
         for (int a = 0; a < kPerX; ++a) {
           const int n = a + kPerX * b, x = lane + kTileLanes * a, y = warp + kTileWarps * b;
+          const bool written = live && c >= z_lo && c < z_hi && offset[n] >= 0 && x >= kHalo &&
+                               x < kTileX - kHalo && y >= kHalo && y < kTileY - kHalo;
+          if (kRecord && written)
+            record_crossing_in_kernel(act, (c - q.plane0) * plane_size + offset[n], s[y + 1][x + 1],
+                            out_v[n], t, q.k);
           if (l < kSteps) {
             // Level l's plane c into its ring: the slot's plane c - 3 was last read by level
             // l + 1 one plane ago, before this plane's barriers.
             ring[l][at_c][y + 1][x + 1] = out_v[n];
             qw[l][0][n] = qw[l][1][n];
             qw[l][1][n] = out_w[n];
-          } else if (live && c >= z_lo && c < z_hi && offset[n] >= 0 && x >= kHalo &&
-                     x < kTileX - kHalo && y >= kHalo && y < kTileY - kHalo) {
+          } else if (written) {
             // Level K: the tile's interior columns inside the box, to memory.
             const index_t at = (c - q.plane0) * plane_size + offset[n];
             v_next[at] = out_v[n];
@@ -378,13 +387,13 @@ __device__ __forceinline__ void box_blocked_segment(
 
 // The tiles (tiles_x x tiles_y, x fastest) times the planes [k_begin, k_end), cut into
 // gridDim.x contiguous shares; each share streams its planes of one or more tile columns.
-template <int kSteps, bool kStimuli, class K>
+template <int kSteps, bool kStimuli, bool kRecord, class K>
 __global__ void __launch_bounds__(kTileLanes * kTileWarps, 1)
     box_blocked_kernel(const real* __restrict__ v, const real* __restrict__ w,
                        real* __restrict__ v_next, real* __restrict__ w_next,
                        const __grid_constant__ NodeParams q, const __grid_constant__ K kin,
                        StimulusTable st, index_t first_step, index_t k_begin, index_t k_end,
-                       index_t tiles_x, index_t tiles_y) {
+                       index_t tiles_x, index_t tiles_y, ActivationArrays act) {
   extern __shared__ real shared[];
   TilePlane(*ring)[3] = reinterpret_cast<TilePlane(*)[3]>(shared);  // [kSteps][3]
   // Zeros in the pads (and everywhere: finite values in every slot).
@@ -402,11 +411,11 @@ __global__ void __launch_bounds__(kTileLanes * kTileWarps, 1)
     const index_t tile = share / planes;
     const index_t z_lo = k_begin + share % planes;
     const index_t z_hi = k_begin + min(planes, share_end - tile * planes);
-    box_blocked_segment<kSteps, kStimuli>(
+    box_blocked_segment<kSteps, kStimuli, kRecord>(
         v, w, v_next, w_next, q, kin, st, first_step,
         static_cast<int>((tile % tiles_x) * kInnerX - kSteps),
         static_cast<int>((tile / tiles_x) * kInnerY - kSteps), static_cast<int>(z_lo),
-        static_cast<int>(z_hi), ring);
+        static_cast<int>(z_hi), ring, act);
     share = tile * planes + (z_hi - k_begin);
   }
 }
@@ -425,7 +434,8 @@ index_t device_filling_blocks(Kernel kernel, int threads, std::size_t shared) {
 template <int kSteps, class K>
 void launch_box_blocked(const real* v, const real* w, real* v_next, real* w_next,
                         const NodeParams& q, const K& kin, const StimulusTable& stimuli,
-                        index_t first_step, cudaStream_t stream, index_t k_begin, index_t k_end) {
+                        index_t first_step, cudaStream_t stream, index_t k_begin, index_t k_end,
+                        const ActivationArrays& act) {
   constexpr int kInnerX = kTileX - 2 * kSteps, kInnerY = kTileY - 2 * kSteps;
   constexpr std::size_t kShared = sizeof(TilePlane) * 3 * kSteps;
   const index_t tiles_x = (q.n[0] + kInnerX - 1) / kInnerX;
@@ -437,12 +447,17 @@ void launch_box_blocked(const real* v, const real* w, real* v_next, real* w_next
                                         static_cast<int>(kShared)));
     const index_t blocks = std::min(work, device_filling_blocks(kernel, kThreads, kShared));
     kernel<<<static_cast<unsigned>(blocks), dim3(kTileLanes, kTileWarps), kShared, stream>>>(
-        v, w, v_next, w_next, q, kin, stimuli, first_step, k_begin, k_end, tiles_x, tiles_y);
+        v, w, v_next, w_next, q, kin, stimuli, first_step, k_begin, k_end, tiles_x, tiles_y, act);
   };
-  if (stimuli.count > 0)
-    launch(box_blocked_kernel<kSteps, true, K>);
+  // Without stimuli the stimulus code is compiled out, and so is the crossing test without
+  // recording.
+  if (act.on())
+    launch(stimuli.count > 0 ? box_blocked_kernel<kSteps, true, true, K>
+                             : box_blocked_kernel<kSteps, false, true, K>);
+  else if (stimuli.count > 0)
+    launch(box_blocked_kernel<kSteps, true, false, K>);
   else
-    launch(box_blocked_kernel<kSteps, false, K>);
+    launch(box_blocked_kernel<kSteps, false, false, K>);
 }
 
 }  // namespace
@@ -450,7 +465,7 @@ void launch_box_blocked(const real* v, const real* w, real* v_next, real* w_next
 void launch_explicit_box_step(const real* v, const real* w, real* v_next, real* w_next,
                               const NodeParams& q, const Kinetics& kinetics,
                               const StimulusTable& stimuli, index_t step, cudaStream_t stream,
-                              index_t k_begin, index_t k_end) {
+                              index_t k_begin, index_t k_end, const ActivationArrays& activation) {
   if (k_end < 0) {
     k_begin = q.plane0;
     k_end = q.plane0 + q.planes;
@@ -474,7 +489,8 @@ void launch_explicit_box_step(const real* v, const real* w, real* v_next, real* 
   const real t = step_time(step, q.k);
   with_kinetics(kinetics, [&](const auto& kin) {
     box_step_kernel<<<grid, dim3(kLanes, kWarps), 0, stream>>>(v, w, v_next, w_next, q, kin,
-                                                               stimuli, t, k_begin, k_end);
+                                                               stimuli, t, k_begin, k_end,
+                                                               activation);
   });
   FHN_CUDA_CHECK_LAUNCH();
 }
@@ -484,13 +500,13 @@ void launch_explicit_box_steps_blocked(const real* v, const real* w, real* v_nex
                                        const NodeParams& q, const Kinetics& kinetics,
                                        const StimulusTable& stimuli, index_t first_step,
                                        int steps, cudaStream_t stream, index_t k_begin,
-                                       index_t k_end) {
+                                       index_t k_end, const ActivationArrays& activation) {
   FHN_VERIFY(steps >= 1 && steps <= kExplicitBoxMaxSteps, InternalError,
              "blocked box kernel: 1 to " + std::to_string(kExplicitBoxMaxSteps) +
                  " steps per pass, not " + std::to_string(steps));
   if (steps == 1) {  // the same node updates, without the tiles' halo
     launch_explicit_box_step(v, w, v_next, w_next, q, kinetics, stimuli, first_step, stream,
-                             k_begin, k_end);
+                             k_begin, k_end, activation);
     return;
   }
   if (k_end < 0) {
@@ -516,7 +532,7 @@ void launch_explicit_box_steps_blocked(const real* v, const real* w, real* v_nex
   with_kinetics(kinetics, [&](const auto& kin) {
     auto launch = [&](auto depth) {
       launch_box_blocked<decltype(depth)::value>(v, w, v_next, w_next, q, kin, stimuli,
-                                                 first_step, stream, k_begin, k_end);
+                                                 first_step, stream, k_begin, k_end, activation);
     };
     if (steps == 2)
       launch(std::integral_constant<int, 2>{});

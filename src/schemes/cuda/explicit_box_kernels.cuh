@@ -14,6 +14,7 @@
 
 #include "model/stimulus.hpp"
 #include "schemes/node_updates.hpp"
+#include "schemes/point/activation_point.hpp"
 
 namespace fhn::cuda {
 
@@ -21,11 +22,14 @@ namespace fhn::cuda {
 // nodes along each axis); device arrays of the planes [q.plane0, q.plane0 + q.planes) (the whole
 // box, or a slab's with its halo planes), which must hold the planes next to the range that lie
 // in the box (their v is read); the outputs overlapping neither the inputs nor each other. k_end
-// < 0: every plane of the arrays (the whole box). Queued on `stream`, no sync.
+// < 0: every plane of the arrays (the whole box). Queued on `stream`, no sync. `activation`
+// (arrays laid out like v; off by default): each written node's crossing test
+// (schemes/point/activation_point.hpp), fused into the update, here and in the blocked pass.
 void launch_explicit_box_step(const real* v, const real* w, real* v_next, real* w_next,
                               const NodeParams& q, const Kinetics& kinetics,
                               const StimulusTable& stimuli, index_t step, cudaStream_t stream,
-                              index_t k_begin = 0, index_t k_end = -1);
+                              index_t k_begin = 0, index_t k_end = -1,
+                              const ActivationArrays& activation = {});
 
 // The deepest pass of the blocked kernel, and the depth the box scheme takes: 2 steps per pass,
 // the fastest per step from 32^3 to 512^3 on an H200 (fp64, `fhn bench` rows "box step";
@@ -45,6 +49,7 @@ void launch_explicit_box_steps_blocked(const real* v, const real* w, real* v_nex
                                        const NodeParams& q, const Kinetics& kinetics,
                                        const StimulusTable& stimuli, index_t first_step,
                                        int steps, cudaStream_t stream, index_t k_begin = 0,
-                                       index_t k_end = -1);
+                                       index_t k_end = -1,
+                                       const ActivationArrays& activation = {});
 
 }  // namespace fhn::cuda

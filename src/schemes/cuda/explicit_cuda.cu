@@ -62,6 +62,7 @@ struct Pass {
   const std::uint8_t* quadrants;  // a sheet with fields: the nodes' quadrant bytes (device)
   const MediumView& medium;       // a heterogeneous sheet: device pointers
   const MediumBlocks& blocks;     // and its blocks
+  ActivationArrays activation;    // recording: the arrays from the same node as v (else off)
 };
 
 // A fast path: the kernels of one (dimension, medium), the steps they fuse per pass (a slab's
@@ -82,28 +83,34 @@ static_assert(kExplicitSheetStepsPerPass % 2 == 0, "the sheet slab's halo must b
 constexpr FastPath kFastPaths[] = {
     {1, Medium::uniform, kStepsPerPass, false,
      [](const Pass& p) {
+       FHN_VERIFY(!p.activation.on(), InternalError,
+                  "ExplicitCuda: a cable records no activation times (sheets and boxes do)");
        launch_explicit_steps_blocked(p.v, p.w, p.v_next, p.w_next, p.q, p.kinetics, p.table,
                                      p.first_step, p.steps);
      }},
     {2, Medium::uniform, kExplicitSheetStepsPerPass, true,
      [](const Pass& p) {
        launch_explicit_sheet_steps_blocked(p.v, p.w, p.v_next, p.w_next, p.q, p.kinetics, p.table,
-                                           p.first_step, p.steps, p.begin, p.end, p.stream);
+                                           p.first_step, p.steps, p.begin, p.end, p.stream,
+                                           p.activation);
      }},
     {2, Medium::masked, 1, false,
      [](const Pass& p) {
        launch_explicit_sheet_masked_step(p.v, p.w, p.v_next, p.w_next, p.quadrants, p.q,
-                                         p.kinetics, p.table, p.first_step, p.stream);
+                                         p.kinetics, p.table, p.first_step, p.stream,
+                                         p.activation);
      }},
     {2, Medium::tensor, 1, false,
      [](const Pass& p) {
        launch_explicit_sheet_medium_step(p.v, p.w, p.v_next, p.w_next, p.medium, p.blocks, p.q,
-                                         p.kinetics, p.table, p.first_step, p.stream);
+                                         p.kinetics, p.table, p.first_step, p.stream,
+                                         p.activation);
      }},
     {3, Medium::uniform, kExplicitBoxStepsPerPass, false,
      [](const Pass& p) {
        launch_explicit_box_steps_blocked(p.v, p.w, p.v_next, p.w_next, p.q, p.kinetics, p.table,
-                                         p.first_step, p.steps, nullptr, p.begin, p.end);
+                                         p.first_step, p.steps, nullptr, p.begin, p.end,
+                                         p.activation);
      }},
 };
 
@@ -255,7 +262,8 @@ class ExplicitCuda final : public DeviceScheme {
     if (!fast_) return generic_step(q, view, table);
     fast_->launch({fields_.v() + offset, fields_.w() + offset, v_next_.data() + offset,
                    w_next_.data() + offset, q, problem_.model.kinetics, table, step_, pass, begin,
-                   end, compute_, fields_.quadrants(), view, blocks_});
+                   end, compute_, fields_.quadrants(), view, blocks_,
+                   activation_.arrays(offset)});
   }
 
   // One step of the generic path: for_each_node over every node of the whole grid.
@@ -284,6 +292,9 @@ class ExplicitCuda final : public DeviceScheme {
       if (problem_.domain.dims == 2) return run(Two{}, UniformMedium{});
       run(Three{}, UniformMedium{});
     });
+    if (activation_.on())
+      launch_record_crossings(fields_.v(), v_next_.data(), problem_.domain.node_count(),
+                              activation_.arrays(), t, q.k, compute_);
   }
 
   const FastPath* fast_;     // nullptr: the generic path

@@ -77,6 +77,7 @@
 #include "core/cuda/launch.hpp"
 #include "core/cuda/staged.cuh"
 #include "core/error.hpp"
+#include "schemes/cuda/activation_record.cuh"
 
 namespace fhn::cuda {
 namespace {
@@ -133,13 +134,15 @@ constexpr int kStepLanes = 32, kStepRows = 8;  // threads per block along x (2 n
 
 // One step of the nodes (i0, j), (i0 + 1, j) of this thread: i0 from blockIdx.x and the lane,
 // j = row0 + threadIdx.y (row0: the first of the block's kStepRows rows), rows from j_end on
-// left alone. `frozen`: store the nodes unchanged (a sweep's failed member).
+// left alone. `frozen`: store the nodes unchanged (a sweep's failed member). `act`: the crossing
+// test of each node's old and new v (schemes/point/activation_point.hpp), when recording.
 template <class K>
 __device__ __forceinline__ void sheet_step(const real* __restrict__ v, const real* __restrict__ w,
                                            real* __restrict__ v_next, real* __restrict__ w_next,
                                            const NodeParams& q, const K& kin,
                                            const StimulusTable& st, real t, index_t row0,
-                                           index_t j_end, bool frozen) {
+                                           index_t j_end, bool frozen,
+                                           const ActivationArrays& act) {
   const index_t nx = q.n[0];
   const index_t i0 = 2 * (blockIdx.x * static_cast<index_t>(kStepLanes) + threadIdx.x);
   const index_t j = row0 + threadIdx.y;
@@ -174,6 +177,10 @@ __device__ __forceinline__ void sheet_step(const real* __restrict__ v, const rea
       node_update(vv.x, east, south.y, north.y, vv.y, ww.y, c1, i0 + 1, j, q, kin);
   store_pair(v_next, c, i0, nx, pairs, u0.v, u1.v);
   store_pair(w_next, c, i0, nx, pairs, u0.w, u1.w);
+  if (act.on()) {
+    record_crossing_in_kernel(act, c, vv.x, u0.v, t, q.k);
+    if (i0 + 1 < nx) record_crossing_in_kernel(act, c + 1, vv.y, u1.v, t, q.k);
+  }
 }
 
 template <class K>
@@ -181,9 +188,10 @@ __global__ void __launch_bounds__(kStepLanes * kStepRows)
     sheet_step_kernel(const real* __restrict__ v, const real* __restrict__ w,
                       real* __restrict__ v_next, real* __restrict__ w_next,
                       const __grid_constant__ NodeParams q, const __grid_constant__ K kin,
-                      StimulusTable st, real t, index_t j_begin, index_t j_end) {
+                      StimulusTable st, real t, index_t j_begin, index_t j_end,
+                      ActivationArrays act) {
   sheet_step(v, w, v_next, w_next, q, kin, st, t,
-             j_begin + blockIdx.y * static_cast<index_t>(kStepRows), j_end, false);
+             j_begin + blockIdx.y * static_cast<index_t>(kStepRows), j_end, false, act);
 }
 
 // The members of a sweep batch (MemberArrays): blockIdx.z = member - first_member, each block
@@ -212,7 +220,7 @@ __global__ void __launch_bounds__(kStepLanes * kStepRows)
   for (index_t row0 = blockIdx.y * static_cast<index_t>(kStepRows); row0 < q.n[1];
        row0 += gridDim.y * static_cast<index_t>(kStepRows))
     sheet_step(v + offset, w + offset, v_next + offset, w_next + offset, q, kin, st, t, row0,
-               q.n[1], frozen);
+               q.n[1], frozen, ActivationArrays{});
 }
 
 // ---- Several steps per pass (temporal blocking) ----------------------------------------------
@@ -233,13 +241,14 @@ static_assert(kRegion - 2 * ((kExplicitSheetMaxSteps + 1) & ~1) >= kRegion / 2,
 // [by0, by0 + grid.y). kSides: whether the regions may hold side nodes (then each node takes the
 // interior or the side expression; else the interior one everywhere, with fewer registers).
 // The pass of block (bx, by); sheet_blocked_kernel and, for a sweep's members,
-// sheet_members_blocked_kernel call it.
-template <bool kStimuli, bool kSides, class K>
+// sheet_members_blocked_kernel call it. kRecord: each step's crossing test at the nodes the block
+// writes (`act`, schemes/point/activation_point.hpp), which no other block writes.
+template <bool kStimuli, bool kSides, bool kRecord, class K>
 __device__ __forceinline__ void sheet_blocked_pass(
     const real* __restrict__ v, const real* __restrict__ w, real* __restrict__ v_next,
     real* __restrict__ w_next, const NodeParams& q, const K& kin, const StimulusTable& st,
     index_t first_step, int steps, int halo, index_t bx, index_t by, index_t j_begin,
-    index_t j_end) {
+    index_t j_end, const ActivationArrays& act) {
   __shared__ real edges[2][2][kWarps][kRegion];  // [buffer][first, last row][warp][column]
   const int lane = threadIdx.x, warp = threadIdx.y;
   const index_t nx = q.n[0];
@@ -276,6 +285,10 @@ __device__ __forceinline__ void sheet_blocked_pass(
       stimulated |= s.first <= i0 + 1 && s.last >= i0 && s.first_y <= j0 + (kRows - 1) &&
                     s.last_y >= j0;
     }
+
+  // Whether this thread's columns are written (the region's interior, inside the sheet; halo
+  // even: a thread's column pair is wholly in or out).
+  const bool written_columns = 2 * lane >= halo && 2 * lane < kRegion - halo && i0 < nx;
 
   // 2. The steps: v+ of row r from the old v of rows r - 1, r, r + 1 (below[] carries row r - 1's).
   for (int s = 0; s < steps; ++s) {
@@ -315,6 +328,12 @@ __device__ __forceinline__ void sheet_blocked_pass(
         u0 = interior_update(west, vr[r][1], below[0], above0, vr[r][0], wr[r][0], c0, q, kin);
         u1 = interior_update(vr[r][0], east, below[1], above1, vr[r][1], wr[r][1], c1, q, kin);
       }
+      if (kRecord && written_columns && kRows * warp + r >= halo &&
+          kRows * warp + r < kRegion - halo && j < j_end) {
+        const index_t c = sheet_index(i0, j, q);
+        record_crossing_in_kernel(act, c, vr[r][0], u0.v, t, q.k);
+        if (i0 + 1 < nx) record_crossing_in_kernel(act, c + 1, vr[r][1], u1.v, t, q.k);
+      }
       below[0] = vr[r][0];
       below[1] = vr[r][1];
       vr[r][0] = u0.v;
@@ -326,7 +345,7 @@ __device__ __forceinline__ void sheet_blocked_pass(
 
   // 3. Store the interior: region rows and columns [halo, kRegion - halo) inside the sheet and
   //    below j_end (halo even: a thread's column pair is wholly in or out).
-  if (2 * lane < halo || 2 * lane >= kRegion - halo || i0 >= nx) return;
+  if (!written_columns) return;
 #pragma unroll
   for (int r = 0; r < kRows; ++r) {
     const int local = kRows * warp + r;
@@ -337,16 +356,17 @@ __device__ __forceinline__ void sheet_blocked_pass(
   }
 }
 
-template <bool kStimuli, bool kSides, class K>
+template <bool kStimuli, bool kSides, bool kRecord, class K>
 __global__ void __launch_bounds__(kLanes * kWarps, kSides || kStimuli ? 1 : kBlockedMinBlocks)
     sheet_blocked_kernel(const real* __restrict__ v, const real* __restrict__ w,
                          real* __restrict__ v_next, real* __restrict__ w_next,
                          const __grid_constant__ NodeParams q, const __grid_constant__ K kin,
                          StimulusTable st,
                          index_t first_step, int steps, int halo, index_t bx0, index_t by0,
-                         index_t j_begin, index_t j_end) {
-  sheet_blocked_pass<kStimuli, kSides>(v, w, v_next, w_next, q, kin, st, first_step, steps, halo,
-                                       bx0 + blockIdx.x, by0 + blockIdx.y, j_begin, j_end);
+                         index_t j_begin, index_t j_end, ActivationArrays act) {
+  sheet_blocked_pass<kStimuli, kSides, kRecord>(v, w, v_next, w_next, q, kin, st, first_step,
+                                                steps, halo, bx0 + blockIdx.x, by0 + blockIdx.y,
+                                                j_begin, j_end, act);
 }
 
 // The members of a sweep batch (MemberArrays): blockIdx.z = member - first_member, each block
@@ -369,9 +389,10 @@ __global__ void __launch_bounds__(kLanes * kWarps, kStimuli ? 1 : kBlockedMinBlo
   const NodeParams q = batch.params[m];
   const K kin = kinetics[m];
   st.table += m * st.count;
-  sheet_blocked_pass<kStimuli, kSides>(v + offset, w + offset, v_next + offset, w_next + offset,
-                                       q, kin, st, first_step, batch.frozen[m] ? 0 : steps, halo,
-                                       bx0 + blockIdx.x, by0 + blockIdx.y, 0, q.n[1]);
+  sheet_blocked_pass<kStimuli, kSides, false>(
+      v + offset, w + offset, v_next + offset, w_next + offset, q, kin, st, first_step,
+      batch.frozen[m] ? 0 : steps, halo, bx0 + blockIdx.x, by0 + blockIdx.y, 0, q.n[1],
+      ActivationArrays{});
 }
 
 // ---- Host side --------------------------------------------------------------------------------
@@ -438,7 +459,8 @@ void for_block_rings(const NodeParams& q, int halo, index_t j_begin, index_t j_e
 void launch_explicit_sheet_step(const real* v, const real* w, real* v_next, real* w_next,
                                 const NodeParams& q, const Kinetics& kinetics,
                                 const StimulusTable& stimuli, index_t step, index_t j_begin,
-                                index_t j_end, cudaStream_t stream) {
+                                index_t j_end, cudaStream_t stream,
+                                const ActivationArrays& activation) {
   check_arguments(v, w, v_next, w_next, q, stimuli, j_begin, j_end);
   const dim3 block(kStepLanes, kStepRows);
   const dim3 grid(static_cast<unsigned>((q.n[0] + 2 * kStepLanes - 1) / (2 * kStepLanes)),
@@ -446,7 +468,7 @@ void launch_explicit_sheet_step(const real* v, const real* w, real* v_next, real
   const real t = step_time(step, q.k);
   with_kinetics(kinetics, [&](const auto& kin) {
     sheet_step_kernel<<<grid, block, 0, stream>>>(v, w, v_next, w_next, q, kin, stimuli, t,
-                                                  j_begin, j_end);
+                                                  j_begin, j_end, activation);
   });
   FHN_CUDA_CHECK_LAUNCH();
 }
@@ -455,20 +477,25 @@ void launch_explicit_sheet_steps_blocked(const real* v, const real* w, real* v_n
                                          const NodeParams& q, const Kinetics& kinetics,
                                          const StimulusTable& stimuli, index_t first_step,
                                          int steps, index_t j_begin, index_t j_end,
-                                         cudaStream_t stream) {
+                                         cudaStream_t stream, const ActivationArrays& activation) {
   check_steps(steps);
   check_arguments(v, w, v_next, w_next, q, stimuli, j_begin, j_end);
   const int halo = sheet_halo(steps);
-  // Without stimuli the stimulus code is compiled out.
+  // Without stimuli the stimulus code is compiled out, and so is the crossing test without
+  // recording.
   with_kinetics(kinetics, [&](const auto& kin) {
     using K = std::decay_t<decltype(kin)>;
     for_block_rings(q, halo, j_begin, j_end, [&](auto sides, index_t bx0, index_t by0, dim3 grid) {
       constexpr bool kSides = decltype(sides)::value;
-      const auto kernel = stimuli.count > 0 ? sheet_blocked_kernel<true, kSides, K>
-                                            : sheet_blocked_kernel<false, kSides, K>;
+      const auto kernel =
+          activation.on()
+              ? (stimuli.count > 0 ? sheet_blocked_kernel<true, kSides, true, K>
+                                   : sheet_blocked_kernel<false, kSides, true, K>)
+              : (stimuli.count > 0 ? sheet_blocked_kernel<true, kSides, false, K>
+                                   : sheet_blocked_kernel<false, kSides, false, K>);
       kernel<<<grid, dim3(kLanes, kWarps), 0, stream>>>(v, w, v_next, w_next, q, kin, stimuli,
                                                         first_step, steps, halo, bx0, by0,
-                                                        j_begin, j_end);
+                                                        j_begin, j_end, activation);
       FHN_CUDA_CHECK_LAUNCH();
     });
   });

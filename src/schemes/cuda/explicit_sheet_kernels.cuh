@@ -26,6 +26,7 @@
 
 #include "model/stimulus.hpp"
 #include "schemes/cuda/explicit_kernels.cuh"
+#include "schemes/point/activation_point.hpp"
 #include "schemes/node_updates.hpp"
 
 namespace fhn::cuda {
@@ -39,20 +40,24 @@ constexpr int kExplicitSheetMaxSteps = 12;
 constexpr int kExplicitSheetStepsPerPass = 6;
 
 // One step from t = step dt: (v, w) -> (v_next, w_next) on global rows [j_begin, j_end), queued
-// on `stream`, no sync.
+// on `stream`, no sync. `activation` (arrays laid out like v; off by default): each written
+// node's crossing test (schemes/point/activation_point.hpp), fused into the update.
 void launch_explicit_sheet_step(const real* v, const real* w, real* v_next, real* w_next,
                                 const NodeParams& q, const Kinetics& kinetics,
                                 const StimulusTable& stimuli, index_t step, index_t j_begin,
-                                index_t j_end, cudaStream_t stream);
+                                index_t j_end, cudaStream_t stream,
+                                const ActivationArrays& activation = {});
 
 // `steps` (1..kExplicitSheetMaxSteps) steps from t = first_step dt in one pass over memory on
-// global rows [j_begin, j_end); the same numbers as `steps` calls of launch_explicit_sheet_step.
-// Queued on `stream`, no sync.
+// global rows [j_begin, j_end); the same numbers as `steps` calls of launch_explicit_sheet_step
+// (the activation times too: every step's crossing test at the written nodes). Queued on
+// `stream`, no sync.
 void launch_explicit_sheet_steps_blocked(const real* v, const real* w, real* v_next, real* w_next,
                                          const NodeParams& q, const Kinetics& kinetics,
                                          const StimulusTable& stimuli, index_t first_step,
                                          int steps, index_t j_begin, index_t j_end,
-                                         cudaStream_t stream);
+                                         cudaStream_t stream,
+                                         const ActivationArrays& activation = {});
 
 // The members of a sweep batch (MemberArrays, explicit_kernels.cuh: member m's sheet at entries
 // [m pitch, m pitch + N_x N_y), its NodeParams, kinetics of `form`'s type and stimuli; frozen

@@ -5,6 +5,7 @@
 
 #include "core/cuda/cuda_check.hpp"
 #include "core/error.hpp"
+#include "schemes/cuda/activation_record.cuh"
 #include "schemes/cuda/explicit_kernels.cuh"
 
 namespace fhn::cuda {
@@ -42,14 +43,15 @@ struct BlockList {
   unsigned across = 0;
 };
 
-// One step, a node per thread: the stimulus current at the node, then `node`'s update.
+// One step, a node per thread: the stimulus current at the node, then `node`'s update (and the
+// crossing test of its old and new v when recording activation, `act`).
 template <class K, class Node>
 __global__ void __launch_bounds__(kLanes * kRows)
     sheet_node_step_kernel(const real* __restrict__ v, const real* __restrict__ w,
                            real* __restrict__ v_next, real* __restrict__ w_next,
                            const __grid_constant__ Node node, const __grid_constant__ NodeParams q,
                            const __grid_constant__ K kin, StimulusTable st, real t,
-                           BlockList list) {
+                           BlockList list, ActivationArrays act) {
   unsigned bx = blockIdx.x, by = blockIdx.y;
   if (list.ids != nullptr) {
     const std::uint32_t id = list.ids[blockIdx.x];
@@ -64,6 +66,7 @@ __global__ void __launch_bounds__(kLanes * kRows)
   const ExplicitPointUpdate out = node(v, w, current, i, j, q, kin);
   v_next[c] = out.v;
   w_next[c] = out.w;
+  if (act.on()) record_crossing_in_kernel(act, c, v[c], out.v, t, q.k);
 }
 
 // The heterogeneous step on the blocks [bx0, bx0 + gridDim.x) x [by0, by0 + gridDim.y), every
@@ -77,7 +80,8 @@ __global__ void __launch_bounds__(kLanes * kRows)
                            const __grid_constant__ MediumView m,
                            const std::uint8_t* __restrict__ full, unsigned across, unsigned bx0,
                            unsigned by0, const __grid_constant__ NodeParams q,
-                           const __grid_constant__ K kin, StimulusTable st, real t) {
+                           const __grid_constant__ K kin, StimulusTable st, real t,
+                           ActivationArrays act) {
   const unsigned bx = bx0 + blockIdx.x, by = by0 + blockIdx.y;
   const index_t i = bx * static_cast<index_t>(kLanes) + threadIdx.x;
   const index_t j = by * static_cast<index_t>(kRows) + threadIdx.y;
@@ -88,6 +92,7 @@ __global__ void __launch_bounds__(kLanes * kRows)
   if (full[bx + across * by] == 0) return;
   v_next[c] = out.v;
   w_next[c] = out.w;
+  if (act.on()) record_crossing_in_kernel(act, c, v[c], out.v, t, q.k);
 }
 
 // The step kernels' grid of blocks over the whole sheet.
@@ -111,11 +116,12 @@ void check_sheet(const char* kernels, const real* v, const real* w, const real* 
 template <class Node>
 void launch_node_steps(const real* v, const real* w, real* v_next, real* w_next, const Node& node,
                        const NodeParams& q, const Kinetics& kinetics, const StimulusTable& stimuli,
-                       index_t step, cudaStream_t stream, dim3 grid, BlockList list) {
+                       index_t step, cudaStream_t stream, dim3 grid, BlockList list,
+                       const ActivationArrays& activation) {
   const real t = step_time(step, q.k);
   with_kinetics(kinetics, [&](const auto& kin) {
-    sheet_node_step_kernel<<<grid, dim3(kLanes, kRows), 0, stream>>>(v, w, v_next, w_next, node,
-                                                                     q, kin, stimuli, t, list);
+    sheet_node_step_kernel<<<grid, dim3(kLanes, kRows), 0, stream>>>(
+        v, w, v_next, w_next, node, q, kin, stimuli, t, list, activation);
   });
   FHN_CUDA_CHECK_LAUNCH();
 }
@@ -154,17 +160,18 @@ MediumBlocks medium_blocks(const std::vector<std::uint8_t>& quadrants, const Nod
 void launch_explicit_sheet_masked_step(const real* v, const real* w, real* v_next, real* w_next,
                                        const std::uint8_t* quadrants, const NodeParams& q,
                                        const Kinetics& kinetics, const StimulusTable& stimuli,
-                                       index_t step, cudaStream_t stream) {
+                                       index_t step, cudaStream_t stream,
+                                       const ActivationArrays& activation) {
   check_sheet("masked sheet kernel", v, w, v_next, w_next, quadrants, q, stimuli);
   launch_node_steps(v, w, v_next, w_next, MaskedNode{quadrants}, q, kinetics, stimuli, step,
-                    stream, sheet_grid(q), BlockList{});
+                    stream, sheet_grid(q), BlockList{}, activation);
 }
 
 void launch_explicit_sheet_medium_step(const real* v, const real* w, real* v_next, real* w_next,
                                        const MediumView& medium, const MediumBlocks& blocks,
                                        const NodeParams& q, const Kinetics& kinetics,
                                        const StimulusTable& stimuli, index_t step,
-                                       cudaStream_t stream) {
+                                       cudaStream_t stream, const ActivationArrays& activation) {
   check_sheet("heterogeneous sheet kernel", v, w, v_next, w_next, medium.quadrants, q, stimuli);
   const dim3 grid = sheet_grid(q);
   FHN_VERIFY(blocks.across == grid.x &&
@@ -176,14 +183,14 @@ void launch_explicit_sheet_medium_step(const real* v, const real* w, real* v_nex
     with_kinetics(kinetics, [&](const auto& kin) {
       sheet_full_step_kernel<<<inner, dim3(kLanes, kRows), 0, stream>>>(
           v, w, v_next, w_next, medium, blocks.full.data(), blocks.across, blocks.bx0,
-          blocks.by0, q, kin, stimuli, t);
+          blocks.by0, q, kin, stimuli, t, activation);
     });
     FHN_CUDA_CHECK_LAUNCH();
   }
   if (blocks.partial.size() > 0)
     launch_node_steps(v, w, v_next, w_next, MediumNode{medium}, q, kinetics, stimuli, step,
                       stream, dim3(static_cast<unsigned>(blocks.partial.size())),
-                      BlockList{blocks.partial.data(), blocks.across});
+                      BlockList{blocks.partial.data(), blocks.across}, activation);
 }
 
 }  // namespace fhn::cuda

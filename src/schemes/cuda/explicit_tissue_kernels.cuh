@@ -17,15 +17,19 @@
 #include "core/cuda/device_buffer.hpp"
 #include "model/stimulus.hpp"
 #include "schemes/node_updates.hpp"
+#include "schemes/point/activation_point.hpp"
 
 namespace fhn::cuda {
 
 // One step from t = step dt on the whole sheet with a tissue mask: `quadrants` (device, one byte
-// per node) the nodes' quadrant bytes. Queued on `stream`, no sync.
+// per node) the nodes' quadrant bytes. Queued on `stream`, no sync. `activation` (arrays laid out
+// like v; off by default): each node's crossing test (schemes/point/activation_point.hpp), here
+// and in the heterogeneous step, fused into the update.
 void launch_explicit_sheet_masked_step(const real* v, const real* w, real* v_next, real* w_next,
                                        const std::uint8_t* quadrants, const NodeParams& q,
                                        const Kinetics& kinetics, const StimulusTable& stimuli,
-                                       index_t step, cudaStream_t stream);
+                                       index_t step, cudaStream_t stream,
+                                       const ActivationArrays& activation = {});
 
 // The thread blocks (32 x 8 nodes each) of the heterogeneous step, by what their nodes need: a
 // block is full when its nodes all have four quadrants, lie off the sheet's sides and off any
@@ -51,6 +55,7 @@ void launch_explicit_sheet_medium_step(const real* v, const real* w, real* v_nex
                                        const MediumView& medium, const MediumBlocks& blocks,
                                        const NodeParams& q, const Kinetics& kinetics,
                                        const StimulusTable& stimuli, index_t step,
-                                       cudaStream_t stream);
+                                       cudaStream_t stream,
+                                       const ActivationArrays& activation = {});
 
 }  // namespace fhn::cuda
