@@ -12,6 +12,7 @@
 #include "core/format.hpp"
 #include "io/vtk_writers.hpp"
 #include "run/checkpoint.hpp"
+#include "run/memory_estimate.hpp"
 #include "study/pseudo_ecg.hpp"
 #include "support.hpp"
 
@@ -355,6 +356,21 @@ TEST_CASE("a sweep over a base with output.ecg is refused at the base's key and 
   CHECK(contains(r.err, sweep + ": " + (dir / "cable.yaml").string() +
                             ":5:15: output.ecg: the pseudo-ECG is written by fhn run; a sweep's "
                             "members do not write ecg.csv"));
+}
+
+TEST_CASE("the memory estimate counts the ECG's snapshot") {
+  const std::string sheet = "domain: {length: [20, 10], dx: 0.5}\ntime: {dt: 0.05}\n";
+  const fhn::MemoryEstimate plain = fhn::estimate_run_memory(fhn::test::config_from(sheet));
+  const fhn::MemoryEstimate e = fhn::estimate_run_memory(fhn::test::config_from(
+      sheet + "output: {ecg: {electrodes: [[5, 5, 1]]}}\n"));
+  const double n = 41 * 21;
+  CHECK(e.host.size() == plain.host.size() + 1);
+  CHECK(e.host_total() - e.host_peak_temporary.bytes ==
+        plain.host_total() - plain.host_peak_temporary.bytes + 2 * 8 * n);
+  bool listed = false;
+  for (const fhn::MemoryItem& item : e.host)
+    listed = listed || (item.what == "the pseudo-ECG's snapshot: v, w" && item.bytes == 2 * 8 * n);
+  CHECK(listed);
 }
 
 TEST_CASE("output.ecg and output.phase round-trip through the resolved config") {
