@@ -300,6 +300,39 @@ void check_tissue(Config& c, ProblemFields& fields, Context& ctx) {
     }
 }
 
+// output.ecg's electrodes off the grid's nodes: the potential weighs each node by 1/r, infinite
+// at r = 0 (study/pseudo_ecg.hpp). An electrode closer to a node than 1e-9 dx (round-off of a
+// coordinate typed as the node's) is on it.
+void check_electrodes(const Config& c, Context& ctx) {
+  const Domain& d = c.domain;
+  for (std::size_t i = 0; i < c.output.ecg.electrodes.size(); ++i) {
+    const Point& p = c.output.ecg.electrodes[i];
+    real r2 = 0.0;  // the squared distance to the nearest node
+    std::string node, point;
+    for (int a = 0; a < 3; ++a) {
+      real nearest = 0.0;  // off the domain's axes, the tissue lies at 0
+      if (a < d.dims) {
+        const real index =
+            std::clamp(std::round(p[a] / d.dx), 0.0, static_cast<real>(d.nodes[a] - 1));
+        nearest = d.coordinate(a, static_cast<index_t>(index));
+        node += std::string(a > 0 ? ", " : "") + axis_name(a) + " = " + format_exact(nearest);
+      }
+      r2 += (p[a] - nearest) * (p[a] - nearest);
+      if (a < EcgSpec::coordinates(d.dims))
+        point += std::string(a > 0 ? ", " : "") + format_exact(p[a]);
+    }
+    if (std::sqrt(r2) <= 1e-9 * d.dx) {
+      const std::string key = "output.ecg.electrodes[" + std::to_string(i) + "]";
+      ctx.error(key, key + ": [" + point + "] is on the node " + node +
+                         " (r = 0, where the potential's 1/r is infinite); move it off the "
+                         "nodes, e.g. " +
+                         (d.dims == 3   ? "between two nodes or outside the box"
+                          : d.dims == 2 ? "to a height z > 0 above the sheet"
+                                        : "to a distance y > 0 from the cable"));
+    }
+  }
+}
+
 }  // namespace
 
 const ParameterFields& ProblemFields::of(const Config& c) {
@@ -352,8 +385,25 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build,
                 " must be a whole multiple of" + of_dt + " (or 0 for none)",
                 "output.checkpoint_every", c.output.checkpoint_every_steps);
 
+  if (c.output.ecg.enabled())
+    count_steps(ctx, "output.ecg.every", c.output.ecg.every, c.time.dt,
+                " must be a whole multiple of" + of_dt, "output.ecg.every",
+                c.output.ecg.every_steps);
+
   const bool sheet = c.domain.dims >= 2;  // a sheet or a box
   const bool box = c.domain.dims == 3;
+  // The pseudo-ECG's electrodes, on the uniform grid; the phase, a point array of the frames.
+  check_electrodes(c, ctx);
+  if (c.output.ecg.enabled() && c.scheme.type == SchemeType::adaptive_explicit)
+    ctx.error("output.ecg", "output.ecg: the pseudo-ECG is computed on the uniform grid; the "
+                            "adaptive grid's frames hold a subset of its nodes (use scheme.type: "
+                            "explicit, or remove output.ecg)");
+  if (c.output.phase && !sheet)
+    ctx.error("output.phase", "output.phase: the phase map is drawn on sheets and boxes only "
+                              "(domain.length: [Lx, Ly] or [Lx, Ly, Lz]); this domain is a cable");
+  else if (c.output.phase && !c.output.vtk)
+    ctx.error("output.phase", "output.phase: the phase is a point array of the frames; it needs "
+                              "output.vtk: true");
   // What runs where (config/capabilities.hpp): the scheme on this domain and backend.
   for (const capability::Refusal& refused :
        capability::refusals(capability_key(c, capability::Mode::one_process)))

@@ -198,6 +198,20 @@ struct FilamentSpec {
   real settle = -1.0;  // time the ring's rate leaves out after its first frame; < 0: a third
 };
 
+// ecg.csv: the pseudo-ECG, the unipolar extracellular potential at electrode points
+// (study/pseudo_ecg.hpp), sampled every `every` time units. A cable's electrode is [x, y] (y its
+// distance from the cable), a sheet's [x, y, z] (z its height above the sheet), a box's
+// [x, y, z] (inside the box or outside it); none may sit on a node.
+struct EcgSpec {
+  std::vector<Point> electrodes;  // empty: no ECG
+  real every = 0.0;               // sampling cadence in time units (default: output.every)
+  index_t every_steps = 0;        // derived: every / dt
+  bool enabled() const { return !electrodes.empty(); }
+  // Coordinates an electrode takes on a domain of `dims` axes: one more than the axes on a
+  // cable and a sheet (the distance off the tissue), three in a box.
+  static int coordinates(int dims) { return dims == 3 ? 3 : dims + 1; }
+};
+
 struct OutputSpec {
   real every = 1.0;             // frame cadence in time units (a multiple of dt)
   index_t every_steps = 10;     // derived: every / dt
@@ -209,6 +223,8 @@ struct OutputSpec {
   ActivationSpec activation;    // sheets
   TipSpec tips;                 // sheets
   FilamentSpec filaments;       // boxes
+  EcgSpec ecg;                  // ecg.csv (off unless electrodes are given)
+  bool phase = false;           // frames carry the point array "phase" (sheets, boxes)
   bool newton_log = false;      // newton.csv (Crank-Nicolson): every Newton iteration
   real checkpoint_every = 0.0;  // simulated time between checkpoints; 0: none
   index_t checkpoint_every_steps = 0;  // derived

@@ -270,6 +270,15 @@ std::string to_yaml(const Config& c) {
   out << YAML::Key << "spacetime" << YAML::Value << c.output.spacetime;
   out << YAML::Key << "newton_log" << YAML::Value << c.output.newton_log;
   out << std::pair{"checkpoint_every", c.output.checkpoint_every};
+  // Written only when asked for, so that the resolved configs of the others stay as they were.
+  if (c.output.ecg.enabled()) {
+    out << YAML::Key << "ecg" << YAML::Value << YAML::BeginMap << YAML::Key << "electrodes"
+        << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const Point& p : c.output.ecg.electrodes)
+      emit_point(out, p, EcgSpec::coordinates(d.dims));
+    out << YAML::EndSeq << std::pair{"every", c.output.ecg.every} << YAML::EndMap;
+  }
+  if (c.output.phase) out << YAML::Key << "phase" << YAML::Value << true;
   if (sheet) {
     const ActivationSpec& a = c.output.activation;
     out << YAML::Key << "activation" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key

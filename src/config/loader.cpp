@@ -50,32 +50,39 @@ Point domain_centre(const Domain& d) {
   return c;
 }
 
+// A list of `count` finite numbers at `path` (`form` and `why` say what is expected: "a list
+// [x, y]", "the domain has 2 axes"); nullopt after reporting why not.
+std::optional<Point> read_coordinates(Context& ctx, const YAML::Node& node, const std::string& path,
+                                      int count, const std::string& form, const std::string& why) {
+  Point p{0.0, 0.0, 0.0};
+  if (!node.IsSequence() || node.size() != static_cast<std::size_t>(count)) {
+    ctx.error(path, node.Mark(), path + ": expected " + form + " (" + why + "), got " +
+                                     node_text(node));
+    return std::nullopt;
+  }
+  for (int axis = 0; axis < count; ++axis) {
+    const std::string where = path + "[" + std::to_string(axis) + "]";
+    const std::optional<real> x =
+        parse_finite(ctx, where, node[static_cast<std::size_t>(axis)], "a finite number");
+    if (!x) return std::nullopt;
+    p[axis] = *x;
+  }
+  return p;
+}
+
 // A position given as x (cables) or [x, y] (sheets) at `path`; nullopt after reporting why not.
 std::optional<Point> read_point(Context& ctx, const YAML::Node& node, const std::string& path,
                                 const Domain& d) {
+  if (d.dims == 1 && !node.IsSequence()) {
+    const std::optional<real> x = parse_finite(ctx, path, node, "a finite number");
+    if (!x) return std::nullopt;
+    return Point{*x, 0.0, 0.0};
+  }
   const std::string form =
       d.dims == 1 ? "a number x" : d.dims == 2 ? "a list [x, y]" : "a list [x, y, z]";
-  Point p{0.0, 0.0, 0.0};
-  auto number_at = [&](const YAML::Node& n, const std::string& where, real& out) {
-    const std::optional<real> x = parse_finite(ctx, where, n, "a finite number");
-    if (x) out = *x;
-    return x.has_value();
-  };
-  if (d.dims == 1 && !node.IsSequence()) {
-    if (!number_at(node, path, p[0])) return std::nullopt;
-    return p;
-  }
-  if (!node.IsSequence() || node.size() != static_cast<std::size_t>(d.dims)) {
-    ctx.error(path, node.Mark(), path + ": expected " + form + " (the domain has " +
-                                     std::to_string(d.dims) + (d.dims == 1 ? " axis" : " axes") +
-                                     "), got " + node_text(node));
-    return std::nullopt;
-  }
-  for (int axis = 0; axis < d.dims; ++axis)
-    if (!number_at(node[static_cast<std::size_t>(axis)], path + "[" + std::to_string(axis) + "]",
-                   p[axis]))
-      return std::nullopt;
-  return p;
+  return read_coordinates(ctx, node, path, d.dims, form,
+                          "the domain has " + std::to_string(d.dims) +
+                              (d.dims == 1 ? " axis" : " axes"));
 }
 
 // The axis named at `key` ("x", or "y" on a sheet) of a step or tanh_front profile.
@@ -710,6 +717,42 @@ std::vector<Point> read_probes(Section& o, const Domain& d) {
   return probes;
 }
 
+// output.ecg: {electrodes: [[x, y(, z)], ...], every}. An electrode has one coordinate more than
+// a cable's or a sheet's axes (its distance off the tissue), three in a box (EcgSpec).
+// Each electrode's place is recorded at "output.ecg.electrodes[i]" for the checks made once the
+// grid is known (checks.cpp: none may sit on a node).
+EcgSpec read_ecg(Section& o, const Domain& d, real every) {
+  Section e = o.section("ecg");
+  EcgSpec spec;
+  spec.every = e.number("every", every, positive());
+  const YAML::Node list = e.raw("electrodes");
+  Context& ctx = o.context();
+  const std::string path = e.path_of("electrodes");
+  const int count = EcgSpec::coordinates(d.dims);
+  const std::string form = count == 2 ? "[x, y]" : "[x, y, z]";
+  const std::string why = d.dims == 1   ? "a cable's electrode: x along it, y its distance from it"
+                          : d.dims == 2 ? "a sheet's electrode: x, y and z its height above it"
+                                        : "a box's electrode: x, y, z, inside the box or outside";
+  if (!list.IsDefined()) {
+    if (e.node().IsMap())
+      ctx.error(e.path(), e.node().Mark(),
+                "missing required key '" + path + "' (a list of points " + form + "; " + why + ")");
+    return spec;
+  }
+  if (!list.IsSequence() || list.size() == 0) {
+    ctx.error(path, list.Mark(), path + ": expected a non-empty list of points " + form + " (" +
+                                     why + "), got " + node_text(list));
+    return spec;
+  }
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string at = path + "[" + std::to_string(i) + "]";
+    ctx.record(at, list[i].Mark());
+    if (auto p = read_coordinates(ctx, list[i], at, count, "a list " + form, why))
+      spec.electrodes.push_back(*p);
+  }
+  return spec;
+}
+
 std::string default_name(const std::string& source) {
   const std::string stem = std::filesystem::path(source).stem().string();
   return stem.empty() ? "fhn" : stem;
@@ -893,6 +936,8 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
     c.output.newton_log = o.boolean("newton_log", c.output.newton_log);
     c.output.checkpoint_every = o.number("checkpoint_every", c.output.checkpoint_every, non_negative());
     c.output.probes = read_probes(o, c.domain);
+    c.output.ecg = read_ecg(o, c.domain, c.output.every);
+    c.output.phase = o.boolean("phase", c.output.phase);
     // Activation and tip levels default to the form's (a wave's loop encircles them).
     const NodeState levels = with_kinetics(c.model.kinetics, [](const auto& k) { return k.levels(); });
     {

@@ -33,6 +33,7 @@
 #include <fstream>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -232,9 +233,11 @@ vtkSmartPointer<vtkImageData> grid_image(const Domain& d, index_t stride) {
   return image;
 }
 
-// One frame of a sheet or box as image data: point arrays v and w in ArrayT's precision.
+// One frame of a sheet or box as image data: point arrays v and w in ArrayT's precision, and
+// with `phase` the phase about its levels (grid/phase.hpp) at every node.
 template <class ArrayT>
-vtkSmartPointer<vtkImageData> image_frame(const FrameView& frame, index_t stride) {
+vtkSmartPointer<vtkImageData> image_frame(const FrameView& frame, index_t stride,
+                                          const std::optional<PhaseLevels>& phase) {
   const Domain& d = *frame.domain;
   auto image = grid_image(d, stride);
   const Kept kept = kept_nodes(d, stride);
@@ -243,6 +246,14 @@ vtkSmartPointer<vtkImageData> image_frame(const FrameView& frame, index_t stride
       image_values<ArrayT>("v", frame.v, d, stride, kept, frame.outside));
   image->GetPointData()->AddArray(
       image_values<ArrayT>("w", frame.w, d, stride, kept, frame.outside));
+  if (phase) {
+    std::vector<real> theta(static_cast<std::size_t>(frame.n));
+    for (index_t node = 0; node < frame.n; ++node)
+      theta[static_cast<std::size_t>(node)] =
+          phase_angle(frame.v[node], frame.w[node], phase->v_iso, phase->w_iso);
+    image->GetPointData()->AddArray(
+        image_values<ArrayT>("phase", theta.data(), d, stride, kept, frame.outside));
+  }
   if (frame.outside) image->GetPointData()->AddArray(image_tissue(frame.outside, d, stride, kept));
   image->GetPointData()->SetActiveScalars("v");
   add_time(image, frame.t);
@@ -252,11 +263,12 @@ vtkSmartPointer<vtkImageData> image_frame(const FrameView& frame, index_t stride
 class VtkSeriesWriter final : public FrameSink {
  public:
   VtkSeriesWriter(std::filesystem::path out_dir, std::string name, Precision precision,
-                  index_t stride, real resume_before_t)
+                  index_t stride, real resume_before_t, std::optional<PhaseLevels> phase)
       : out_dir_(std::move(out_dir)),
         name_(std::move(name)),
         precision_(precision),
         stride_(stride),
+        phase_(phase),
         collection_((create_folder(out_dir_ / "frames", "the frames folder"),
                      out_dir_ / (name_ + ".pvd")),
                     resume_before_t) {}
@@ -270,8 +282,8 @@ class VtkSeriesWriter final : public FrameSink {
     if (sheet) {
       vtkNew<vtkXMLImageDataWriter> writer;
       configure(writer);
-      writer->SetInputData(f64 ? image_frame<vtkDoubleArray>(frame, stride_)
-                               : image_frame<vtkFloatArray>(frame, stride_));
+      writer->SetInputData(f64 ? image_frame<vtkDoubleArray>(frame, stride_, phase_)
+                               : image_frame<vtkFloatArray>(frame, stride_, phase_));
       write_atomically(writer, out_dir_ / file);
     } else {
       vtkNew<vtkXMLUnstructuredGridWriter> writer;
@@ -289,6 +301,7 @@ class VtkSeriesWriter final : public FrameSink {
   std::string name_;
   Precision precision_;
   index_t stride_;
+  std::optional<PhaseLevels> phase_;
   PvdCollection collection_;
 };
 
@@ -533,8 +546,10 @@ class SpacetimeWriter final : public FrameSink {
 
 std::unique_ptr<FrameSink> make_vtk_series_writer(const std::filesystem::path& out_dir,
                                                   const std::string& name, Precision precision,
-                                                  index_t stride, real resume_before_t) {
-  return std::make_unique<VtkSeriesWriter>(out_dir, name, precision, stride, resume_before_t);
+                                                  index_t stride, real resume_before_t,
+                                                  const std::optional<PhaseLevels>& phase) {
+  return std::make_unique<VtkSeriesWriter>(out_dir, name, precision, stride, resume_before_t,
+                                           phase);
 }
 
 void write_image(const std::filesystem::path& file, const Domain& domain,

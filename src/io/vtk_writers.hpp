@@ -4,11 +4,13 @@
 // throw ConfigError.
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "config/config.hpp"
 #include "core/types.hpp"
+#include "grid/phase.hpp"
 #include "grid/polyline.hpp"
 #include "io/frame_sink.hpp"
 
@@ -19,7 +21,9 @@ namespace fhn {
 // (and "TimeValue", the name VTK's readers take a file's time from) holding t; appended raw
 // binary, zlib compressed. A cable frame is a .vtu: points (x, 0, 0) joined by VTK_LINE cells;
 // a sheet frame a .vti (ImageData, origin (0, 0, 0), spacing stride dx). Only every stride-th
-// node along each axis is kept (0, s, 2s, ...; a fixed grid only).
+// node along each axis is kept (0, s, 2s, ...; a fixed grid only). With `phase` (output.phase),
+// a sheet's or box's frames also carry the point array "phase", the phase about its levels at
+// every node (grid/phase.hpp), in the frames' precision, NaN outside the tissue.
 // After every frame out_dir/<name>.pvd names it with its physical time (PvdCollection: valid at
 // every moment, constant cost per frame), so an interrupted run still leaves a valid collection.
 // Creates out_dir/frames/ at once. Throws IoError when it cannot, or when a frame cannot be
@@ -28,7 +32,16 @@ namespace fhn {
 // overwritten).
 std::unique_ptr<FrameSink> make_vtk_series_writer(const std::filesystem::path& out_dir,
                                                   const std::string& name, Precision precision,
-                                                  index_t stride = 1, real resume_before_t = -1.0);
+                                                  index_t stride = 1, real resume_before_t = -1.0,
+                                                  const std::optional<PhaseLevels>& phase = {});
+
+// The phase the frames of `c` carry (output.phase): about the tip levels on a sheet
+// (output.tips.v, .w), the filament levels in a box (output.filaments.v, .w); none without it.
+inline std::optional<PhaseLevels> frame_phase(const Config& c) {
+  if (!c.output.phase) return std::nullopt;
+  return c.domain.dims == 3 ? PhaseLevels{c.output.filaments.v_iso, c.output.filaments.w_iso}
+                            : PhaseLevels{c.output.tips.v_iso, c.output.tips.w_iso};
+}
 
 // A sheet's or a box's image (ImageData, origin (0, 0, 0), spacing dx) with named point arrays
 // (one value a node, in node order; the first is the active scalars) and field data, as float64,

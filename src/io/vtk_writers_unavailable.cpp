@@ -17,7 +17,8 @@ namespace {
 }  // namespace
 
 std::unique_ptr<FrameSink> make_vtk_series_writer(const std::filesystem::path&, const std::string&,
-                                                  Precision, index_t, real) {
+                                                  Precision, index_t, real,
+                                                  const std::optional<PhaseLevels>&) {
   throw_not_compiled();
 }
 

@@ -177,6 +177,8 @@ MemoryEstimate estimate_run_memory(const Config& c, int ranks, MemoryEstimate* w
   // The process that writes (one process, or rank 0): the time loop's frame (x, v, w), and what
   // the writers keep.
   e.host.push_back({"the frame being written: x, v, w", 2.0 * kValue * n + kValue * coordinates});
+  if (c.output.ecg.enabled())  // its own snapshot where no frame falls on its sample's step
+    e.host.push_back({"the pseudo-ECG's snapshot: v, w", 2.0 * kValue * n});
   if (d.dims == 1 && c.output.spacetime) {
     // SpacetimeWriter: v at up to kSpacetimeColumns columns, every frame of the run.
     const real stride =
@@ -202,9 +204,11 @@ MemoryEstimate estimate_run_memory(const Config& c, int ranks, MemoryEstimate* w
     kept *=
         std::floor(static_cast<real>(d.nodes[a] - 1) / static_cast<real>(c.output.stride)) + 1.0;
   const real value = c.output.precision == Precision::float64 ? 8.0 : 4.0;
-  // A sheet with a mask also writes its "tissue" array, a byte per kept node.
+  // A sheet with a mask also writes its "tissue" array, a byte per kept node; with output.phase
+  // the phase at every node and its kept values.
   const real frame =
-      c.output.vtk ? kept * (2.0 * value + (d.dims == 1 ? 49.0 : 0.0) + (fields.mask ? 1.0 : 0.0))
+      c.output.vtk ? kept * (2.0 * value + (d.dims == 1 ? 49.0 : 0.0) + (fields.mask ? 1.0 : 0.0)) +
+                         (c.output.phase ? kValue * n + kept * value : 0.0)
                    : 0.0;
   e.host_peak_temporary =
       checkpoint >= frame

@@ -13,6 +13,7 @@
 #include "io/pvd_collection.hpp"
 #include "schemes/activation_record.hpp"
 #include "study/front_tracker.hpp"
+#include "study/pseudo_ecg.hpp"
 #include "study/spiral_tips.hpp"
 
 namespace fs = std::filesystem;
@@ -30,10 +31,12 @@ namespace {
                 "files start at the restart");
 }
 
-// probes.csv: a row per frame, so the rows before the restart (t < resume_t) are exactly the
-// frames' times.
+// probes.csv (a row per frame) and ecg.csv (a row per sample): the rows before the restart
+// (t < resume_t) are exactly the times of the frames (samples) before it; `what` names them,
+// `every` is the key of their cadence.
 void check_frame_rows(const fs::path& file, const std::vector<real>& frame_times, real resume_t,
-                      real dt) {
+                      real dt, const std::string& what = "frame",
+                      const std::string& every = "output.every") {
   std::vector<real> before;
   for_each_row(file, [&](const std::string&, real t) {
     if (t < resume_t - 1e-9 * dt) before.push_back(t);
@@ -42,15 +45,27 @@ void check_frame_rows(const fs::path& file, const std::vector<real>& frame_times
   for (std::size_t i = 0; i < common; ++i)
     if (!(std::abs(before[i] - frame_times[i]) <= 1e-9 * dt))
       cannot_continue(file, "row " + std::to_string(i + 1) + " is at t = " +
-                                format_exact(before[i]) + " where this run's frame " +
+                                format_exact(before[i]) + " where this run's " + what + " " +
                                 std::to_string(i) + " is at t = " + format_exact(frame_times[i]) +
-                                " (rows missing, or output.every changed since the checkpoint)");
+                                " (rows missing, or " + every + " changed since the checkpoint)");
   if (before.size() == frame_times.size()) return;
   std::string why = "it holds " + std::to_string(before.size()) + " rows before the checkpoint's " +
                     "t = " + format_exact(resume_t) + " where the run wrote " +
-                    std::to_string(frame_times.size()) + " (one per frame)";
+                    std::to_string(frame_times.size()) + " (one per " + what + ")";
   if (!before.empty()) why += "; its rows end at t = " + format_exact(before.back());
   cannot_continue(file, why);
+}
+
+// The header of `file` (a CSV the restart continues) must be `expected`, the columns this run
+// writes: ConfigError naming `key`, whose change since the checkpoint changed them.
+void check_header(const fs::path& file, const std::string& expected, const std::string& key) {
+  std::ifstream in(file);
+  std::string header;
+  std::getline(in, header);
+  if (header + "\n" != expected)
+    throw ConfigError(file.string() + ": its columns (" + header + ") are not this run's (" +
+                      expected.substr(0, expected.size() - 1) + "): " + key + " changed since "
+                      "the checkpoint; keep them, or restart into another folder (--output)");
 }
 
 // newton.csv (rows for every step) and grid.csv (a row per regrid): the distinct steps of the
@@ -221,15 +236,19 @@ RestartPlan check_restart_outputs(const Config& c, const fs::path& dir,
   };
   if (!c.output.probes.empty() && present("probes.csv", "its rows")) {
     const fs::path probes = dir / "probes.csv";
-    std::ifstream in(probes);
-    std::string header;
-    std::getline(in, header);
-    const std::string expected = probes_csv_header(c.output.probes, c.domain.dims);
-    if (header + "\n" != expected)
-      throw ConfigError(probes.string() + ": its columns (" + header + ") are not this run's (" +
-                        expected.substr(0, expected.size() - 1) + "): output.probes changed since "
-                        "the checkpoint; keep them, or restart into another folder (--output)");
+    check_header(probes, probes_csv_header(c.output.probes, c.domain.dims), "output.probes");
     check_frame_rows(probes, frame_times, resume_t, c.time.dt);
+  }
+  if (c.output.ecg.enabled() && present("ecg.csv", "its rows")) {
+    // A sample at every multiple of the ECG's cadence (and at the end, which no checkpoint
+    // precedes).
+    const fs::path ecg = dir / "ecg.csv";
+    check_header(ecg, PseudoEcg::header(c.output.ecg.electrodes, c.domain.dims),
+                 "output.ecg.electrodes");
+    std::vector<real> sample_times;
+    for (index_t step = 0; step < resume_step; step += c.output.ecg.every_steps)
+      sample_times.push_back(c.time.grid().t(step));
+    check_frame_rows(ecg, sample_times, resume_t, c.time.dt, "sample", "output.ecg.every");
   }
   if (c.output.newton_log && c.scheme.type == SchemeType::crank_nicolson &&
       present("newton.csv", "its rows"))

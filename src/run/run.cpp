@@ -35,6 +35,7 @@
 #include "study/activation.hpp"
 #include "study/front_tracker.hpp"
 #include "study/filaments.hpp"
+#include "study/pseudo_ecg.hpp"
 #include "study/spiral_tips.hpp"
 
 namespace fs = std::filesystem;
@@ -65,6 +66,7 @@ std::vector<std::string> run_outputs(const Config& c) {
   if (c.output.vtk && c.output.filaments.enabled) outputs.push_back(c.name + "_filaments.pvd");
   if (c.output.spacetime) outputs.push_back("spacetime.vti");
   if (!c.output.probes.empty()) outputs.push_back("probes.csv");
+  if (c.output.ecg.enabled()) outputs.push_back("ecg.csv");
   if (c.scheme.type == SchemeType::adaptive_explicit) outputs.push_back("grid.csv");
   if (c.output.activation.enabled) outputs.push_back("activation.vti");
   if (c.output.tips.enabled) outputs.push_back("tips.csv");
@@ -189,7 +191,8 @@ struct Segment {
 JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string& status,
                         const RunLoopResult& loop, double wall_seconds,
                         const std::optional<FrontSpeed>& front, const TipTracker* tips,
-                        const FilamentTracker* filaments, const Segment& segment) {
+                        const FilamentTracker* filaments, const PseudoEcg* ecg,
+                        const Segment& segment) {
   JsonObject s;
   s.add("name", c.name)
       .add("status", status)
@@ -253,6 +256,7 @@ JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string
   }
   if (tips) tips->add_summary(s);
   if (filaments) filaments->add_summary(s);
+  if (ecg) ecg->add_summary(s, c.output.ecg.every);
   if (!segment.checkpoint.empty()) {  // the timings above are this segment's too
     JsonObject part;
     part.add("restarted_from", segment.checkpoint.string())
@@ -274,6 +278,7 @@ RunLoopSettings loop_settings(const Config& c, const Problem& problem, index_t r
   settings.instability_hint = instability_hint(c, problem);
   settings.first_frame_index = c.output.frames_before(resume_step);
   settings.checkpoint_every = c.output.checkpoint_every_steps;
+  settings.ecg_every = c.output.ecg.every_steps;
   return settings;
 }
 
@@ -368,6 +373,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   if (restart) {
     repair_restart_outputs(c, dir, plan);
     keep_rows_before(dir / "probes.csv", resume_t - 1e-9 * c.time.dt, false);
+    keep_rows_before(dir / "ecg.csv", resume_t - 1e-9 * c.time.dt, false);
     keep_rows_before(dir / "newton.csv", static_cast<real>(resume_step), false);
     keep_rows_before(dir / "grid.csv", static_cast<real>(resume_step), true);
     keep_rows_before(dir / "tips.csv", resume_t - 1e-9 * c.time.dt, false);
@@ -411,8 +417,8 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   std::vector<std::unique_ptr<FrameSink>> owned;
   owned.push_back(std::make_unique<OutputFolderWatch>(dir));
   if (c.output.vtk)
-    owned.push_back(
-        make_vtk_series_writer(dir, c.name, c.output.precision, c.output.stride, resume_before));
+    owned.push_back(make_vtk_series_writer(dir, c.name, c.output.precision, c.output.stride,
+                                           resume_before, frame_phase(c)));
   if (c.output.spacetime)
     owned.push_back(make_spacetime_writer(dir / "spacetime.vti", kSpacetimeColumns, resume_before,
                                           segment.frames));
@@ -446,10 +452,18 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   if (tips) sinks.push_back(tips.get());
   if (filaments) sinks.push_back(filaments.get());
   if (newton_log) sinks.push_back(newton_log.get());
+  // The pseudo-ECG takes snapshots at its own cadence (the loop's event), not frames; with the
+  // frames' sinks it is checkpointed, restored and finished.
+  std::unique_ptr<PseudoEcg> ecg;
+  if (c.output.ecg.enabled())
+    ecg = std::make_unique<PseudoEcg>(dir / "ecg.csv", c.output.ecg.electrodes,
+                                      ecg_medium(problem), c.domain.dims, restart);
+  std::vector<FrameSink*> stateful = sinks;
+  if (ecg) stateful.push_back(ecg.get());
   // What a sink cannot take back (one switched on at the restart finds nothing of its own in
   // the checkpoint; an image the earlier run never wrote) is said in run.log and on stderr.
   if (restart)
-    for (FrameSink* sink : sinks)
+    for (FrameSink* sink : stateful)
       if (const std::string lost = sink->restore(checkpoint.state); !lost.empty())
         warn(log, "restart: " + lost);
 
@@ -458,7 +472,8 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   RunLoopSettings settings = loop_settings(c, problem, resume_step);
   if (distributed) settings.comm = options.comm;
   if (!problem.fields.node_type.empty()) settings.outside = problem.fields.node_type.data();
-  CheckpointWriter checkpoints(dir, c, inputs, *scheme, sinks);
+  settings.ecg = ecg.get();
+  CheckpointWriter checkpoints(dir, c, inputs, *scheme, stateful);
   settings.checkpoint = [&checkpoints] { checkpoints.write(); };
   const InterruptGuard interrupt;
   settings.interrupted = interrupt.flag();
@@ -477,11 +492,12 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
     // Close what can be closed; a second failure (the disk is still full) must not hide the first.
     try {
       log.line("stopped: " + message);
-      for (FrameSink* sink : sinks) sink->finish();
+      for (FrameSink* sink : stateful) sink->finish();
       write_file_atomically(dir / "summary.json",
                             make_summary(c, *scheme, status, loop,
                                          std::chrono::duration<double>(Clock::now() - started).count(),
-                                         std::nullopt, tips.get(), filaments.get(), segment)
+                                         std::nullopt, tips.get(), filaments.get(), ecg.get(),
+                                         segment)
                                     .str(2) +
                                 "\n");
     } catch (const Error&) {
@@ -489,7 +505,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
     if (e.code() == ExitCode::interrupted) throw InterruptedError(message);
     throw;
   }
-  for (FrameSink* sink : sinks) sink->finish();
+  for (FrameSink* sink : stateful) sink->finish();
 
   // 6. Summary.
   RunSummary summary;
@@ -499,7 +515,8 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   summary.wall_seconds = std::chrono::duration<double>(Clock::now() - started).count();
   write_file_atomically(dir / "summary.json",
                         make_summary(c, *scheme, "ok", loop, summary.wall_seconds,
-                                     tracker ? tracker->speed() : std::nullopt, tips.get(), filaments.get(), segment)
+                                     tracker ? tracker->speed() : std::nullopt, tips.get(),
+                                     filaments.get(), ecg.get(), segment)
                                 .str(2) +
                             "\n");
   log.line("done: " + std::to_string(segment.step + loop.steps) + " steps, " +

@@ -42,6 +42,8 @@ void advance_run(Scheme& scheme, const RunLoopSettings& s, const std::vector<Fra
   const index_t end = s.time.steps;
   index_t last_good = scheme.steps_done();
   index_t frame_index = s.first_frame_index;
+  index_t frame_step = -1;  // the step of the last frame, whose snapshot is result.last
+  Snapshot sample;          // the ECG's snapshot where no frame was taken at its step
   std::vector<LoopEvent> events;
   // The NaN/Inf check wherever the loop stops (before a frame or checkpoint takes the state), at
   // least every check_every steps: on whole passes of the scheme, frames and checkpoints fall
@@ -51,10 +53,20 @@ void advance_run(Scheme& scheme, const RunLoopSettings& s, const std::vector<Fra
                       if (bad >= 0) report_non_finite(scheme, bad, last_good, s);
                       last_good = step;
                     }});
-  events.push_back({s.frame_every, LoopEvent::kAtStart | LoopEvent::kAtEnd, [&](index_t) {
+  events.push_back({s.frame_every, LoopEvent::kAtStart | LoopEvent::kAtEnd, [&](index_t step) {
                       emit_frame(scheme, frame_index++, sinks, result.last, s.outside);
                       ++result.frames;
+                      frame_step = step;
                     }});
+  // The pseudo-ECG at its own cadence, from the frame's snapshot where one was just taken.
+  if (s.ecg_every > 0)
+    events.push_back({s.ecg_every, LoopEvent::kAtStart | LoopEvent::kAtEnd, [&](index_t step) {
+                        if (step != frame_step) scheme.snapshot(sample);
+                        if (!s.ecg) return;
+                        FrameView view = frame_view(step == frame_step ? result.last : sample, 0);
+                        view.outside = s.outside;
+                        s.ecg->write(view);
+                      }});
   if (s.checkpoint_every > 0 && s.checkpoint)
     events.push_back({s.checkpoint_every, 0, [&](index_t step) {
                         if (step < end) s.checkpoint();  // the end needs none

@@ -1,7 +1,8 @@
 #pragma once
 // fhn run's time loop: the events a single run registers with run_time_loop (run/time_loop.hpp):
 // at each step the loop stops at, in this order, the NaN/Inf check (which throws on the first
-// node not finite), a frame to the sinks, a checkpoint, progress, and the stop on a signal.
+// node not finite), a frame to the sinks, a sample of the pseudo-ECG, a checkpoint, progress,
+// and the stop on a signal.
 #include <csignal>
 #include <functional>
 #include <string>
@@ -32,6 +33,11 @@ struct RunLoopSettings {
   Communicator* comm = nullptr;
   // The tissue mask each frame carries (FrameView::outside); nullptr: every node is tissue.
   const std::uint8_t* outside = nullptr;
+  // The pseudo-ECG (output.ecg): steps between its samples (0: none; a sample also at the start
+  // and the end, as frames) and the sink that takes each snapshot (nullptr on the ranks other
+  // than the root of a distributed run, which take part in the snapshot, a collective).
+  index_t ecg_every = 0;
+  FrameSink* ecg = nullptr;
 };
 
 // The loop's steps and stepping time, and the frames the run's frame event wrote.

@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "grid/phase.hpp"
 #include "io/csv_resume.hpp"
 #include "io/json.hpp"
 #include "grid/snapshot.hpp"
@@ -97,8 +98,8 @@ std::vector<PhaseSingularity> phase_singularities(const std::vector<IsoCell>& ce
     real winding = 0.0;
     for (int e = 0; e < 4; ++e) {
       const int a = kRound[e], b = kRound[e + 1];
-      const real from = std::atan2(c.w[a] - w_iso, c.v[a] - v_iso);
-      const real to = std::atan2(c.w[b] - w_iso, c.v[b] - v_iso);
+      const real from = phase_angle(c.v[a], c.w[a], v_iso, w_iso);
+      const real to = phase_angle(c.v[b], c.w[b], v_iso, w_iso);
       winding += std::remainder(to - from, kTwoPi);
     }
     const auto charge = static_cast<int>(std::lround(winding / kTwoPi));

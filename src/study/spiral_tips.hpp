@@ -40,7 +40,7 @@ std::vector<TipPoint> find_tips(const Domain& domain, const real* v, const real*
 
 // Phase singularities, a second tip detector (Gray, Pertsov and Jalife, Nature 392, 75-78
 // (1998)): the phase of a node about the point (v_iso, w_iso) of the (v, w) plane,
-//   theta = atan2(w - w_iso, v - v_iso),
+//   theta = atan2(w - w_iso, v - v_iso)   (grid/phase.hpp, phase_angle),
 // winds by 2 pi q around a cell, q its charge: the sum of the wrapped phase differences
 // (remainder(theta_b - theta_a, 2 pi)) along its edges counter-clockwise, (i, j) -> (i + 1, j)
 // -> (i + 1, j + 1) -> (i, j + 1) -> (i, j), over 2 pi. A cell with q != 0 has both v - v_iso

@@ -244,7 +244,7 @@ std::unique_ptr<MemberOutput> open_member_output(const fs::path& dir, index_t m,
   out->member = m;
   out->config = &c;
   write_file_atomically(dir / "config.yaml", to_yaml(c));
-  if (c.output.vtk) out->sinks.push_back(make_vtk_series_writer(dir, c.name, c.output.precision, c.output.stride, -1.0));
+  if (c.output.vtk) out->sinks.push_back(make_vtk_series_writer(dir, c.name, c.output.precision, c.output.stride, -1.0, frame_phase(c)));
   if (c.output.spacetime)
     out->sinks.push_back(make_spacetime_writer(dir / "spacetime.vti", kSpacetimeColumns));
   if (!c.output.probes.empty())

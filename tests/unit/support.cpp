@@ -21,6 +21,7 @@
 #include "io/vtk_writers.hpp"
 #include "model/problem.hpp"
 #include "run/progress.hpp"
+#include "run/run.hpp"
 #include "run/run_loop.hpp"
 #include "config/sweep_config.hpp"
 #include "study/convergence.hpp"
@@ -113,6 +114,15 @@ void run_with_sinks(const Config& config, const std::vector<FrameSink*>& sinks) 
   Progress quiet(config.time.grid(), false);
   RunLoopResult result;
   advance_run(*scheme, settings, sinks, quiet, result);
+}
+
+void run_config(const Config& config, const std::filesystem::path& dir,
+                const std::filesystem::path& restart) {
+  RunOptions options;
+  options.output_dir = dir;
+  options.quiet = true;
+  options.restart = restart;
+  run_simulation(config, options);
 }
 
 double max_state_difference(const Snapshot& a, const Snapshot& b) {

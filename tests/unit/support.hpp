@@ -101,6 +101,10 @@ class UpCrossings final : public FrameSink {
 // The config's whole run through the time loop of `fhn run`, every frame to each of `sinks`.
 void run_with_sinks(const Config& config, const std::vector<FrameSink*>& sinks);
 
+// fhn run of `config` into `dir`, quietly; from the checkpoint `restart` when one is given.
+void run_config(const Config& config, const std::filesystem::path& dir,
+                const std::filesystem::path& restart = {});
+
 // max_i max(|a.v_i - b.v_i|, |a.w_i - b.w_i|); infinity when the sizes differ.
 double max_state_difference(const Snapshot& a, const Snapshot& b);
 

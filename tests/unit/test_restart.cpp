@@ -44,11 +44,7 @@ fhn::Config make(const std::vector<std::string>& extra) {
 }
 
 void run(const fhn::Config& c, const fs::path& dir, const fs::path& restart = {}) {
-  fhn::RunOptions options;
-  options.output_dir = dir;
-  options.quiet = true;
-  options.restart = restart;
-  fhn::run_simulation(c, options);
+  fhn::test::run_config(c, dir, restart);
 }
 
 // Every output file a restarted run continues, compared byte for byte.

@@ -1,6 +1,7 @@
 // The VTK writers: what they write reads back through VTK's own readers, the .pvd collection is
-// valid after every frame, the spacetime image has the right geometry, and failures are IoErrors.
-// Compiled only into builds with VTK.
+// valid after every frame, the spacetime image has the right geometry, failures are IoErrors,
+// and the phase map (output.phase) is atan2 at the nodes with its singularities at the iso-line
+// tips. Compiled only into builds with VTK.
 #include <doctest/doctest.h>
 
 #include <vtkCell.h>
@@ -31,6 +32,7 @@
 
 #include "config/loader.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "io/atomic_file.hpp"
 #include "io/vtk_writers.hpp"
 #include "run/run.hpp"
@@ -124,6 +126,27 @@ vtkSmartPointer<vtkImageData> read_vti(const fs::path& file) {
   reader->Update();
   REQUIRE(reader->GetErrorCode() == 0);
   return reader->GetOutput();
+}
+
+// Frame `index` of the run `name` in dir/frames.
+fs::path frame_file(const fs::path& dir, const std::string& name, int index) {
+  char file[96];
+  std::snprintf(file, sizeof file, "frames/%s_%06d.vti", name.c_str(), index);
+  return dir / file;
+}
+
+// The frame's "phase" equals atan2(w - w_iso, v - v_iso) of its own v and w at every node.
+void check_phase(vtkImageData* image, double v_iso, double w_iso) {
+  vtkDataArray* phase = image->GetPointData()->GetArray("phase");
+  vtkDataArray* v = image->GetPointData()->GetArray("v");
+  vtkDataArray* w = image->GetPointData()->GetArray("w");
+  REQUIRE(phase != nullptr);
+  REQUIRE(phase->GetNumberOfTuples() == v->GetNumberOfTuples());
+  int mismatches = 0;
+  for (vtkIdType node = 0; node < v->GetNumberOfTuples(); ++node)
+    mismatches += phase->GetTuple1(node) !=
+                  std::atan2(w->GetTuple1(node) - w_iso, v->GetTuple1(node) - v_iso);
+  CHECK(mismatches == 0);
 }
 
 // Checks one .vtu against the frame it was written from; float32 files to float rounding.
@@ -556,4 +579,88 @@ TEST_CASE("a box run writes 3-D frames, a 3-D activation map and the filaments' 
   REQUIRE(curves.size() == 3);
   CHECK(curves[2].file == "frames/cube_filaments_000002.vtp");
   CHECK(fs::exists(options.output_dir / curves[2].file));
+}
+
+
+TEST_CASE("phase map: the frames' phase is atan2 at the nodes, and its singularities are the "
+          "iso-line tips") {
+  // A Barkley spiral (test_spiral_tips.cpp's) and the default medium's spiral start.
+  struct Case {
+    const char* name;
+    const char* yaml;
+  };
+  for (const Case& k :
+       {Case{"barkley", "name: barkley\nmodel: {form: barkley}\n"
+                        "domain: {length: [20, 20], dx: 0.25}\ntime: {end: 20, dt: 0.005}\n"
+                        "initial: {v: {type: spiral, wavelength: 10}, w: {type: spiral, "
+                        "wavelength: 10}}\noutput: {every: 5, phase: true}\n"},
+        Case{"cubic", "name: cubic\ndomain: {length: [60, 60], dx: 0.5}\n"
+                      "time: {end: 40, dt: 0.05}\n"
+                      "initial: {v: {type: spiral, wavelength: 40}, w: {type: spiral, "
+                      "wavelength: 40}}\noutput: {every: 10, phase: true}\n"}}) {
+    CAPTURE(k.name);
+    fhn::test::TempDir dir;
+    const fhn::Config c = fhn::test::config_from(k.yaml);
+    fhn::test::run_config(c, dir.path());
+    const int last = static_cast<int>(c.output.frames_in(c.time.steps)) - 1;
+    const auto image = read_vti(frame_file(dir.path(), k.name, last));
+    check_phase(image, c.output.tips.v_iso, c.output.tips.w_iso);
+
+    // The singularities from the phase array alone: cells around which it winds (the wrapped
+    // differences along the edges counter-clockwise, over 2 pi).
+    vtkDataArray* phase = image->GetPointData()->GetArray("phase");
+    const fhn::index_t nx = c.domain.nodes[0], ny = c.domain.nodes[1];
+    auto at = [&](fhn::index_t i, fhn::index_t j) { return phase->GetTuple1(i + nx * j); };
+    const double two_pi = 2.0 * std::acos(-1.0);
+    struct Cell {
+      fhn::index_t i, j;
+      long charge;
+    };
+    std::vector<Cell> singular;
+    for (fhn::index_t j = 0; j + 1 < ny; ++j)
+      for (fhn::index_t i = 0; i + 1 < nx; ++i) {
+        const double corner[5] = {at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1), at(i, j)};
+        double winding = 0.0;
+        for (int e = 0; e < 4; ++e) winding += std::remainder(corner[e + 1] - corner[e], two_pi);
+        if (const long q = std::lround(winding / two_pi); q != 0) singular.push_back({i, j, q});
+      }
+    // As many as the iso-line tips of the last frame, as summary.json counts them both.
+    const std::string summary = fhn::test::read_text(dir / "summary.json");
+    CHECK(!singular.empty());
+    CHECK(fhn::test::contains(summary, "\"count_at_end\":" + std::to_string(singular.size()) + ","));
+    CHECK(fhn::test::contains(summary, "\"phase_singularities_at_end\":" + std::to_string(singular.size()) + ","));
+    // Each tip of the last frame (tips.csv) lies in a cell where the phase winds.
+    const auto rows = fhn::test::read_csv(dir / "tips.csv");
+    const std::string t_end = fhn::format_exact(c.time.end);
+    std::size_t tips = 0;
+    for (std::size_t r = 1; r < rows.size(); ++r) {
+      if (rows[r][0] != t_end) continue;
+      ++tips;
+      // The tip's cell: its lower-left node (a tip on a cell's edge may belong to either).
+      const double x = std::stod(rows[r][2]) / c.domain.dx, y = std::stod(rows[r][3]) / c.domain.dx;
+      bool found = false;
+      for (const Cell& s : singular)
+        found = found || (x >= static_cast<double>(s.i) && x <= static_cast<double>(s.i + 1) &&
+                          y >= static_cast<double>(s.j) && y <= static_cast<double>(s.j + 1));
+      CAPTURE(x);
+      CAPTURE(y);
+      CHECK(found);
+    }
+    CHECK(tips == singular.size());
+  }
+}
+
+TEST_CASE("phase map of a box: about the filaments' levels; without output.phase, no array") {
+  fhn::test::TempDir dir;
+  const fhn::Config c = fhn::test::config_from(
+      "name: box\ndomain: {length: [10, 8, 6], dx: 0.5}\ntime: {end: 1, dt: 0.04}\n"
+      "output: {every: 1, phase: true, filaments: {v: 0.4, w: 0.05}}\n");
+  fhn::test::run_config(c, dir / "with");
+  for (int frame : {0, 1}) check_phase(read_vti(frame_file(dir / "with", "box", frame)), 0.4, 0.05);
+  const fhn::Config plain = fhn::test::config_from(
+      "name: box\ndomain: {length: [10, 8, 6], dx: 0.5}\ntime: {end: 1, dt: 0.04}\n"
+      "output: {every: 1}\n");
+  fhn::test::run_config(plain, dir / "without");
+  CHECK(read_vti(frame_file(dir / "without", "box", 1))->GetPointData()->GetArray("phase") ==
+        nullptr);
 }
