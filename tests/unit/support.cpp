@@ -21,9 +21,11 @@
 #include "io/vtk_writers.hpp"
 #include "model/problem.hpp"
 #include "run/progress.hpp"
+#include "run/run.hpp"
 #include "run/run_loop.hpp"
 #include "config/sweep_config.hpp"
 #include "study/convergence.hpp"
+#include "study/probes.hpp"
 #include "sweep/sweep.hpp"
 
 namespace fhn::test {
@@ -113,6 +115,30 @@ void run_with_sinks(const Config& config, const std::vector<FrameSink*>& sinks) 
   Progress quiet(config.time.grid(), false);
   RunLoopResult result;
   advance_run(*scheme, settings, sinks, quiet, result);
+}
+
+void run_into(const Config& config, const std::filesystem::path& dir,
+              const std::filesystem::path& restart) {
+  RunOptions options;
+  options.output_dir = dir;
+  options.quiet = true;
+  options.restart = restart;
+  run_simulation(config, options);
+}
+
+void check_probes_read_the_frame(const Config& config, const Scheme& scheme, const Snapshot& state) {
+  const Problem problem = make_problem(config);
+  const std::uint8_t* mask =
+      problem.fields.node_type.empty() ? nullptr : problem.fields.node_type.data();
+  ProbeSampler sampler(problem.domain, config.output.probes, mask);
+  sampler.read(scheme);
+  FrameView frame = frame_view(state, 0);
+  frame.outside = mask;
+  for (std::size_t k = 0; k < config.output.probes.size(); ++k) {
+    CAPTURE(k);
+    CHECK(sampler.v()[k] == frame.at(frame.v, config.output.probes[k]));
+    CHECK(sampler.w()[k] == frame.at(frame.w, config.output.probes[k]));
+  }
 }
 
 double max_state_difference(const Snapshot& a, const Snapshot& b) {

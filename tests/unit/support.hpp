@@ -101,6 +101,14 @@ class UpCrossings final : public FrameSink {
 // The config's whole run through the time loop of `fhn run`, every frame to each of `sinks`.
 void run_with_sinks(const Config& config, const std::vector<FrameSink*>& sinks);
 
+// fhn run of `config` into `dir`, quiet; from the checkpoint `restart` when given.
+void run_into(const Config& config, const std::filesystem::path& dir,
+              const std::filesystem::path& restart = {});
+
+// Checks that a ProbeSampler on `scheme` reads at config's probes what FrameView::at reads from
+// `state` (the scheme's snapshot now), bit for bit, over the problem's tissue mask.
+void check_probes_read_the_frame(const Config& config, const Scheme& scheme, const Snapshot& state);
+
 // max_i max(|a.v_i - b.v_i|, |a.w_i - b.w_i|); infinity when the sizes differ.
 double max_state_difference(const Snapshot& a, const Snapshot& b);
 
