@@ -380,6 +380,17 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build,
                               c.time.steps);
   count_steps(ctx, "output.every", c.output.every, c.time.dt, " must be a whole multiple of" + of_dt,
               "output.every", c.output.every_steps);
+  // output.probes_every's default is output.every, whose error is its own.
+  if (ctx.given("output.probes_every"))
+    count_steps(ctx, "output.probes_every", c.output.probes_every, c.time.dt,
+                " must be a whole multiple of" + of_dt, "output.probes_every",
+                c.output.probes_every_steps);
+  else
+    c.output.probes_every_steps = c.output.every_steps;
+  if (c.output.restitution.enabled && c.output.probes.empty())
+    ctx.error("output.restitution.enabled",
+              "output.restitution.enabled: true needs probes (output.probes is empty): restitution "
+              "is measured at the probes");
   if (c.output.checkpoint_every > 0.0)
     count_steps(ctx, "output.checkpoint_every", c.output.checkpoint_every, c.time.dt,
                 " must be a whole multiple of" + of_dt + " (or 0 for none)",

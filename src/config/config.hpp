@@ -212,11 +212,24 @@ struct EcgSpec {
   static int coordinates(int dims) { return dims == 3 ? 3 : dims + 1; }
 };
 
+// restitution.csv and cv.csv (wherever there are probes): per probe and beat, from the probes'
+// samples, the activation (v crossing output.activation.threshold upwards), the repolarisation (v
+// crossing v_peak - level (v_peak - v_rest) downwards: level 0.9 gives APD90), APD and DI; per
+// pair of consecutive probes the conduction velocity of each beat (study/restitution.hpp).
+struct RestitutionSpec {
+  bool enabled = true;
+  real level = 0.9;
+};
+
 struct OutputSpec {
   real every = 1.0;             // frame cadence in time units (a multiple of dt)
   index_t every_steps = 10;     // derived: every / dt
   Precision precision = Precision::float64;
   std::vector<Point> probes;    // default: both ends and the middle (sheet, box: centre, corners)
+  real probes_every = 1.0;      // probes.csv's cadence in time units (a multiple of dt); the
+                                // loader's default is `every`
+  index_t probes_every_steps = 10;  // derived: probes_every / dt
+  RestitutionSpec restitution;  // wherever there are probes
   index_t stride = 1;           // frames keep every stride-th node along each axis
   bool vtk = true;              // .pvd + frames/*.vtu (cable) or frames/*.vti (sheet, box)
   bool spacetime = true;        // spacetime.vti kymograph (cables)

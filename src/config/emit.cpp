@@ -265,6 +265,15 @@ std::string to_yaml(const Config& c) {
   out << YAML::Key << "probes" << YAML::Value << YAML::Flow << YAML::BeginSeq;
   for (const Point& p : c.output.probes) emit_point(out, p, d.dims);
   out << YAML::EndSeq;
+  // Written where they say something the defaults do not (and so left out of the checkpoints'
+  // digest, which hashes an OutputSpec{}: run/checkpoint.hpp).
+  if (c.output.probes_every != c.output.every)
+    out << std::pair{"probes_every", c.output.probes_every};
+  if (!c.output.probes.empty()) {
+    const RestitutionSpec& r = c.output.restitution;
+    out << YAML::Key << "restitution" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
+        << "enabled" << YAML::Value << r.enabled << std::pair{"level", r.level} << YAML::EndMap;
+  }
   out << YAML::Key << "stride" << YAML::Value << c.output.stride;
   out << YAML::Key << "vtk" << YAML::Value << c.output.vtk;
   out << YAML::Key << "spacetime" << YAML::Value << c.output.spacetime;

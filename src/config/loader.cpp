@@ -936,6 +936,7 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
     c.output.newton_log = o.boolean("newton_log", c.output.newton_log);
     c.output.checkpoint_every = o.number("checkpoint_every", c.output.checkpoint_every, non_negative());
     c.output.probes = read_probes(o, c.domain);
+    c.output.probes_every = o.number("probes_every", c.output.every, positive());
     c.output.ecg = read_ecg(o, c.domain, c.output.every);
     c.output.phase = o.boolean("phase", c.output.phase);
     // Activation and tip levels default to the form's (a wave's loop encircles them).
@@ -946,6 +947,12 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
       spec.enabled = a.boolean("enabled", c.domain.dims >= 2 && c.output.vtk);
       spec.threshold = a.number("threshold", levels.v, any_number());
       spec.last = a.boolean("last", spec.last);
+    }
+    {
+      Section r = o.section("restitution");
+      RestitutionSpec& spec = c.output.restitution;
+      spec.enabled = r.boolean("enabled", !c.output.probes.empty());
+      spec.level = r.number("level", spec.level, {0.0, 1.0, true, true});
     }
     {
       Section t = o.section("tips");

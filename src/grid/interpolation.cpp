@@ -15,77 +15,91 @@ void locate(const Domain& d, const Point& p, int axis, index_t& k, real& s) {
   s = u - static_cast<real>(k);
 }
 
-// The 2^dims corners of p's cell (multilinear_at) and their weights, the product over the axes of
-// 1 - s or s; returns their count.
-int cell_corners(const Domain& d, const Point& p, index_t (&nodes)[8], real (&weights)[8]) {
+// The 2^axes corners of p's cell over the first `axes` axes (cell_stencil; bilinear_at reads a
+// box's plane as a sheet).
+NodeStencil corners(const Domain& d, const Point& p, int axes, const std::uint8_t* outside) {
+  NodeStencil st;
+  st.axes = axes;
+  st.count = 1 << axes;
   index_t cell[kMaxAxes] = {0, 0, 0};
-  real s[kMaxAxes] = {0.0, 0.0, 0.0};
-  for (int a = 0; a < d.dims; ++a) locate(d, p, a, cell[a], s[a]);
-  const int corners = 1 << d.dims;
-  for (int c = 0; c < corners; ++c) {
+  for (int a = 0; a < axes; ++a) locate(d, p, a, cell[a], st.s[a]);
+  for (int c = 0; c < st.count; ++c) {
     index_t node = 0, stride = 1;
-    real weight = 1.0;
-    for (int a = 0; a < d.dims; ++a) {
-      const bool high = (c >> a & 1) != 0;
-      node += (cell[a] + (high ? 1 : 0)) * stride;
+    for (int a = 0; a < axes; ++a) {
+      node += (cell[a] + ((c >> a & 1) != 0 ? 1 : 0)) * stride;
       stride *= d.nodes[a];
-      weight *= high ? s[a] : 1.0 - s[a];
     }
-    nodes[c] = node;
-    weights[c] = weight;
+    st.nodes[c] = node;
+    st.outside[c] = outside == nullptr ? 0 : outside[node];
   }
-  return corners;
+  return st;
+}
+
+// The weight of corner c, the product over the axes of 1 - s or s.
+real corner_weight(const NodeStencil& st, int c) {
+  real weight = 1.0;
+  for (int a = 0; a < st.axes; ++a) weight *= (c >> a & 1) != 0 ? st.s[a] : 1.0 - st.s[a];
+  return weight;
+}
+
+// (1-s)(1-r) c_0 + s (1-r) c_1 + (1-s) r c_2 + s r c_3.
+real bilinear(real s, real r, const real* c) {
+  return (1.0 - s) * (1.0 - r) * c[0] + s * (1.0 - r) * c[1] + (1.0 - s) * r * c[2] + s * r * c[3];
+}
+
+real value_of(const NodeStencil& st, const real* values) {
+  real at[8];
+  for (int c = 0; c < st.count; ++c) at[c] = values[st.nodes[c]];
+  return stencil_value(st, at);
 }
 
 }  // namespace
 
-real bilinear_at(const Domain& d, const real* values, const Point& p) {
-  auto locate = [&](int axis, index_t& k, real& s) { fhn::locate(d, p, axis, k, s); };
-  index_t i = 0, j = 0;
-  real s = 0.0, r = 0.0;
-  locate(0, i, s);
-  locate(1, j, r);
-  const index_t nx = d.nodes[0];
-  const real* c = values + i + nx * j;
-  return (1.0 - s) * (1.0 - r) * c[0] + s * (1.0 - r) * c[1] + (1.0 - s) * r * c[nx] +
-         s * r * c[nx + 1];
+NodeStencil cell_stencil(const Domain& d, const Point& p, const std::uint8_t* outside) {
+  return corners(d, p, d.dims, outside);
 }
 
-real multilinear_at(const Domain& d, const real* values, const Point& p) {
-  if (d.dims < 3) return bilinear_at(d, values, p);
-  index_t k = 0;
-  real t = 0.0;
-  locate(d, p, 2, k, t);
-  const real* plane = values + d.nodes[0] * d.nodes[1] * k;
-  const real below = bilinear_at(d, plane, p);
-  if (t == 0.0) return below;
-  return (1.0 - t) * below + t * bilinear_at(d, plane + d.nodes[0] * d.nodes[1], p);
-}
-
-real multilinear_at(const Domain& d, const real* values, const Point& p,
-                    const std::uint8_t* outside) {
-  index_t nodes[8];
-  real weights[8];
-  const int corners = cell_corners(d, p, nodes, weights);
+// A sheet's bilinear value, and a box's trilinear one: with t the fraction of the layer where p
+// lies, (1 - t) B_k + t B_{k+1} (B_k itself where t = 0). With corners outside the tissue, the
+// tissue corners' weights renormalised (multilinear_at); NaN where they carry none.
+real stencil_value(const NodeStencil& st, const real* at) {
+  if (st.count == 1) return at[0];
+  if (st.count == 2) return at[0] + st.s[0] * (at[1] - at[0]);
   bool whole = true;
-  for (int c = 0; c < corners; ++c) whole = whole && (outside == nullptr || outside[nodes[c]] == 0);
-  if (whole) return multilinear_at(d, values, p);
+  for (int c = 0; c < st.count; ++c) whole = whole && st.outside[c] == 0;
+  if (whole) {
+    const real below = bilinear(st.s[0], st.s[1], at);
+    if (st.count == 4 || st.s[2] == 0.0) return below;
+    return (1.0 - st.s[2]) * below + st.s[2] * bilinear(st.s[0], st.s[1], at + 4);
+  }
   real sum = 0.0, weight = 0.0;
-  for (int c = 0; c < corners; ++c)
-    if (outside[nodes[c]] == 0) {
-      sum += weights[c] * values[nodes[c]];
-      weight += weights[c];
+  for (int c = 0; c < st.count; ++c)
+    if (st.outside[c] == 0) {
+      const real w = corner_weight(st, c);
+      sum += w * at[c];
+      weight += w;
     }
   return weight > 0.0 ? sum / weight : std::numeric_limits<real>::quiet_NaN();
 }
 
+real bilinear_at(const Domain& d, const real* values, const Point& p) {
+  return value_of(corners(d, p, 2, nullptr), values);
+}
+
+real multilinear_at(const Domain& d, const real* values, const Point& p) {
+  return value_of(cell_stencil(d, p, nullptr), values);
+}
+
+real multilinear_at(const Domain& d, const real* values, const Point& p,
+                    const std::uint8_t* outside) {
+  return value_of(cell_stencil(d, p, outside), values);
+}
+
 real tissue_weight(const Domain& d, const Point& p, const std::uint8_t* outside) {
-  index_t nodes[8];
-  real weights[8];
-  const int corners = cell_corners(d, p, nodes, weights);
+  const NodeStencil st = cell_stencil(d, p, outside);
   real weight = 0.0;
-  for (int c = 0; c < corners; ++c)
-    if (outside == nullptr || outside[nodes[c]] == 0) weight += weights[c];
+  for (int c = 0; c < st.count; ++c)
+    if (st.outside[c] == 0) weight += corner_weight(st, c);
   return weight;
 }
 

@@ -8,20 +8,58 @@
 
 namespace fhn {
 
-// Linear interpolation of values at position p on the increasing nodes x[0..n) (an array, or a
-// frame's CablePositions); constant beyond the ends: with x_l <= p < x_r the nodes around p,
-// v(p) = v_l + (p - x_l) (v_r - v_l) / (x_r - x_l).
+// The nodes a value at p is read from and the fractions that weigh them (a probe's stencil, read
+// at every sample from the nodes alone: Scheme::read_nodes). `count` nodes: 1 where p lies on or
+// beyond a cable's end, 2 between a cable's nodes, 2^dims the corners of p's cell on a sheet or a
+// box, corner c the high node along axis a where bit a of c is set; `s[a]` the fraction of p along
+// axis a of its cell (of the interval on a cable); `outside[c]` non-zero for a corner without
+// tissue. stencil_value below gives interpolate_at's and multilinear_at's values bit for bit.
+struct NodeStencil {
+  int count = 0;
+  int axes = 1;  // the fractions s[0 .. axes) that weigh the nodes
+  index_t nodes[8] = {};
+  real s[kMaxAxes] = {};
+  std::uint8_t outside[8] = {};
+};
+
+// The stencil of p on the increasing nodes x[0..n) (an array, or a frame's CablePositions):
+// constant beyond the ends; with x_l <= p < x_r the nodes around p, s = (p - x_l) / (x_r - x_l).
 template <class Positions>
-real interpolate_at(const Positions& x, const real* values, index_t n, real p) {
-  if (p <= x[0]) return values[0];
-  if (p >= x[n - 1]) return values[n - 1];
+NodeStencil line_stencil(const Positions& x, index_t n, real p) {
+  NodeStencil st;
+  st.count = 1;
+  if (p <= x[0]) return st;
+  if (p >= x[n - 1]) {
+    st.nodes[0] = n - 1;
+    return st;
+  }
   index_t lo = 0, hi = n - 1;  // bisection, keeping x[lo] <= p < x[hi]
   while (hi - lo > 1) {
     const index_t mid = lo + (hi - lo) / 2;
     (x[mid] <= p ? lo : hi) = mid;
   }
-  const real s = (p - x[lo]) / (x[hi] - x[lo]);
-  return values[lo] + s * (values[hi] - values[lo]);
+  st.count = 2;
+  st.nodes[0] = lo;
+  st.nodes[1] = hi;
+  st.s[0] = (p - x[lo]) / (x[hi] - x[lo]);
+  return st;
+}
+
+// The corners of p's cell on a sheet or a box (clamped to it), with the tissue mask `outside`
+// (nullptr: every node is tissue).
+NodeStencil cell_stencil(const Domain& domain, const Point& p, const std::uint8_t* outside);
+
+// The value at the stencil's point from the values at its nodes (`at[c]` the value at
+// nodes[c]): on a cable v_l + s (v_r - v_l); on a sheet or a box multilinear_at's formulas below.
+real stencil_value(const NodeStencil& st, const real* at);
+
+// Linear interpolation of values at position p on the increasing nodes x[0..n): the value of
+// line_stencil(x, n, p), v(p) = v_l + (p - x_l) (v_r - v_l) / (x_r - x_l).
+template <class Positions>
+real interpolate_at(const Positions& x, const real* values, index_t n, real p) {
+  const NodeStencil st = line_stencil(x, n, p);
+  const real at[2] = {values[st.nodes[0]], values[st.nodes[st.count - 1]]};
+  return stencil_value(st, at);
 }
 
 // Bilinear interpolation of a sheet's node values (i + N_x j order) at p (clamped to the sheet):

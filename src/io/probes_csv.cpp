@@ -1,6 +1,5 @@
 #include "io/probes_csv.hpp"
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -9,51 +8,67 @@
 #include "io/csv_resume.hpp"
 
 namespace fhn {
+
+ProbesCsv::ProbesCsv(const std::filesystem::path& file, const std::vector<Point>& positions,
+                     int dims, bool append)
+    : path_(file), out_(open_csv(file, probes_csv_header(positions, dims).c_str(), append)) {}
+
+void ProbesCsv::write(real t, const std::vector<real>& v, const std::vector<real>& w) {
+  std::string row = format_exact(t);
+  for (std::size_t k = 0; k < v.size(); ++k)
+    row += "," + format_exact(v[k]) + "," + format_exact(w[k]);
+  if (std::fprintf(out_.get(), "%s\n", row.c_str()) < 0 || std::fflush(out_.get()) != 0)
+    throw IoError(path_.string() + ": write failed (" + std::strerror(errno) + ")");
+}
+
 namespace {
+
+// A probe's position as its columns name it: "<x>" on a cable, "(<x> <y>[ <z>])" on a sheet or a
+// box.
+std::string probe_label(const Point& p, int dims) {
+  std::string at = format_exact(p[0]);
+  for (int a = 1; a < dims; ++a) at += " " + format_exact(p[a]);
+  return dims >= 2 ? "(" + at + ")" : at;
+}
 
 class ProbeWriter final : public FrameSink {
  public:
   ProbeWriter(const std::filesystem::path& file, const std::vector<Point>& positions, int dims,
-               bool append)
-      : path_(file),
-        positions_(positions),
-        out_(open_csv(file, probes_csv_header(positions, dims).c_str(), append)) {}
+              bool append)
+      : positions_(positions),
+        csv_(file, positions, dims, append),
+        v_(positions.size()),
+        w_(positions.size()) {}
 
   void write(const FrameView& f) override {
-    std::string row = format_exact(f.t);
-    for (const Point& p : positions_)
-      for (const real* values : {f.v, f.w}) row += "," + format_exact(f.at(values, p));
-    put(row);
+    for (std::size_t k = 0; k < positions_.size(); ++k) {
+      v_[k] = f.at(f.v, positions_[k]);
+      w_[k] = f.at(f.w, positions_[k]);
+    }
+    csv_.write(f.t, v_, w_);
   }
 
  private:
-  void put(const std::string& line) {
-    if (std::fprintf(out_.get(), "%s\n", line.c_str()) < 0 || std::fflush(out_.get()) != 0)
-      throw IoError(path_.string() + ": write failed (" + std::strerror(errno) + ")");
-  }
-
-  std::filesystem::path path_;
   std::vector<Point> positions_;
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> out_;
+  ProbesCsv csv_;
+  std::vector<real> v_, w_;
 };
 
 }  // namespace
-
-std::string probes_csv_header(const std::vector<Point>& positions, int dims) {
-  std::string text = "t";
-  for (const Point& p : positions) {
-    std::string at = format_exact(p[0]);
-    for (int a = 1; a < dims; ++a) at += " " + format_exact(p[a]);
-    if (dims >= 2) at = "(" + at + ")";
-    text += ",v@" + at + ",w@" + at;
-  }
-  return text + "\n";
-}
 
 std::unique_ptr<FrameSink> make_probe_writer(const std::filesystem::path& file,
                                              const std::vector<Point>& positions, int dims,
                                              bool append) {
   return std::make_unique<ProbeWriter>(file, positions, dims, append);
+}
+
+std::string probes_csv_header(const std::vector<Point>& positions, int dims) {
+  std::string text = "t";
+  for (const Point& p : positions) {
+    const std::string at = probe_label(p, dims);
+    text += ",v@" + at + ",w@" + at;
+  }
+  return text + "\n";
 }
 
 }  // namespace fhn

@@ -31,27 +31,25 @@ namespace {
                 "files start at the restart");
 }
 
-// probes.csv (a row per frame) and ecg.csv (a row per sample): the rows before the restart
-// (t < resume_t) are exactly the times of the frames (samples) before it; `what` names them,
-// `every` is the key of their cadence.
-void check_frame_rows(const fs::path& file, const std::vector<real>& frame_times, real resume_t,
-                      real dt, const std::string& what = "frame",
-                      const std::string& every = "output.every") {
+// probes.csv and ecg.csv, a row per sample at multiples of their cadence (the key `every`): the
+// rows before the restart (t < resume_t) are exactly the samples' times before it.
+void check_sample_rows(const fs::path& file, const std::vector<real>& sample_times, real resume_t,
+                       real dt, const std::string& every) {
   std::vector<real> before;
   for_each_row(file, [&](const std::string&, real t) {
     if (t < resume_t - 1e-9 * dt) before.push_back(t);
   });
-  const std::size_t common = std::min(before.size(), frame_times.size());
+  const std::size_t common = std::min(before.size(), sample_times.size());
   for (std::size_t i = 0; i < common; ++i)
-    if (!(std::abs(before[i] - frame_times[i]) <= 1e-9 * dt))
+    if (!(std::abs(before[i] - sample_times[i]) <= 1e-9 * dt))
       cannot_continue(file, "row " + std::to_string(i + 1) + " is at t = " +
-                                format_exact(before[i]) + " where this run's " + what + " " +
-                                std::to_string(i) + " is at t = " + format_exact(frame_times[i]) +
+                                format_exact(before[i]) + " where this run's sample " +
+                                std::to_string(i) + " is at t = " + format_exact(sample_times[i]) +
                                 " (rows missing, or " + every + " changed since the checkpoint)");
-  if (before.size() == frame_times.size()) return;
+  if (before.size() == sample_times.size()) return;
   std::string why = "it holds " + std::to_string(before.size()) + " rows before the checkpoint's " +
                     "t = " + format_exact(resume_t) + " where the run wrote " +
-                    std::to_string(frame_times.size()) + " (one per " + what + ")";
+                    std::to_string(sample_times.size()) + " (one per sample)";
   if (!before.empty()) why += "; its rows end at t = " + format_exact(before.back());
   cannot_continue(file, why);
 }
@@ -220,12 +218,15 @@ RestartPlan check_restart_outputs(const Config& c, const fs::path& dir,
   RestartPlan plan;
   const index_t resume_step = checkpoint.state.step;
   const real resume_t = c.time.grid().t(resume_step);
-  const index_t every = c.output.every_steps;
+  // probes.csv's samples before the checkpoint: at steps 0, k, 2k, ... < resume_step
+  // (k = output.probes_every in steps).
+  const index_t every = c.output.probes_every_steps;
+  const index_t samples_before = (resume_step + every - 1) / every;
   const index_t frames_before = c.output.frames_before(resume_step);
   const real cutoff = c.time.grid().t(resume_step) - 1e-9 * c.time.dt;
-  std::vector<real> frame_times;
-  for (index_t i = 0; i < frames_before; ++i)
-    frame_times.push_back(c.time.grid().t(i * every));
+  std::vector<real> sample_times;
+  for (index_t i = 0; i < samples_before; ++i)
+    sample_times.push_back(c.time.grid().t(i * every));
   auto present = [&](const std::string& file, const std::string& what) {
     std::error_code ec;
     if (fs::exists(dir / file, ec)) return true;
@@ -237,7 +238,7 @@ RestartPlan check_restart_outputs(const Config& c, const fs::path& dir,
   if (!c.output.probes.empty() && present("probes.csv", "its rows")) {
     const fs::path probes = dir / "probes.csv";
     check_header(probes, probes_csv_header(c.output.probes, c.domain.dims), "output.probes");
-    check_frame_rows(probes, frame_times, resume_t, c.time.dt);
+    check_sample_rows(probes, sample_times, resume_t, c.time.dt, "output.probes_every");
   }
   if (c.output.ecg.enabled() && present("ecg.csv", "its rows")) {
     // A sample at every multiple of the ECG's cadence (and at the end, which no checkpoint
@@ -245,10 +246,10 @@ RestartPlan check_restart_outputs(const Config& c, const fs::path& dir,
     const fs::path ecg = dir / "ecg.csv";
     check_header(ecg, PseudoEcg::header(c.output.ecg.electrodes, c.domain.dims),
                  "output.ecg.electrodes");
-    std::vector<real> sample_times;
+    std::vector<real> ecg_times;
     for (index_t step = 0; step < resume_step; step += c.output.ecg.every_steps)
-      sample_times.push_back(c.time.grid().t(step));
-    check_frame_rows(ecg, sample_times, resume_t, c.time.dt, "sample", "output.ecg.every");
+      ecg_times.push_back(c.time.grid().t(step));
+    check_sample_rows(ecg, ecg_times, resume_t, c.time.dt, "output.ecg.every");
   }
   if (c.output.newton_log && c.scheme.type == SchemeType::crank_nicolson &&
       present("newton.csv", "its rows"))

@@ -35,7 +35,9 @@
 #include "study/activation.hpp"
 #include "study/front_tracker.hpp"
 #include "study/filaments.hpp"
+#include "study/probes.hpp"
 #include "study/pseudo_ecg.hpp"
+#include "study/restitution.hpp"
 #include "study/spiral_tips.hpp"
 
 namespace fs = std::filesystem;
@@ -66,6 +68,7 @@ std::vector<std::string> run_outputs(const Config& c) {
   if (c.output.vtk && c.output.filaments.enabled) outputs.push_back(c.name + "_filaments.pvd");
   if (c.output.spacetime) outputs.push_back("spacetime.vti");
   if (!c.output.probes.empty()) outputs.push_back("probes.csv");
+  if (c.output.restitution.enabled) outputs.insert(outputs.end(), {"restitution.csv", "cv.csv"});
   if (c.output.ecg.enabled()) outputs.push_back("ecg.csv");
   if (c.scheme.type == SchemeType::adaptive_explicit) outputs.push_back("grid.csv");
   if (c.output.activation.enabled) outputs.push_back("activation.vti");
@@ -192,6 +195,7 @@ JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string
                         const RunLoopResult& loop, double wall_seconds,
                         const std::optional<FrontSpeed>& front, const TipTracker* tips,
                         const FilamentTracker* filaments, const PseudoEcg* ecg,
+                        const RestitutionTracker* restitution,
                         const Segment& segment) {
   JsonObject s;
   s.add("name", c.name)
@@ -257,6 +261,7 @@ JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string
   if (tips) tips->add_summary(s);
   if (filaments) filaments->add_summary(s);
   if (ecg) ecg->add_summary(s, c.output.ecg.every);
+  if (restitution) restitution->add_summary(s);
   if (!segment.checkpoint.empty()) {  // the timings above are this segment's too
     JsonObject part;
     part.add("restarted_from", segment.checkpoint.string())
@@ -270,11 +275,17 @@ JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string
   return s;
 }
 
+// The tissue mask the frames and the probes read (nullptr: every node is tissue).
+const std::uint8_t* mask_of(const Problem& problem) {
+  return problem.fields.node_type.empty() ? nullptr : problem.fields.node_type.data();
+}
+
 // The loop's cadence, the same on every rank.
 RunLoopSettings loop_settings(const Config& c, const Problem& problem, index_t resume_step) {
   RunLoopSettings settings;
   settings.time = c.time.grid();
   settings.frame_every = c.output.every_steps;
+  settings.probe_every = c.output.probes_every_steps;
   settings.instability_hint = instability_hint(c, problem);
   settings.first_frame_index = c.output.frames_before(resume_step);
   settings.checkpoint_every = c.output.checkpoint_every_steps;
@@ -303,6 +314,8 @@ RunSummary run_worker(const Config& c, const RunOptions& options) {
   if (!options.restart.empty()) scheme.restore_state(SchemeState{});
   RunLoopSettings settings = loop_settings(c, problem, scheme.steps_done());
   settings.checkpoint = [&scheme] { scheme.save_state(); };
+  ProbeSampler probes(problem.domain, c.output.probes, mask_of(problem));
+  if (!c.output.probes.empty()) settings.probe = [&](index_t) { probes.read(scheme); };
   const InterruptGuard interrupt;
   settings.interrupted = interrupt.flag();
   settings.comm = &comm;
@@ -422,8 +435,6 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   if (c.output.spacetime)
     owned.push_back(make_spacetime_writer(dir / "spacetime.vti", kSpacetimeColumns, resume_before,
                                           segment.frames));
-  if (!c.output.probes.empty())
-    owned.push_back(make_probe_writer(dir / "probes.csv", c.output.probes, c.domain.dims, restart));
   if (const GridStats* grid = scheme->grid_stats())
     owned.push_back(make_grid_writer(dir / "grid.csv", *grid, restart ? resume_step : -1));
   if (c.output.activation.enabled)
@@ -446,6 +457,18 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
         dir / "filaments.csv", c.output.filaments.v_iso, c.output.filaments.w_iso,
         c.output.filaments.settle, restart,
         c.output.vtk ? make_curve_series(dir, c.name + "_filaments", resume_before) : nullptr);
+  // The probes at their own cadence (output.probes_every): probes.csv, and the beats at each
+  // probe, which a restart takes back from the probes.csv it continues.
+  std::unique_ptr<ProbesCsv> probes_csv;
+  std::unique_ptr<RestitutionTracker> restitution;
+  ProbeSampler probes(problem.domain, c.output.probes, mask_of(problem));
+  if (!c.output.probes.empty())
+    probes_csv = std::make_unique<ProbesCsv>(dir / "probes.csv", c.output.probes, c.domain.dims, restart);
+  if (c.output.restitution.enabled) {
+    restitution = std::make_unique<RestitutionTracker>(
+        c.output.probes, c.domain.dims, c.output.activation.threshold, c.output.restitution.level);
+    if (restart) restitution->replay(dir / "probes.csv");
+  }
   std::vector<FrameSink*> sinks;
   for (auto& sink : owned) sinks.push_back(sink.get());
   if (tracker) sinks.push_back(tracker.get());
@@ -471,8 +494,15 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   // happens, the writers close their files and summary.json says how the run ended.
   RunLoopSettings settings = loop_settings(c, problem, resume_step);
   if (distributed) settings.comm = options.comm;
-  if (!problem.fields.node_type.empty()) settings.outside = problem.fields.node_type.data();
+  settings.outside = mask_of(problem);
   settings.ecg = ecg.get();
+  if (probes_csv)
+    settings.probe = [&](index_t step) {
+      probes.read(*scheme);
+      const real t = problem.time.t(step);
+      probes_csv->write(t, probes.v(), probes.w());
+      if (restitution) restitution->add(t, probes.v());
+    };
   CheckpointWriter checkpoints(dir, c, inputs, *scheme, stateful);
   settings.checkpoint = [&checkpoints] { checkpoints.write(); };
   const InterruptGuard interrupt;
@@ -493,11 +523,12 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
     try {
       log.line("stopped: " + message);
       for (FrameSink* sink : stateful) sink->finish();
+      if (restitution) restitution->write(dir);
       write_file_atomically(dir / "summary.json",
                             make_summary(c, *scheme, status, loop,
                                          std::chrono::duration<double>(Clock::now() - started).count(),
                                          std::nullopt, tips.get(), filaments.get(), ecg.get(),
-                                         segment)
+                                         restitution.get(), segment)
                                     .str(2) +
                                 "\n");
     } catch (const Error&) {
@@ -506,6 +537,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
     throw;
   }
   for (FrameSink* sink : stateful) sink->finish();
+  if (restitution) restitution->write(dir);
 
   // 6. Summary.
   RunSummary summary;
@@ -516,7 +548,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   write_file_atomically(dir / "summary.json",
                         make_summary(c, *scheme, "ok", loop, summary.wall_seconds,
                                      tracker ? tracker->speed() : std::nullopt, tips.get(),
-                                     filaments.get(), ecg.get(), segment)
+                                     filaments.get(), ecg.get(), restitution.get(), segment)
                                 .str(2) +
                             "\n");
   log.line("done: " + std::to_string(segment.step + loop.steps) + " steps, " +

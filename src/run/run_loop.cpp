@@ -53,6 +53,7 @@ void advance_run(Scheme& scheme, const RunLoopSettings& s, const std::vector<Fra
                       if (bad >= 0) report_non_finite(scheme, bad, last_good, s);
                       last_good = step;
                     }});
+  if (s.probe) events.push_back({s.probe_every, LoopEvent::kAtStart | LoopEvent::kAtEnd, s.probe});
   events.push_back({s.frame_every, LoopEvent::kAtStart | LoopEvent::kAtEnd, [&](index_t step) {
                       emit_frame(scheme, frame_index++, sinks, result.last, s.outside);
                       ++result.frames;

@@ -43,6 +43,32 @@ void DistributedScheme::snapshot(Snapshot& out) const {
                                                      : comm_.gather(mine.activation_last);
 }
 
+// Each rank reads the nodes it owns from its part and puts the lowest double at the others; the
+// element-wise maximum over the ranks then holds each node's value, bit for bit (max(x, lowest)
+// is x, -0 included). The loop checks the state is finite before a probe reads it, so no value
+// reaches Communicator::max as NaN or infinity (which it would read as +infinity).
+void DistributedScheme::read_nodes(const std::vector<index_t>& nodes, std::vector<real>& v,
+                                   std::vector<real>& w) const {
+  const auto owned = static_cast<index_t>(counts_[static_cast<std::size_t>(comm_.rank())]);
+  std::vector<index_t> mine;
+  for (index_t node : nodes)
+    if (node >= offset_ && node < offset_ + owned) mine.push_back(node - offset_);
+  std::vector<real> part_v, part_w;
+  part_->read_nodes(mine, part_v, part_w);
+  const std::size_t n = nodes.size();
+  std::vector<real> both(2 * n, std::numeric_limits<real>::lowest());
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (nodes[i] >= offset_ && nodes[i] < offset_ + owned) {
+      both[i] = part_v[k];
+      both[n + i] = part_w[k];
+      ++k;
+    }
+  comm_.max(both);
+  v.assign(both.begin(), both.begin() + static_cast<std::ptrdiff_t>(n));
+  w.assign(both.begin() + static_cast<std::ptrdiff_t>(n), both.end());
+}
+
 index_t DistributedScheme::first_non_finite() const {
   const index_t local = part_->first_non_finite();
   constexpr index_t none = std::numeric_limits<index_t>::max();

@@ -27,6 +27,8 @@ class DistributedScheme final : public Scheme {
   void synchronize() const override { part_->synchronize(); }
   index_t steps_per_pass() const override { return part_->steps_per_pass(); }
   void snapshot(Snapshot& out) const override;
+  void read_nodes(const std::vector<index_t>& nodes, std::vector<real>& v,
+                  std::vector<real>& w) const override;
   index_t first_non_finite() const override;
   SchemeState save_state() const override;
   // Reads `state` on the root only (the other ranks may pass an empty one).

@@ -57,6 +57,16 @@ class HostScheme : public Scheme {
     out.w = owned(w_);
     activation_.fill(out);
   }
+  void read_nodes(const std::vector<index_t>& nodes, std::vector<real>& v,
+                  std::vector<real>& w) const override {
+    v.resize(nodes.size());
+    w.resize(nodes.size());
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+      const auto at = static_cast<std::size_t>(slab_.owned_offset() + nodes[k]);
+      v[k] = v_[at];
+      w[k] = w_[at];
+    }
+  }
   index_t first_non_finite() const override {
     const std::size_t at = static_cast<std::size_t>(slab_.owned_offset());
     return fhn::first_non_finite(v_.data() + at, w_.data() + at, slab_.owned_nodes());

@@ -26,6 +26,18 @@ void Scheme::record_activation(real, bool) {
                                  "and boxes on a fixed grid do)");
 }
 
+void Scheme::read_nodes(const std::vector<index_t>& nodes, std::vector<real>& v,
+                        std::vector<real>& w) const {
+  Snapshot snap;
+  snapshot(snap);
+  v.resize(nodes.size());
+  w.resize(nodes.size());
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    v[k] = snap.v[static_cast<std::size_t>(nodes[k])];
+    w[k] = snap.w[static_cast<std::size_t>(nodes[k])];
+  }
+}
+
 // The factories ask the capability table first (config/capabilities.hpp), so that a refused
 // combination says why before any device is touched; below them only constructors are called.
 std::unique_ptr<Scheme> make_scheme(const Problem& problem, const SchemeSpec& spec,

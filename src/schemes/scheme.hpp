@@ -24,6 +24,12 @@ class Scheme : public TimeStepper {
   virtual void snapshot(Snapshot& out) const = 0;
   // Index of the first node whose v or w is NaN or infinite, or -1 when all are finite.
   virtual index_t first_non_finite() const = 0;
+  // v and w at a few nodes (indices in the node order of snapshot()'s values, on a fixed grid),
+  // into v[k] and w[k]: what a probe reads at its own cadence (study/probes.hpp). The default
+  // takes a snapshot and picks the nodes (a host copy, every host scheme's); a device scheme
+  // copies back those values alone.
+  virtual void read_nodes(const std::vector<index_t>& nodes, std::vector<real>& v,
+                          std::vector<real>& w) const;
   // The state to checkpoint, and its restoration (bitwise: the run continues exactly as it
   // would have without the interruption).
   virtual SchemeState save_state() const = 0;

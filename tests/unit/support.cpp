@@ -25,6 +25,7 @@
 #include "run/run_loop.hpp"
 #include "config/sweep_config.hpp"
 #include "study/convergence.hpp"
+#include "study/probes.hpp"
 #include "sweep/sweep.hpp"
 
 namespace fhn::test {
@@ -123,6 +124,21 @@ void run_config(const Config& config, const std::filesystem::path& dir,
   options.quiet = true;
   options.restart = restart;
   run_simulation(config, options);
+}
+
+void check_probes_read_the_frame(const Config& config, const Scheme& scheme, const Snapshot& state) {
+  const Problem problem = make_problem(config);
+  const std::uint8_t* mask =
+      problem.fields.node_type.empty() ? nullptr : problem.fields.node_type.data();
+  ProbeSampler sampler(problem.domain, config.output.probes, mask);
+  sampler.read(scheme);
+  FrameView frame = frame_view(state, 0);
+  frame.outside = mask;
+  for (std::size_t k = 0; k < config.output.probes.size(); ++k) {
+    CAPTURE(k);
+    CHECK(sampler.v()[k] == frame.at(frame.v, config.output.probes[k]));
+    CHECK(sampler.w()[k] == frame.at(frame.w, config.output.probes[k]));
+  }
 }
 
 double max_state_difference(const Snapshot& a, const Snapshot& b) {

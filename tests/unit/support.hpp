@@ -105,6 +105,10 @@ void run_with_sinks(const Config& config, const std::vector<FrameSink*>& sinks);
 void run_config(const Config& config, const std::filesystem::path& dir,
                 const std::filesystem::path& restart = {});
 
+// Checks that a ProbeSampler on `scheme` reads at config's probes what FrameView::at reads from
+// `state` (the scheme's snapshot now), bit for bit, over the problem's tissue mask.
+void check_probes_read_the_frame(const Config& config, const Scheme& scheme, const Snapshot& state);
+
 // max_i max(|a.v_i - b.v_i|, |a.w_i - b.w_i|); infinity when the sizes differ.
 double max_state_difference(const Snapshot& a, const Snapshot& b);
 

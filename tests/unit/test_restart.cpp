@@ -264,7 +264,7 @@ TEST_CASE("a restart checks the rows it continues and refuses a gap before touch
   fhn::test::write_text(dir / "b" / "probes.csv", probes.substr(0, cut));
   check_refused(dir, "b",
                 "probes.csv: it holds 8 rows before the checkpoint's t = 10 where the run wrote 10 (one "
-                "per frame); its rows end at t = 7; the restart cannot continue it (nothing was changed)");
+                "per sample); its rows end at t = 7; the restart cannot continue it (nothing was changed)");
   const auto cli = fhn::test::run_cli({"run", fhn::test::write_text(dir / "c.yaml", kBase), "--quiet", "--output",
                                        (dir / "b").string(), "--restart", checkpoint.string(), "--set",
                                        "output.vtk=false", "--set", "output.spacetime=false"});
@@ -274,7 +274,7 @@ TEST_CASE("a restart checks the rows it continues and refuses a gap before touch
   fhn::test::write_text(dir / "b" / "probes.csv", probes);
   const auto before = folder_bytes(dir / "b");
   CHECK_THROWS_WITH_AS(run(make({"output.every=2"}), dir / "b", checkpoint),
-                       doctest::Contains("row 2 is at t = 1 where this run's frame 1 is at t = 2"), fhn::IoError);
+                       doctest::Contains("row 2 is at t = 1 where this run's sample 1 is at t = 2"), fhn::IoError);
   CHECK(folder_bytes(dir / "b") == before);
 }
 

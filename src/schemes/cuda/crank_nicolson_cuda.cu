@@ -302,6 +302,10 @@ class CrankNicolsonCuda final : public Scheme {
   }
   void snapshot(Snapshot& out) const override { fields_.download(problem_, step_, out); }
   index_t first_non_finite() const override { return fields_.first_non_finite(); }
+  void read_nodes(const std::vector<index_t>& nodes, std::vector<real>& v,
+                  std::vector<real>& w) const override {
+    fields_.read_nodes(nodes, v, w);
+  }
   const NewtonStats* newton_stats() const override { return &stats_; }
   // v, w, and for leapfrog the previous w (the owned nodes).
   SchemeState save_state() const override {

@@ -15,6 +15,16 @@ __global__ void first_non_finite_kernel(const real* v, const real* w, index_t n,
     atomicMin(first_bad, static_cast<unsigned long long>(i));
 }
 
+// out[k] = v[nodes[k]], out[n + k] = w[nodes[k]] for k < n.
+__global__ void gather_nodes_kernel(const real* v, const real* w, const index_t* nodes, index_t n,
+                                    real* out) {
+  const index_t k = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  if (k < n) {
+    out[k] = v[nodes[k]];
+    out[n + k] = w[nodes[k]];
+  }
+}
+
 // A per-node host array laid out like the slab's arrays: the array nodes inside the domain from
 // `values` (Slab::present), the halo planes beyond the domain's ends zero. Nothing is allocated
 // for an empty `values` (a uniform parameter field, no mask).
@@ -133,6 +143,28 @@ index_t DeviceFields::first_non_finite() const {
   unsigned long long first = none;
   first_bad_.download(&first, 1);
   return first == none ? -1 : static_cast<index_t>(first);
+}
+
+void DeviceFields::read_nodes(const std::vector<index_t>& nodes, std::vector<real>& v,
+                              std::vector<real>& w) const {
+  const std::size_t n = nodes.size();
+  v.resize(n);
+  w.resize(n);
+  if (n == 0) return;
+  if (read_at_.size() != n) {
+    read_at_ = DeviceBuffer<index_t>(n, "probe nodes");
+    read_values_ = DeviceBuffer<real>(2 * n, "probe values");
+  }
+  read_at_.upload(nodes.data(), n);
+  const auto count = static_cast<index_t>(n);
+  gather_nodes_kernel<<<blocks_for(count), kBlock>>>(v_.data() + slab_.owned_offset(),
+                                                     w_.data() + slab_.owned_offset(),
+                                                     read_at_.data(), count, read_values_.data());
+  FHN_CUDA_CHECK_LAUNCH();
+  std::vector<real> both(2 * n);
+  read_values_.download(both.data(), 2 * n);
+  std::copy(both.begin(), both.begin() + static_cast<std::ptrdiff_t>(n), v.begin());
+  std::copy(both.begin() + static_cast<std::ptrdiff_t>(n), both.end(), w.begin());
 }
 
 DeviceStimuli::DeviceStimuli(const StimulusSchedule& schedule)

@@ -85,6 +85,10 @@ class DeviceFields {
                      DeviceBuffer<real>& array) const;
   // Index of the first owned node with v or w not finite, or -1 (one reduction, 8 bytes back).
   index_t first_non_finite() const;
+  // v and w at a few owned nodes (Scheme::read_nodes): the indices up, one gather kernel, 16
+  // bytes a node back (synchronises).
+  void read_nodes(const std::vector<index_t>& nodes, std::vector<real>& v,
+                  std::vector<real>& w) const;
 
  private:
   // The owned nodes of an array laid out like v and w, on the host (synchronises).
@@ -93,6 +97,8 @@ class DeviceFields {
   Slab slab_;
   DeviceBuffer<real> v_, w_;
   mutable DeviceBuffer<unsigned long long> first_bad_;
+  mutable DeviceBuffer<index_t> read_at_;    // read_nodes' indices and values, kept between calls
+  mutable DeviceBuffer<real> read_values_;
   DeviceBuffer<real> diffusion_;
   std::vector<DeviceBuffer<real>> parameters_;  // one per kinetics field, empty where uniform
   DeviceBuffer<std::uint8_t> node_types_;
@@ -139,6 +145,10 @@ class DeviceScheme : public Scheme {
     activation_.fill(fields_, out);
   }
   index_t first_non_finite() const override { return fields_.first_non_finite(); }
+  void read_nodes(const std::vector<index_t>& nodes, std::vector<real>& v,
+                  std::vector<real>& w) const override {
+    fields_.read_nodes(nodes, v, w);
+  }
   SchemeState save_state() const override {
     SchemeState state;
     state.step = step_;
