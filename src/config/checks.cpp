@@ -166,31 +166,32 @@ void check_explicit_limit(const Config& c, ProblemFields& fields, Context& ctx) 
                              format_exact(largest));
 }
 
-// A stimulus must be on at one of the times its scheme evaluates the stimuli (t_j = j h below;
-// explicit_cpu.cpp, crank_nicolson_cpu.cpp, adi_cpu.cpp and their CUDA twins), else it does not
-// act: one whose every window falls between two of them is refused; one that acts only after
-// the last of them is a warning (Config::warnings). Reported at stimulus[i].start.
+// A stimulus must act at one of the times or in one of the windows its scheme evaluates the
+// stimuli at or over (t_j = j h below, span as stimulus_mean's; explicit_cpu.cpp,
+// crank_nicolson_cpu.cpp, adi_cpu.cpp and their CUDA twins), else it does not act: one whose
+// every window falls between two times is refused; one that acts only after the last of them is
+// a warning (Config::warnings). Reported at stimulus[i].start.
 void check_stimulus_times(Config& c, const Stimulus& s, const std::string& path,
                           Context& ctx) {
   const real dt = c.time.dt;
   const index_t n = c.time.steps;
-  real h = dt;
+  real h = dt, span = 0.0;
   index_t samples = n;  // forward Euler: the start of each step, t = n dt
   std::string when = "at the start of each step, t = n dt";
   if (c.scheme.type == SchemeType::crank_nicolson) {
     if (c.scheme.crank_nicolson.formulation == Formulation::adi) {
-      h = 0.5 * dt;
-      samples = 2 * n + 1;
-      when = "at the start, middle and end of each step, t = n dt/2";
+      h = span = 0.5 * dt;
+      samples = 2 * n;
+      when = "as their means over each half step, [n dt/2, (n + 1) dt/2]";
     } else {
-      samples = n + 1;
-      when = "at both ends of each step, t = n dt";
+      span = dt;
+      when = "as their means over each step, [n dt, (n + 1) dt]";
     }
   }
-  if (first_sample_on(s, h, samples, dt) >= 0) return;
+  if (first_sample_on(s, h, span, samples, dt) >= 0) return;
   const std::string scheme = name_of(scheme_type_names(), c.scheme.type) + " evaluates stimuli " +
                              when + " (time.dt = " + format_exact(dt) + ")";
-  const real last = static_cast<real>(samples - 1) * h;
+  const real last = static_cast<real>(samples - 1) * h + span;  // the end of the last window
   const std::string key = path + ".start";
   // A stimulus that acts only after this run's end acts in the run continued past it (--restart
   // with a larger time.end may continue a run; a run shortened with --set time.end meets it): a
@@ -198,7 +199,7 @@ void check_stimulus_times(Config& c, const Stimulus& s, const std::string& path,
   const real windows_end = s.start + static_cast<real>(s.count - 1) * s.period + s.duration;
   const real ever = std::ceil(windows_end / h) + 2.0;
   const bool acts_later =
-      ever >= 0x1p62 || first_sample_on(s, h, static_cast<index_t>(ever), dt) >= 0;
+      ever >= 0x1p62 || first_sample_on(s, h, span, static_cast<index_t>(ever), dt) >= 0;
   if (acts_later) {
     c.warnings.push_back(
         ctx.where(key) + ": " + key + " = " + format_exact(s.start) +
@@ -517,11 +518,18 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build,
     if (outside)
       ctx.error(path + ".x_min",
                 path + ": the region " + region + " lies outside the domain " + extent());
-    else if (!off && stimulus_nodes(s, c.domain).empty())
+    else if (!off && stimulus_nodes(s, c.domain).empty() && s.coverage == Coverage::nodes)
       ctx.error(path + ".x_min", path + ": the region " + region +
                                      " holds no grid node (the nodes lie at multiples of dx = " +
                                      format_exact(c.domain.dx) +
                                      "): the stimulus would never act; widen it to take a node");
+    else if (!off && stimulus_nodes(s, c.domain).empty())
+      ctx.error(path + ".x_min", path + ": the region " + region +
+                                     " has no width along an axis, so no node's cell overlaps it "
+                                     "(coverage: overlap; a node takes the part of its cell, its "
+                                     "position +- dx/2 with dx = " + format_exact(c.domain.dx) +
+                                     ", inside the region): the stimulus would never act; widen "
+                                     "it, or take the nodes on it with coverage: nodes");
     if (whole_steps && !off) check_stimulus_times(c, s, path, ctx);
   }
 

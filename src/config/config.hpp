@@ -99,6 +99,13 @@ struct InitialSpec {
   Profile w;
 };
 
+// How a stimulus region is laid onto the grid's nodes (stimulus[i].coverage; model/stimulus.hpp):
+//   overlap: each node takes the amplitude times the fraction of its cell inside the region, so
+//            the current a region injects, and a dx study with it, converge with dx;
+//   nodes:   each node inside the region (one on its edge included) takes the whole amplitude
+//            (the rule before issue 47: which nodes a region takes changes with dx).
+enum class Coverage { overlap, nodes };
+
 // A current injected into the v equation: amplitude on [x_min, x_max] (x [y_min, y_max] on a
 // sheet, x [z_min, z_max] on a box) during [start + k period, start + k period + duration) for
 // k = 0..count-1.
@@ -114,6 +121,7 @@ struct Stimulus {
   real y_max = 0.0;
   real z_min = 0.0;  // boxes only; default: the whole depth [0, L_z]
   real z_max = 0.0;
+  Coverage coverage = Coverage::overlap;
 };
 
 struct TimeSpec {

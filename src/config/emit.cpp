@@ -217,6 +217,7 @@ std::string to_yaml(const Config& c) {
     out << std::pair{"start", s.start}
         << std::pair{"duration", s.duration} << std::pair{"amplitude", s.amplitude}
         << std::pair{"period", s.period} << YAML::Key << "count" << YAML::Value << s.count
+        << YAML::Key << "coverage" << YAML::Value << name_of(coverage_names(), s.coverage)
         << YAML::EndMap;
   }
   out << YAML::EndSeq;

@@ -296,7 +296,8 @@ std::vector<Stimulus> read_stimuli(Section& top, const Domain& d) {
               "stimulus: expected a list of {x_min, x_max, " +
                   std::string(d.dims >= 2 ? "[y_min, y_max, ]" : "") +
                   std::string(d.dims >= 3 ? "[z_min, z_max, ]" : "") +
-                  "start, duration, amplitude[, period, count]}, got " + node_text(list));
+                  "start, duration, amplitude[, period, count, coverage]}, got " +
+                  node_text(list));
     return stimuli;
   }
   for (std::size_t i = 0; i < list.size(); ++i) {
@@ -326,6 +327,7 @@ std::vector<Stimulus> read_stimuli(Section& top, const Domain& d) {
     st.amplitude = s.required_number("amplitude", any_number());
     st.period = s.number("period", 0.0, non_negative());
     st.count = s.integer("count", 1, 1, index_t{1} << 30);
+    st.coverage = s.choice("coverage", Coverage::overlap, coverage_names());
     if (st.x_max < st.x_min)
       ctx.error(s.path_of("x_max"), s.path_of("x_max") + ": " + format_exact(st.x_max) +
                                         " is left of x_min = " + format_exact(st.x_min));

@@ -61,6 +61,11 @@ inline const NameTable<TissueShape>& tissue_shape_names() {
                                             {"image", TissueShape::image}};
   return table;
 }
+inline const NameTable<Coverage>& coverage_names() {
+  static const NameTable<Coverage> table{{"overlap", Coverage::overlap},
+                                         {"nodes", Coverage::nodes}};
+  return table;
+}
 inline const NameTable<FieldType>& field_type_names() {
   static const NameTable<FieldType> table{{"region", FieldType::region},
                                           {"gradient", FieldType::gradient},

@@ -34,8 +34,8 @@ MemoryItem host_scheme_arrays(const Config& c) {
     case SchemeType::crank_nicolson:
       if (c.scheme.crank_nicolson.formulation == Formulation::adi)  // AdiCpu, batched Thomas
         return {std::string("v, w, right side, solver workspace") +
-                    (stimuli ? ", 3 stimulus currents (7 arrays)" : " (4 arrays)"),
-                stimuli ? 7.0 : 4.0};
+                    (stimuli ? ", 2 stimulus currents (6 arrays)" : " (4 arrays)"),
+                stimuli ? 6.0 : 4.0};
       // CrankNicolsonCpu: v, w, u, p, rhs, J's 3 diagonals, F, the solver's c' (+ w_prev, current)
       return {std::string("v, w, Newton iterate, p, right side, 3 diagonals, residual, solver "
                           "workspace") +

@@ -94,7 +94,7 @@ void AdaptiveExplicitCpu::evaluate() {
   const real* current = nullptr;
   if (!base_current_.empty()) {
     const real t = problem_.time.t(step_);
-    problem_.stimuli.currents(t, 1.0, 0.0, base_current_.data());
+    problem_.stimuli.currents(t, 0.0, base_current_.data());
     for (std::size_t i = 0; i < nodes_.size(); ++i) current_[i] = base_current_[nodes_[i]];
     current = current_.data();
   }

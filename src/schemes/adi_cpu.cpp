@@ -106,7 +106,7 @@ void AdiCpu::hold(std::vector<real>& u) const {
   for (const auto& [node, value] : held_) u[static_cast<std::size_t>(node)] = value;
 }
 
-void AdiCpu::react(const real* i0, const real* i1, int stage) {
+void AdiCpu::react(const real* current, int stage) {
   const index_t first = slab_.owned_offset(), n = first + slab_.owned_nodes();
   const int max_it = setup_.reaction.max_iterations;
   // Per iteration k: the largest |du| and |g| over the nodes still iterating (a NaN kept: the
@@ -127,7 +127,7 @@ void AdiCpu::react(const real* i0, const real* i1, int stage) {
     with_kinetics(problem_.model.kinetics, [&](const auto kin) {
       auto at_node = [&](index_t i) {
         const ReactionResult out = reaction_half_step(
-            v_[i], w_[i], i0 ? i0[i] : 0.0, i1 ? i1[i] : 0.0, setup_.reaction,
+            v_[i], w_[i], current ? current[i] : 0.0, current ? current[i] : 0.0, setup_.reaction,
             quadrants ? kinetics_at(kin, values, i) : kin, [&](int k, real du, real g) {
               du_local[k] = max_norm(du_local[k], du);
               g_local[k] = max_norm(g_local[k], g);
@@ -182,14 +182,15 @@ void AdiCpu::step() {
   const real t = problem_.time.t(step_);
   const Domain& d = problem_.domain;
   const bool stimulated = !current_[0].empty();
+  // The stimuli's means over the two reaction half-steps (stimulus_mean, span k/2).
   if (stimulated)
-    for (int m = 0; m < 3; ++m)
-      problem_.stimuli.currents(t + 0.5 * k * m, 1.0, 0.0, current_[m].data(),
+    for (int m = 0; m < 2; ++m)
+      problem_.stimuli.currents(t + 0.5 * k * m, 0.5 * k, current_[m].data(),
                                 slab_.array_first(), slab_.array_planes());
   auto current = [&](int m) { return stimulated ? current_[m].data() : nullptr; };
 
   // 1. Reaction from t to t + k/2.
-  react(current(0), current(1), 0);
+  react(current(0), 0);
   hold(v_);
 
   // 2. Diffusion over k. rhs = u + (r/2) d(u) across the lines to be solved, then the solve.
@@ -241,7 +242,7 @@ void AdiCpu::step() {
   hold(v_);
 
   // 3. Reaction from t + k/2 to t + k.
-  react(current(1), current(2), 1);
+  react(current(1), 1);
   hold(v_);
 }
 

@@ -30,8 +30,8 @@ class AdiCpu final : public HostScheme {
 
  private:
   void step() override;
-  // One reaction half-step of every node from time t (currents i0 at t, i1 at t + k/2).
-  void react(const real* i0, const real* i1, int stage);
+  // One reaction half-step of every node (`current`: the stimuli's mean over it, nullptr: none).
+  void react(const real* current, int stage);
   void hold(std::vector<real>& u) const;
   void set_up_nodes();
   // The diffusion step of a sheet with a tissue mask or D per node (one process).
@@ -49,7 +49,7 @@ class AdiCpu final : public HostScheme {
   std::vector<std::pair<index_t, real>> held_;  // (node, v) of every Dirichlet node
   NewtonStats stats_;
   std::vector<real> rhs_;
-  std::vector<real> current_[3];  // I at t, t + k/2, t + k (empty without stimuli)
+  std::vector<real> current_[2];  // I's means over [t, t + k/2], [t + k/2, t + k] (empty: none)
   // A slab's: its communicator and halo exchange (nullptr on the whole domain), every rank's
   // share of the lines along the slab axis, and the transpose's buffers.
   Communicator* comm_ = nullptr;

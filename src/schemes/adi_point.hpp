@@ -2,7 +2,8 @@
 // Per-node algebra of the split Crank-Nicolson scheme (scheme.crank_nicolson.formulation: adi),
 // shared by the CPU loops and the CUDA kernels. One step of length k from t:
 //
-//   1. reaction, k/2:  (v, w)' = (f(v, w) + I(t), g(v, w)) by the trapezoidal rule
+//   1. reaction, k/2:  (v, w)' = (f(v, w) + I, g(v, w)) by the trapezoidal rule, I the stimuli's
+//                      mean over the half-step (stimulus_mean, model/stimulus.hpp) at both ends
 //   2. diffusion, k:   v' = D lap(v), Crank-Nicolson on a cable; Peaceman-Rachford on a sheet:
 //        (I - (k/2) D dxx) v* = (I + (k/2) D dyy) v,   (I - (k/2) D dyy) v+ = (I + (k/2) D dxx) v*
 //   3. reaction, k/2:  as 1, from t + k/2

@@ -98,7 +98,8 @@ void CrankNicolsonCpu::step_with(K kin) {
 
   // 2. The explicit half of F, with the stimulus averaged over the step.
   if (!current_.empty())
-    problem_.stimuli.currents(t, 0.5, 0.5, current_.data(), first, slab_.array_planes());
+    problem_.stimuli.currents(t, problem_.stimuli.dt(), current_.data(), first,
+                              slab_.array_planes());
   if (halo_) halo_->exchange(v_.data(), 1);
   for (index_t a = begin; a < end; ++a) {
     const Stencil v = array_stencil(v_.data(), a, first + a, params_);

@@ -52,7 +52,7 @@ class CrankNicolsonCpu final : public HostScheme {
   std::vector<real> u_;          // Newton iterate for v^{n+1}
   std::vector<real> p_;          // w+ = p + c u
   std::vector<real> rhs_;        // the known part of F
-  std::vector<real> current_;    // 1/2 (I^n + I^{n+1}); empty without stimuli
+  std::vector<real> current_;    // I's mean over the step; empty without stimuli
   std::vector<real> lower_, diag_, upper_;  // J; the off-diagonals are constant
   std::vector<real> residual_;   // F(u), overwritten with du by the solver
   Communicator* comm_ = nullptr;          // a slab's ranks (nullptr: the whole cable)

@@ -4,7 +4,10 @@
 // Laplacian, f and g the kinetics form's (src/kinetics/).
 //
 //   F_i(u) = u_i / k - 1/2 [D (L_h u)_i + f(u_i, w+_i)] - rhs_i
-//   rhs_i  = v_i / k + 1/2 [D (L_h v)_i + f(v_i, w_i)] + 1/2 (I^n_i + I^{n+1}_i)
+//   rhs_i  = v_i / k + 1/2 [D (L_h v)_i + f(v_i, w_i)] + Ibar_i
+//   Ibar_i = (1/k) integral of I_i over [t, t + k]  (exact for the piecewise-constant stimuli,
+//            stimulus_mean in model/stimulus.hpp; the trapezoid 1/2 (I^n + I^{n+1}) of a
+//            current that switches inside the step is first order)
 //   w+_i   = W(u_i)        (trapezoidal: p + c u for a form with the closed form, else Newton's
 //                           root; leapfrog: c = 0, w+ = p known beforehand)
 //   J      = (1/k) I - (D/2) L_h - 1/2 diag(d/du f(u, W(u))),  d/du f = f_v + f_w W'(u)
@@ -16,7 +19,7 @@ namespace fhn {
 
 // The trapezoidal rule for w_t = g(v, w) gives w+ = W(u) (trapezoidal_w_point.hpp).
 
-// The explicit part of the right-hand side at one node (current = 1/2 (I^n + I^{n+1})).
+// The explicit part of the right-hand side at one node (current = Ibar, the step's mean).
 template <class K>
 FHN_HOST_DEVICE inline real cn_rhs(real v, real w, real diffusion_term_v, real current,
                                    const K& kin, real k) {

@@ -90,7 +90,7 @@ bool ExplicitCpu::fast_path() const { return path_ == ExplicitPath::fast && !het
 void ExplicitCpu::step() {
   const real t = problem_.time.t(step_);
   if (!current_.empty())
-    problem_.stimuli.currents(t, 1.0, 0.0, current_.data(), slab_.array_first(),
+    problem_.stimuli.currents(t, 0.0, current_.data(), slab_.array_first(),
                               slab_.array_planes());
   if (halo_) halo_->exchange(v_.data(), 1);  // the neighbours' rows next to the slab
   const real* current = current_.empty() ? nullptr : current_.data();

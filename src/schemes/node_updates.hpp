@@ -70,7 +70,7 @@ FHN_HOST_DEVICE inline real cn_w_offset(real v, real w, real w_previous, bool le
   return leapfrog ? w_previous + 2.0 * q.k * kin.g(v, w) : trapezoidal_offset(trap, v, w, kin);
 }
 
-// rhs_i = v_i/k + 1/2 [D (L_h v)_i + f(v_i, w_i)] + current_i, current = 1/2 (I^n + I^{n+1}).
+// rhs_i = v_i/k + 1/2 [D (L_h v)_i + f(v_i, w_i)] + current_i, current = I's mean over the step.
 template <class K>
 FHN_HOST_DEVICE inline real cn_rhs_node(const real* v, const real* w, real current, index_t i,
                                         const NodeParams& q, const K& kin) {

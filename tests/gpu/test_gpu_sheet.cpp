@@ -101,7 +101,7 @@ TEST_CASE("Sheet on the GPU: one step = the CPU node update; blocked = one-step 
 
     // One step against the CPU node function (its stimulus current from the schedule).
     std::vector<double> current(n, 0.0);
-    p.stimuli.currents(p.time.t(first), 1.0, 0.0, current.data());
+    p.stimuli.currents(p.time.t(first), 0.0, current.data());
     REQUIRE(*std::max_element(current.begin(), current.end()) > 0.5);
     a.upload(v, w);
     b.poison();

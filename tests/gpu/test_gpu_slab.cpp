@@ -266,7 +266,7 @@ TEST_CASE("Slab kernels: a slab's rows equal the whole sheet's bit for bit at ev
       // Steps 100.. (t = 5..): the first stimulus is on, so the stimulus kernels run.
       const index_t first_step = 100;
       std::vector<double> current(s.v.size(), 0.0);
-      s.problem.stimuli.currents(s.problem.time.t(first_step), 1.0, 0.0,
+      s.problem.stimuli.currents(s.problem.time.t(first_step), 0.0,
                                  current.data());
       REQUIRE(*std::max_element(current.begin(), current.end()) > 0.5);
       // steps 0: the one-step kernel; else the blocked kernel of that depth.

@@ -235,10 +235,18 @@ TEST_CASE("stimuli need their keys and a region inside the domain") {
 
 TEST_CASE("a stimulus that would never act is refused at its entry, one that acts after the end warned of") {
   const std::string head = "time: {end: 10, dt: 0.1}\noutput: {every: 1}\nstimulus:\n";
-  // A region between two nodes (dx = 0.5).
-  CHECK(contains(config_error(head + "  - {x_min: 100.1, x_max: 100.4, start: 0, duration: 1, amplitude: 1}\n"),
+  // A region between two nodes (dx = 0.5) with coverage: nodes; with overlap (the default) it
+  // takes part of node 200's cell, and only a region of no width is refused.
+  CHECK(contains(config_error(head + "  - {x_min: 100.1, x_max: 100.4, start: 0, duration: 1, amplitude: 1, "
+                                     "coverage: nodes}\n"),
                  "test.yaml:4:13: stimulus[0]: the region [100.1, 100.4] holds no grid node (the nodes lie at "
                  "multiples of dx = 0.5): the stimulus would never act"));
+  CHECK_NOTHROW(config_from(head + "  - {x_min: 100.1, x_max: 100.4, start: 0, duration: 1, amplitude: 1}\n"));
+  CHECK(contains(config_error(head + "  - {x_min: 100.1, x_max: 100.1, start: 0, duration: 1, amplitude: 1}\n"),
+                 "test.yaml:4:13: stimulus[0]: the region [100.1, 100.1] has no width along an axis, so no "
+                 "node's cell overlaps it (coverage: overlap; a node takes the part of its cell, its position "
+                 "+- dx/2 with dx = 0.5, inside the region): the stimulus would never act; widen it, or take "
+                 "the nodes on it with coverage: nodes"));
   // A start at or after time.end acts only in a run continued past it (--restart with a larger
   // time.end, or a run shortened with --set time.end): accepted, with a warning at the entry.
   const fhn::Config late =
@@ -265,14 +273,19 @@ TEST_CASE("a stimulus that would never act is refused at its entry, one that act
   // A later repetition that meets a step is enough (1.02 + 0.49 = 1.51 misses, 2.00 is a step).
   CHECK_NOTHROW(config_from(head + "  - {x_min: 0, x_max: 5, start: 1.02, duration: 0.05, amplitude: 1, "
                                    "period: 0.49, count: 3}\n"));
-  // Crank-Nicolson also evaluates at the end of each step (t = 10); ADI at half steps.
-  CHECK_NOTHROW(config_from(head + "  - {x_min: 0, x_max: 5, start: 10, duration: 1, amplitude: 1}\n",
-                            {"scheme.type=crank_nicolson"}));
-  CHECK_NOTHROW(config_from(head + "  - {x_min: 0, x_max: 5, start: 1.04, duration: 0.02, amplitude: 1}\n",
-                            {"scheme.type=crank_nicolson", "scheme.crank_nicolson.formulation=adi"}));
-  CHECK(contains(config_error(head + "  - {x_min: 0, x_max: 5, start: 1.04, duration: 0.02, amplitude: 1}\n",
-                              {"scheme.type=crank_nicolson"}),
-                 "crank_nicolson evaluates stimuli at both ends of each step"));
+  // Crank-Nicolson takes the stimuli's means over each step (ADI over each half step): a window
+  // inside a step acts, one from time.end on acts only in a run continued past it.
+  for (const char* formulation : {"newton", "adi"}) {
+    const std::vector<std::string> cn{"scheme.type=crank_nicolson",
+                                      std::string("scheme.crank_nicolson.formulation=") + formulation};
+    CHECK_NOTHROW(config_from(head + "  - {x_min: 0, x_max: 5, start: 1.04, duration: 0.02, amplitude: 1}\n", cn));
+    const fhn::Config at_end =
+        config_from(head + "  - {x_min: 0, x_max: 5, start: 10, duration: 1, amplitude: 1}\n", cn);
+    REQUIRE(at_end.warnings.size() == 1);
+    CHECK(contains(at_end.warnings[0], "stimulus[0].start = 10 is not before time.end = 10"));
+    CHECK(config_from(head + "  - {x_min: 0, x_max: 5, start: 9.99, duration: 0.005, amplitude: 1}\n", cn)
+              .warnings.empty());
+  }
   // Amplitude 0 is a stimulus switched off (one a sweep axis switches on): not checked.
   CHECK_NOTHROW(config_from(head + "  - {x_min: 0, x_max: 5, start: 300, duration: 1, amplitude: 0}\n"));
   // An override names the --set option.

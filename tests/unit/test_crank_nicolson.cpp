@@ -207,15 +207,16 @@ TEST_CASE("a time step that breaks diagonal dominance is refused clearly") {
                        doctest::Contains("the Newton matrix of step 0 (t = 0 -> 10), iteration 1, could not "
                                          "be solved: thomas: the matrix is not diagonally dominant at row"),
                        fhn::NumericalError);
-  // At rest J is dominant; the stimulus at t = 20 (half of it in step 1's right side) breaks it
-  // in step 1's second iteration: the message names that step, its time and the iteration.
+  // At rest J is dominant; the stimulus from t = 20 (its mean over step 2 in that step's right
+  // side) breaks it in step 2's second iteration: the message names that step, its time and the
+  // iteration.
   const fhn::Config later = fhn::load_config(
       fhn::test::source_path("configs/pulse_split_cn.yaml"),
       {"time.dt=10", "output.every=10", "initial.v={type: constant, value: 0}",
        "stimulus=[{x_min: 90, x_max: 110, start: 20, duration: 10, amplitude: 1}]"});
   CHECK_THROWS_WITH_AS(fhn::final_state(later),
-                       doctest::Contains("the Newton matrix of step 1 (t = 10 -> 20), iteration 2, could not "
-                                         "be solved: thomas: the matrix is not diagonally dominant at row 170"),
+                       doctest::Contains("the Newton matrix of step 2 (t = 20 -> 30), iteration 2, could not "
+                                         "be solved: thomas: the matrix is not diagonally dominant at row 168"),
                        fhn::NumericalError);
 }
 

@@ -420,7 +420,8 @@ TEST_CASE("a sheet run that blows up names the node by x, y and i, j and keeps i
   const fhn::Config c = config_from(
       "name: blowup\n"
       "domain: {length: [10, 6], dx: 0.5}\n"
-      "stimulus: [{x_min: 7, x_max: 7, y_min: 2, y_max: 2, start: 1, duration: 1, amplitude: 1.0e300}]\n"
+      "stimulus: [{x_min: 7, x_max: 7, y_min: 2, y_max: 2, start: 1, duration: 1, amplitude: 1.0e300, "
+      "coverage: nodes}]\n"
       "time: {end: 3, dt: 0.05}\n"
       "output: {every: 0.05, probes: [[1, 1]]}\n",  // checked at every step
       without_vtk_if_absent());

@@ -127,11 +127,11 @@ struct RowNode {
     indices(q, at);
     return dirichlet_at<kBox ? 3 : 2>(q.sides, at, q.n, value);
   }
-  __device__ real stimulus(const NodeParams& q, const StimulusTable& st, real t) const {
+  // The stimuli's mean current over [t, t + span] (stimulus_current).
+  __device__ real stimulus(const NodeParams& q, const StimulusTable& st, real t, real span) const {
     index_t at[kMaxAxes];
     indices(q, at);
-    return kBox ? stimulus_current(st, at[0], at[1], at[2], t, 1.0, 0.0)
-                : stimulus_current(st, at[0], at[1], t, 1.0, 0.0);
+    return stimulus_current(st, at[0], at[1], at[2], t, span);
   }
 };
 
@@ -191,11 +191,11 @@ __global__ void __launch_bounds__(kReactionThreads, kReactionResident)
       real w_now = w[node];
 #pragma unroll
       for (int h = 0; h < kHalves; ++h) {
-        const real i0 = st.count > 0 ? at.stimulus(q, st, times[h]) : 0.0;
-        const real i1 = st.count > 0 ? at.stimulus(q, st, times[h] + rp.h) : 0.0;
+        // The stimuli's mean over the half-step at both of its ends (adi_point.hpp).
+        const real current = st.count > 0 ? at.stimulus(q, st, times[h], rp.h) : 0.0;
         // reaction_half_step with its first kHistory iterations unrolled: the maxima stay in
         // registers at fixed indices; a converged node leaves the loop at once.
-        ReactionNewton<K> newton(v_now, w_now, i0, i1, rp, kin);
+        ReactionNewton<K> newton(v_now, w_now, current, current, rp, kin);
         bool done = false;
         int used = 0;
 #pragma unroll

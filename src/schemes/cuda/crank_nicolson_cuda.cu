@@ -70,7 +70,7 @@ struct WSource {
 
 // Start of a step of the single run from t over `nodes` (the whole cable or a slab's owned
 // nodes): w^n (WSource), w+ = p + c u (p here), the explicit half
-//   rhs_i = v_i/k + 1/2 [D (L_h v)_i + f(v_i, w_i)] + 1/2 (I^n_i + I^{n+1}_i),
+//   rhs_i = v_i/k + 1/2 [D (L_h v)_i + f(v_i, w_i)] + (I_i's mean over [t, t + k]),
 // u = v (when u is given: the fused path reads its first iterate from v); resets the flags (when
 // state is given: a slab keeps its own per iteration). The members start their steps with
 // crank_nicolson_kernels.cuh's prepare_kernel: the same expressions, but nvcc contracts the
@@ -96,7 +96,7 @@ __global__ void cable_prepare_kernel(const real* v, WSource w_source, const real
   const Stencil around = array_stencil(v, a, i, q);
   const real w = w_source.at(a, around.centre);
   const real w_before = leapfrog ? w_previous[a] : 0.0;
-  const real current = stimulus_current(stimuli, i, t, 0.5, 0.5);
+  const real current = stimulus_current(stimuli, i, t, stimuli.dt);  // the step's mean
   w_source.keep(a, w);
   p[a] = cn_w_offset(around.centre, w, w_before, leapfrog, trap, q, kin);
   rhs[a] = cn_rhs(around.centre, w, stencil_diffusion(around, i, q), current, kin, q.k);

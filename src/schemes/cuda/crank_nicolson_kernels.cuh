@@ -337,7 +337,7 @@ struct StoredW {
 // Start of a member's step from t (the single run's start is its own: crank_nicolson_cuda.cu's
 // cable_prepare_kernel, whose contraction of the offset differs): w^n (StoredW), w+ = p + c u
 // (p here), the explicit half
-//   rhs_i = v_i/k + 1/2 [D (L_h v)_i + f(v_i, w_i)] + 1/2 (I^n_i + I^{n+1}_i),
+//   rhs_i = v_i/k + 1/2 [D (L_h v)_i + f(v_i, w_i)] + (I_i's mean over [t, t + k]),
 // u = v (when u is given: the fused path reads its first iterate from v); the record's flags
 // reset (a slab keeps its own per iteration); a frozen member left alone.
 template <class Cable, class WIn, class Record>
@@ -361,7 +361,8 @@ __global__ void prepare_kernel(Cable cable, In<Cable> v, WIn w_in, In<Cable> w_p
   const real offset = cn_w_offset(centre, w, leapfrog ? w_previous[node.a] : 0.0, leapfrog, trap,
                                   q, kin);
   const Stencil around = array_stencil(v, node.a, node.i, q);
-  const real current = stimulus_current(cable.stimuli_of(node.m), node.i, t, 0.5, 0.5);
+  const StimulusTable stimuli = cable.stimuli_of(node.m);
+  const real current = stimulus_current(stimuli, node.i, t, stimuli.dt);  // the step's mean
   w_in.keep(node.a, w);
   p[node.a] = offset;
   rhs[node.a] = cn_rhs(around.centre, w, stencil_diffusion(around, node.i, q), current, kin, q.k);

@@ -173,7 +173,7 @@ __global__ void __launch_bounds__(kLanes * kWarps)
       const int x = lane + 1, y = warp + kWarps * b + 1;
       const real(&s)[kTileRows + 2][kLanes + 2] = tiles.v[centre];
       const index_t i = x0 + lane, j = y0 + y - 1;
-      const real current = st.count > 0 ? stimulus_current(st, i, j, k, t, 1.0, 0.0) : 0.0;
+      const real current = st.count > 0 ? stimulus_current(st, i, j, k, t, 0.0) : 0.0;
       const real west = s[y][x - 1], east = s[y][x + 1], south = s[y - 1][x],
                  north = s[y + 1][x], front = tiles.v[below][y][x], back = tiles.v[above][y][x],
                  c = s[y][x], wc = tiles.w[at_w][y - 1][lane];
@@ -334,7 +334,7 @@ __device__ __forceinline__ void box_blocked_segment(
                       y = warp + kTileWarps * b + 1;
             const real centre = s[y][x], wc = qw[l - 1][0][n];
             const real current =
-                kStimuli ? stimulus_current(st, gi[a], gj[b], c, t, 1.0, 0.0) : 0.0;
+                kStimuli ? stimulus_current(st, gi[a], gj[b], c, t, 0.0) : 0.0;
             const real lower[3] = {s[y][x - 1], s[y - 1][x], below[y][x]},
                        upper[3] = {s[y][x + 1], s[y + 1][x], above[y][x]};
             ExplicitPointUpdate u =

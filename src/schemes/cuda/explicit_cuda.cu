@@ -122,7 +122,7 @@ const FastPath* fast_path_of(const Problem& problem, ExplicitPath path) {
   return nullptr;
 }
 
-// The current of a forward Euler step at node (i, j, k) at time t (weights (1, 0)), from the
+// The current of a forward Euler step at node (i, j, k) at time t (its value at t), from the
 // device stimulus table, as the kernels compute it.
 template <int Dims>
 struct TableCurrents {
@@ -130,11 +130,11 @@ struct TableCurrents {
   real t;
   __device__ real operator()(index_t, index_t i, index_t j, index_t k) const {
     if constexpr (Dims == 3)
-      return stimulus_current(st, i, j, k, t, 1.0, 0.0);
+      return stimulus_current(st, i, j, k, t, 0.0);
     else if constexpr (Dims == 2)
-      return stimulus_current(st, i, j, t, 1.0, 0.0);
+      return stimulus_current(st, i, j, t, 0.0);
     else
-      return stimulus_current(st, i, t, 1.0, 0.0);
+      return stimulus_current(st, i, t, 0.0);
   }
 };
 

@@ -32,23 +32,24 @@ namespace {
 
 // ---- Node updates from values (the point layer, schemes/point/) -------------------------------
 
-// I_i(t) of a forward Euler step: weights (1, 0), as StimulusSchedule::currents(t, 1, 0).
+// I_i(t) of a forward Euler step: the value at t (span 0), as StimulusSchedule::currents(t, 0).
 __device__ __forceinline__ real step_current(const StimulusTable& st, index_t i, real t) {
-  return fhn::stimulus_current(st, i, t, 1.0, 0.0);
+  return fhn::stimulus_current(st, i, t, 0.0);
 }
 
 // I(t) at the kNodes nodes g0, g0+1, ... (cur[] holds zeros on entry): each stimulus's weight
-// is evaluated once for the thread's nodes, then added in table order to the nodes it covers.
+// is evaluated once for the thread's nodes, then added in table order to the nodes it covers,
+// times each node's fraction (stimulus_current's terms).
 template <int kNodes>
 __device__ __forceinline__ void add_stimulus_currents(const StimulusTable& st, index_t g0, real t,
                                                       real (&cur)[kNodes]) {
   for (int j = 0; j < st.count; ++j) {
     const NodeStimulus& s = st.table[j];
     if (s.last < g0 || s.first > g0 + (kNodes - 1)) continue;
-    const real term = stimulus_term(st, s, t, 1.0, 0.0);
+    const real term = stimulus_term(st, s, t, 0.0);
 #pragma unroll
     for (int p = 0; p < kNodes; ++p)
-      if (g0 + p >= s.first && g0 + p <= s.last) cur[p] += term;
+      if (g0 + p >= s.first && g0 + p <= s.last) cur[p] += term * s.fraction(g0 + p, 0);
   }
 }
 

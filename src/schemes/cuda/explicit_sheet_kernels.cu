@@ -169,8 +169,8 @@ __device__ __forceinline__ void sheet_step(const real* __restrict__ v, const rea
   if (lane == kStepLanes - 1) east = i0 + 2 < nx ? __ldg(v + c + 2) : 0.0;
 
   const bool stimuli = st.count > 0;
-  const real c0 = stimuli ? stimulus_current(st, i0, j, t, 1.0, 0.0) : 0.0;
-  const real c1 = stimuli && i0 + 1 < nx ? stimulus_current(st, i0 + 1, j, t, 1.0, 0.0) : 0.0;
+  const real c0 = stimuli ? stimulus_current(st, i0, j, t, 0.0) : 0.0;
+  const real c1 = stimuli && i0 + 1 < nx ? stimulus_current(st, i0 + 1, j, t, 0.0) : 0.0;
   const ExplicitPointUpdate u0 =
       node_update(west, vv.y, south.x, north.x, vv.x, ww.x, c0, i0, j, q, kin);
   const ExplicitPointUpdate u1 =
@@ -316,8 +316,8 @@ __device__ __forceinline__ void sheet_blocked_pass(
       const index_t j = j0 + r;
       real c0 = 0.0, c1 = 0.0;
       if (kStimuli && stimulated) {
-        c0 = stimulus_current(st, i0, j, t, 1.0, 0.0);
-        c1 = stimulus_current(st, i0 + 1, j, t, 1.0, 0.0);
+        c0 = stimulus_current(st, i0, j, t, 0.0);
+        c1 = stimulus_current(st, i0 + 1, j, t, 0.0);
       }
       ExplicitPointUpdate u0, u1;
       if (kSides) {

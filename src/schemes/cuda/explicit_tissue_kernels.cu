@@ -62,7 +62,7 @@ __global__ void __launch_bounds__(kLanes * kRows)
   const index_t j = by * static_cast<index_t>(kRows) + threadIdx.y;
   if (i >= q.n[0] || j >= q.n[1]) return;
   const index_t c = i + q.n[0] * j;
-  const real current = st.count > 0 ? stimulus_current(st, i, j, t, 1.0, 0.0) : 0.0;
+  const real current = st.count > 0 ? stimulus_current(st, i, j, t, 0.0) : 0.0;
   const ExplicitPointUpdate out = node(v, w, current, i, j, q, kin);
   v_next[c] = out.v;
   w_next[c] = out.w;
@@ -86,7 +86,7 @@ __global__ void __launch_bounds__(kLanes * kRows)
   const index_t i = bx * static_cast<index_t>(kLanes) + threadIdx.x;
   const index_t j = by * static_cast<index_t>(kRows) + threadIdx.y;
   const index_t c = i + q.n[0] * j;
-  const real current = st.count > 0 ? stimulus_current(st, i, j, t, 1.0, 0.0) : 0.0;
+  const real current = st.count > 0 ? stimulus_current(st, i, j, t, 0.0) : 0.0;
   const ExplicitPointUpdate out =
       explicit_interior_update(v, w, current, c, q, m, field_kinetics(kin, m));
   if (full[bx + across * by] == 0) return;

@@ -20,7 +20,7 @@
 //
 // Crank-Nicolson / Newton (w trapezoidal or leapfrog), per step from t (k = dt, one member's
 // rows as crank_nicolson_point.hpp):
-//   prepare:  p = cn_w_offset(v, w, w-),  rhs = cn_rhs_node (I = 1/2 (I^n + I^{n+1})),  u = v
+//   prepare:  p = cn_w_offset(v, w, w-),  rhs = cn_rhs_node (I = its mean over the step),  u = v
 //   Newton iteration j, while the member iterates:
 //     assemble: F(u) and J's diagonal (cn_newton_node); ||F||_inf, diagonal dominance
 //     solve:    J du = F, every member's system in ONE batched solve (J's off-diagonals are
