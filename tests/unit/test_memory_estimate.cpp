@@ -101,7 +101,7 @@ TEST_CASE("the memory estimate counts each scheme's own arrays") {
 TEST_CASE("per-node parameter fields are counted only when a run holds them") {
   const std::string sheet =
       "domain: {length: [20, 10], dx: 1}\ntime: {end: 2, dt: 0.05}\n"
-      "output: {every: 0.5, probes: []}\n";
+      "output: {every: 0.5, probes: [], activation: {enabled: false}}\n";
   const std::string disc = "tissue: [{shape: disc, center: [10, 5], radius: 4}]\n";
   const std::string two_fields =
       "fields:\n"
