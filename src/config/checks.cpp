@@ -388,6 +388,14 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build,
                 c.output.probes_every_steps);
   else
     c.output.probes_every_steps = c.output.every_steps;
+  // output.tips.every likewise (tips.csv at its own cadence: fhn run; a sweep's members take their
+  // tips from their frames).
+  if (ctx.given("output.tips.every"))
+    count_steps(ctx, "output.tips.every", c.output.tips.every, c.time.dt,
+                " must be a whole multiple of" + of_dt, "output.tips.every",
+                c.output.tips.every_steps);
+  else
+    c.output.tips.every_steps = c.output.every_steps;
   if (c.output.restitution.enabled && c.output.probes.empty())
     ctx.error("output.restitution.enabled",
               "output.restitution.enabled: true needs probes (output.probes is empty): restitution "

@@ -195,6 +195,9 @@ struct TipSpec {
   index_t breakup = 4;  // more tips than this in the last frame: breakup
   real drift = 0.1;     // drift per turn over the path's radius above this: drift
   real meander = 0.05;  // the meander's amplitude over the rotation's above this: meander
+  real every = 1.0;      // the tips' cadence in time units (a multiple of dt); the loader's
+                         // default is output.every
+  index_t every_steps = 10;  // derived: every / dt
 };
 
 // filaments.csv (boxes): scroll-wave filaments, where the iso-surfaces v = v_iso and w = w_iso

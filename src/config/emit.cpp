@@ -298,7 +298,9 @@ std::string to_yaml(const Config& c) {
     out << YAML::Key << "tips" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
         << "enabled" << YAML::Value << t.enabled << std::pair{"v", t.v_iso}
         << std::pair{"w", t.w_iso} << std::pair{"breakup", t.breakup}
-        << std::pair{"drift", t.drift} << std::pair{"meander", t.meander} << YAML::EndMap;
+        << std::pair{"drift", t.drift} << std::pair{"meander", t.meander};
+    if (t.every != c.output.every) out << std::pair{"every", t.every};
+    out << YAML::EndMap;
   }
   if (d.dims == 3) {
     const FilamentSpec& f = c.output.filaments;

@@ -965,6 +965,7 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
       spec.breakup = t.integer("breakup", spec.breakup, 1, 1 << 20);
       spec.drift = t.number("drift", spec.drift, positive());
       spec.meander = t.number("meander", spec.meander, positive());
+      spec.every = t.number("every", c.output.every, positive());
     }
     {
       Section f = o.section("filaments");

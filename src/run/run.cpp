@@ -286,6 +286,7 @@ RunLoopSettings loop_settings(const Config& c, const Problem& problem, index_t r
   settings.time = c.time.grid();
   settings.frame_every = c.output.every_steps;
   settings.probe_every = c.output.probes_every_steps;
+  settings.tips_every = c.output.tips.every_steps;
   settings.instability_hint = instability_hint(c, problem);
   settings.first_frame_index = c.output.frames_before(resume_step);
   settings.checkpoint_every = c.output.checkpoint_every_steps;
@@ -316,6 +317,16 @@ RunSummary run_worker(const Config& c, const RunOptions& options) {
   settings.checkpoint = [&scheme] { scheme.save_state(); };
   ProbeSampler probes(problem.domain, c.output.probes, mask_of(problem));
   if (!c.output.probes.empty()) settings.probe = [&](index_t) { probes.read(scheme); };
+  // The root's tips event's collectives: the scheme's snapshot for the cells, the watched points.
+  ProbeSampler watch(problem.domain, c.output.tips.enabled ? c.output.probes : std::vector<Point>{},
+                     mask_of(problem));
+  if (c.output.tips.enabled)
+    settings.tips = [&](index_t) {
+      std::vector<IsoCell> cells;
+      index_t excited = 0;
+      scheme.iso_cells(c.output.tips.v_iso, c.output.tips.w_iso, nullptr, nullptr, cells, excited);
+      watch.read(scheme);
+    };
   const InterruptGuard interrupt;
   settings.interrupted = interrupt.flag();
   settings.comm = &comm;
@@ -472,7 +483,6 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   std::vector<FrameSink*> sinks;
   for (auto& sink : owned) sinks.push_back(sink.get());
   if (tracker) sinks.push_back(tracker.get());
-  if (tips) sinks.push_back(tips.get());
   if (filaments) sinks.push_back(filaments.get());
   if (newton_log) sinks.push_back(newton_log.get());
   // The pseudo-ECG takes snapshots at its own cadence (the loop's event), not frames; with the
@@ -481,7 +491,9 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   if (c.output.ecg.enabled())
     ecg = std::make_unique<PseudoEcg>(dir / "ecg.csv", c.output.ecg.electrodes,
                                       ecg_medium(problem), c.domain.dims, restart);
+  // The tips likewise, at theirs (output.tips.every).
   std::vector<FrameSink*> stateful = sinks;
+  if (tips) stateful.push_back(tips.get());
   if (ecg) stateful.push_back(ecg.get());
   // What a sink cannot take back (one switched on at the restart finds nothing of its own in
   // the checkpoint; an image the earlier run never wrote) is said in run.log and on stderr.
@@ -502,6 +514,20 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
       const real t = problem.time.t(step);
       probes_csv->write(t, probes.v(), probes.w());
       if (restitution) restitution->add(t, probes.v());
+    };
+  // The tips without a frame: the cells the scheme finds (a device scheme on the device, copying
+  // back the cells alone) and v at the watched points (the probes, read as the probes are).
+  ProbeSampler watch(problem.domain, tips ? tips->watched() : std::vector<Point>{},
+                     mask_of(problem));
+  if (tips)
+    settings.tips = [&](index_t step) {
+      std::vector<IsoCell> cells;
+      index_t excited = 0;
+      scheme->iso_cells(c.output.tips.v_iso, c.output.tips.w_iso, tips->skip(settings.outside),
+                        settings.outside, cells, excited);
+      watch.read(*scheme);
+      tips->write_sample(problem.time.t(step), problem.domain, cells, excited, watch.v(),
+                         settings.outside != nullptr);
     };
   CheckpointWriter checkpoints(dir, c, inputs, *scheme, stateful);
   settings.checkpoint = [&checkpoints] { checkpoints.write(); };

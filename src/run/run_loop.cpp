@@ -59,6 +59,7 @@ void advance_run(Scheme& scheme, const RunLoopSettings& s, const std::vector<Fra
                       ++result.frames;
                       frame_step = step;
                     }});
+  if (s.tips) events.push_back({s.tips_every, LoopEvent::kAtStart | LoopEvent::kAtEnd, s.tips});
   // The pseudo-ECG at its own cadence, from the frame's snapshot where one was just taken.
   if (s.ecg_every > 0)
     events.push_back({s.ecg_every, LoopEvent::kAtStart | LoopEvent::kAtEnd, [&](index_t step) {

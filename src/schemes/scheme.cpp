@@ -38,6 +38,19 @@ void Scheme::read_nodes(const std::vector<index_t>& nodes, std::vector<real>& v,
   }
 }
 
+void Scheme::iso_cells(real v_iso, real w_iso, const std::uint8_t* skip,
+                       const std::uint8_t* outside, std::vector<IsoCell>& cells,
+                       index_t& excited) const {
+  Snapshot snap;
+  snapshot(snap);
+  cells.clear();
+  excited = 0;
+  if (snap.v.empty()) return;  // a distributed run's other ranks
+  straddling_cells(snap.domain, snap.v.data(), snap.w.data(), skip, v_iso, w_iso, cells);
+  for (std::size_t node = 0; node < snap.v.size(); ++node)
+    excited += snap.v[node] >= v_iso && !(outside && outside[node]) ? 1 : 0;
+}
+
 // The factories ask the capability table first (config/capabilities.hpp), so that a refused
 // combination says why before any device is touched; below them only constructors are called.
 std::unique_ptr<Scheme> make_scheme(const Problem& problem, const SchemeSpec& spec,

@@ -238,29 +238,35 @@ TipTracker::TipTracker(const std::filesystem::path& file, real v_iso, real w_iso
 
 void TipTracker::write(const FrameView& f) {
   FHN_VERIFY(f.sheet(), InternalError, "TipTracker: tips are found on sheets only");
-  // The watched points' upward crossings of v_iso, linear between frames (a repeated frame is
-  // already in them):  t* = t0 + (v_iso - v0) / (v1 - v0) (t1 - t0)  where v0 < v_iso <= v1.
-  if (frames_ == 0 || f.t > last_t_) {
-    obstacles_ = obstacles_ || f.outside != nullptr;
-    for (std::size_t i = 0; i < watch_.size(); ++i) {
-      const real v = f.at(f.v, watch_[i]), before = watch_v_[i];
-      if (before < v_iso_ && v >= v_iso_)
-        crossings_[i].push_back(last_t_ + (v_iso_ - before) / (v - before) * (f.t - last_t_));
-      watch_v_[i] = v;
-    }
-  }
-  const std::uint8_t* skip = cut_off_.empty() ? f.outside : cut_off_.data();
+  std::vector<real> watch_v(watch_.size());
+  for (std::size_t i = 0; i < watch_.size(); ++i) watch_v[i] = f.at(f.v, watch_[i]);
   index_t excited = 0;  // nodes of the tissue at or above v_iso
   for (index_t node = 0; node < f.n; ++node)
     excited += f.v[node] >= v_iso_ && !(f.outside && f.outside[node]) ? 1 : 0;
-  // The tips and the phase singularities from the same cells (find_tips' two halves).
   std::vector<IsoCell> cells;
-  straddling_cells(*f.domain, f.v, f.w, skip, v_iso_, w_iso_, cells);
+  straddling_cells(*f.domain, f.v, f.w, skip(f.outside), v_iso_, w_iso_, cells);
+  write_sample(f.t, *f.domain, cells, excited, watch_v, f.outside != nullptr);
+}
+
+void TipTracker::write_sample(real t, const Domain& domain, const std::vector<IsoCell>& cells,
+                              index_t excited, const std::vector<real>& watch_v, bool obstacles) {
+  // The watched points' upward crossings of v_iso, linear between samples (a repeated sample is
+  // already in them):  t* = t0 + (v_iso - v0) / (v1 - v0) (t1 - t0)  where v0 < v_iso <= v1.
+  if (frames_ == 0 || t > last_t_) {
+    obstacles_ = obstacles_ || obstacles;
+    for (std::size_t i = 0; i < watch_.size(); ++i) {
+      const real v = watch_v[i], before = watch_v_[i];
+      if (before < v_iso_ && v >= v_iso_)
+        crossings_[i].push_back(last_t_ + (v_iso_ - before) / (v - before) * (t - last_t_));
+      watch_v_[i] = v;
+    }
+  }
+  // The tips and the phase singularities from the same cells (find_tips' two halves).
   const std::vector<PhaseSingularity> singular = phase_singularities(cells, v_iso_, w_iso_);
   singularities_at_end_ = static_cast<index_t>(singular.size());
   charge_at_end_ = 0;
   for (const PhaseSingularity& s : singular) charge_at_end_ += s.charge;
-  write_tips(f.t, *f.domain, tips_in_cells(*f.domain, cells, v_iso_, w_iso_), excited);
+  write_tips(t, domain, tips_in_cells(domain, cells, v_iso_, w_iso_), excited);
 }
 
 void TipTracker::write_tips(real t, const Domain& domain, std::vector<TipPoint> tips,

@@ -118,8 +118,21 @@ class TipTracker final : public FrameSink {
              std::vector<Point> watch = {});
 
   // A frame at or before the previous frame's t (a restart repeats its checkpoint's frame)
-  // writes its rows but leaves the path and the counts alone.
+  // writes its rows but leaves the path and the counts alone. It is write_sample of the frame's
+  // cells (straddling_cells, skipping skip(frame.outside)), its tissue nodes at or above v_iso
+  // and v at the watched points as the probes read it (FrameView::at).
   void write(const FrameView& frame) override;
+  // One sample of tips at time t without a frame (fhn run's tips at their own cadence,
+  // output.tips.every): the cells and the excited nodes the scheme found (Scheme::iso_cells, with
+  // skip(outside)), v at each watched point (`watch_v`, watched() in order) and whether the medium
+  // has a tissue mask.
+  void write_sample(real t, const Domain& domain, const std::vector<IsoCell>& cells,
+                    index_t excited, const std::vector<real>& watch_v, bool obstacles);
+  // The mask whose cells hold no tip: the cut-off nodes where there are some, else `outside`.
+  const std::uint8_t* skip(const std::uint8_t* outside) const {
+    return cut_off_.empty() ? outside : cut_off_.data();
+  }
+  const std::vector<Point>& watched() const { return watch_; }
   // What write() does with the tips it finds in a frame at time t of the sheet `domain`
   // (`excited_nodes`: the frame's tissue nodes with v at or above v_iso): a sweep finds its
   // members' tips from the cells its batch returns (tips_in_cells) and hands them over here.

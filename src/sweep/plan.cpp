@@ -157,13 +157,19 @@ ConfigError refused_member(const SweepConfig& sweep, index_t m, const ConfigErro
 
 // Refuses (ConfigError) a base config (member 0's, `c`) that lockstep members cannot be (the
 // capability table, config/capabilities.hpp: a box, a medium other than uniform, the adaptive
-// grid; and output.ecg, which only fhn run writes), named with the sweep file and where the base
-// gives the key.
+// grid; output.ecg, which only fhn run writes; and tips at a cadence of their own, which only
+// fhn run samples: members find theirs at their frames), named with the sweep file and where the
+// base gives the key.
 void refuse_unsweepable(const SweepConfig& sweep, const Config& c) {
   if (c.output.ecg.enabled())
     throw ConfigError(sweep.source + ": " + c.where("output.ecg") +
                       ": output.ecg: the pseudo-ECG is written by fhn run; a sweep's members do "
                       "not write ecg.csv (remove output.ecg from the base config)");
+  if (c.output.tips.enabled && c.output.tips.every_steps != c.output.every_steps)
+    throw ConfigError(sweep.source + ": " + c.where("output.tips.every") +
+                      ": output.tips.every: a sweep's members find their tips at their frames "
+                      "(output.every); remove output.tips.every from the base config, or set "
+                      "output.every to it");
   const std::vector<capability::Refusal> refused =
       capability::refusals(capability_key(c, capability::Mode::members, config_medium(c)));
   if (refused.empty()) return;

@@ -164,6 +164,10 @@ class DeviceScheme : public Scheme {
   void record_activation(real threshold, bool keep_last) override {
     activation_.start(fields_, threshold, keep_last);
   }
+  // On the whole sheet: one scan kernel (the test of straddling_cells), the cells and the count
+  // copied back (device_iso_cells.cu); a slab's, through the snapshot (the default).
+  void iso_cells(real v_iso, real w_iso, const std::uint8_t* skip, const std::uint8_t* outside,
+                 std::vector<IsoCell>& cells, index_t& excited) const override;
 
  protected:
   Problem problem_;
@@ -172,6 +176,13 @@ class DeviceScheme : public Scheme {
   std::string device_name_;
   index_t step_ = 0;
   DeviceActivation activation_;  // the activation times, when recording
+
+ private:
+  // iso_cells' device side: the masks (uploaded at the first call with them), the cells found
+  // and the two counts (cells, excited nodes).
+  mutable DeviceBuffer<std::uint8_t> iso_skip_, iso_outside_;
+  mutable DeviceBuffer<IsoCell> iso_found_;
+  mutable DeviceBuffer<unsigned long long> iso_counts_;
 };
 
 }  // namespace fhn::cuda
