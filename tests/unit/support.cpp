@@ -217,6 +217,14 @@ HostSystem random_dominant_system(index_t n, std::mt19937_64& rng) {
   return s;
 }
 
+CliResult sweep_over_base(const std::filesystem::path& dir, const std::string& base,
+                          const std::string& base_yaml, std::string& sweep) {
+  write_text(dir / base, base_yaml);
+  sweep = write_text(dir / "s.yaml",
+                     "base: " + base + "\naxes: [{key: model.a, values: [0.01, 0.02]}]\n");
+  return run_cli({"sweep", sweep, "--output", (dir / "o").string()});
+}
+
 CliResult run_cli(const std::vector<std::string>& args) {
   std::vector<const char*> argv{"fhn"};
   for (const auto& a : args) argv.push_back(a.c_str());

@@ -139,6 +139,11 @@ struct CliResult {
 };
 CliResult run_cli(const std::vector<std::string>& args);
 
+// fhn sweep over model.a (0.01, 0.02) of the base config `base_yaml`, written as dir/`base`, into
+// dir/o: the command's result; `sweep` receives the sweep file's path (what a refusal names first).
+CliResult sweep_over_base(const std::filesystem::path& dir, const std::string& base,
+                          const std::string& base_yaml, std::string& sweep);
+
 // Runs `body` in a forked child process that exits with its return value (125 if it throws: a
 // child never returns into the test runner) and is killed with SIGKILL when the test process
 // ends, so that a test which fails before it reaps the child cannot leave it running (ctest

@@ -345,13 +345,13 @@ TEST_CASE("output.ecg and output.phase refused at their keys and lines") {
 
 TEST_CASE("a sweep over a base with output.ecg is refused at the base's key and line") {
   fhn::test::TempDir dir;
-  fhn::test::write_text(dir / "cable.yaml", "name: cable\ndomain: {length: 20, dx: 0.5}\n"
+  std::string sweep;
+  const auto r = fhn::test::sweep_over_base(dir.path(), "cable.yaml",
+                                            "name: cable\ndomain: {length: 20, dx: 0.5}\n"
                                             "time: {end: 1, dt: 0.05}\n"
                                             "output: {vtk: false, spacetime: false,\n"
-                                            "         ecg: {electrodes: [[5.25, 1]]}}\n");
-  const std::string sweep = fhn::test::write_text(
-      dir / "s.yaml", "base: cable.yaml\naxes: [{key: model.a, values: [0.01, 0.02]}]\n");
-  const auto r = fhn::test::run_cli({"sweep", sweep, "--output", (dir / "o").string()});
+                                            "         ecg: {electrodes: [[5.25, 1]]}}\n",
+                                            sweep);
   CHECK(r.code == 2);
   CHECK(contains(r.err, sweep + ": " + (dir / "cable.yaml").string() +
                             ":5:15: output.ecg: the pseudo-ECG is written by fhn run; a sweep's "

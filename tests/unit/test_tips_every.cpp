@@ -93,13 +93,13 @@ TEST_CASE("output.tips.every: a multiple of dt, and refused in a sweep's base") 
         "invalid configuration:\n  test.yaml:3:24: output.tips.every = 0.125 must be a whole "
         "multiple of time.dt = 0.05");
   fhn::test::TempDir dir;
-  fhn::test::write_text(dir / "sheet.yaml", "name: sheet\ndomain: {length: [10, 10], dx: 0.5}\n"
+  std::string sweep;
+  const auto r = fhn::test::sweep_over_base(dir.path(), "sheet.yaml",
+                                            "name: sheet\ndomain: {length: [10, 10], dx: 0.5}\n"
                                             "time: {end: 1, dt: 0.05}\n"
                                             "output: {vtk: false, every: 0.5,\n"
-                                            "         tips: {every: 0.1}}\n");
-  const std::string sweep = fhn::test::write_text(
-      dir / "s.yaml", "base: sheet.yaml\naxes: [{key: model.a, values: [0.01, 0.02]}]\n");
-  const auto r = fhn::test::run_cli({"sweep", sweep, "--output", (dir / "o").string()});
+                                            "         tips: {every: 0.1}}\n",
+                                            sweep);
   CHECK(r.code == 2);
   CHECK(fhn::test::contains(r.err, sweep + ": " + (dir / "sheet.yaml").string() +
                                        ":5:24: output.tips.every: a sweep's members find their "
