@@ -25,4 +25,11 @@ void straddling_cells(const Domain& domain, const real* v, const real* w,
   }
 }
 
+index_t excited_nodes(const real* v, index_t n, const std::uint8_t* outside, real v_iso) {
+  index_t excited = 0;
+  for (index_t node = 0; node < n; ++node)
+    excited += v[node] >= v_iso && !(outside && outside[node]) ? 1 : 0;
+  return excited;
+}
+
 }  // namespace fhn

@@ -36,4 +36,8 @@ void straddling_cells(const Domain& domain, const real* v, const real* w,
                       const std::uint8_t* outside, real v_iso, real w_iso,
                       std::vector<IsoCell>& out);
 
+// The nodes of v (n values) at or above v_iso where `outside` is zero (nullptr: every node): the
+// excitation a tip tracker compares frame to frame.
+index_t excited_nodes(const real* v, index_t n, const std::uint8_t* outside, real v_iso);
+
 }  // namespace fhn

@@ -1,7 +1,5 @@
 #include "schemes/member_batch.hpp"
 
-#include <algorithm>
-
 #include "config/capability_key.hpp"
 #include "core/error.hpp"
 #include "core/first_error.hpp"
@@ -38,7 +36,8 @@ void MemberBatch::iso_cells(const std::vector<real>& v_iso, const std::vector<re
         snapshot(m, snap);
         straddling_cells(snap.domain, snap.v.data(), snap.w.data(), nullptr, v_iso[k], w_iso[k],
                          cells[k]);
-        excited[k] = std::count_if(snap.v.begin(), snap.v.end(), [&](real v) { return v >= v_iso[k]; });
+        excited[k] =
+            excited_nodes(snap.v.data(), static_cast<index_t>(snap.v.size()), nullptr, v_iso[k]);
       });
   }
   failed.rethrow();

@@ -47,8 +47,7 @@ void Scheme::iso_cells(real v_iso, real w_iso, const std::uint8_t* skip,
   excited = 0;
   if (snap.v.empty()) return;  // a distributed run's other ranks
   straddling_cells(snap.domain, snap.v.data(), snap.w.data(), skip, v_iso, w_iso, cells);
-  for (std::size_t node = 0; node < snap.v.size(); ++node)
-    excited += snap.v[node] >= v_iso && !(outside && outside[node]) ? 1 : 0;
+  excited = excited_nodes(snap.v.data(), static_cast<index_t>(snap.v.size()), outside, v_iso);
 }
 
 // The factories ask the capability table first (config/capabilities.hpp), so that a refused

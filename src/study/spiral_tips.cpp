@@ -240,12 +240,10 @@ void TipTracker::write(const FrameView& f) {
   FHN_VERIFY(f.sheet(), InternalError, "TipTracker: tips are found on sheets only");
   std::vector<real> watch_v(watch_.size());
   for (std::size_t i = 0; i < watch_.size(); ++i) watch_v[i] = f.at(f.v, watch_[i]);
-  index_t excited = 0;  // nodes of the tissue at or above v_iso
-  for (index_t node = 0; node < f.n; ++node)
-    excited += f.v[node] >= v_iso_ && !(f.outside && f.outside[node]) ? 1 : 0;
   std::vector<IsoCell> cells;
   straddling_cells(*f.domain, f.v, f.w, skip(f.outside), v_iso_, w_iso_, cells);
-  write_sample(f.t, *f.domain, cells, excited, watch_v, f.outside != nullptr);
+  write_sample(f.t, *f.domain, cells, excited_nodes(f.v, f.n, f.outside, v_iso_), watch_v,
+               f.outside != nullptr);
 }
 
 void TipTracker::write_sample(real t, const Domain& domain, const std::vector<IsoCell>& cells,
