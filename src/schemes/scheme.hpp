@@ -31,13 +31,14 @@ class Scheme : public TimeStepper {
   // copies back those values alone.
   virtual void read_nodes(const std::vector<index_t>& nodes, std::vector<real>& v,
                           std::vector<real>& w) const;
-  // A sheet's cells where both v - v_iso and w - w_iso change sign over the corners, with their
-  // corners (grid/iso_cells.hpp: where a spiral tip may lie), in cell order, skipping cells with
-  // a corner where `skip` is non-zero; and the nodes with v >= v_iso where `outside` is zero
-  // (the masks: one byte per node of the sheet, nullptr: none). What tips at their own cadence
-  // read (output.tips.every). The default scans a snapshot on the host (collective in a
-  // distributed run, where the root alone gets the cells); a device scheme scans on the device
-  // and copies back the cells alone.
+  // A sheet's cells (a box's cube faces) where both v - v_iso and w - w_iso change sign over the
+  // corners, with their corners (grid/iso_cells.hpp: where a spiral tip or a filament may lie),
+  // in straddling_cells' order, skipping squares with a corner where `skip` is non-zero; and the
+  // nodes with v >= v_iso where `outside` is zero (the masks: one byte per node, nullptr: none).
+  // What tips and filaments at their own cadence read (output.tips.every,
+  // output.filaments.every). The default scans a snapshot on the host (collective in a
+  // distributed run, where the root alone gets the squares); a device scheme scans on the device
+  // and copies back the squares alone.
   virtual void iso_cells(real v_iso, real w_iso, const std::uint8_t* skip,
                          const std::uint8_t* outside, std::vector<IsoCell>& cells,
                          index_t& excited) const;

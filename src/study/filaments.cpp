@@ -90,6 +90,13 @@ void pair_up(std::vector<index_t> ids, const std::vector<Point>& points,
 std::vector<Filament> find_filaments(const Domain& domain, const real* v, const real* w,
                                      real v_iso, real w_iso) {
   FHN_VERIFY(domain.dims == 3, InternalError, "find_filaments: filaments are found in boxes only");
+  std::vector<IsoCell> faces;
+  straddling_cells(domain, v, w, nullptr, v_iso, w_iso, faces);
+  return join_filaments(domain, faces, v_iso, w_iso);
+}
+
+std::vector<Filament> join_filaments(const Domain& domain, const std::vector<IsoCell>& faces,
+                                     real v_iso, real w_iso) {
   const index_t n[3] = {domain.nodes[0], domain.nodes[1], domain.nodes[2]};
   const index_t stride[3] = {1, n[0], n[0] * n[1]};
   Crossings crossings;
@@ -99,32 +106,24 @@ std::vector<Filament> find_filaments(const Domain& domain, const real* v, const 
     std::vector<index_t>& ids = cubes[cube];
     if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
   };
-  // The faces normal to axis `normal`: the square at node (i, j, k) spanned by the other two
-  // axes a (s) and b (r), a < b. It bounds the cubes at (i, j, k) and one below along `normal`.
-  for (int normal = 0; normal < 3; ++normal) {
-    const int a = normal == 0 ? 1 : 0, b = normal == 2 ? 1 : 2;
-    index_t at[3];
-    for (at[2] = 0; at[2] < n[2] - (b == 2 ? 1 : 0); ++at[2])
-      for (at[1] = 0; at[1] < n[1] - (a == 1 || b == 1 ? 1 : 0); ++at[1])
-        for (at[0] = 0; at[0] < n[0] - (a == 0 ? 1 : 0); ++at[0]) {
-          const index_t c00 = at[0] + stride[1] * at[1] + stride[2] * at[2];
-          const index_t c10 = c00 + stride[a], c01 = c00 + stride[b], c11 = c10 + stride[b];
-          const real v00 = v[c00] - v_iso, v10 = v[c10] - v_iso, v01 = v[c01] - v_iso,
-                     v11 = v[c11] - v_iso;
-          if (!changes_sign(v00, v10, v01, v11)) continue;
-          const real w00 = w[c00] - w_iso, w10 = w[c10] - w_iso, w01 = w[c01] - w_iso,
-                     w11 = w[c11] - w_iso;
-          if (!changes_sign(w00, w10, w01, w11)) continue;
-          cell_crossings(v00, v10, v01, v11, w00, w10, w01, w11, [&](real s, real r) {
-            Point g{static_cast<real>(at[0]), static_cast<real>(at[1]), static_cast<real>(at[2])};
-            g[a] += s;
-            g[b] += r;
-            const index_t id = crossings.add(g);
-            // The cubes on either side of the face (those inside the box).
-            if (at[normal] + 1 < n[normal]) in_cube(c00, id);
-            if (at[normal] > 0) in_cube(c00 - stride[normal], id);
-          });
-        }
+  // Face f at node `at`, spanned by axes a (s) and b (r), bounds the cubes at `at` and one below
+  // along its normal.
+  for (const IsoCell& f : faces) {
+    const int normal = f.normal, a = span_a(normal), b = span_b(normal);
+    const index_t at[3] = {f.i, f.j, f.k};
+    const index_t c00 = at[0] + stride[1] * at[1] + stride[2] * at[2];
+    cell_crossings(f.v[0] - v_iso, f.v[1] - v_iso, f.v[2] - v_iso, f.v[3] - v_iso,
+                   f.w[0] - w_iso, f.w[1] - w_iso, f.w[2] - w_iso, f.w[3] - w_iso,
+                   [&](real s, real r) {
+                     Point g{static_cast<real>(at[0]), static_cast<real>(at[1]),
+                             static_cast<real>(at[2])};
+                     g[a] += s;
+                     g[b] += r;
+                     const index_t id = crossings.add(g);
+                     // The cubes on either side of the face (those inside the box).
+                     if (at[normal] + 1 < n[normal]) in_cube(c00, id);
+                     if (at[normal] > 0) in_cube(c00 - stride[normal], id);
+                   });
   }
   // Segments within the cubes, then the polylines through them.
   std::vector<std::pair<index_t, index_t>> segments;
@@ -217,24 +216,31 @@ FilamentTracker::FilamentTracker(const std::filesystem::path& file, real v_iso, 
 
 void FilamentTracker::write(const FrameView& f) {
   FHN_VERIFY(f.domain->dims == 3, InternalError, "FilamentTracker: filaments are found in boxes only");
-  const std::vector<Filament> filaments = find_filaments(*f.domain, f.v, f.w, v_iso_, w_iso_);
+  std::vector<IsoCell> faces;
+  straddling_cells(*f.domain, f.v, f.w, nullptr, v_iso_, w_iso_, faces);
+  write_sample(f.index, f.t, *f.domain, faces);
+}
+
+void FilamentTracker::write_sample(index_t index, real t, const Domain& domain,
+                                   const std::vector<IsoCell>& faces) {
+  const std::vector<Filament> filaments = join_filaments(domain, faces, v_iso_, w_iso_);
   std::string rows;
   for (std::size_t k = 0; k < filaments.size(); ++k) {
     const Filament& fil = filaments[k];
-    rows += format_exact(f.t) + "," + std::to_string(k) + "," + (fil.closed ? "1" : "0") + "," +
+    rows += format_exact(t) + "," + std::to_string(k) + "," + (fil.closed ? "1" : "0") + "," +
             std::to_string(fil.points.size()) + "," + format_exact(fil.length()) + "," +
             (fil.closed ? format_exact(fil.radius()) : std::string()) + "\n";
   }
   if (!rows.empty() && (std::fputs(rows.c_str(), out_.get()) < 0 || std::fflush(out_.get()) != 0))
     throw IoError(path_.string() + ": write failed (" + std::strerror(errno) + ")");
-  if (frames_out_) frames_out_->write(f.index, f.t, filaments);
-  if (frames_ > 0 && f.t <= last_t_) return;
+  if (frames_out_) frames_out_->write(index, t, filaments);
+  if (frames_ > 0 && t <= last_t_) return;
   ++frames_;
-  last_t_ = f.t;
+  last_t_ = t;
   count_at_end_ = static_cast<index_t>(filaments.size());
   if (filaments.size() == 1 && filaments[0].closed) {
     const real r = filaments[0].radius();
-    ring_t_.push_back(f.t);
+    ring_t_.push_back(t);
     ring_r2_.push_back(r * r);
   }
 }

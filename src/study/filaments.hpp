@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "grid/iso_cells.hpp"
 #include "grid/polyline.hpp"
 #include "io/frame_sink.hpp"
 #include "io/vtk_writers.hpp"
@@ -30,7 +31,13 @@ using Filament = Polyline;
 // crossings (two filaments through it) joins them in the pairing of least total length; an odd
 // count (a crossing exactly on an edge or a corner, found once per face and merged) drops the
 // crossing farthest from the others. Work is O(faces) with a four-corner sign test.
+// It is join_filaments of the box's straddling faces (grid/iso_cells.hpp's straddling_cells).
 std::vector<Filament> find_filaments(const Domain& domain, const real* v, const real* w,
+                                     real v_iso, real w_iso);
+// The filaments through `faces`, the cube faces of the box `domain` where both v - v_iso and
+// w - w_iso change sign, in straddling_cells' order (whose order decides the filaments'): from a
+// frame, or found by a scheme on its device (Scheme::iso_cells).
+std::vector<Filament> join_filaments(const Domain& domain, const std::vector<IsoCell>& faces,
                                      real v_iso, real w_iso);
 
 // The rate of a scroll ring's R^2 (negative: it shrinks; Keener's law R^2 = R0^2 - 2 b2 t under
@@ -65,9 +72,13 @@ class FilamentTracker final : public FrameSink {
   // `settle`: ring_rate's (< 0: its default).
   FilamentTracker(const std::filesystem::path& file, real v_iso, real w_iso, real settle = -1.0,
                   bool append = false, std::unique_ptr<CurveSeries> frames = nullptr);
-  // A frame at or before the previous frame's t (a restart repeats its checkpoint's frame) writes
-  // its rows but leaves the ring's series alone.
+  // A frame's filaments: write_sample of the faces straddling_cells finds in it.
   void write(const FrameView& frame) override;
+  // The sample number `index` (its .vtp's), at time t, from `faces` (join_filaments'): fhn run's
+  // filaments at their own cadence (output.filaments.every) take the faces the scheme finds. A
+  // sample at or before the previous one's t (a restart repeats its checkpoint's sample) writes
+  // its rows but leaves the ring's series alone.
+  void write_sample(index_t index, real t, const Domain& domain, const std::vector<IsoCell>& faces);
   // Arrays "filaments.state" (frames seen, last t, filaments in the last frame), "filaments.t"
   // and "filaments.r2" (the ring's series).
   void save(SchemeState& state) override;

@@ -164,8 +164,9 @@ class DeviceScheme : public Scheme {
   void record_activation(real threshold, bool keep_last) override {
     activation_.start(fields_, threshold, keep_last);
   }
-  // On the whole sheet: one scan kernel (the test of straddling_cells), the cells and the count
-  // copied back (device_iso_cells.cu); a slab's, through the snapshot (the default).
+  // On the whole sheet or box: one scan kernel (the test of straddling_cells), the cells (a
+  // box's faces) and the count copied back (device_iso_cells.cu); a slab's, through the
+  // snapshot (the default).
   void iso_cells(real v_iso, real w_iso, const std::uint8_t* skip, const std::uint8_t* outside,
                  std::vector<IsoCell>& cells, index_t& excited) const override;
 

@@ -71,6 +71,8 @@ __global__ void straddling_kernel(Members b, index_t nx, index_t ny, const real*
   out.member = m;
   out.cell.i = i;
   out.cell.j = j;
+  out.cell.k = 0;
+  out.cell.normal = 2;  // a sheet's cell (grid/iso_cells.hpp)
   for (int k = 0; k < 4; ++k) {
     out.cell.v[k] = v[c[k]];
     out.cell.w[k] = w[c[k]];
