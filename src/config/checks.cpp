@@ -381,21 +381,18 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build,
                               c.time.steps);
   count_steps(ctx, "output.every", c.output.every, c.time.dt, " must be a whole multiple of" + of_dt,
               "output.every", c.output.every_steps);
-  // output.probes_every's default is output.every, whose error is its own.
-  if (ctx.given("output.probes_every"))
-    count_steps(ctx, "output.probes_every", c.output.probes_every, c.time.dt,
-                " must be a whole multiple of" + of_dt, "output.probes_every",
-                c.output.probes_every_steps);
-  else
-    c.output.probes_every_steps = c.output.every_steps;
-  // output.tips.every likewise (tips.csv at its own cadence: fhn run; a sweep's members take their
-  // tips from their frames).
-  if (ctx.given("output.tips.every"))
-    count_steps(ctx, "output.tips.every", c.output.tips.every, c.time.dt,
-                " must be a whole multiple of" + of_dt, "output.tips.every",
-                c.output.tips.every_steps);
-  else
-    c.output.tips.every_steps = c.output.every_steps;
+  // The measurements at their own cadence (fhn run: probes.csv, tips.csv, filaments.csv; a
+  // sweep's members take their tips from their frames) default to output.every, whose error is
+  // its own.
+  auto own_cadence = [&](const char* key, real every, index_t& steps) {
+    if (ctx.given(key))
+      count_steps(ctx, key, every, c.time.dt, " must be a whole multiple of" + of_dt, key, steps);
+    else
+      steps = c.output.every_steps;
+  };
+  own_cadence("output.probes_every", c.output.probes_every, c.output.probes_every_steps);
+  own_cadence("output.tips.every", c.output.tips.every, c.output.tips.every_steps);
+  own_cadence("output.filaments.every", c.output.filaments.every, c.output.filaments.every_steps);
   if (c.output.restitution.enabled && c.output.probes.empty())
     ctx.error("output.restitution.enabled",
               "output.restitution.enabled: true needs probes (output.probes is empty): restitution "

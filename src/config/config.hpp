@@ -207,6 +207,9 @@ struct FilamentSpec {
   real v_iso = 0.5;
   real w_iso = 0.1;
   real settle = -1.0;  // time the ring's rate leaves out after its first frame; < 0: a third
+  real every = 1.0;    // the filaments' cadence in time units (a multiple of dt); the loader's
+                       // default is output.every
+  index_t every_steps = 10;  // derived: every / dt
 };
 
 // ecg.csv: the pseudo-ECG, the unipolar extracellular potential at electrode points

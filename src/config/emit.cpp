@@ -308,6 +308,7 @@ std::string to_yaml(const Config& c) {
         << "enabled" << YAML::Value << f.enabled << std::pair{"v", f.v_iso}
         << std::pair{"w", f.w_iso};
     if (f.settle >= 0.0) out << std::pair{"settle", f.settle};
+    if (f.every != c.output.every) out << std::pair{"every", f.every};
     out << YAML::EndMap;
   }
   out << YAML::EndMap;

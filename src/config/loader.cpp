@@ -974,6 +974,7 @@ Config read_config(const YAML::Node& root, Context& ctx, const std::string& sour
       spec.v_iso = f.number("v", levels.v, any_number());
       spec.w_iso = f.number("w", levels.w, any_number());
       if (f.has("settle")) spec.settle = f.number("settle", 0.0, non_negative());
+      spec.every = f.number("every", c.output.every, positive());
     }
   }
   if (ctx.ok()) check_consistency(c, top, build, fields);

@@ -285,8 +285,9 @@ RunLoopSettings loop_settings(const Config& c, const Problem& problem, index_t r
   RunLoopSettings settings;
   settings.time = c.time.grid();
   settings.frame_every = c.output.every_steps;
-  settings.probe_every = c.output.probes_every_steps;
-  settings.tips_every = c.output.tips.every_steps;
+  settings.probes.every = c.output.probes_every_steps;
+  settings.tips.every = c.output.tips.every_steps;
+  settings.filaments.every = c.output.filaments.every_steps;
   settings.instability_hint = instability_hint(c, problem);
   settings.first_frame_index = c.output.frames_before(resume_step);
   settings.checkpoint_every = c.output.checkpoint_every_steps;
@@ -316,16 +317,24 @@ RunSummary run_worker(const Config& c, const RunOptions& options) {
   RunLoopSettings settings = loop_settings(c, problem, scheme.steps_done());
   settings.checkpoint = [&scheme] { scheme.save_state(); };
   ProbeSampler probes(problem.domain, c.output.probes, mask_of(problem));
-  if (!c.output.probes.empty()) settings.probe = [&](index_t) { probes.read(scheme); };
-  // The root's tips event's collectives: the scheme's snapshot for the cells, the watched points.
+  if (!c.output.probes.empty()) settings.probes.take = [&](index_t) { probes.read(scheme); };
+  // The root's tips' and filaments' collectives: the scheme's snapshot for the squares, the
+  // watched points.
   ProbeSampler watch(problem.domain, c.output.tips.enabled ? c.output.probes : std::vector<Point>{},
                      mask_of(problem));
   if (c.output.tips.enabled)
-    settings.tips = [&](index_t) {
+    settings.tips.take = [&](index_t) {
       std::vector<IsoCell> cells;
       index_t excited = 0;
       scheme.iso_cells(c.output.tips.v_iso, c.output.tips.w_iso, nullptr, nullptr, cells, excited);
       watch.read(scheme);
+    };
+  if (c.output.filaments.enabled)
+    settings.filaments.take = [&](index_t) {
+      std::vector<IsoCell> faces;
+      index_t excited = 0;
+      scheme.iso_cells(c.output.filaments.v_iso, c.output.filaments.w_iso, nullptr, nullptr, faces,
+                       excited);
     };
   const InterruptGuard interrupt;
   settings.interrupted = interrupt.flag();
@@ -483,7 +492,6 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   std::vector<FrameSink*> sinks;
   for (auto& sink : owned) sinks.push_back(sink.get());
   if (tracker) sinks.push_back(tracker.get());
-  if (filaments) sinks.push_back(filaments.get());
   if (newton_log) sinks.push_back(newton_log.get());
   // The pseudo-ECG takes snapshots at its own cadence (the loop's event), not frames; with the
   // frames' sinks it is checkpointed, restored and finished.
@@ -491,9 +499,10 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   if (c.output.ecg.enabled())
     ecg = std::make_unique<PseudoEcg>(dir / "ecg.csv", c.output.ecg.electrodes,
                                       ecg_medium(problem), c.domain.dims, restart);
-  // The tips likewise, at theirs (output.tips.every).
+  // The tips and the filaments likewise, at theirs (output.tips.every, output.filaments.every).
   std::vector<FrameSink*> stateful = sinks;
   if (tips) stateful.push_back(tips.get());
+  if (filaments) stateful.push_back(filaments.get());
   if (ecg) stateful.push_back(ecg.get());
   // What a sink cannot take back (one switched on at the restart finds nothing of its own in
   // the checkpoint; an image the earlier run never wrote) is said in run.log and on stderr.
@@ -509,7 +518,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   settings.outside = mask_of(problem);
   settings.ecg = ecg.get();
   if (probes_csv)
-    settings.probe = [&](index_t step) {
+    settings.probes.take = [&](index_t step) {
       probes.read(*scheme);
       const real t = problem.time.t(step);
       probes_csv->write(t, probes.v(), probes.w());
@@ -520,7 +529,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   ProbeSampler watch(problem.domain, tips ? tips->watched() : std::vector<Point>{},
                      mask_of(problem));
   if (tips)
-    settings.tips = [&](index_t step) {
+    settings.tips.take = [&](index_t step) {
       std::vector<IsoCell> cells;
       index_t excited = 0;
       scheme->iso_cells(c.output.tips.v_iso, c.output.tips.w_iso, tips->skip(settings.outside),
@@ -528,6 +537,18 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
       watch.read(*scheme);
       tips->write_sample(problem.time.t(step), problem.domain, cells, excited, watch.v(),
                          settings.outside != nullptr);
+    };
+  // The filaments likewise (output.filaments.every): the cube faces the scheme finds; the .vtp
+  // series numbered by sample, as the frames are.
+  if (filaments)
+    settings.filaments.take = [&](index_t step) {
+      std::vector<IsoCell> faces;
+      index_t excited = 0;
+      scheme->iso_cells(c.output.filaments.v_iso, c.output.filaments.w_iso, nullptr, nullptr,
+                        faces, excited);
+      const index_t every = settings.filaments.every;
+      filaments->write_sample((step + every - 1) / every, problem.time.t(step), problem.domain,
+                              faces);
     };
   CheckpointWriter checkpoints(dir, c, inputs, *scheme, stateful);
   settings.checkpoint = [&checkpoints] { checkpoints.write(); };

@@ -53,13 +53,17 @@ void advance_run(Scheme& scheme, const RunLoopSettings& s, const std::vector<Fra
                       if (bad >= 0) report_non_finite(scheme, bad, last_good, s);
                       last_good = step;
                     }});
-  if (s.probe) events.push_back({s.probe_every, LoopEvent::kAtStart | LoopEvent::kAtEnd, s.probe});
+  auto add_sampling = [&](const Sampling& m) {
+    if (m.take) events.push_back({m.every, LoopEvent::kAtStart | LoopEvent::kAtEnd, m.take});
+  };
+  add_sampling(s.probes);
   events.push_back({s.frame_every, LoopEvent::kAtStart | LoopEvent::kAtEnd, [&](index_t step) {
                       emit_frame(scheme, frame_index++, sinks, result.last, s.outside);
                       ++result.frames;
                       frame_step = step;
                     }});
-  if (s.tips) events.push_back({s.tips_every, LoopEvent::kAtStart | LoopEvent::kAtEnd, s.tips});
+  add_sampling(s.tips);
+  add_sampling(s.filaments);
   // The pseudo-ECG at its own cadence, from the frame's snapshot where one was just taken.
   if (s.ecg_every > 0)
     events.push_back({s.ecg_every, LoopEvent::kAtStart | LoopEvent::kAtEnd, [&](index_t step) {

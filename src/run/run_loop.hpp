@@ -1,8 +1,8 @@
 #pragma once
 // fhn run's time loop: the events a single run registers with run_time_loop (run/time_loop.hpp):
 // at each step the loop stops at, in this order, the NaN/Inf check (which throws on the first
-// node not finite), the probes' sample, a frame to the sinks, the tips' sample, a sample of the
-// pseudo-ECG, a checkpoint, progress, and the stop on a signal.
+// node not finite), the probes' sample, a frame to the sinks, the tips' and the filaments'
+// samples, a sample of the pseudo-ECG, a checkpoint, progress, and the stop on a signal.
 #include <csignal>
 #include <functional>
 #include <string>
@@ -17,17 +17,20 @@
 
 namespace fhn {
 
+// A measurement taken at the multiples of `every` steps from the start and at the end: take(step)
+// (none when empty).
+struct Sampling {
+  index_t every = 1;
+  std::function<void(index_t step)> take;
+};
+
 struct RunLoopSettings {
   TimeGrid time;             // dt, and the last step: the loop runs up to time.steps
   index_t frame_every = 1;   // steps between frames (a frame is also written at the end)
-  // The probes' samples (output.probes_every), at the multiples of probe_every from the start
-  // and at the end, independent of the frames; none without `probe`.
-  index_t probe_every = 1;
-  std::function<void(index_t step)> probe;
-  // The spiral tips' samples (output.tips.every), likewise: at the multiples of tips_every from
-  // the start and at the end; none without `tips`.
-  index_t tips_every = 1;
-  std::function<void(index_t step)> tips;
+  // Measurements at their own cadence, independent of the frames: the probes
+  // (output.probes_every), the spiral tips (output.tips.every), the scroll waves' filaments
+  // (output.filaments.every).
+  Sampling probes, tips, filaments;
   index_t check_every = 50;  // steps between NaN/Inf checks (rounded up to a multiple of the
                              // scheme's steps_per_pass; and wherever the loop stops)
   std::string instability_hint;  // appended to the NaN/Inf message

@@ -15,6 +15,7 @@
 #include "model/problem.hpp"
 #include "run/checkpoint.hpp"
 #include "run/run.hpp"
+#include "schemes/scheme.hpp"
 #include "grid/snapshot.hpp"
 #include "study/filaments.hpp"
 #include "study/spiral_tips.hpp"
@@ -283,4 +284,89 @@ TEST_CASE("a ring's rate is fitted over the settled ring, with its uncertainty")
   CHECK(exact->error < 1e-12);
   // Too few frames in the window: none.
   CHECK_FALSE(fhn::ring_rate({0, 1, 2, 3, 4, 5}, {6, 5, 4, 3, 2, 1}).has_value());
+}
+
+TEST_CASE("filaments at their own cadence: filaments.csv as the frames gave it, whatever output.every") {
+  // The scroll-ring start above in a 16 x 14 x 6 box to t = 2, no frames on disk.
+  auto ring = [](const std::vector<std::string>& cadence) {
+    std::vector<std::string> o = {"output.vtk=false"};
+    o.insert(o.end(), cadence.begin(), cadence.end());
+    const std::string start = "{type: scroll_ring, center: [8, 7, 3], radius: 4, wavelength: 8}";
+    return fhn::test::config_from(
+        "name: ring\nmodel: {form: barkley, a: 0.75, b: 0.02, eps: 0.02}\n"
+        "domain: {length: [16, 14, 6], dx: 0.5}\ntime: {end: 2, dt: 0.01}\n"
+        "initial: {v: " + start + ", w: " + start + "}\noutput: {probes: []}\n",
+        o);
+  };
+  fhn::test::TempDir dir;
+  fhn::test::run_config(ring({"output.every=0.2"}), dir / "frames");
+  fhn::test::run_config(ring({"output.every=1", "output.filaments.every=0.2"}), dir / "own");
+  const std::string frames = fhn::test::read_text(dir / "frames" / "filaments.csv");
+  CHECK(fhn::test::contains(frames, "\n2,0,1,"));  // a ring at the end
+  CHECK(fhn::test::read_text(dir / "own" / "filaments.csv") == frames);
+  auto filaments_of = [](const std::string& json) {
+    const std::string from = json.substr(json.find("\"filaments\": {"));
+    return from.substr(0, from.find('}'));
+  };
+  CHECK(filaments_of(fhn::test::read_text(dir / "own" / "summary.json")) ==
+        filaments_of(fhn::test::read_text(dir / "frames" / "summary.json")));
+  // Finer than the frames: a sample every 0.04 (51 samples, 3 frames), one ring in each.
+  fhn::test::run_config(ring({"output.every=1", "output.filaments.every=0.04"}), dir / "fine");
+  const auto rows = fhn::test::read_csv(dir / "fine" / "filaments.csv");
+  REQUIRE(rows.size() == 52);
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    CHECK(std::stod(rows[r][0]) == doctest::Approx(0.04 * static_cast<real>(r - 1)).epsilon(1e-12));
+    CHECK(rows[r][1] == "0");
+    CHECK(rows[r][2] == "1");
+  }
+  CHECK(fhn::test::contains(fhn::test::read_text(dir / "fine" / "summary.json"),
+                            "\"ring_frames\":51"));
+  CHECK(fhn::test::config_error(
+            "domain: {length: [4, 4, 4], dx: 0.5}\ntime: {end: 1, dt: 0.04}\n"
+            "output: {filaments: {every: 0.1}}\n") ==
+        "invalid configuration:\n  test.yaml:3:29: output.filaments.every = 0.1 must be a whole "
+        "multiple of time.dt = 0.04");
+}
+
+TEST_CASE("Scheme::iso_cells in a box: the cube faces find_filaments joins, on the host") {
+  const std::string start = "{type: scroll_ring, center: [8, 7, 3], radius: 4, wavelength: 8}";
+  const fhn::Config c = fhn::test::config_from(
+      "model: {form: barkley, a: 0.75, b: 0.02, eps: 0.02}\n"
+      "domain: {length: [16, 14, 6], dx: 0.5}\ntime: {end: 2, dt: 0.01}\n"
+      "initial: {v: " + start + ", w: " + start + "}\noutput: {probes: []}\n");
+  const fhn::Problem problem = fhn::make_problem(c);
+  auto scheme = fhn::make_scheme(c, problem);
+  scheme->advance(100);
+  fhn::Snapshot s;
+  scheme->snapshot(s);
+  const real v_iso = c.output.filaments.v_iso, w_iso = c.output.filaments.w_iso;
+  std::vector<fhn::IsoCell> faces;
+  index_t excited = -1;
+  scheme->iso_cells(v_iso, w_iso, nullptr, nullptr, faces, excited);
+  // Faces of every normal, each straddling both levels, in the order normal, k, j, i.
+  int normals[3] = {0, 0, 0};
+  for (std::size_t f = 0; f < faces.size(); ++f) {
+    const fhn::IsoCell& q = faces[f];
+    ++normals[q.normal];
+    CHECK(fhn::changes_sign(q.v[0] - v_iso, q.v[1] - v_iso, q.v[2] - v_iso, q.v[3] - v_iso));
+    CHECK(fhn::changes_sign(q.w[0] - w_iso, q.w[1] - w_iso, q.w[2] - w_iso, q.w[3] - w_iso));
+    const index_t stride[3] = {1, s.domain.nodes[0], s.domain.nodes[0] * s.domain.nodes[1]};
+    const index_t c00 = q.i + stride[1] * q.j + stride[2] * q.k;
+    CHECK(q.v[3] == s.v[static_cast<std::size_t>(c00 + stride[fhn::span_a(q.normal)] +
+                                                 stride[fhn::span_b(q.normal)])]);
+    if (f > 0) {
+      const fhn::IsoCell& p = faces[f - 1];
+      CHECK((p.normal < q.normal || (p.normal == q.normal && p.i + stride[1] * p.j + stride[2] * p.k < c00)));
+    }
+  }
+  CHECK(normals[0] > 0);
+  CHECK(normals[1] > 0);
+  CHECK(normals[2] > 0);
+  const auto joined = fhn::join_filaments(s.domain, faces, v_iso, w_iso);
+  const auto found = fhn::find_filaments(s.domain, s.v.data(), s.w.data(), v_iso, w_iso);
+  REQUIRE(joined.size() == 1);
+  REQUIRE(found.size() == 1);
+  CHECK(joined[0].closed);
+  CHECK(joined[0].points == found[0].points);
+  CHECK(excited == fhn::excited_nodes(s.v.data(), static_cast<index_t>(s.v.size()), nullptr, v_iso));
 }
