@@ -19,7 +19,7 @@ inline const std::vector<std::string>& bench_kinds() {
   static const std::vector<std::string> kinds{
       "copy",         "tridiagonal",      "tridiagonal+transfers", "batched tridiagonal",
       "explicit step", "newton iteration", "sheet step",            "box step",
-      "sweep sheet step"};
+      "sweep sheet step", "measurement"};
   return kinds;
 }
 

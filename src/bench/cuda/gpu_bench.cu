@@ -16,7 +16,11 @@
 
 #include "bench/bench.hpp"
 #include "bench/bench_data.hpp"
+#include "config/loader.hpp"
+#include "core/format.hpp"
 #include "model/tissue.hpp"
+#include "study/filaments.hpp"
+#include "study/spiral_tips.hpp"
 #include "core/cuda/captured_graph.hpp"
 #include "core/cuda/device_buffer.hpp"
 #include "core/cuda/pinned_buffer.hpp"
@@ -1001,6 +1005,98 @@ void bench_sheet_tissue(Context& ctx, index_t n) {
   }
 }
 
+// ---- Measurements at their own cadence: tips and filaments against the run's stepping --------
+// A whole CUDA explicit scheme (the blocked passes of fhn run) on a rotating wave: a spiral on a
+// sqrt(n) x sqrt(n) sheet in spiral_2d.yaml's medium (cubic form, a = 0.01, epsilon = 0.01,
+// gamma = 2; dx = 0.5, dt = 0.05; it turns in about 105 time units, so rotation/20 is 105 steps)
+// and a scroll ring in a cube of n nodes in scroll_ring_3d.yaml's (Barkley, a = 0.75,
+// b = 0.02, eps = 0.02; dx = 0.5, dt = 0.01; about 3.2 a turn: 16 steps). Each is timed
+// advancing rotation/20 without, then with, the measurement fhn run takes at that cadence
+// (output.tips.every, output.filaments.every): the device's scan for the squares both levels
+// cross (Scheme::iso_cells, device_iso_cells.cu), the squares copied back, and the tips solved
+// (tips_in_cells) or the filaments joined (join_filaments) on the host. Checked: the device's
+// squares are the host scan's of a snapshot, and the wave has one tip (one closed ring).
+struct RotatingWave {
+  std::string what;
+  std::string yaml;  // the config, less its domain
+  index_t steps;     // rotation/20
+};
+
+void bench_measurements(Context& ctx, index_t n) {
+  const index_t box = box_side(n);
+  index_t side = 1;
+  while (side * side < n) side *= 2;
+  std::vector<RotatingWave> waves;
+  if (side * side == n && n >= (index_t{1} << 10)) {
+    const std::string length = format_exact(0.5 * static_cast<real>(side - 1));
+    waves.push_back({"spiral sheet", "model: {a: 0.01, epsilon: 0.01, gamma: 2.0}\n"
+                     "domain: {length: [" + length + ", " + length + "], dx: 0.5}\n"
+                     "time: {end: 1000, dt: 0.05}\ninitial: {v: {type: spiral, wavelength: 60}, "
+                     "w: {type: spiral, wavelength: 60}}\n", 105});
+  }
+  if (box > 0) {
+    const real l = 0.5 * static_cast<real>(box - 1);
+    const std::string ring = "{type: scroll_ring, center: [" + format_exact(0.5 * l) + ", " +
+                             format_exact(0.5 * l) + ", " + format_exact(0.5 * l) +
+                             "], radius: " + format_exact(0.25 * l) + ", wavelength: 10}";
+    waves.push_back({"scroll ring box", "model: {form: barkley, a: 0.75, b: 0.02, eps: 0.02}\n"
+                     "domain: {length: [" + format_exact(l) + ", " + format_exact(l) + ", " +
+                     format_exact(l) + "], dx: 0.5}\ntime: {end: 100, dt: 0.01}\n"
+                     "initial: {v: " + ring + ", w: " + ring + "}\n", 16});
+  }
+  for (const RotatingWave& wave : waves) {
+    const Config c = load_config_text(wave.yaml + "scheme: {backend: cuda}\noutput: {probes: []}\n",
+                                      "bench.yaml");
+    const Problem problem = make_problem(c);
+    const std::unique_ptr<Scheme> scheme = make_scheme(problem, c.scheme);
+    const bool box_wave = c.domain.dims == 3;
+    const real v_iso = box_wave ? c.output.filaments.v_iso : c.output.tips.v_iso;
+    const real w_iso = box_wave ? c.output.filaments.w_iso : c.output.tips.w_iso;
+    std::vector<IsoCell> squares;
+    index_t excited = 0;
+    std::size_t found = 0;  // tips, or filaments
+    auto measure = [&] {
+      scheme->iso_cells(v_iso, w_iso, nullptr, nullptr, squares, excited);
+      found = box_wave ? join_filaments(problem.domain, squares, v_iso, w_iso).size()
+                       : tips_in_cells(problem.domain, squares, v_iso, w_iso).size();
+    };
+    scheme->advance(20 * wave.steps);  // a turn: the start settles
+    measure();
+    std::vector<IsoCell> host;
+    scheme->Scheme::iso_cells(v_iso, w_iso, nullptr, nullptr, host, excited);
+    bool same = host.size() == squares.size() && found == 1;
+    for (std::size_t k = 0; same && k < host.size(); ++k)
+      same = host[k].normal == squares[k].normal && host[k].i == squares[k].i &&
+             host[k].j == squares[k].j && host[k].k == squares[k].k &&
+             std::equal(host[k].v, host[k].v + 4, squares[k].v) &&
+             std::equal(host[k].w, host[k].w + 4, squares[k].w);
+    const auto per = [&] { return static_cast<double>(wave.steps); };
+    const Timing stepping = time_gpu(ctx.options.repetitions, [] {}, [&] {
+      scheme->advance(wave.steps);
+    }, per);
+    const Timing measured = time_gpu(ctx.options.repetitions, [] {}, [&] {
+      scheme->advance(wave.steps);
+      measure();
+    }, per);
+    const Timing alone = time_gpu(ctx.options.repetitions, [] {}, measure);
+    const std::string run = wave.what + ", explicit scheme, rotation/20 = " +
+                            std::to_string(wave.steps) + " steps";
+    const std::string what = box_wave ? "filaments" : "tips";
+    ctx.add("measurement", run, n, stepping, 32.0 * static_cast<double>(n), 0.0, "",
+            "time per step of a call advancing rotation/20 (" + scheme->name() + ")");
+    ctx.add("measurement", run + ", " + what + " every call", n, measured,
+            32.0 * static_cast<double>(n), same ? 0.0 : 1.0, run,
+            "time per step with output." + what + ".every = rotation/20: the device's scan, " +
+                std::to_string(host.size()) + " squares copied back, the " + what +
+                " found on the host; check 0: the host scan's squares, one " +
+                (box_wave ? "ring" : "tip"));
+    ctx.add("measurement", wave.what + ", " + what + " alone", n, alone,
+            8.0 * static_cast<double>(n), 0.0, "",
+            "time per call of the measurement (no stepping): the scan reads v once (8 B/node), w "
+            "only where v - v_iso changes sign");
+  }
+}
+
 }  // namespace
 
 bool run_gpu_benchmarks(const BenchOptions& options, std::vector<BenchRow>& rows,
@@ -1032,6 +1128,7 @@ bool run_gpu_benchmarks(const BenchOptions& options, std::vector<BenchRow>& rows
       bench_box_explicit(ctx, n);
       bench_box_adi(ctx, n);
     }
+    if (options.wanted("measurement")) bench_measurements(ctx, n);
   }
   return true;
 }

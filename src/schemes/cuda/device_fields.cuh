@@ -180,7 +180,7 @@ class DeviceScheme : public Scheme {
 
  private:
   // iso_cells' device side: the masks (uploaded at the first call with them), the cells found
-  // and the two counts (cells, excited nodes).
+  // and the counts (cells, then the excited nodes in slots).
   mutable DeviceBuffer<std::uint8_t> iso_skip_, iso_outside_;
   mutable DeviceBuffer<IsoCell> iso_found_;
   mutable DeviceBuffer<unsigned long long> iso_counts_;
