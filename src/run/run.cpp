@@ -1,5 +1,6 @@
 #include "run/run.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <chrono>
@@ -614,6 +615,21 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
                                     format_exact(rotation.t_from) + ")"
                               : std::string("no rotation period (fewer than 2 turns of one tip)")) +
              "; tip path: " + tips->path_analysis().kind);
+    // A turn resolved by fewer than 20 samples (output.tips.every's default is output.every,
+    // which knows nothing of the rotation): say which cadence, a multiple of dt, resolves it.
+    constexpr index_t kSamplesPerTurn = 20;
+    const index_t every = c.output.tips.every_steps;
+    const TimeGrid time = c.time.grid();
+    if (rotation.period && *rotation.period < static_cast<real>(kSamplesPerTurn) * time.t(every)) {
+      const auto fine = std::max<index_t>(
+          1, static_cast<index_t>(*rotation.period / kSamplesPerTurn / c.time.dt));
+      warn(log, "spiral tips: sampled every " + format_exact(time.t(every)) +
+                    " (output.tips.every), " +
+                    std::to_string(static_cast<index_t>(*rotation.period / time.t(every))) +
+                    " samples a turn of " + format_exact(*rotation.period) +
+                    "; output.tips.every: " + format_exact(time.t(fine)) + " takes " +
+                    std::to_string(kSamplesPerTurn) + " or more");
+    }
   }
   if (const GridStats* grid = scheme->grid_stats())
     log.line("adaptive grid: " + format_exact(grid->mean_nodes()) + " nodes on average, at most " +

@@ -105,3 +105,27 @@ TEST_CASE("output.tips.every: a multiple of dt, and refused in a sweep's base") 
                                        ":5:24: output.tips.every: a sweep's members find their "
                                        "tips at their frames"));
 }
+
+TEST_CASE("tips sampled fewer than 20 times a turn: run.log says which cadence resolves it") {
+  fhn::test::TempDir dir;
+  // spiral()'s Barkley spiral, which turns in 3.2: every 0.5 is 6 samples a turn.
+  const std::string config = fhn::test::write_text(
+      dir / "tips.yaml",
+      "name: tips\nmodel: {form: barkley}\ndomain: {length: [20, 20], dx: 0.25}\n"
+      "time: {end: 20, dt: 0.005}\n"
+      "initial: {v: {type: spiral, wavelength: 10}, w: {type: spiral, wavelength: 10}}\n"
+      "output: {vtk: false, every: 5, probes: [[10, 10]]}\n");
+  auto run = [&](const std::string& every, const std::string& out) {
+    return fhn::test::run_cli({"run", config, "--quiet", "--output", (dir / out).string(), "--set",
+                               "output.tips.every=" + every});
+  };
+  const fhn::test::CliResult coarse = run("0.5", "coarse");
+  REQUIRE(coarse.code == 0);
+  const std::string log = fhn::test::read_text(dir / "coarse" / "run.log");
+  const std::string said = "spiral tips: sampled every 0.5 (output.tips.every), 6 samples a turn of ";
+  CHECK(fhn::test::contains(log, said));  // run.log and, as every warning, stderr
+  // The turn is 3.1995...: 0.155 (31 steps of 0.005) is the largest multiple of dt at most 1/20.
+  CHECK(fhn::test::contains(log, "; output.tips.every: 0.155 takes 20 or more"));
+  REQUIRE(run("0.1", "fine").code == 0);
+  CHECK_FALSE(fhn::test::contains(fhn::test::read_text(dir / "fine" / "run.log"), "samples a turn"));
+}
