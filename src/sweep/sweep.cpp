@@ -135,7 +135,8 @@ bool run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
   for (index_t k = 0; k < count; ++k)
     if (std::count(sweep.output_members.begin(), sweep.output_members.end(), member_of(k)) > 0)
       outputs.emplace_back(k, open_member_output(dir / "members" / std::to_string(member_of(k)),
-                                                 member_of(k), batch_configs[static_cast<std::size_t>(k)]));
+                                                 member_of(k), batch_configs[static_cast<std::size_t>(k)],
+                                                 *batch, k));
   const index_t frame_every = c0.output.every_steps;
 
   // Sheets: each member's tips, followed as fhn run follows them (tips.csv for output.members).

@@ -239,7 +239,8 @@ std::map<index_t, TakenRow> taken_rows(const std::string& lines, const SweepConf
   return out;
 }
 
-std::unique_ptr<MemberOutput> open_member_output(const fs::path& dir, index_t m, const Config& c) {
+std::unique_ptr<MemberOutput> open_member_output(const fs::path& dir, index_t m, const Config& c,
+                                                 MemberBatch& batch, index_t local) {
   auto out = std::make_unique<MemberOutput>();
   out->member = m;
   out->config = &c;
@@ -249,10 +250,12 @@ std::unique_ptr<MemberOutput> open_member_output(const fs::path& dir, index_t m,
     out->sinks.push_back(make_spacetime_writer(dir / "spacetime.vti", kSpacetimeColumns));
   if (!c.output.probes.empty())
     out->sinks.push_back(make_probe_writer(dir / "probes.csv", c.output.probes, c.domain.dims, false));
-  if (c.domain.dims > 1 && c.output.activation.enabled)
+  if (c.domain.dims > 1 && c.output.activation.enabled) {
+    batch.record_activation(local, c.output.activation.threshold, c.output.activation.last);
     out->sinks.push_back(make_activation_writer(dir / "activation.vti", c.domain,
                                                 c.output.activation.threshold, c.output.activation.last,
-                                                false));
+                                                true));
+  }
   return out;
 }
 

@@ -119,8 +119,10 @@ std::map<index_t, TakenRow> taken_rows(const std::string& lines, const SweepConf
 
 // ---- The members' own files -------------------------------------------------------------------
 
-// The frames, probes.csv and kymograph of the members named in output.members, written by the
-// rank that runs the member into members/<m>/ (made beforehand by the root).
+// The files of the members named in output.members, written by the rank that runs the member
+// into members/<m>/ (made beforehand by the root): what fhn run writes of its config. The frames
+// and kymograph from its frames; activation.vti from the times its batch records at every step
+// (MemberBatch::record_activation), as fhn run's scheme does.
 struct MemberOutput {
   index_t member = 0;
   const Config* config = nullptr;
@@ -128,8 +130,11 @@ struct MemberOutput {
   index_t frames = 0;
 };
 
+// Member m (`local` in `batch`, whose activation times it then records where its config maps
+// them) of config `c`, into `dir`. Before the batch's first step.
 std::unique_ptr<MemberOutput> open_member_output(const std::filesystem::path& dir, index_t m,
-                                                 const Config& c);
+                                                 const Config& c, MemberBatch& batch,
+                                                 index_t local);
 
 void write_member_frame(MemberOutput& out, const MemberBatch& batch, index_t local);
 
