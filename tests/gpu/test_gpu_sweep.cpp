@@ -786,3 +786,27 @@ TEST_CASE("GPU sweep of ADI sheets and Crank-Nicolson cables: the members asked 
   MESSAGE("largest difference of the Crank-Nicolson batch's activation times, GPU - CPU: ", cn_worst);
   CHECK(cn_worst < 1e-9);
 }
+
+TEST_CASE("GPU sweep: read_nodes gives one member's v and w at the nodes asked for, its snapshot's") {
+  Sweep s = make_sheet_sweep(67, 45, false, 4);
+  s.batch->advance(123);
+  const std::vector<std::vector<index_t>> asked{{0, 1, 66, 67, 1500, 67 * 45 - 1, 1500}, {2000}};
+  std::vector<double> v, w;
+  for (int m = 0; m < 4; ++m) {
+    CAPTURE(m);
+    const Snapshot state = member_state(*s.batch, m);
+    for (const std::vector<index_t>& nodes : asked) {
+      s.batch->read_nodes(m, nodes, v, w);
+      std::vector<double> want_v, want_w;
+      for (const index_t node : nodes) {
+        want_v.push_back(state.v[static_cast<std::size_t>(node)]);
+        want_w.push_back(state.w[static_cast<std::size_t>(node)]);
+      }
+      CHECK(same_bits(v, want_v));
+      CHECK(same_bits(w, want_w));
+    }
+  }
+  const std::string refused =
+      fhn::test::thrown_message<fhn::InternalError>([&] { s.batch->read_nodes(4, {0}, v, w); });
+  CHECK(fhn::test::contains(refused, "cuda sweep: no member 4"));
+}
