@@ -450,8 +450,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
     owned.push_back(make_grid_writer(dir / "grid.csv", *grid, restart ? resume_step : -1));
   if (c.output.activation.enabled)
     owned.push_back(make_activation_writer(dir / "activation.vti", c.domain,
-                                           c.output.activation.threshold, c.output.activation.last,
-                                           true));
+                                           c.output.activation.threshold, c.output.activation.last));
   std::unique_ptr<FrontTracker> tracker;
   if (c.domain.dims == 1)
     tracker = std::make_unique<FrontTracker>(c.domain.length[0], c.output.activation.threshold);

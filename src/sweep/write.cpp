@@ -261,8 +261,7 @@ std::unique_ptr<MemberOutput> open_member_output(const fs::path& dir, index_t m,
   if (c.domain.dims > 1 && c.output.activation.enabled) {
     batch.record_activation(local, c.output.activation.threshold, c.output.activation.last);
     out->sinks.push_back(make_activation_writer(dir / "activation.vti", c.domain,
-                                                c.output.activation.threshold, c.output.activation.last,
-                                                true));
+                                                c.output.activation.threshold, c.output.activation.last));
   }
   return out;
 }
