@@ -275,11 +275,6 @@ JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string
   return s;
 }
 
-// The tissue mask the frames and the probes read (nullptr: every node is tissue).
-const std::uint8_t* mask_of(const Problem& problem) {
-  return problem.fields.node_type.empty() ? nullptr : problem.fields.node_type.data();
-}
-
 // The loop's cadence, the same on every rank.
 RunLoopSettings loop_settings(const Config& c, const Problem& problem, index_t resume_step) {
   RunLoopSettings settings;
@@ -315,11 +310,11 @@ RunSummary run_worker(const Config& c, const RunOptions& options) {
   if (!options.restart.empty()) scheme.restore_state(SchemeState{});
   RunLoopSettings settings = loop_settings(c, problem, scheme.steps_done());
   settings.checkpoint = [&scheme] { scheme.save_state(); };
-  ProbeSampler probes(problem.domain, c.output.probes, mask_of(problem));
+  ProbeSampler probes(problem.domain, c.output.probes, problem.fields.outside_mask());
   if (!c.output.probes.empty()) settings.probe = [&](index_t) { probes.read(scheme); };
   // The root's tips event's collectives: the scheme's snapshot for the cells, the watched points.
   ProbeSampler watch(problem.domain, c.output.tips.enabled ? c.output.probes : std::vector<Point>{},
-                     mask_of(problem));
+                     problem.fields.outside_mask());
   if (c.output.tips.enabled)
     settings.tips = [&](index_t) {
       std::vector<IsoCell> cells;
@@ -471,7 +466,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   // probe, which a restart takes back from the probes.csv it continues.
   std::unique_ptr<ProbesCsv> probes_csv;
   std::unique_ptr<RestitutionTracker> restitution;
-  ProbeSampler probes(problem.domain, c.output.probes, mask_of(problem));
+  ProbeSampler probes(problem.domain, c.output.probes, problem.fields.outside_mask());
   if (!c.output.probes.empty())
     probes_csv = std::make_unique<ProbesCsv>(dir / "probes.csv", c.output.probes, c.domain.dims, restart);
   if (c.output.restitution.enabled) {
@@ -505,7 +500,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   // happens, the writers close their files and summary.json says how the run ended.
   RunLoopSettings settings = loop_settings(c, problem, resume_step);
   if (distributed) settings.comm = options.comm;
-  settings.outside = mask_of(problem);
+  settings.outside = problem.fields.outside_mask();
   settings.ecg = ecg.get();
   if (probes_csv)
     settings.probe = [&](index_t step) {
@@ -517,7 +512,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   // The tips without a frame: the cells the scheme finds (a device scheme on the device, copying
   // back the cells alone) and v at the watched points (the probes, read as the probes are).
   ProbeSampler watch(problem.domain, tips ? tips->watched() : std::vector<Point>{},
-                     mask_of(problem));
+                     problem.fields.outside_mask());
   if (tips)
     settings.tips = [&](index_t step) {
       std::vector<IsoCell> cells;

@@ -251,8 +251,7 @@ std::unique_ptr<MemberOutput> open_member_output(const fs::path& dir, index_t m,
     out->sinks.push_back(make_spacetime_writer(dir / "spacetime.vti", kSpacetimeColumns));
   if (!c.output.probes.empty()) {
     // As fhn run's probes (run/run.cpp): the stencils keep the tissue mask.
-    out->probes.emplace(problem.domain, c.output.probes,
-                        problem.fields.node_type.empty() ? nullptr : problem.fields.node_type.data());
+    out->probes.emplace(problem.domain, c.output.probes, problem.fields.outside_mask());
     out->probes_csv = std::make_unique<ProbesCsv>(dir / "probes.csv", c.output.probes, c.domain.dims, false);
   }
   if (c.output.restitution.enabled)
