@@ -777,14 +777,15 @@ TEST_CASE("GPU sweep of ADI sheets and Crank-Nicolson cables: the members asked 
   CHECK(adi_worst < 1e-9);
 
   // A cable of Crank-Nicolson / Newton members (fhn run's cable records no map: its single CUDA
-  // scheme records none, so only the CPU batch compares).
+  // scheme records none, so only the CPU batch compares, to Newton's tolerance, 1e-10 in v, over
+  // a step's rise of v).
   const RecordedMembers cn = record_members(
       [](int m, const std::string& backend) { return member_config(401, kTrapezoidal, m, backend); },
-      5, 23, 150, false);
+      5, 23, 200, false);
   CHECK(activated(cn.gpu[1].activation_first) > 20);
   const double cn_worst = worst_time_difference(cn);
   MESSAGE("largest difference of the Crank-Nicolson batch's activation times, GPU - CPU: ", cn_worst);
-  CHECK(cn_worst < 1e-9);
+  CHECK(cn_worst < 1e-8);
 }
 
 TEST_CASE("GPU sweep: read_nodes gives one member's v and w at the nodes asked for, its snapshot's") {
