@@ -31,36 +31,7 @@ std::string probe_label(const Point& p, int dims) {
   return dims >= 2 ? "(" + at + ")" : at;
 }
 
-class ProbeWriter final : public FrameSink {
- public:
-  ProbeWriter(const std::filesystem::path& file, const std::vector<Point>& positions, int dims,
-              bool append)
-      : positions_(positions),
-        csv_(file, positions, dims, append),
-        v_(positions.size()),
-        w_(positions.size()) {}
-
-  void write(const FrameView& f) override {
-    for (std::size_t k = 0; k < positions_.size(); ++k) {
-      v_[k] = f.at(f.v, positions_[k]);
-      w_[k] = f.at(f.w, positions_[k]);
-    }
-    csv_.write(f.t, v_, w_);
-  }
-
- private:
-  std::vector<Point> positions_;
-  ProbesCsv csv_;
-  std::vector<real> v_, w_;
-};
-
 }  // namespace
-
-std::unique_ptr<FrameSink> make_probe_writer(const std::filesystem::path& file,
-                                             const std::vector<Point>& positions, int dims,
-                                             bool append) {
-  return std::make_unique<ProbeWriter>(file, positions, dims, append);
-}
 
 std::string probes_csv_header(const std::vector<Point>& positions, int dims) {
   std::string text = "t";

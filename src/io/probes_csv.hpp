@@ -28,12 +28,6 @@ class ProbesCsv {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> out_;
 };
 
-// probes.csv written from frames (a sweep's members): a row per frame, each probe read by
-// FrameView::at.
-std::unique_ptr<FrameSink> make_probe_writer(const std::filesystem::path& file,
-                                             const std::vector<Point>& positions, int dims,
-                                             bool append);
-
 // The header line (with its '\n') of the probes.csv of these probes.
 std::string probes_csv_header(const std::vector<Point>& positions, int dims);
 

@@ -63,6 +63,9 @@ struct ParameterFields {
   std::vector<ParameterField> kinetics;
   // Empty: every node is tissue; else one NodeType per node, in node order.
   std::vector<std::uint8_t> node_type;
+  // node_type as the frames and the probes read it (FrameView::outside): nullptr where every node
+  // is tissue.
+  const std::uint8_t* outside_mask() const { return node_type.empty() ? nullptr : node_type.data(); }
   // anisotropy: the diffusion tensor in place of the scalar D (then `diffusion` stays uniform).
   TensorField tensor;
 

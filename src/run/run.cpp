@@ -276,11 +276,6 @@ JsonObject make_summary(const Config& c, const Scheme& scheme, const std::string
   return s;
 }
 
-// The tissue mask the frames and the probes read (nullptr: every node is tissue).
-const std::uint8_t* mask_of(const Problem& problem) {
-  return problem.fields.node_type.empty() ? nullptr : problem.fields.node_type.data();
-}
-
 // The loop's cadence, the same on every rank.
 RunLoopSettings loop_settings(const Config& c, const Problem& problem, index_t resume_step) {
   RunLoopSettings settings;
@@ -317,12 +312,12 @@ RunSummary run_worker(const Config& c, const RunOptions& options) {
   if (!options.restart.empty()) scheme.restore_state(SchemeState{});
   RunLoopSettings settings = loop_settings(c, problem, scheme.steps_done());
   settings.checkpoint = [&scheme] { scheme.save_state(); };
-  ProbeSampler probes(problem.domain, c.output.probes, mask_of(problem));
+  ProbeSampler probes(problem.domain, c.output.probes, problem.fields.outside_mask());
   if (!c.output.probes.empty()) settings.probes.take = [&](index_t) { probes.read(scheme); };
   // The root's tips' and filaments' collectives: the scheme's snapshot for the squares, the
   // watched points.
   ProbeSampler watch(problem.domain, c.output.tips.enabled ? c.output.probes : std::vector<Point>{},
-                     mask_of(problem));
+                     problem.fields.outside_mask());
   if (c.output.tips.enabled)
     settings.tips.take = [&](index_t) {
       std::vector<IsoCell> cells;
@@ -460,8 +455,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
     owned.push_back(make_grid_writer(dir / "grid.csv", *grid, restart ? resume_step : -1));
   if (c.output.activation.enabled)
     owned.push_back(make_activation_writer(dir / "activation.vti", c.domain,
-                                           c.output.activation.threshold, c.output.activation.last,
-                                           true));
+                                           c.output.activation.threshold, c.output.activation.last));
   std::unique_ptr<FrontTracker> tracker;
   if (c.domain.dims == 1)
     tracker = std::make_unique<FrontTracker>(c.domain.length[0], c.output.activation.threshold);
@@ -482,7 +476,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   // probe, which a restart takes back from the probes.csv it continues.
   std::unique_ptr<ProbesCsv> probes_csv;
   std::unique_ptr<RestitutionTracker> restitution;
-  ProbeSampler probes(problem.domain, c.output.probes, mask_of(problem));
+  ProbeSampler probes(problem.domain, c.output.probes, problem.fields.outside_mask());
   if (!c.output.probes.empty())
     probes_csv = std::make_unique<ProbesCsv>(dir / "probes.csv", c.output.probes, c.domain.dims, restart);
   if (c.output.restitution.enabled) {
@@ -516,7 +510,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   // happens, the writers close their files and summary.json says how the run ended.
   RunLoopSettings settings = loop_settings(c, problem, resume_step);
   if (distributed) settings.comm = options.comm;
-  settings.outside = mask_of(problem);
+  settings.outside = problem.fields.outside_mask();
   settings.ecg = ecg.get();
   if (probes_csv)
     settings.probes.take = [&](index_t step) {
@@ -528,7 +522,7 @@ RunSummary run_simulation(const Config& c, const RunOptions& options) {
   // The tips without a frame: the cells the scheme finds (a device scheme on the device, copying
   // back the cells alone) and v at the watched points (the probes, read as the probes are).
   ProbeSampler watch(problem.domain, tips ? tips->watched() : std::vector<Point>{},
-                     mask_of(problem));
+                     problem.fields.outside_mask());
   if (tips)
     settings.tips.take = [&](index_t step) {
       std::vector<IsoCell> cells;

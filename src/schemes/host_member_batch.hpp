@@ -22,6 +22,14 @@ class HostMemberBatch final : public MemberBatch {
   void check_finite() override;
   std::vector<MemberFailure> take_failures() override;
   void snapshot(index_t member, Snapshot& out) const override { schemes_.at(member)->snapshot(out); }
+  // The member's own scheme records them (HostScheme::advance), as in fhn run.
+  void record_activation(index_t member, real threshold, bool keep_last) override {
+    schemes_.at(member)->record_activation(threshold, keep_last);
+  }
+  void read_nodes(index_t member, const std::vector<index_t>& nodes, std::vector<real>& v,
+                  std::vector<real>& w) const override {
+    schemes_.at(member)->read_nodes(nodes, v, w);
+  }
   const NewtonStats* newton_stats(index_t member) const override {
     return schemes_.at(member)->newton_stats();
   }

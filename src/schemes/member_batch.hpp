@@ -43,8 +43,20 @@ class MemberBatch : public TimeStepper {
   virtual void check_finite() = 0;
   // Failures found since the last call, in member order.
   virtual std::vector<MemberFailure> take_failures() = 0;
-  // A host copy of one member's state.
+  // A host copy of one member's state (with its activation times where it records them).
   virtual void snapshot(index_t member, Snapshot& out) const = 0;
+  // Activation times taken inside every step from now on for member `member` alone, as the
+  // scheme fhn run makes of its config takes them (Scheme::record_activation: per node the first
+  // and, with keep_last, the latest upward crossing of `threshold`, linear in time over the step);
+  // members not asked for pay nothing. Called before the first step. From then on
+  // snapshot(member) fills Snapshot::activation_first (and activation_last).
+  virtual void record_activation(index_t member, real threshold, bool keep_last) = 0;
+  // v and w of member `member` at `nodes` (indices into its nodes), into v[k] and w[k]: what the
+  // probes of its own files read at their cadence (Scheme::read_nodes of the scheme fhn run makes
+  // of its config; a device batch copies back those values alone). A frozen member gives its
+  // frozen state.
+  virtual void read_nodes(index_t member, const std::vector<index_t>& nodes, std::vector<real>& v,
+                          std::vector<real>& w) const = 0;
   // Sheets: for every member m, the cells of its sheet where both v - v_iso[m] and
   // w - w_iso[m] change sign (grid/iso_cells.hpp: where a spiral tip may lie), in cell order,
   // into cells[m], and the number of its nodes with v at or above v_iso[m] (excited[m]).

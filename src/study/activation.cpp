@@ -1,6 +1,5 @@
 #include "study/activation.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -39,26 +38,10 @@ ActivationMap::ActivationMap(const Domain& domain, real threshold, bool keep_las
       first_(static_cast<std::size_t>(domain.node_count()), kNaN),
       last_(keep_last ? first_.size() : 0, kNaN) {}
 
-void ActivationMap::add_frame(real t, const real* v) {
-  const std::size_t n = first_.size();
-  if (frames_ > 0 && t <= previous_t_) return;
-  if (frames_ > 0) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const real crossing = upward_crossing(previous_t_, previous_v_[i], t, v[i], threshold_);
-      if (std::isnan(crossing)) continue;
-      if (std::isnan(first_[i])) first_[i] = crossing;
-      if (keep_last_) last_[i] = crossing;
-    }
-  }
-  previous_v_.assign(v, v + n);
-  previous_t_ = t;
-  ++frames_;
-}
-
 void ActivationMap::take(const real* first, const real* last) {
   first_.assign(first, first + first_.size());
   if (keep_last_) last_.assign(last, last + last_.size());
-  frames_ = std::max<index_t>(frames_, 1);
+  taken_ = true;
 }
 
 std::vector<real> ActivationMap::conduction_velocity() const {
@@ -92,45 +75,16 @@ std::vector<real> ActivationMap::conduction_velocity() const {
   return cv;
 }
 
-void ActivationMap::save(SchemeState& state, const std::string& prefix) const {
-  state.add(prefix + "first", first_);
-  state.add(prefix + "last", last_);
-  state.add(prefix + "previous_v", previous_v_);
-  state.add(prefix + "previous_t", {frames_ > 0 ? previous_t_ : kNaN});
-}
-
-bool ActivationMap::restore(const SchemeState& state, const std::string& prefix) {
-  if (!state.has(prefix + "first")) return false;
-  // Checked whole before anything is taken: NaN marks "never activated" and "no frame yet".
-  const std::size_t n = first_.size();
-  const std::vector<real>& first = state.get_finite(prefix + "first", n, true);
-  const std::vector<real>& last = state.get_finite(prefix + "last", keep_last_ ? n : 0, true);
-  const real t = state.get_finite(prefix + "previous_t", 1, true)[0];
-  const std::vector<real>& previous_v =
-      state.get_finite(prefix + "previous_v", std::isnan(t) ? 0 : n);
-  first_ = first;
-  last_ = last;
-  frames_ = std::isnan(t) ? 0 : 1;
-  previous_t_ = std::isnan(t) ? 0.0 : t;
-  previous_v_ = previous_v;
-  return true;
-}
-
 namespace {
 
 class ActivationWriter final : public FrameSink {
  public:
-  ActivationWriter(std::filesystem::path file, const Domain& domain, real threshold, bool last,
-                   bool recorded)
-      : file_(std::move(file)), map_(domain, threshold, last), recorded_(recorded) {
+  ActivationWriter(std::filesystem::path file, const Domain& domain, real threshold, bool last)
+      : file_(std::move(file)), map_(domain, threshold, last) {
     if (file_.has_parent_path()) create_folder(file_.parent_path(), "the output folder");
   }
 
   void write(const FrameView& frame) override {
-    if (!recorded_) {
-      map_.add_frame(frame.t, frame.v);
-      return;
-    }
     FHN_VERIFY(frame.activation_first && (frame.activation_last || !map_.keeps_last()),
                InternalError, "activation.vti: the frame carries no recorded activation times");
     map_.take(frame.activation_first, frame.activation_last);
@@ -145,35 +99,30 @@ class ActivationWriter final : public FrameSink {
     write_image(file_, map_.domain(), points, {{"THRESHOLD", {map_.threshold()}}});
   }
 
-  void save(SchemeState& state) override {
-    if (!recorded_) map_.save(state, "activation.");
-  }
-  // A recorded map is the scheme's (ActivationRecord::restore); here only what it could not take.
+  // The times are the scheme's (ActivationRecord::restore); here only what it could not take.
   std::string restore(const SchemeState& state) override {
-    if (!recorded_ ? map_.restore(state, "activation.") : state.has("activation.first"))
-      return map_.keeps_last() && recorded_ &&
-                     !(state.has("activation.last") && !state.find("activation.last")->empty())
-                 ? "activation.vti: the checkpoint holds no last activation times "
-                   "(output.activation.last was off before the restart); they cover only the "
-                   "steps from the restart on"
-                 : "";
-    return "activation.vti: the checkpoint holds no activation times (output.activation was "
-           "off before the restart); the map covers only the time from the restart on";
+    if (!state.has("activation.first"))
+      return "activation.vti: the checkpoint holds no activation times (output.activation was "
+             "off before the restart); the map covers only the time from the restart on";
+    return map_.keeps_last() &&
+                   !(state.has("activation.last") && !state.find("activation.last")->empty())
+               ? "activation.vti: the checkpoint holds no last activation times "
+                 "(output.activation.last was off before the restart); they cover only the "
+                 "steps from the restart on"
+               : "";
   }
 
  private:
   std::filesystem::path file_;
   ActivationMap map_;
-  bool recorded_;
   bool finished_ = false;
 };
 
 }  // namespace
 
 std::unique_ptr<FrameSink> make_activation_writer(const std::filesystem::path& file,
-                                                  const Domain& domain, real threshold, bool last,
-                                                  bool recorded) {
-  return std::make_unique<ActivationWriter>(file, domain, threshold, last, recorded);
+                                                  const Domain& domain, real threshold, bool last) {
+  return std::make_unique<ActivationWriter>(file, domain, threshold, last);
 }
 
 }  // namespace fhn

@@ -1,14 +1,14 @@
 #pragma once
 // Activation times and conduction velocity on a sheet or in a box (activation.vti).
 //
-// A node activates when v crosses the threshold upwards. fhn run's scheme tests it inside every
-// step (Scheme::record_activation, schemes/point/activation_point.hpp), and the frames carry its
-// times (FrameView::activation_first, activation_last): independent of the output cadence.
-// Where the stepper records none (a sweep's members), the map takes the crossings between frames:
-// between (t0, v0) and (t1, v1) with v0 < threshold <= v1 the linear interpolant
-//   t* = t0 + (threshold - v0) / (v1 - v0) (t1 - t0),
-// whose resolution is the frame interval (output.every), to first order in it; a node already at
-// or above the threshold in the first frame seen is not counted (nothing crossed).
+// A node activates when v crosses the threshold upwards. The scheme tests it inside every step
+// (Scheme::record_activation, schemes/point/activation_point.hpp; a sweep's output members through
+// MemberBatch::record_activation), and the frames carry its times (FrameView::activation_first,
+// activation_last): independent of the output cadence.
+// Between two samples (t0, v0), (t1, v1) with v0 < threshold <= v1, v linear in time, the crossing
+// lies at
+//   t* = t0 + (threshold - v0) / (v1 - v0) (t1 - t0)
+// (upward_crossing: a point's activation read off frames, PointActivation).
 // The conduction velocity is the speed of the activation front, from the first activation times:
 //   CV = 1 / |grad t_act|,  grad by central differences, (t_{i+1} - t_{i-1}) / (2 h), one-sided
 // where a neighbour is outside the grid or never activated; NaN where no difference exists or
@@ -30,9 +30,6 @@ class ActivationMap {
  public:
   ActivationMap(const Domain& domain, real threshold, bool keep_last);
 
-  // The next frame (t increasing); a frame at the previous frame's t is ignored (a restart
-  // repeats the frame of its checkpoint's step).
-  void add_frame(real t, const real* v);
   // The times a scheme recorded at every step (node_count values each; last: nullptr unless
   // keep_last), replacing what the map held.
   void take(const real* first, const real* last);
@@ -40,39 +37,27 @@ class ActivationMap {
   const Domain& domain() const { return domain_; }
   real threshold() const { return threshold_; }
   bool keeps_last() const { return keep_last_; }
-  bool empty() const { return frames_ == 0; }
+  bool empty() const { return !taken_; }  // no times taken yet
   const std::vector<real>& first() const { return first_; }  // NaN: never activated
   const std::vector<real>& last() const { return last_; }    // empty unless keep_last
   // 1 / |grad t_first| at every node (NaN where undefined).
   std::vector<real> conduction_velocity() const;
 
-  // The state to continue exactly after a restart: arrays "<prefix>first", "<prefix>last",
-  // "<prefix>previous_v", "<prefix>previous_t" (one value: t, or NaN before the first frame).
-  void save(SchemeState& state, const std::string& prefix) const;
-  // False (and nothing restored) when the state holds no arrays of this prefix; IoError (and
-  // nothing restored) when an array has the wrong size or a value that is not finite (NaN where
-  // NaN has a meaning).
-  bool restore(const SchemeState& state, const std::string& prefix);
-
  private:
   Domain domain_;
   real threshold_;
   bool keep_last_;
-  index_t frames_ = 0;
-  real previous_t_ = 0.0;
-  std::vector<real> previous_v_;
+  bool taken_ = false;
   std::vector<real> first_, last_;
 };
 
 // activation.vti of a sheet or a box, written by finish() with point arrays "activation_time"
 // (first crossing), "last_activation_time" (when `last`) and "conduction_velocity" (NaN where
-// undefined), field data "THRESHOLD" (io's write_image: needs VTK). `recorded`: the frames carry
-// the times the scheme recorded at every step (fhn run; they ride in checkpoints as the scheme's
-// arrays "activation.first", "activation.last"); else the ActivationMap of the frames (a sweep's
-// members), whose state rides in checkpoints as the arrays "activation.*".
+// undefined), field data "THRESHOLD" (io's write_image: needs VTK), from the times the scheme
+// recorded at every step, which each frame carries (they ride in checkpoints as the scheme's
+// arrays "activation.first", "activation.last").
 std::unique_ptr<FrameSink> make_activation_writer(const std::filesystem::path& file,
-                                                  const Domain& domain, real threshold, bool last,
-                                                  bool recorded);
+                                                  const Domain& domain, real threshold, bool last);
 
 // The first activation at one point of any domain (a work-precision study's activation_time):
 // v at p in each frame as a probe reads it (FrameView::at), the first upward crossing of the

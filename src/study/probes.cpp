@@ -31,6 +31,15 @@ void ProbeSampler::read(const Scheme& scheme) {
     return;
   }
   scheme.read_nodes(nodes_, node_v_, node_w_);
+  interpolate();
+}
+
+void ProbeSampler::read(const MemberBatch& batch, index_t member) {
+  batch.read_nodes(member, nodes_, node_v_, node_w_);
+  interpolate();
+}
+
+void ProbeSampler::interpolate() {
   std::size_t first = 0;
   for (std::size_t k = 0; k < stencils_.size(); ++k) {
     v_[k] = stencil_value(stencils_[k], node_v_.data() + first);

@@ -9,6 +9,7 @@
 
 #include "grid/domain.hpp"
 #include "grid/interpolation.hpp"
+#include "schemes/member_batch.hpp"
 #include "schemes/scheme.hpp"
 
 namespace fhn {
@@ -23,6 +24,9 @@ class ProbeSampler {
   // run (DistributedScheme); every rank gets the values. A scheme whose grid moves (the adaptive
   // grid, a host scheme) is read from its snapshot, as a frame would be.
   void read(const Scheme& scheme);
+  // Reads them from member `member` of a sweep's batch (MemberBatch::read_nodes), as read() reads
+  // the scheme fhn run makes of the member's config.
+  void read(const MemberBatch& batch, index_t member);
   const std::vector<real>& v() const { return v_; }
   const std::vector<real>& w() const { return w_; }
 
@@ -33,6 +37,9 @@ class ProbeSampler {
   std::vector<index_t> nodes_;         // every stencil's nodes, stencil after stencil
   std::vector<real> node_v_, node_w_;  // their values at the last read
   std::vector<real> v_, w_;
+
+  // v_ and w_ from the stencils' node values just read.
+  void interpolate();
 };
 
 }  // namespace fhn

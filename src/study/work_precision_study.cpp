@@ -71,8 +71,7 @@ Measured measure(const Config& config, StudyQuantity quantity, const Point& prob
   Measured m;
   Snapshot snap;
   index_t frame = 0;
-  const std::uint8_t* outside =
-      problem.fields.node_type.empty() ? nullptr : problem.fields.node_type.data();
+  const std::uint8_t* outside = problem.fields.outside_mask();
   for (index_t step = 0;; step = std::min(step + config.output.every_steps, config.time.steps)) {
     if (runs.interrupted()) {
       // Stopped: the run's tips file, written so far, is removed (it would look like a

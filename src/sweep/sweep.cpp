@@ -135,7 +135,8 @@ bool run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
   for (index_t k = 0; k < count; ++k)
     if (std::count(sweep.output_members.begin(), sweep.output_members.end(), member_of(k)) > 0)
       outputs.emplace_back(k, open_member_output(dir / "members" / std::to_string(member_of(k)),
-                                                 member_of(k), batch_configs[static_cast<std::size_t>(k)]));
+                                                 member_of(k), batch_configs[static_cast<std::size_t>(k)],
+                                                 problems[static_cast<std::size_t>(k)], *batch, k));
   const index_t frame_every = c0.output.every_steps;
 
   // Sheets: each member's tips, followed as fhn run follows them (tips.csv for output.members).
@@ -176,8 +177,8 @@ bool run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
   // The batch's time loop (run/time_loop.hpp), its events at each step it stops at in this
   // order: the members' finiteness checked (a member not finite is frozen, the others go on),
   // the failures found since the last stop recorded (that check's, and Newton's, which freeze a
-  // member as it steps), probes sampled or tips found, the members' frames, progress, and the
-  // stop on a signal.
+  // member as it steps), probes sampled or tips found, the output members' probes (at their own
+  // cadence) and frames, progress, and the stop on a signal.
   auto measure_probes_or_tips = [&](index_t step) {
     if (plan.sheet) return find_tips_of_members(step);
     const real t = c0.time.grid().t(step);
@@ -232,6 +233,14 @@ bool run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
                         measure_probes_or_tips(step);
                         run.measure_seconds += seconds_since(t0);
                       }});
+    // The output members' probes at their own cadence, while the member runs (fhn run stops at
+    // a failure).
+    for (auto& [k, o] : outputs)
+      if (o->probes)
+        events.push_back({o->config->output.probes_every_steps, E::kAtStart | E::kAtEnd,
+                          [&, k = k, o = o.get()](index_t step) {
+                            if (row_of(k).status == "ok") sample_member_probes(*o, *batch, k, step);
+                          }});
     if (!outputs.empty())
       events.push_back({frame_every, E::kAtStart | E::kAtEnd, [&](index_t) {
                           for (auto& [k, o] : outputs) write_member_frame(*o, *batch, k);
@@ -267,8 +276,7 @@ bool run_batch(const SweepConfig& sweep, const SweepOptions& options, const Swee
       }
     }
   }
-  for (auto& [k, o] : outputs)
-    for (auto& sink : o->sinks) sink->finish();
+  for (auto& [k, o] : outputs) finish_member_output(*o);
 
   // The members' final state, tips (the tip path's analysis, a spectrum per member: in
   // parallel) and Newton statistics.

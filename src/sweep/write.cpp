@@ -1,6 +1,6 @@
 // What a sweep writes (`fhn sweep`): sweep.csv (header and rows), summary.json, run.log (the
 // root's; the other ranks' lines gathered into it), the output folder with config.yaml, and the
-// frames, probes.csv and kymograph of the members named in output.members.
+// files of the members named in output.members (fhn run's of their configs).
 #include "sweep/write.hpp"
 
 #include <algorithm>
@@ -16,7 +16,6 @@
 #include "core/build_info.hpp"
 #include "core/format.hpp"
 #include "io/atomic_file.hpp"
-#include "io/probes_csv.hpp"
 #include "model/problem.hpp"
 #include "parallel/communicator.hpp"
 #include "study/activation.hpp"
@@ -239,20 +238,30 @@ std::map<index_t, TakenRow> taken_rows(const std::string& lines, const SweepConf
   return out;
 }
 
-std::unique_ptr<MemberOutput> open_member_output(const fs::path& dir, index_t m, const Config& c) {
+std::unique_ptr<MemberOutput> open_member_output(const fs::path& dir, index_t m, const Config& c,
+                                                 const Problem& problem, MemberBatch& batch,
+                                                 index_t local) {
   auto out = std::make_unique<MemberOutput>();
   out->member = m;
   out->config = &c;
+  out->dir = dir;
   write_file_atomically(dir / "config.yaml", to_yaml(c));
   if (c.output.vtk) out->sinks.push_back(make_vtk_series_writer(dir, c.name, c.output.precision, c.output.stride, -1.0, frame_phase(c)));
   if (c.output.spacetime)
     out->sinks.push_back(make_spacetime_writer(dir / "spacetime.vti", kSpacetimeColumns));
-  if (!c.output.probes.empty())
-    out->sinks.push_back(make_probe_writer(dir / "probes.csv", c.output.probes, c.domain.dims, false));
-  if (c.domain.dims > 1 && c.output.activation.enabled)
+  if (!c.output.probes.empty()) {
+    // As fhn run's probes (run/run.cpp): the stencils keep the tissue mask.
+    out->probes.emplace(problem.domain, c.output.probes, problem.fields.outside_mask());
+    out->probes_csv = std::make_unique<ProbesCsv>(dir / "probes.csv", c.output.probes, c.domain.dims, false);
+  }
+  if (c.output.restitution.enabled)
+    out->restitution = std::make_unique<RestitutionTracker>(
+        c.output.probes, c.domain.dims, c.output.activation.threshold, c.output.restitution.level);
+  if (c.domain.dims > 1 && c.output.activation.enabled) {
+    batch.record_activation(local, c.output.activation.threshold, c.output.activation.last);
     out->sinks.push_back(make_activation_writer(dir / "activation.vti", c.domain,
-                                                c.output.activation.threshold, c.output.activation.last,
-                                                false));
+                                                c.output.activation.threshold, c.output.activation.last));
+  }
   return out;
 }
 
@@ -262,6 +271,19 @@ void write_member_frame(MemberOutput& out, const MemberBatch& batch, index_t loc
   batch.snapshot(local, snap);
   const FrameView view = frame_view(snap, out.frames++);
   for (auto& sink : out.sinks) sink->write(view);
+}
+
+void sample_member_probes(MemberOutput& out, const MemberBatch& batch, index_t local, index_t step) {
+  if (!out.probes) return;
+  out.probes->read(batch, local);
+  const real t = out.config->time.grid().t(step);
+  out.probes_csv->write(t, out.probes->v(), out.probes->w());
+  if (out.restitution) out.restitution->add(t, out.probes->v());
+}
+
+void finish_member_output(MemberOutput& out) {
+  for (auto& sink : out.sinks) sink->finish();
+  if (out.restitution) out.restitution->write(out.dir);
 }
 
 void SweepLog::gather(Communicator& comm) {

@@ -12,9 +12,12 @@
 
 #include "io/json.hpp"
 #include "io/output_folder.hpp"
+#include "io/probes_csv.hpp"
 #include "io/run_log.hpp"
 #include "io/vtk_writers.hpp"
 #include "schemes/member_batch.hpp"
+#include "study/probes.hpp"
+#include "study/restitution.hpp"
 #include "study/spiral_tips.hpp"
 #include "sweep/measurements.hpp"
 #include "sweep/plan.hpp"
@@ -119,19 +122,37 @@ std::map<index_t, TakenRow> taken_rows(const std::string& lines, const SweepConf
 
 // ---- The members' own files -------------------------------------------------------------------
 
-// The frames, probes.csv and kymograph of the members named in output.members, written by the
-// rank that runs the member into members/<m>/ (made beforehand by the root).
+// The files of the members named in output.members, written by the rank that runs the member
+// into members/<m>/ (made beforehand by the root): what fhn run writes of its config. The frames
+// and kymograph from its frames (output.every); activation.vti from the times its batch records
+// at every step (MemberBatch::record_activation), as fhn run's scheme does; probes.csv at the
+// probes' own cadence (output.probes_every), read from the batch as fhn run reads its scheme
+// (ProbeSampler), and from those samples restitution.csv and cv.csv (output.restitution).
 struct MemberOutput {
   index_t member = 0;
   const Config* config = nullptr;
+  std::filesystem::path dir;
   std::vector<std::unique_ptr<FrameSink>> sinks;
   index_t frames = 0;
+  std::optional<ProbeSampler> probes;  // with probes.csv
+  std::unique_ptr<ProbesCsv> probes_csv;
+  std::unique_ptr<RestitutionTracker> restitution;
 };
 
+// Member m (`local` in `batch`, whose activation times it then records where its config maps
+// them) of config `c` and problem `problem`, into `dir`. Before the batch's first step.
 std::unique_ptr<MemberOutput> open_member_output(const std::filesystem::path& dir, index_t m,
-                                                 const Config& c);
+                                                 const Config& c, const Problem& problem,
+                                                 MemberBatch& batch, index_t local);
 
 void write_member_frame(MemberOutput& out, const MemberBatch& batch, index_t local);
+
+// The probes' sample at `step` (output.probes_every; nothing without probes): a row of
+// probes.csv and the beats it shows.
+void sample_member_probes(MemberOutput& out, const MemberBatch& batch, index_t local, index_t step);
+
+// The member's files closed: the frames' writers finished, restitution.csv and cv.csv written.
+void finish_member_output(MemberOutput& out);
 
 // ---- run.log ----------------------------------------------------------------------------------
 

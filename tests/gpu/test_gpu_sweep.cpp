@@ -4,8 +4,10 @@
 // reads the state; a member that fails is reported once and frozen while the others go on.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -661,4 +663,151 @@ TEST_CASE("GPU sweep of sheets with measure.planar: classes and planar pulses ar
   for (std::size_t r = 1; r <= 2; ++r)
     CHECK(std::stod(gpu[r][fhn::test::column(h, "planar_speed")]) ==
           doctest::Approx(std::stod(cpu[r][fhn::test::column(h, "planar_speed")])).epsilon(1e-9));
+}
+
+namespace {
+
+// The activation times of members 1 and 3 (3 without the last ones) of a batch of `members`,
+// recorded over `steps` steps advanced in two calls (the first `first`): the GPU batch's, the CPU
+// batch's (the same configs on the CPU) and, `with_single`, member 1's single CUDA scheme's of its
+// config. `config(m, backend)`: member m's config.
+struct RecordedMembers {
+  std::vector<Snapshot> gpu, cpu;
+  Snapshot single;  // member 1's (with_single)
+};
+RecordedMembers record_members(const std::function<Config(int, const std::string&)>& config,
+                               int members, index_t first, index_t steps, bool with_single = true) {
+  std::vector<Problem> gpu_problems, cpu_problems;
+  for (int m = 0; m < members; ++m) {
+    gpu_problems.push_back(fhn::make_problem(config(m, "cuda")));
+    cpu_problems.push_back(fhn::make_problem(config(m, "cpu")));
+  }
+  const auto gpu = fhn::make_cuda_member_batch(gpu_problems, config(0, "cuda").scheme);
+  const auto cpu = fhn::make_member_batch(cpu_problems, config(0, "cpu").scheme);
+  for (MemberBatch* batch : {gpu.get(), cpu.get()}) {
+    batch->record_activation(1, 0.5, true);
+    batch->record_activation(3, 0.5, false);
+    batch->advance(first);
+    batch->advance(steps - first);
+  }
+  RecordedMembers out;
+  for (int m = 0; m < members; ++m) {
+    out.gpu.push_back(member_state(*gpu, m));
+    out.cpu.push_back(member_state(*cpu, m));
+  }
+  if (!with_single) return out;
+  const Config one = config(1, "cuda");
+  const auto single = fhn::make_scheme(one, fhn::make_problem(one));
+  single->record_activation(0.5, true);
+  single->advance(steps);
+  single->snapshot(out.single);
+  return out;
+}
+
+index_t activated(const std::vector<double>& first) {
+  return std::count_if(first.begin(), first.end(), [](double t) { return !std::isnan(t); });
+}
+
+// Members 1 and 3 carry their times (3 its first ones alone), the others none; the GPU batch's
+// state and member 1's times are its single CUDA run's, bit for bit (recording changes no bit).
+void check_recorded_shape(const RecordedMembers& r, std::size_t nodes) {
+  for (std::size_t m = 0; m < r.gpu.size(); ++m) {
+    CAPTURE(m);
+    const bool records = m == 1 || m == 3;
+    CHECK(r.gpu[m].activation_first.size() == (records ? nodes : 0));
+    CHECK(r.cpu[m].activation_first.size() == (records ? nodes : 0));
+    CHECK(r.gpu[m].activation_last.size() == (m == 1 ? nodes : 0));
+    CHECK(r.cpu[m].activation_last.size() == (m == 1 ? nodes : 0));
+  }
+  CHECK(activated(r.gpu[1].activation_first) > 20);
+  CHECK(same_bits(r.gpu[1].v, r.single.v));
+  CHECK(same_bits(r.gpu[1].activation_first, r.single.activation_first));
+  CHECK(same_bits(r.gpu[1].activation_last, r.single.activation_last));
+}
+
+// The largest difference of the GPU batch's times from the CPU batch's (members 1 and 3, first
+// and last), where both saw the same nodes activate.
+double worst_time_difference(const RecordedMembers& r) {
+  double worst = 0.0;
+  for (int m : {1, 3})
+    for (const auto member : {&Snapshot::activation_first, &Snapshot::activation_last}) {
+      const std::vector<double>& g = r.gpu[m].*member;
+      const std::vector<double>& c = r.cpu[m].*member;
+      REQUIRE(g.size() == c.size());
+      for (std::size_t i = 0; i < g.size(); ++i) {
+        REQUIRE(std::isnan(g[i]) == std::isnan(c[i]));
+        if (!std::isnan(c[i])) worst = std::max(worst, std::abs(g[i] - c[i]));
+      }
+    }
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("GPU sweep of sheets: the members asked for record every step's activation times, "
+          "bit for bit the CPU batch's") {
+  // Forward Euler: the same v at every step as the CPU (no FMA contraction) and the same
+  // crossing expression; the blocked kernel runs one step a pass while members record.
+  for (const auto& [nx, ny] : {std::pair<index_t, index_t>{67, 45}, {130, 131}}) {
+    CAPTURE(nx);
+    const RecordedMembers r = record_members(
+        [&](int m, const std::string& backend) { return sheet_member(nx, ny, false, m, backend); },
+        5, 37, 401);
+    check_recorded_shape(r, static_cast<std::size_t>(nx * ny));
+    for (int m : {1, 3}) {
+      CAPTURE(m);
+      CHECK(same_bits(r.gpu[m].v, r.cpu[m].v));
+      CHECK(same_bits(r.gpu[m].activation_first, r.cpu[m].activation_first));
+      CHECK(same_bits(r.gpu[m].activation_last, r.cpu[m].activation_last));
+    }
+  }
+}
+
+TEST_CASE("GPU sweep of ADI sheets and Crank-Nicolson cables: the members asked for record "
+          "every step's activation times, their single CUDA run's and the CPU batch's to "
+          "rounding") {
+  // ADI: the reaction halves of a step run apart while members record (the same bits as fused);
+  // its tridiagonal solvers are not the CPU's, so the times agree with the CPU's to rounding.
+  const RecordedMembers adi = record_members(
+      [](int m, const std::string& backend) { return sheet_member(67, 45, false, m, backend, kAdiSheet); },
+      5, 37, 150);
+  check_recorded_shape(adi, 67 * 45);
+  const double adi_worst = worst_time_difference(adi);
+  MESSAGE("largest difference of the ADI batch's activation times, GPU - CPU: ", adi_worst);
+  CHECK(adi_worst < 1e-9);
+
+  // A cable of Crank-Nicolson / Newton members (fhn run's cable records no map: its single CUDA
+  // scheme records none, so only the CPU batch compares, to Newton's tolerance, 1e-10 in v, over
+  // a step's rise of v).
+  const RecordedMembers cn = record_members(
+      [](int m, const std::string& backend) { return member_config(401, kTrapezoidal, m, backend); },
+      5, 23, 200, false);
+  CHECK(activated(cn.gpu[1].activation_first) > 20);
+  const double cn_worst = worst_time_difference(cn);
+  MESSAGE("largest difference of the Crank-Nicolson batch's activation times, GPU - CPU: ", cn_worst);
+  CHECK(cn_worst < 1e-8);
+}
+
+TEST_CASE("GPU sweep: read_nodes gives one member's v and w at the nodes asked for, its snapshot's") {
+  Sweep s = make_sheet_sweep(67, 45, false, 4);
+  s.batch->advance(123);
+  const std::vector<std::vector<index_t>> asked{{0, 1, 66, 67, 1500, 67 * 45 - 1, 1500}, {2000}};
+  std::vector<double> v, w;
+  for (int m = 0; m < 4; ++m) {
+    CAPTURE(m);
+    const Snapshot state = member_state(*s.batch, m);
+    for (const std::vector<index_t>& nodes : asked) {
+      s.batch->read_nodes(m, nodes, v, w);
+      std::vector<double> want_v, want_w;
+      for (const index_t node : nodes) {
+        want_v.push_back(state.v[static_cast<std::size_t>(node)]);
+        want_w.push_back(state.w[static_cast<std::size_t>(node)]);
+      }
+      CHECK(same_bits(v, want_v));
+      CHECK(same_bits(w, want_w));
+    }
+  }
+  const std::string refused =
+      fhn::test::thrown_message<fhn::InternalError>([&] { s.batch->read_nodes(4, {0}, v, w); });
+  CHECK(fhn::test::contains(refused, "cuda sweep: no member 4"));
 }

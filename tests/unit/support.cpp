@@ -168,16 +168,21 @@ initial: {v: {type: spiral}, w: {type: spiral}}
 time: {end: 60, dt: 0.01}
 output: {every: 0.5, vtk: false, probes: []}
 )");
+  sweep_quietly(dir,
+                "base: winfree.yaml\naxes: [{key: model.a, values: [0.7, 0.88, 1.0]}]\n"
+                "measure: {planar: true}\n",
+                out, overrides);
+  return read_csv(dir / out / "sweep.csv");
+}
+
+SweepResult sweep_quietly(const std::filesystem::path& dir, const std::string& sweep_yaml,
+                          const std::string& out, const std::vector<std::string>& overrides) {
   SweepOptions options;
   options.output_dir = dir / out;
   options.quiet = true;
   options.overrides = overrides;
   std::ostringstream log;
-  run_sweep(load_sweep_text("base: winfree.yaml\naxes: [{key: model.a, values: [0.7, 0.88, 1.0]}]\n"
-                            "measure: {planar: true}\n",
-                            (dir / "sweep.yaml").string()),
-            options, log);
-  return read_csv(dir / out / "sweep.csv");
+  return run_sweep(load_sweep_text(sweep_yaml, (dir / "sweep.yaml").string()), options, log);
 }
 
 std::vector<Snapshot> refinement(const std::string& yaml, const std::vector<std::string>& fixed,

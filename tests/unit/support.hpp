@@ -11,6 +11,7 @@
 #include "config/config.hpp"
 #include "io/frame_sink.hpp"
 #include "schemes/scheme.hpp"
+#include "sweep/sweep.hpp"
 
 namespace fhn::test {
 
@@ -59,6 +60,11 @@ std::string thrown_message(F&& f) {
 
 // The message of the ConfigError that loading `yaml` raises ("" if it loads).
 std::string config_error(const std::string& yaml, const std::vector<std::string>& overrides = {});
+
+// fhn sweep of `sweep_yaml` (read as dir/sweep.yaml: its base config lies in `dir`) with
+// `overrides`, quietly, into dir/<out>.
+SweepResult sweep_quietly(const std::filesystem::path& dir, const std::string& sweep_yaml,
+                          const std::string& out, const std::vector<std::string>& overrides);
 
 // fhn sweep over beta = 0.7, 0.88 and 1.0 of small sheets in Winfree's scaling at eps = 0.3
 // (40 x 40, dx = 0.4, spiral starts, to t = 60) with measure.planar, `overrides` besides, into

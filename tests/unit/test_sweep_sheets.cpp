@@ -35,16 +35,10 @@ output: {every: 0.2, vtk: false}
 // files written, into dir/out; then member 1 run by fhn run into dir/single.
 void sweep_and_single(const fhn::test::TempDir& dir, const std::vector<std::string>& scheme) {
   fhn::test::write_text(dir / "sheet.yaml", kSheet);
-  fhn::SweepOptions options;
-  options.output_dir = dir / "out";
-  options.quiet = true;
-  options.overrides = scheme;
-  std::ostringstream out;
-  const fhn::SweepResult result = fhn::run_sweep(
-      fhn::load_sweep_text("base: sheet.yaml\naxes: [{key: model.a, values: [0.6, 0.75, 0.9]}]\n"
-                           "output: {members: [1]}\n",
-                           (dir / "sweep.yaml").string()),
-      options, out);
+  const fhn::SweepResult result = fhn::test::sweep_quietly(
+      dir.path(),
+      "base: sheet.yaml\naxes: [{key: model.a, values: [0.6, 0.75, 0.9]}]\noutput: {members: [1]}\n",
+      "out", scheme);
   CHECK(result.members == 3);
   CHECK(result.failed == 1);
   std::vector<std::string> single = scheme;

@@ -85,7 +85,9 @@ class AdiMembersCuda final : public MemberBatchCuda {
 
   // Batches of log_steps_ steps, as AdiCuda::advance: a step's second reaction half-step and the
   // next step's first in one pass (s + 1 passes for s steps). Batch b's logs go to buffer b % 2;
-  // while the device runs batch b the host records batch b - 1's.
+  // while the device runs batch b the host records batch b - 1's. While a member records
+  // activation times, each step's halves run apart (the same operations per node, so the same
+  // bits), so that v^{n+1} lands in memory for the crossing test.
   void advance(index_t steps) override {
     while (steps > 0) {
       update_runs();
@@ -101,10 +103,15 @@ class AdiMembersCuda final : public MemberBatchCuda {
         diffuse();
         const real half = time_.t(step_) + 0.5 * k;  // the second half-step's start
         ReactionLog* now = logs + static_cast<std::size_t>(s) * stride;
-        if (s + 1 < batch)
+        if (s + 1 < batch && !recording()) {
           react({half, time_.t(step_ + 1)}, {LogSlot{now, 1}, LogSlot{now + stride, 0}}, 2);
-        else
-          react({half, 0.0}, {LogSlot{now, 1}, LogSlot{}}, 1);
+          continue;
+        }
+        react({half, 0.0}, {LogSlot{now, 1}, LogSlot{}}, 1);
+        if (!recording()) continue;
+        record_crossings(step_);
+        if (s + 1 < batch)
+          react({time_.t(step_ + 1), 0.0}, {LogSlot{now + stride, 0}, LogSlot{}}, 1);
       }
       FHN_CUDA_CHECK(cudaMemcpyAsync(log_host_[buffer].data(), logs,
                                      static_cast<std::size_t>(batch) * stride * sizeof(ReactionLog),

@@ -62,7 +62,10 @@ class CrankNicolsonMembersCuda final : public MemberBatchCuda {
            name_of(w_update_names(), cn_.w_update) + ")";
   }
   void advance(index_t steps) override {
-    for (index_t s = 0; s < steps; ++s) step();
+    for (index_t s = 0; s < steps; ++s) {
+      step();
+      if (recording()) record_crossings(step_ - 1);
+    }
     record_stats();
   }
   const NewtonStats* newton_stats(index_t member) const override {

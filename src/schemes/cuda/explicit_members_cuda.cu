@@ -14,7 +14,8 @@ namespace {
 // Forward Euler: full passes, then one shorter pass for the rest (as the single cable or sheet,
 // so a member's result does not depend on how advance() is split: a node takes the same
 // expression in every pass). Cables: kStepsPerPass steps a pass (explicit_kernels.cu); sheets:
-// kExplicitSheetStepsPerPass (explicit_sheet_kernels.cu). Frozen members are copied through by
+// kExplicitSheetStepsPerPass (explicit_sheet_kernels.cu); one step a pass while a member records
+// activation times (its crossing test after every step). Frozen members are copied through by
 // the kernels.
 class ExplicitMembersCuda final : public MemberBatchCuda {
  public:
@@ -31,7 +32,7 @@ class ExplicitMembersCuda final : public MemberBatchCuda {
   void advance(index_t steps) override {
     const Members b = view();
     const MemberArrays arrays{members_, pitch_, params_.data(), kinetics_.data(), frozen_.data()};
-    const index_t per_pass = sheets() ? kExplicitSheetStepsPerPass : kStepsPerPass;
+    const index_t per_pass = recording() ? 1 : sheets() ? kExplicitSheetStepsPerPass : kStepsPerPass;
     while (steps > 0) {
       const int pass = static_cast<int>(std::min<index_t>(steps, per_pass));
       if (sheets())
@@ -42,6 +43,7 @@ class ExplicitMembersCuda final : public MemberBatchCuda {
                                         arrays, form_, b.stimuli, step_, pass);
       std::swap(v_, v_next_);
       std::swap(w_, w_next_);
+      if (recording()) record_crossings(step_);
       step_ += pass;
       steps -= pass;
     }

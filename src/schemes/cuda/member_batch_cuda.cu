@@ -115,6 +115,87 @@ void MemberBatchCuda::sample(const std::vector<index_t>& nodes, std::vector<real
   sample_out_.download(out.data(), out.size());
 }
 
+void MemberBatchCuda::read_nodes(index_t member, const std::vector<index_t>& nodes,
+                                 std::vector<real>& v, std::vector<real>& w) const {
+  FHN_VERIFY(member >= 0 && member < members_, InternalError,
+             "cuda sweep: no member " + std::to_string(member));
+  const std::size_t count = nodes.size();
+  v.resize(count);
+  w.resize(count);
+  if (count == 0) return;
+  if (nodes != read_nodes_) {
+    for (const index_t node : nodes)
+      FHN_VERIFY(node >= 0 && node < n_, InternalError,
+                 "cuda sweep: node " + std::to_string(node) + " outside 0.." +
+                     std::to_string(n_ - 1));
+    read_index_ = DeviceBuffer<index_t>(count, "sweep member's probe nodes");
+    read_index_.upload(nodes.data(), count);
+    read_out_ = DeviceBuffer<real>(2 * count, "sweep member's probe values");
+    read_nodes_ = nodes;
+  }
+  // The gather over one member: its slice as a batch of one.
+  Members one = view();
+  one.count = 1;
+  const std::size_t first = static_cast<std::size_t>(member * pitch_);
+  const unsigned blocks = blocks_for(static_cast<index_t>(count));
+  gather_kernel<<<blocks, kBlock>>>(one, v_.data() + first, read_index_.data(),
+                                    static_cast<unsigned>(count), read_out_.data());
+  FHN_CUDA_CHECK_LAUNCH();
+  gather_kernel<<<blocks, kBlock>>>(one, w_.data() + first, read_index_.data(),
+                                    static_cast<unsigned>(count), read_out_.data() + count);
+  FHN_CUDA_CHECK_LAUNCH();
+  std::vector<real> values(2 * count);
+  read_out_.download(values.data(), values.size());
+  std::copy(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(count), v.begin());
+  std::copy(values.begin() + static_cast<std::ptrdiff_t>(count), values.end(), w.begin());
+}
+
+void MemberBatchCuda::record_activation(index_t member, real threshold, bool keep_last) {
+  FHN_VERIFY(member >= 0 && member < members_ && step_ == 0, InternalError,
+             "cuda sweep: activation recorded for member " + std::to_string(member) +
+                 " of " + std::to_string(members_) + " at step " + std::to_string(step_) +
+                 " (before the first step only)");
+  Recording& r = recording_.emplace_back(member, n_, threshold, keep_last);
+  FHN_CUDA_CHECK(cudaMemcpy(r.before.data(), v_.data() + member * pitch_,
+                            static_cast<std::size_t>(n_) * sizeof(real), cudaMemcpyDeviceToDevice));
+}
+
+MemberBatchCuda::Recording::Recording(index_t m, index_t n, real threshold, bool keep_last)
+    : member(m),
+      before(static_cast<std::size_t>(n), "sweep member's v before the step"),
+      first(static_cast<std::size_t>(n), "sweep member's activation times (first)"),
+      last(keep_last ? static_cast<std::size_t>(n) : 0, "sweep member's activation times (last)") {
+  host.start(n, threshold, keep_last);
+  first.upload(host.first.data(), host.first.size());  // NaN: none yet
+  if (keep_last) last.upload(host.last.data(), host.last.size());
+}
+
+void MemberBatchCuda::record_crossings(index_t step) {
+  const auto n = static_cast<std::size_t>(n_);
+  for (Recording& r : recording_) {
+    const real* now = v_.data() + r.member * pitch_;
+    launch_record_crossings(r.before.data(), now, n_,
+                            {r.first.data(), r.host.keep_last ? r.last.data() : nullptr,
+                             r.host.threshold},
+                            time_.t(step), time_.dt, nullptr);
+    FHN_CUDA_CHECK(cudaMemcpyAsync(r.before.data(), now, n * sizeof(real),
+                                   cudaMemcpyDeviceToDevice));
+  }
+}
+
+void MemberBatchCuda::fill_activation(index_t member, Snapshot& out) const {
+  const auto r = std::find_if(recording_.begin(), recording_.end(),
+                              [&](const Recording& x) { return x.member == member; });
+  if (r == recording_.end()) {
+    out.activation_first.clear();
+    out.activation_last.clear();
+    return;
+  }
+  r->first.download(r->host.first.data(), r->host.first.size());
+  if (r->host.keep_last) r->last.download(r->host.last.data(), r->host.last.size());
+  r->host.fill(out);
+}
+
 void MemberBatchCuda::iso_cells(const std::vector<real>& v_iso, const std::vector<real>& w_iso,
                                 std::vector<std::vector<IsoCell>>& cells,
                                 std::vector<index_t>& excited) const {

@@ -42,6 +42,14 @@
 //   accept   read p, u, write w:                               24 B
 // so 136 B (+ 10) per Newton iteration and 64 B (leapfrog 72 B) per step besides.
 //
+// Activation times (record_activation) for the members asked for alone (a sweep's output
+// members): after every step the crossing test of schemes/point/activation_point.hpp over each
+// such member's nodes, from its v^n kept on the device to its v^{n+1} (launch_record_crossings of
+// device_activation.cu, the single runs' kernel), then v^{n+1} kept for the next step: 24 B per
+// node and step of such a member (read v^n, v^{n+1}, write the kept v), besides its times. While
+// a member records, the batch runs its steps one at a time (the explicit kernels one step a pass,
+// the split scheme's reaction halves apart), which gives the same bits.
+//
 // Device memory per node of a member (8-byte reals, over the pitch): forward Euler 32 B (v, w and
 // the next ones); Crank-Nicolson 72 B (v, w, u, p, rhs, F/du, J's diagonal, lower, upper),
 // leapfrog 80 B (w-), plus the solver's workspace: partitioned 4 B (8 interface values per 16
@@ -56,6 +64,7 @@
 #include "core/cuda/device_buffer.hpp"
 #include "core/error.hpp"
 #include "kinetics/kinetics.hpp"
+#include "schemes/cuda/device_activation.cuh"
 #include "schemes/cuda/device_fields.cuh"
 #include "schemes/member_batch.hpp"
 #include "schemes/node_updates.hpp"
@@ -167,7 +176,14 @@ class MemberBatchCuda : public MemberBatch {
                               cudaMemcpyDeviceToHost));
     FHN_CUDA_CHECK(cudaMemcpy(out.w.data(), w_.data() + first, n * sizeof(real),
                               cudaMemcpyDeviceToHost));
+    fill_activation(member, out);
   }
+  // The member's times NaN and its v kept as the first step's v^n (synchronises).
+  void record_activation(index_t member, real threshold, bool keep_last) override;
+  // Two gathers over the member's nodes (v, w) and one copy; the device copy of `nodes` is kept
+  // for the next call.
+  void read_nodes(index_t member, const std::vector<index_t>& nodes, std::vector<real>& v,
+                  std::vector<real>& w) const override;
 
  protected:
   std::size_t entries() const { return static_cast<std::size_t>(members_ * pitch_); }
@@ -191,6 +207,12 @@ class MemberBatchCuda : public MemberBatch {
   std::string members_text() const {
     return std::to_string(members_) + (members_ == 1 ? " member" : " members");
   }
+  // Whether a member records activation times: advance() then runs its steps one at a time and
+  // calls record_crossings after each.
+  bool recording() const { return !recording_.empty(); }
+  // The crossing test of every recording member for the step from `step` just taken (v_ holds
+  // v^{n+1}), then v^{n+1} kept as the next step's v^n. Queued, no sync.
+  void record_crossings(index_t step);
 
   index_t members_, n_, pitch_;
   TimeGrid time_;  // member 0's; every member shares its dt (checked in the constructor)
@@ -220,6 +242,25 @@ class MemberBatchCuda : public MemberBatch {
   mutable DeviceBuffer<MemberCell> iso_found_;
   mutable DeviceBuffer<unsigned long long> iso_count_;
   mutable DeviceBuffer<unsigned long long> iso_excited_;
+
+ private:
+  // A member recording its activation times: v^n of the step under way and the times (NaN: no
+  // crossing yet; `last` allocated with keep_last), over its n nodes.
+  struct Recording {
+    // Member m's arrays of n nodes, the times NaN (uploads).
+    Recording(index_t m, index_t n, real threshold, bool keep_last);
+    index_t member;
+    ActivationRecord host;  // threshold, keep_last; the times as last copied for a snapshot
+    DeviceBuffer<real> before, first, last;
+  };
+  // Member m's times into `out` (its arrays emptied where it records none).
+  void fill_activation(index_t member, Snapshot& out) const;
+
+  mutable std::vector<Recording> recording_;
+  // read_nodes: the nodes' device copy, and the values gathered (v, then w).
+  mutable std::vector<index_t> read_nodes_;
+  mutable DeviceBuffer<index_t> read_index_;
+  mutable DeviceBuffer<real> read_out_;
 };
 
 // The batches (explicit_members_cuda.cu: cables and sheets; crank_nicolson_members_cuda.cu:
