@@ -704,6 +704,11 @@ RecordedMembers record_members(const std::function<Config(int, const std::string
   return out;
 }
 
+// sheet_member's stimulus at amplitude 5: the strip it covers fires a wave across the sheet
+// (at its 0.5 the members' sheets stay at rest: no node would activate, and the checks of the
+// recorded times would hold vacuously).
+const char* const kStrongStimulus = "stimulus[0].amplitude=5";
+
 index_t activated(const std::vector<double>& first) {
   return std::count_if(first.begin(), first.end(), [](double t) { return !std::isnan(t); });
 }
@@ -751,7 +756,9 @@ TEST_CASE("GPU sweep of sheets: the members asked for record every step's activa
   for (const auto& [nx, ny] : {std::pair<index_t, index_t>{67, 45}, {130, 131}}) {
     CAPTURE(nx);
     const RecordedMembers r = record_members(
-        [&](int m, const std::string& backend) { return sheet_member(nx, ny, false, m, backend); },
+        [&](int m, const std::string& backend) {
+          return sheet_member(nx, ny, false, m, backend, {kStrongStimulus});
+        },
         5, 37, 401);
     check_recorded_shape(r, static_cast<std::size_t>(nx * ny));
     for (int m : {1, 3}) {
@@ -769,7 +776,11 @@ TEST_CASE("GPU sweep of ADI sheets and Crank-Nicolson cables: the members asked 
   // ADI: the reaction halves of a step run apart while members record (the same bits as fused);
   // its tridiagonal solvers are not the CPU's, so the times agree with the CPU's to rounding.
   const RecordedMembers adi = record_members(
-      [](int m, const std::string& backend) { return sheet_member(67, 45, false, m, backend, kAdiSheet); },
+      [](int m, const std::string& backend) {
+        std::vector<std::string> extra = kAdiSheet;
+        extra.push_back(kStrongStimulus);
+        return sheet_member(67, 45, false, m, backend, extra);
+      },
       5, 37, 150);
   check_recorded_shape(adi, 67 * 45);
   const double adi_worst = worst_time_difference(adi);
