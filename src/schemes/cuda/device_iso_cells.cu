@@ -19,8 +19,7 @@ constexpr unsigned kExcitedSlots = 128;
 // The square at `at` normal to `normal`, corners c[4]: appended to found[] where no corner is in
 // `skip` and both v - v_iso and w - w_iso change sign over it (the slot from *count; past
 // `capacity` only counted).
-// Not inlined: the rare path stays a branch, not predicated code every node issues.
-__device__ __noinline__ void try_square(const real* __restrict__ v, const real* __restrict__ w, real v_iso,
+__device__ void try_square(const real* __restrict__ v, const real* __restrict__ w, real v_iso,
                            real w_iso, const std::uint8_t* __restrict__ skip, const index_t at[3],
                            int normal, const index_t c[4], IsoCell* found,
                            unsigned long long capacity, unsigned long long* count) {
