@@ -31,15 +31,15 @@ __device__ void try_square(const real* __restrict__ v, const real* __restrict__ 
   if (slot < capacity) take_square(found[slot], at, normal, v, w, c);
 }
 
-// A thread per node (i, j, k) of an nx x ny x nz grid: i from the block's x and the thread, j and
-// k the block's y and z (no division). At each node the squares there normal to first_normal..z (a sheet's cells: normal z alone; a box's
-// faces: x, y, z) that lie in the grid go to try_square, in the order x, y, z; the nodes with
-// v >= v_iso where `outside` is zero are summed per block and added to counts[1 + the block's
-// slot]. The squares
-// at a node use its cube's corners but the far one (7 in a box, 4 on a sheet): where v - v_iso
-// has one sign over those (min > 0 or max < 0), it has over each square, so none is tried (the
-// v loads of a node at once, not square by square). Node indices in 32 bits (the launch refuses
-// grids of 2^32 nodes or more); a square's arrays are built only where it is tried.
+// A thread per node (i, j, k) of an nx x ny x nz grid: i from the block's x and the thread, j
+// and k the block's y and z (no division). At each node the squares there normal to
+// first_normal..z (a sheet's cells: normal z alone; a box's faces: x, y, z) that lie in the grid
+// go to try_square, in the order x, y, z; the nodes with v >= v_iso where `outside` is zero are
+// summed per block and added to counts[1 + the block's slot]. The squares at a node use its
+// cube's corners but the far one (7 in a box, 4 on a sheet): where v - v_iso has one sign over
+// those (min > 0 or max < 0), it has over each square, so none is tried (one test per node, not
+// one per square). Node indices in 32 bits (the launch refuses grids of 2^32 nodes or more); a
+// square's arrays are built only where it is tried.
 __global__ void iso_cells_kernel(const real* __restrict__ v, const real* __restrict__ w,
                                  unsigned nx, unsigned ny, unsigned nz, int first_normal,
                                  real v_iso, real w_iso, const std::uint8_t* __restrict__ skip,
