@@ -466,6 +466,15 @@ void check_consistency(Config& c, Section& top, const BuildCapabilities& build,
     ctx.error("output.filaments.settle",
               "output.filaments.settle: the settling time of a scroll ring's rate applies to "
               "boxes only (domain.length: [Lx, Ly, Lz])");
+  // The cadences of what a domain does not measure.
+  if (!box && ctx.given("output.filaments.every"))
+    ctx.error("output.filaments.every",
+              "output.filaments.every: the filaments' cadence applies to boxes only "
+              "(domain.length: [Lx, Ly, Lz])");
+  if (c.domain.dims != 2 && ctx.given("output.tips.every"))
+    ctx.error("output.tips.every",
+              "output.tips.every: the tips' cadence applies to sheets only (domain.length: "
+              "[Lx, Ly])");
 
   // The tridiagonal solver works where the scheme keeps its state; its default follows the
   // backend.

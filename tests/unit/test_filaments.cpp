@@ -326,6 +326,15 @@ TEST_CASE("filaments at their own cadence: filaments.csv as the frames gave it, 
             "output: {filaments: {every: 0.1}}\n") ==
         "invalid configuration:\n  test.yaml:3:29: output.filaments.every = 0.1 must be a whole "
         "multiple of time.dt = 0.04");
+  // A cadence where nothing is measured: a sheet has no filaments, a box no tips.
+  CHECK(fhn::test::config_error("domain: {length: [10, 10], dx: 0.5}\ntime: {dt: 0.05}\n"
+                                "output: {filaments: {every: 1}}\n") ==
+        "invalid configuration:\n  test.yaml:3:29: output.filaments.every: the filaments' cadence "
+        "applies to boxes only (domain.length: [Lx, Ly, Lz])");
+  CHECK(fhn::test::config_error("domain: {length: [4, 4, 4], dx: 0.5}\ntime: {dt: 0.04}\n"
+                                "output: {tips: {every: 0.4}}\n") ==
+        "invalid configuration:\n  test.yaml:3:24: output.tips.every: the tips' cadence applies "
+        "to sheets only (domain.length: [Lx, Ly])");
 }
 
 TEST_CASE("Scheme::iso_cells in a box: the cube faces find_filaments joins, on the host") {
